@@ -1,0 +1,337 @@
+//! `jp-kb list [TOPIC] [--all] [--json] [--tokens]` (contract §6).
+//!
+//! Without `--tokens` no file content is read: listing costs a directory
+//! walk and one `stat` per file.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use clap::Args;
+use jp_kb::KnowledgeBase;
+use jp_kb::config::{Origin, Valued};
+use jp_kb::content::{Content, SkipReason, read_content};
+use jp_kb::subjects::Resolution;
+use jp_kb::topic::TopicState;
+use serde_json::{Value, json};
+
+use super::output::{CliError, human_bytes, print_text, print_topic_warnings};
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// A topic id (or title): list its subjects instead of the topics.
+    pub topic: Option<String>,
+    /// Include hidden and disabled subjects.
+    #[arg(long)]
+    pub all: bool,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+    /// Read each listed file: add token counts (`o200k_base`) and binary detection.
+    #[arg(long)]
+    pub tokens: bool,
+}
+
+pub fn run(kb: &KnowledgeBase, args: &ListArgs) -> Result<ExitCode, CliError> {
+    match &args.topic {
+        None => {
+            if args.json {
+                let topics: Vec<Value> = kb.topics.iter().map(|t| topic_json(kb, t)).collect();
+                print_text(&pretty(&Value::Array(topics)));
+            } else {
+                print_text(&topics_table(kb));
+            }
+        }
+        Some(name) => {
+            let state = find_topic(kb, name)?;
+            print_topic_warnings(kb, state);
+            let Some(resolution) = state.resolution() else {
+                let why = state
+                    .dir
+                    .as_ref()
+                    .err()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                return Err(CliError::runtime(format!("topic `{}`: {why}", state.id())));
+            };
+            let rows = rows(resolution, args);
+            if args.json {
+                let items: Vec<Value> = rows.iter().map(|r| subject_json(resolution, r)).collect();
+                print_text(&pretty(&Value::Array(items)));
+            } else {
+                print_text(&subjects_table(kb, state, resolution, &rows, args));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `list` looks among all topics, disabled ones too: by id, then by
+/// case-insensitive title.
+fn find_topic<'a>(kb: &'a KnowledgeBase, name: &str) -> Result<&'a TopicState, CliError> {
+    let lower = name.to_lowercase();
+    kb.topics
+        .iter()
+        .find(|t| t.id() == name)
+        .or_else(|| {
+            kb.topics
+                .iter()
+                .find(|t| t.config.title().is_some_and(|x| x.to_lowercase() == lower))
+        })
+        .ok_or_else(|| {
+            let valid: Vec<String> = kb.topics.iter().map(|t| t.id().to_owned()).collect();
+            CliError::runtime(format!(
+                "unknown topic `{name}`; valid topics: {}",
+                if valid.is_empty() {
+                    "(none configured)".to_owned()
+                } else {
+                    valid.join(", ")
+                }
+            ))
+        })
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// One listed subject, with what `--tokens` measured.
+struct Row {
+    index: usize,
+    measured: Option<(Option<usize>, bool)>,
+}
+
+fn rows(resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
+    resolution
+        .subjects()
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| args.all || (!s.hidden && !resolution.is_disabled(*i)))
+        .map(|(index, s)| {
+            let measured = args.tokens.then(|| {
+                let content = read_content(&s.path);
+                let binary = content == Content::Skipped(SkipReason::Binary);
+                let tokens = match &content {
+                    Content::Text(_) => jp_kb::tokens::count_tokens(
+                        &jp_kb::content::format_subject(&s.slug, s.extension(), &content),
+                    ),
+                    Content::Skipped(_) => None,
+                };
+                (tokens, binary)
+            });
+            Row { index, measured }
+        })
+        .collect()
+}
+
+fn subject_json(resolution: &Resolution, row: &Row) -> Value {
+    let s = &resolution.subjects()[row.index];
+    let mut obj = json!({
+        "slug": s.slug,
+        "path": s.rel_path,
+        "hidden": s.hidden,
+        "disabled": resolution.is_disabled(row.index),
+        "learned": resolution.is_learned(row.index),
+        "bytes": s.bytes,
+    });
+    if let (Some((tokens, binary)), Some(map)) = (row.measured, obj.as_object_mut()) {
+        map.insert("tokens".into(), tokens.map_or(Value::Null, Value::from));
+        map.insert("binary".into(), Value::Bool(binary));
+    }
+    obj
+}
+
+fn origin_text(kb: &KnowledgeBase, origin: &Origin) -> Value {
+    Value::String(origin.display_relative(kb.root()))
+}
+
+fn items_json(kb: &KnowledgeBase, items: &[Valued<String>]) -> Value {
+    Value::Array(
+        items
+            .iter()
+            .map(|v| json!({ "value": v.value, "origin": origin_text(kb, &v.origin) }))
+            .collect(),
+    )
+}
+
+fn topic_json(kb: &KnowledgeBase, state: &TopicState) -> Value {
+    let c = &state.config;
+    let counts = state
+        .resolution()
+        .map(Resolution::counts)
+        .unwrap_or_default();
+    let mut origin = serde_json::Map::new();
+    origin.insert("topic".into(), origin_text(kb, &c.origin));
+    for (key, value) in [
+        ("title", &c.title),
+        ("introduction", &c.introduction),
+        ("description", &c.description),
+        ("subjects", &c.subjects),
+    ] {
+        if let Some(v) = value {
+            origin.insert(key.into(), origin_text(kb, &v.origin));
+        }
+    }
+    if let Some(v) = &c.enable {
+        origin.insert("enable".into(), origin_text(kb, &v.origin));
+    }
+    origin.insert("learned".into(), items_json(kb, &c.learned));
+    origin.insert("disabled".into(), items_json(kb, &c.disabled));
+    json!({
+        "id": c.id,
+        "title": c.title(),
+        "introduction": c.introduction(),
+        "description": c.description(),
+        "enabled": c.enabled(),
+        "subjects_dir": c.subjects.as_ref().map(|s| s.value.clone()),
+        "error": state.dir.as_ref().err().map(ToString::to_string),
+        "counts": counts,
+        "origin": Value::Object(origin),
+    })
+}
+
+fn topics_table(kb: &KnowledgeBase) -> String {
+    if kb.topics.is_empty() {
+        return format!(
+            "No topics configured in {}. Add a [kb.topic.<id>] table to .jp/config.toml.",
+            kb.root().display()
+        );
+    }
+    let width = kb
+        .topics
+        .iter()
+        .map(|t| t.id().len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let mut out = format!(
+        "{:<width$}  {:<8}  {:>5}  {:>5}  {:>7}  {:>6}  {:>8}  TITLE\n",
+        "TOPIC", "STATE", "TOTAL", "AVAIL", "LEARNED", "HIDDEN", "DISABLED"
+    );
+    for t in &kb.topics {
+        let title = t.config.title().unwrap_or("");
+        match (t.resolution(), &t.dir) {
+            (Some(r), _) => {
+                let c = r.counts();
+                let state = if t.enabled() { "enabled" } else { "disabled" };
+                let _ = writeln!(
+                    out,
+                    "{:<width$}  {state:<8}  {:>5}  {:>5}  {:>7}  {:>6}  {:>8}  {title}",
+                    t.id(),
+                    c.total,
+                    c.available,
+                    c.learned,
+                    c.hidden,
+                    c.disabled
+                );
+            }
+            (None, Err(e)) => {
+                let _ = writeln!(out, "{:<width$}  {:<8}  error: {e}", t.id(), "ERROR");
+            }
+            (None, Ok(_)) => {}
+        }
+    }
+    out.push_str("\nEnabled topics with an available subject appear in `jp-kb prompt`; `jp-kb list TOPIC` shows the subjects.");
+    out
+}
+
+fn subjects_table(
+    kb: &KnowledgeBase,
+    state: &TopicState,
+    resolution: &Resolution,
+    rows: &[Row],
+    args: &ListArgs,
+) -> String {
+    let subjects = resolution.subjects();
+    let width = rows
+        .iter()
+        .map(|r| subjects[r.index].slug.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = String::new();
+    let _ = write!(out, "MRK  {:<width$}  {:>9}", "SLUG", "SIZE");
+    if args.tokens {
+        out.push_str("  TOKENS");
+    }
+    out.push_str("  WHY\n");
+    let mut total_bytes = 0;
+    for row in rows {
+        let i = row.index;
+        let s = &subjects[i];
+        total_bytes += s.bytes;
+        let marks: String = [
+            if resolution.is_learned(i) { 'L' } else { '-' },
+            if s.hidden { 'H' } else { '-' },
+            if resolution.is_disabled(i) { 'D' } else { '-' },
+        ]
+        .iter()
+        .collect();
+        let _ = write!(
+            out,
+            "{marks}  {:<width$}  {:>9}",
+            s.slug,
+            human_bytes(s.bytes)
+        );
+        if let Some((tokens, binary)) = row.measured {
+            let t = match (tokens, binary) {
+                (Some(n), _) => n.to_string(),
+                (None, true) => "binary".to_owned(),
+                (None, false) => "skipped".to_owned(),
+            };
+            let _ = write!(out, "  {t:>6}");
+        }
+        let _ = writeln!(out, "  {}", why(kb, state, resolution, i));
+    }
+    let c = resolution.counts();
+    let _ = write!(
+        out,
+        "\n{} of {} subjects shown ({}); topic: {} available, {} learned, {} hidden, {} disabled.{}\nL learned (in the system prompt)  H hidden (exact slug only)  D disabled (never shown)",
+        rows.len(),
+        c.total,
+        human_bytes(total_bytes),
+        c.available,
+        c.learned,
+        c.hidden,
+        c.disabled,
+        if args.all || c.hidden + c.disabled == 0 {
+            ""
+        } else {
+            " --all shows hidden and disabled ones."
+        }
+    );
+    if !state.enabled() {
+        out.push_str("\nThis topic is disabled (enable = false): the assistant sees none of it.");
+    }
+    out
+}
+
+/// Why a subject is in its state, with the pattern and where it was set.
+fn why(kb: &KnowledgeBase, state: &TopicState, r: &Resolution, i: usize) -> String {
+    let s = &r.subjects()[i];
+    let origin_of = |items: &[Valued<String>], value: &str| {
+        items
+            .iter()
+            .find(|v| v.value == value)
+            .map(|v| format!(" ({})", v.origin.display_relative(kb.root())))
+            .unwrap_or_default()
+    };
+    if let Some(d) = r.disabled_by[i] {
+        let entry = &r.disabled_entries[d];
+        return format!(
+            "disabled by \"{entry}\"{}",
+            origin_of(&state.config.disabled, entry)
+        );
+    }
+    if let Some(l) = r.learned_by[i] {
+        let pattern = &r.learned_patterns[l.pattern];
+        let kind = if l.glob { "glob" } else { "exact slug" };
+        return format!(
+            "learned by {kind} \"{pattern}\"{}",
+            origin_of(&state.config.learned, pattern)
+        );
+    }
+    if s.hidden {
+        return "hidden: loadable by exact slug only".to_owned();
+    }
+    "available".to_owned()
+}

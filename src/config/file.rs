@@ -1,0 +1,103 @@
+//! Reading one configuration file (TOML, JSON or YAML) into a [`RawNode`].
+
+use std::path::Path;
+
+use super::error::ConfigError;
+use super::raw::{self, LineIndex, RawNode};
+
+/// The formats a configuration layer may use, chosen by file extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Toml,
+    Json,
+    Yaml,
+}
+
+impl Format {
+    pub fn of(path: &Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => Format::Json,
+            Some("yaml" | "yml") => Format::Yaml,
+            _ => Format::Toml,
+        }
+    }
+}
+
+/// Reads and parses `path`. A missing file is an `Io` error; callers that
+/// probe optional layers check existence first.
+pub fn read_config_file(path: &Path) -> Result<RawNode, ConfigError> {
+    let bytes = std::fs::read(path).map_err(|source| ConfigError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(e.as_bytes());
+        let (line, column) = LineIndex::new(&text).position(offset);
+        ConfigError::Parse {
+            path: path.to_owned(),
+            line,
+            column,
+            format: "UTF-8",
+            message: "the file is not valid UTF-8".to_owned(),
+        }
+    })?;
+    parse_config_text(path, text)
+}
+
+/// Parses configuration text whose format follows `path`'s extension.
+pub fn parse_config_text(path: &Path, text: String) -> Result<RawNode, ConfigError> {
+    match Format::of(path) {
+        Format::Toml => {
+            let index = LineIndex::new(&text);
+            match toml_edit::Document::parse(text) {
+                Ok(doc) => Ok(raw::from_toml(&doc)),
+                Err(e) => {
+                    let (line, column) = e.span().map_or((1, 1), |s| index.position(s.start));
+                    Err(ConfigError::Parse {
+                        path: path.to_owned(),
+                        line,
+                        column,
+                        format: "TOML",
+                        message: e.message().trim().to_owned(),
+                    })
+                }
+            }
+        }
+        Format::Json => {
+            let value: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| ConfigError::Parse {
+                    path: path.to_owned(),
+                    line: u32::try_from(e.line()).unwrap_or(u32::MAX),
+                    column: u32::try_from(e.column()).unwrap_or(u32::MAX),
+                    format: "JSON",
+                    message: e.to_string(),
+                })?;
+            Ok(raw::from_json(&value, None))
+        }
+        Format::Yaml => {
+            if text.trim().is_empty() {
+                return Ok(raw::from_json(
+                    &serde_json::Value::Object(serde_json::Map::new()),
+                    None,
+                ));
+            }
+            let value: serde_json::Value = serde_norway::from_str(&text).map_err(|e| {
+                let (line, column) = e.location().map_or((1, 1), |l| {
+                    (
+                        u32::try_from(l.line()).unwrap_or(u32::MAX),
+                        u32::try_from(l.column()).unwrap_or(u32::MAX),
+                    )
+                });
+                ConfigError::Parse {
+                    path: path.to_owned(),
+                    line,
+                    column,
+                    format: "YAML",
+                    message: e.to_string(),
+                }
+            })?;
+            Ok(raw::from_json(&value, None))
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! Reads the `kb` table (and `extends`, `config_load_paths`) of one layer.
+//!
+//! Keys outside `kb` belong to the rest of JP's configuration and are
+//! ignored silently; unknown keys inside `kb` are warnings; values of the
+//! wrong type are errors naming the file and line.
+
+use std::path::Path;
+
+use super::error::ConfigError;
+use super::model::{
+    ArrayPatch, ConfigWarning, ExtendsEntry, PartialConfig, PartialTopic, Strategy,
+};
+use super::origin::{Origin, Valued};
+use super::raw::{RawKind, RawNode};
+
+/// How a layer's plain arrays combine with lower layers: config files
+/// append, a `--cfg key:=JSON` value replaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrayMode {
+    Append,
+    Replace,
+}
+
+/// Builds origins for the values of one layer.
+#[derive(Debug, Clone)]
+pub enum OriginSource<'a> {
+    File(&'a Path),
+    Cfg(&'a str),
+}
+
+impl OriginSource<'_> {
+    fn at(&self, node: &RawNode) -> Origin {
+        match self {
+            OriginSource::File(path) => Origin::File {
+                path: path.to_path_buf(),
+                line: node.line,
+            },
+            OriginSource::Cfg(arg) => Origin::Cfg((*arg).to_owned()),
+        }
+    }
+}
+
+pub const TOPIC_FIELDS: &[&str] = &[
+    "enable",
+    "title",
+    "introduction",
+    "description",
+    "subjects",
+    "learned",
+    "disabled",
+];
+
+/// Interprets the root of one layer.
+pub fn interpret_layer(
+    root: &RawNode,
+    source: &OriginSource<'_>,
+    mode: ArrayMode,
+    warnings: &mut Vec<ConfigWarning>,
+) -> Result<PartialConfig, ConfigError> {
+    let mut out = PartialConfig::default();
+    let RawKind::Table(entries) = &root.kind else {
+        return Err(wrong_type(source, root, "the document", "a table"));
+    };
+    for (key, node) in entries {
+        match key.as_str() {
+            "kb" => interpret_kb(node, source, mode, warnings, &mut out)?,
+            "extends" => out.extends = interpret_extends(node, source)?,
+            "config_load_paths" => {
+                out.config_load_paths = string_array(node, source, "config_load_paths")?;
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+fn interpret_kb(
+    node: &RawNode,
+    source: &OriginSource<'_>,
+    mode: ArrayMode,
+    warnings: &mut Vec<ConfigWarning>,
+    out: &mut PartialConfig,
+) -> Result<(), ConfigError> {
+    let RawKind::Table(entries) = &node.kind else {
+        return Err(wrong_type(source, node, "kb", "a table"));
+    };
+    for (key, value) in entries {
+        if key != "topic" {
+            warnings.push(unknown_key(source, value, &format!("kb.{key}"), "topic"));
+            continue;
+        }
+        let RawKind::Table(topics) = &value.kind else {
+            return Err(wrong_type(source, value, "kb.topic", "a table"));
+        };
+        for (id, topic) in topics {
+            let partial = interpret_topic(id, topic, source, mode, warnings)?;
+            out.topics.insert(id.clone(), partial);
+        }
+    }
+    Ok(())
+}
+
+fn interpret_topic(
+    id: &str,
+    node: &RawNode,
+    source: &OriginSource<'_>,
+    mode: ArrayMode,
+    warnings: &mut Vec<ConfigWarning>,
+) -> Result<PartialTopic, ConfigError> {
+    let RawKind::Table(fields) = &node.kind else {
+        return Err(wrong_type(
+            source,
+            node,
+            &format!("kb.topic.{id}"),
+            "a table",
+        ));
+    };
+    let mut topic = PartialTopic {
+        origin: Some(source.at(node)),
+        ..PartialTopic::default()
+    };
+    for (field, value) in fields {
+        let key = format!("kb.topic.{id}.{field}");
+        match field.as_str() {
+            "enable" => match &value.kind {
+                RawKind::Bool(b) => topic.enable = Some(Valued::new(*b, source.at(value))),
+                _ => return Err(wrong_type(source, value, &key, "a boolean")),
+            },
+            "title" => topic.title = Some(string_value(value, source, &key)?),
+            "introduction" => topic.introduction = Some(string_value(value, source, &key)?),
+            "description" => topic.description = Some(string_value(value, source, &key)?),
+            "subjects" => topic.subjects = Some(string_value(value, source, &key)?),
+            "learned" => topic.learned = Some(array_patch(value, source, &key, mode, warnings)?),
+            "disabled" => topic.disabled = Some(array_patch(value, source, &key, mode, warnings)?),
+            _ => warnings.push(unknown_key(source, value, &key, &TOPIC_FIELDS.join(", "))),
+        }
+    }
+    Ok(topic)
+}
+
+fn array_patch(
+    node: &RawNode,
+    source: &OriginSource<'_>,
+    key: &str,
+    mode: ArrayMode,
+    warnings: &mut Vec<ConfigWarning>,
+) -> Result<ArrayPatch, ConfigError> {
+    let default_strategy = match mode {
+        ArrayMode::Append => Strategy::Append,
+        ArrayMode::Replace => Strategy::Replace,
+    };
+    match &node.kind {
+        RawKind::Array(_) => Ok(ArrayPatch {
+            items: string_array(node, source, key)?,
+            strategy: default_strategy,
+            dedup: false,
+        }),
+        RawKind::Table(entries) => {
+            let mut patch = ArrayPatch {
+                items: Vec::new(),
+                strategy: Strategy::Append,
+                dedup: false,
+            };
+            let mut has_value = false;
+            for (k, v) in entries {
+                match k.as_str() {
+                    "value" => {
+                        patch.items = string_array(v, source, &format!("{key}.value"))?;
+                        has_value = true;
+                    }
+                    "strategy" => {
+                        let s = string_value(v, source, &format!("{key}.strategy"))?;
+                        patch.strategy = match s.value.as_str() {
+                            "append" => Strategy::Append,
+                            "prepend" => Strategy::Prepend,
+                            "replace" => Strategy::Replace,
+                            other => {
+                                return Err(ConfigError::BadValue {
+                                    origin: s.origin,
+                                    key: format!("{key}.strategy"),
+                                    value: other.to_owned(),
+                                    reason: "expected \"append\", \"prepend\" or \"replace\""
+                                        .to_owned(),
+                                });
+                            }
+                        };
+                    }
+                    "dedup" => match &v.kind {
+                        RawKind::Bool(b) => patch.dedup = *b,
+                        _ => {
+                            return Err(wrong_type(
+                                source,
+                                v,
+                                &format!("{key}.dedup"),
+                                "a boolean",
+                            ));
+                        }
+                    },
+                    other => warnings.push(unknown_key(
+                        source,
+                        v,
+                        &format!("{key}.{other}"),
+                        "value, strategy, dedup",
+                    )),
+                }
+            }
+            if !has_value {
+                return Err(ConfigError::BadValue {
+                    origin: source.at(node),
+                    key: key.to_owned(),
+                    value: "{ … }".to_owned(),
+                    reason: "the table form needs `value = [...]`".to_owned(),
+                });
+            }
+            Ok(patch)
+        }
+        _ => Err(wrong_type(
+            source,
+            node,
+            key,
+            "an array of strings (or { value = [...], strategy = \"append\" })",
+        )),
+    }
+}
+
+fn string_value(
+    node: &RawNode,
+    source: &OriginSource<'_>,
+    key: &str,
+) -> Result<Valued<String>, ConfigError> {
+    match &node.kind {
+        RawKind::String(s) => Ok(Valued::new(s.clone(), source.at(node))),
+        _ => Err(wrong_type(source, node, key, "a string")),
+    }
+}
+
+fn string_array(
+    node: &RawNode,
+    source: &OriginSource<'_>,
+    key: &str,
+) -> Result<Vec<Valued<String>>, ConfigError> {
+    let RawKind::Array(items) = &node.kind else {
+        return Err(wrong_type(source, node, key, "an array of strings"));
+    };
+    items
+        .iter()
+        .map(|item| string_value(item, source, &format!("{key}[]")))
+        .collect()
+}
+
+fn interpret_extends(
+    node: &RawNode,
+    source: &OriginSource<'_>,
+) -> Result<Vec<ExtendsEntry>, ConfigError> {
+    let items: Vec<&RawNode> = match &node.kind {
+        RawKind::Array(items) => items.iter().collect(),
+        RawKind::String(_) | RawKind::Table(_) => vec![node],
+        _ => return Err(wrong_type(source, node, "extends", "an array")),
+    };
+    let mut out = Vec::new();
+    for item in items {
+        match &item.kind {
+            RawKind::String(path) => out.push(ExtendsEntry {
+                path: path.clone(),
+                after: false,
+                origin: source.at(item),
+            }),
+            RawKind::Table(_) => {
+                let path = item.get("path").ok_or_else(|| ConfigError::BadValue {
+                    origin: source.at(item),
+                    key: "extends".to_owned(),
+                    value: "{ … }".to_owned(),
+                    reason: "an `extends` table needs `path`".to_owned(),
+                })?;
+                let path = string_value(path, source, "extends.path")?;
+                let after = match item.get("strategy") {
+                    None => false,
+                    Some(s) => {
+                        let s = string_value(s, source, "extends.strategy")?;
+                        match s.value.as_str() {
+                            "after" => true,
+                            "before" => false,
+                            other => {
+                                return Err(ConfigError::BadValue {
+                                    origin: s.origin,
+                                    key: "extends.strategy".to_owned(),
+                                    value: other.to_owned(),
+                                    reason: "expected \"before\" or \"after\"".to_owned(),
+                                });
+                            }
+                        }
+                    }
+                };
+                out.push(ExtendsEntry {
+                    path: path.value,
+                    after,
+                    origin: source.at(item),
+                });
+            }
+            _ => {
+                return Err(wrong_type(
+                    source,
+                    item,
+                    "extends[]",
+                    "a path or { path, strategy }",
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn wrong_type(
+    source: &OriginSource<'_>,
+    node: &RawNode,
+    key: &str,
+    expected: &'static str,
+) -> ConfigError {
+    ConfigError::WrongType {
+        origin: source.at(node),
+        key: key.to_owned(),
+        expected,
+        found: node.type_name(),
+    }
+}
+
+fn unknown_key(source: &OriginSource<'_>, node: &RawNode, key: &str, valid: &str) -> ConfigWarning {
+    ConfigWarning {
+        origin: Some(source.at(node)),
+        message: format!("unknown key `{key}` (ignored; valid keys here: {valid})"),
+    }
+}

@@ -1,0 +1,127 @@
+//! Configuration: workspace discovery, the layered files, `extends`,
+//! `--cfg` and `-k`, merged into the effective [`KbConfig`] with the origin
+//! of every value (contract §2).
+
+pub mod error;
+pub mod file;
+pub mod interpret;
+pub mod layers;
+pub mod merge;
+pub mod model;
+pub mod origin;
+pub mod overrides;
+pub mod raw;
+pub mod workspace;
+
+use std::path::{Path, PathBuf};
+
+pub use error::ConfigError;
+pub use layers::{LayerFile, LayerKind};
+pub use model::{ConfigWarning, KbConfig, Topic};
+pub use origin::{Origin, Valued};
+pub use workspace::Environment;
+
+use layers::load_with_extends;
+use overrides::{CfgArg, apply_knowledge, assignment_layer, classify_cfg, find_cfg_files};
+
+/// What the command line adds to configuration loading.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// `--workspace DIR`.
+    pub workspace: Option<PathBuf>,
+    /// `--cfg VALUE`, in order.
+    pub cfg: Vec<String>,
+    /// `-k TOPIC/GLOB`, in order.
+    pub knowledge: Vec<String>,
+}
+
+/// The effective configuration of a workspace and how it was made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedConfig {
+    /// The canonical workspace root.
+    pub root: PathBuf,
+    /// Every file read, in merge order (lowest precedence first).
+    pub files: Vec<LayerFile>,
+    pub kb: KbConfig,
+    pub warnings: Vec<ConfigWarning>,
+}
+
+impl LoadedConfig {
+    /// The TOML files jp-kb may edit, in merge order, without duplicates.
+    pub fn toml_files(&self) -> Vec<&Path> {
+        let mut out: Vec<&Path> = Vec::new();
+        for f in &self.files {
+            let is_toml = f.path.extension().is_some_and(|e| e == "toml");
+            if is_toml && !out.contains(&f.path.as_path()) {
+                out.push(&f.path);
+            }
+        }
+        out
+    }
+}
+
+/// Loads the effective `kb` configuration (contract §2).
+pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, ConfigError> {
+    let root = workspace::resolve_root(env, options.workspace.as_deref())?;
+    let mut files = Vec::new();
+    let mut warnings = Vec::new();
+
+    if let Some(path) = env
+        .global_config_dir
+        .as_deref()
+        .and_then(workspace::config_file_in)
+    {
+        load_with_extends(&path, LayerKind::UserGlobal, &mut files, &mut warnings)?;
+    }
+    if let Some(path) = workspace::config_file_in(&root.join(".jp")) {
+        load_with_extends(&path, LayerKind::Workspace, &mut files, &mut warnings)?;
+    }
+    for path in workspace::jp_toml_chain(&root, &env.cwd) {
+        load_with_extends(&path, LayerKind::JpToml, &mut files, &mut warnings)?;
+    }
+    let user_ws = workspace::user_workspace_dir(env, &root);
+    if let Some(path) = user_ws.as_deref().and_then(workspace::config_file_in) {
+        load_with_extends(&path, LayerKind::UserWorkspace, &mut files, &mut warnings)?;
+    }
+
+    let mut kb = KbConfig::default();
+    for file in &files {
+        merge::merge_layer(&mut kb, &file.partial);
+    }
+
+    let load_paths: Vec<String> = files
+        .iter()
+        .flat_map(|f| f.partial.config_load_paths.iter().map(|v| v.value.clone()))
+        .collect();
+    let roots: Vec<PathBuf> = [env.global_config_dir.clone(), Some(root.clone()), user_ws]
+        .into_iter()
+        .flatten()
+        .collect();
+
+    for arg in &options.cfg {
+        match classify_cfg(arg) {
+            CfgArg::Layer(name) => {
+                let mut layer_files = Vec::new();
+                for path in find_cfg_files(&name, &env.cwd, &roots, &load_paths)? {
+                    load_with_extends(&path, LayerKind::Cfg, &mut layer_files, &mut warnings)?;
+                }
+                for file in &layer_files {
+                    merge::merge_layer(&mut kb, &file.partial);
+                }
+                files.extend(layer_files);
+            }
+            parsed => {
+                let layer = assignment_layer(arg, &parsed, &mut warnings)?;
+                merge::merge_layer(&mut kb, &layer);
+            }
+        }
+    }
+    apply_knowledge(&mut kb, &options.knowledge)?;
+
+    Ok(LoadedConfig {
+        root,
+        files,
+        kb,
+        warnings,
+    })
+}

@@ -1,0 +1,138 @@
+//! The `kb` configuration: one layer's partial view and the merged result.
+
+use indexmap::IndexMap;
+
+use super::origin::{Origin, Valued};
+
+/// How an array of one layer combines with what lower layers gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    Append,
+    Prepend,
+    Replace,
+}
+
+/// An array value of one layer (`learned = [...]` or the table form
+/// `{ value = [...], strategy = "...", dedup = true }`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayPatch {
+    pub items: Vec<Valued<String>>,
+    pub strategy: Strategy,
+    pub dedup: bool,
+}
+
+/// What one layer says about one topic. `None` means "not set here".
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartialTopic {
+    pub origin: Option<Origin>,
+    pub enable: Option<Valued<bool>>,
+    pub title: Option<Valued<String>>,
+    pub introduction: Option<Valued<String>>,
+    pub description: Option<Valued<String>>,
+    pub subjects: Option<Valued<String>>,
+    pub learned: Option<ArrayPatch>,
+    pub disabled: Option<ArrayPatch>,
+}
+
+/// One `extends` entry of a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtendsEntry {
+    pub path: String,
+    pub after: bool,
+    pub origin: Origin,
+}
+
+/// Everything jp-kb reads from one configuration layer.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartialConfig {
+    pub topics: IndexMap<String, PartialTopic>,
+    pub extends: Vec<ExtendsEntry>,
+    pub config_load_paths: Vec<Valued<String>>,
+}
+
+/// One topic of the effective configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Topic {
+    pub id: String,
+    /// Where the topic was first declared (lowest layer first).
+    pub origin: Origin,
+    pub enable: Option<Valued<bool>>,
+    pub title: Option<Valued<String>>,
+    pub introduction: Option<Valued<String>>,
+    pub description: Option<Valued<String>>,
+    pub subjects: Option<Valued<String>>,
+    /// Duplicates are kept here (they are dropped when resolving subjects)
+    /// so every entry can still be traced to its file.
+    pub learned: Vec<Valued<String>>,
+    pub disabled: Vec<Valued<String>>,
+}
+
+impl Topic {
+    pub fn new(id: String, origin: Origin) -> Self {
+        Self {
+            id,
+            origin,
+            enable: None,
+            title: None,
+            introduction: None,
+            description: None,
+            subjects: None,
+            learned: Vec::new(),
+            disabled: Vec::new(),
+        }
+    }
+
+    /// `enable` defaults to true.
+    pub fn enabled(&self) -> bool {
+        self.enable.as_ref().is_none_or(|v| v.value)
+    }
+
+    /// The name the assistant sees: the title when set, else the id.
+    pub fn name(&self) -> &str {
+        self.title.as_ref().map_or(&self.id, |t| &t.value)
+    }
+
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_ref().map(|t| t.value.as_str())
+    }
+
+    pub fn introduction(&self) -> Option<&str> {
+        self.introduction.as_ref().map(|t| t.value.as_str())
+    }
+
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_ref().map(|t| t.value.as_str())
+    }
+
+    /// `learned` patterns without duplicates, first occurrence kept.
+    pub fn learned_patterns(&self) -> Vec<String> {
+        dedup_values(&self.learned)
+    }
+
+    /// `disabled` entries without duplicates, first occurrence kept.
+    pub fn disabled_entries(&self) -> Vec<String> {
+        dedup_values(&self.disabled)
+    }
+}
+
+fn dedup_values(items: &[Valued<String>]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    items
+        .iter()
+        .filter(|v| seen.insert(v.value.as_str()))
+        .map(|v| v.value.clone())
+        .collect()
+}
+
+/// A non-fatal finding about the configuration (an unknown key, say).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigWarning {
+    pub origin: Option<Origin>,
+    pub message: String,
+}
+
+/// The effective `kb` configuration.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct KbConfig {
+    pub topics: IndexMap<String, Topic>,
+}

@@ -1,0 +1,79 @@
+//! Where an effective configuration value came from.
+//!
+//! Every value the engine uses remembers its origin so the CLI, the TUI and
+//! `jp-kb check` can say *why* the assistant sees what it sees.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The source of one configuration value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A configuration file, with the 1-based line of the value when known
+    /// (TOML files always know it; JSON and YAML layers do not).
+    File { path: PathBuf, line: Option<u32> },
+    /// A `--cfg` argument, as written on the command line.
+    Cfg(String),
+    /// A `-k`/`--knowledge` argument, as written on the command line.
+    Knowledge(String),
+}
+
+impl Origin {
+    /// The file this value came from, if any.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Origin::File { path, .. } => Some(path),
+            Origin::Cfg(_) | Origin::Knowledge(_) => None,
+        }
+    }
+
+    /// The 1-based line, if the value came from a file and the line is known.
+    pub fn line(&self) -> Option<u32> {
+        match self {
+            Origin::File { line, .. } => *line,
+            Origin::Cfg(_) | Origin::Knowledge(_) => None,
+        }
+    }
+
+    /// Renders the origin with file paths shown relative to `root` when they
+    /// lie inside it (`.jp/config.toml:7`, `--cfg kb.topic.x.learned+=a`).
+    pub fn display_relative(&self, root: &Path) -> String {
+        match self {
+            Origin::File { path, line } => {
+                let shown = path.strip_prefix(root).unwrap_or(path);
+                match line {
+                    Some(line) => format!("{}:{line}", shown.display()),
+                    None => shown.display().to_string(),
+                }
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::File {
+                path,
+                line: Some(line),
+            } => write!(f, "{}:{line}", path.display()),
+            Origin::File { path, line: None } => write!(f, "{}", path.display()),
+            Origin::Cfg(arg) => write!(f, "--cfg {arg}"),
+            Origin::Knowledge(arg) => write!(f, "-k {arg}"),
+        }
+    }
+}
+
+/// A value together with the place it was set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Valued<T> {
+    pub value: T,
+    pub origin: Origin,
+}
+
+impl<T> Valued<T> {
+    pub fn new(value: T, origin: Origin) -> Self {
+        Self { value, origin }
+    }
+}

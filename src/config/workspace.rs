@@ -1,0 +1,109 @@
+//! Finding the workspace root and the per-user directories JP uses.
+
+use std::path::{Path, PathBuf};
+
+use super::error::ConfigError;
+
+/// The process facts configuration loading depends on. Built from the real
+/// process by [`Environment::from_process`]; tests build their own so a
+/// developer's own configuration never leaks in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Environment {
+    pub cwd: PathBuf,
+    /// Directory of the user-global `config.toml`.
+    pub global_config_dir: Option<PathBuf>,
+    /// JP's user data directory (holds `workspace/<name>-<id>/`).
+    pub user_data_dir: Option<PathBuf>,
+}
+
+impl Environment {
+    /// Reads `JP_GLOBAL_CONFIG_DIR`, `XDG_CONFIG_HOME`, `JP_USER_DATA_DIR`,
+    /// `XDG_DATA_HOME` and falls back to the platform directories.
+    pub fn from_process() -> std::io::Result<Self> {
+        let cwd = std::env::current_dir()?;
+        let global_config_dir = env_dir("JP_GLOBAL_CONFIG_DIR")
+            .or_else(|| env_dir("XDG_CONFIG_HOME").map(|d| d.join("jp")))
+            .or_else(|| dirs::config_dir().map(|d| d.join("jp")));
+        let user_data_dir = env_dir("JP_USER_DATA_DIR")
+            .or_else(|| env_dir("XDG_DATA_HOME").map(|d| d.join("jp")))
+            .or_else(|| dirs::data_dir().map(|d| d.join("jp")));
+        Ok(Self {
+            cwd,
+            global_config_dir,
+            user_data_dir,
+        })
+    }
+}
+
+fn env_dir(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The nearest directory from `start` upwards that contains a `.jp`
+/// directory.
+pub fn find_root(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|dir| dir.join(".jp").is_dir())
+        .map(Path::to_path_buf)
+}
+
+/// Resolves the workspace root: `--workspace DIR` when given, else the
+/// nearest `.jp` ancestor of the current directory. The result is
+/// canonical, so containment checks (symlinks, `..`) compare like with like.
+pub fn resolve_root(env: &Environment, explicit: Option<&Path>) -> Result<PathBuf, ConfigError> {
+    let dir = match explicit {
+        Some(dir) => {
+            let dir = env.cwd.join(dir);
+            if !dir.is_dir() {
+                return Err(ConfigError::BadWorkspace { path: dir });
+            }
+            dir
+        }
+        None => find_root(&env.cwd).ok_or_else(|| ConfigError::NoWorkspace {
+            start: env.cwd.clone(),
+        })?,
+    };
+    dir.canonicalize()
+        .map_err(|source| ConfigError::Io { path: dir, source })
+}
+
+/// The user-workspace directory `<data>/workspace/<name>-<id>`, when the
+/// workspace has a `.jp/.id` file (its last non-empty line is the id).
+pub fn user_workspace_dir(env: &Environment, root: &Path) -> Option<PathBuf> {
+    let data = env.user_data_dir.as_ref()?;
+    let text = std::fs::read_to_string(root.join(".jp").join(".id")).ok()?;
+    let id = text.lines().map(str::trim).rfind(|l| !l.is_empty())?;
+    let name = root.file_name()?.to_str()?;
+    Some(data.join("workspace").join(format!("{name}-{id}")))
+}
+
+/// The first of `config.toml`, `config.json`, `config.yaml`, `config.yml`
+/// that exists in `dir`.
+pub fn config_file_in(dir: &Path) -> Option<PathBuf> {
+    ["config.toml", "config.json", "config.yaml", "config.yml"]
+        .iter()
+        .map(|name| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// `.jp.toml` files from the workspace root down to `cwd` (lowest
+/// precedence first, so the one nearest the current directory wins). When
+/// `cwd` is outside the workspace only the root's `.jp.toml` counts.
+pub fn jp_toml_chain(root: &Path, cwd: &Path) -> Vec<PathBuf> {
+    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let mut dirs: Vec<&Path> = if cwd.starts_with(root) {
+        cwd.ancestors()
+            .take_while(|d| d.starts_with(root))
+            .collect()
+    } else {
+        vec![root]
+    };
+    dirs.reverse();
+    dirs.into_iter()
+        .map(|d| d.join(".jp.toml"))
+        .filter(|p| p.is_file())
+        .collect()
+}

@@ -1,0 +1,180 @@
+//! The knowledge base of one workspace: the effective configuration plus
+//! every topic's subjects, and the three texts the assistant sees.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::config::{ConfigError, ConfigWarning, Environment, LoadOptions, LoadedConfig, load};
+use crate::content::{format_subject, read_content};
+use crate::learn::{Outcome, execute_resolved};
+use crate::render::{AvailableTopic, PreloadedTopic, render_knowledge, render_tool_definition};
+use crate::topic::TopicState;
+
+/// A loaded knowledge base.
+#[derive(Debug)]
+pub struct KnowledgeBase {
+    pub loaded: LoadedConfig,
+    pub topics: Vec<TopicState>,
+}
+
+impl KnowledgeBase {
+    /// Loads the workspace's configuration and prepares its topics (their
+    /// directories are walked lazily).
+    pub fn load(env: &Environment, options: &LoadOptions) -> Result<Self, ConfigError> {
+        Ok(Self::from_config(load(env, options)?))
+    }
+
+    pub fn from_config(loaded: LoadedConfig) -> Self {
+        let topics = loaded
+            .kb
+            .topics
+            .values()
+            .map(|t| TopicState::new(t.clone(), &loaded.root))
+            .collect();
+        Self { loaded, topics }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.loaded.root
+    }
+
+    pub fn warnings(&self) -> &[ConfigWarning] {
+        &self.loaded.warnings
+    }
+
+    pub fn topic(&self, id: &str) -> Option<&TopicState> {
+        self.topics.iter().find(|t| t.id() == id)
+    }
+
+    /// Enabled topics, in configuration order.
+    pub fn enabled_topics(&self) -> impl Iterator<Item = &TopicState> {
+        self.topics.iter().filter(|t| t.enabled())
+    }
+
+    /// Finds a topic the way the `learn` tool does: exact id, then
+    /// case-insensitive title, among enabled topics (contract §5.4).
+    pub fn resolve_topic(&self, name: &str) -> Result<&TopicState, String> {
+        if let Some(t) = self.enabled_topics().find(|t| t.id() == name) {
+            return Ok(t);
+        }
+        let lower = name.to_lowercase();
+        if let Some(t) = self.enabled_topics().find(|t| {
+            t.config
+                .title()
+                .is_some_and(|title| title.to_lowercase() == lower)
+        }) {
+            return Ok(t);
+        }
+        Err(self.unknown_topic_message(name))
+    }
+
+    fn unknown_topic_message(&self, name: &str) -> String {
+        let mut out = format!("Unknown topic \"{name}\". Valid topics:");
+        let mut any = false;
+        for t in self.enabled_topics() {
+            any = true;
+            out.push_str("\n- ");
+            out.push_str(t.id());
+            if let Some(title) = crate::render::clean(t.config.title()) {
+                let _ = write!(out, " ({title})");
+            }
+        }
+        if !any {
+            out.push_str("\n(none: no topic is enabled)");
+        }
+        out
+    }
+
+    /// `learn(topic[, subjects])`.
+    pub fn learn(&self, topic: &str, subjects: Option<&[String]>) -> Outcome {
+        let state = match self.resolve_topic(topic) {
+            Ok(state) => state,
+            Err(message) => return Outcome::Error(message),
+        };
+        let Some(resolution) = state.resolution() else {
+            let why = state
+                .dir
+                .as_ref()
+                .err()
+                .map_or_else(String::new, ToString::to_string);
+            return Outcome::Error(format!("Topic \"{}\" cannot be read: {why}", state.id()));
+        };
+        execute_resolved(
+            resolution,
+            state.id(),
+            state.config.name(),
+            state.config.description(),
+            subjects,
+        )
+    }
+
+    /// The formatted text of subject `index` of `topic` (reads the file).
+    pub fn subject_text(state: &TopicState, index: usize) -> Option<String> {
+        let subject = state.resolution()?.subjects().get(index)?;
+        Some(format_subject(
+            &subject.slug,
+            subject.extension(),
+            &read_content(&subject.path),
+        ))
+    }
+
+    /// The `<knowledge>` section, or `None` when it is absent.
+    pub fn knowledge_section(&self) -> Option<String> {
+        let mut preloaded = Vec::new();
+        let mut available = Vec::new();
+        for state in self.enabled_topics() {
+            let Some(resolution) = state.resolution() else {
+                continue;
+            };
+            if !resolution.learned_order.is_empty() {
+                let subjects = resolution
+                    .learned_order
+                    .iter()
+                    .map(|&i| {
+                        let s = &resolution.subjects()[i];
+                        let text = format_subject(&s.slug, s.extension(), &read_content(&s.path));
+                        (s.slug.as_str(), text)
+                    })
+                    .collect();
+                preloaded.push(PreloadedTopic {
+                    name: state.config.name(),
+                    description: state.config.description(),
+                    subjects,
+                });
+            }
+            if resolution.has_available() {
+                available.push(AvailableTopic {
+                    id: state.id(),
+                    title: state.config.title(),
+                    introduction: state.config.introduction(),
+                });
+            }
+        }
+        render_knowledge(&preloaded, &available)
+    }
+
+    /// Topics the `learn` tool description lists: `(id, title)`.
+    pub fn learnable_topics(&self) -> Vec<(&str, Option<&str>)> {
+        self.topics
+            .iter()
+            .filter(|t| t.is_learnable())
+            .map(|t| (t.id(), t.config.title()))
+            .collect()
+    }
+
+    /// The tool definition JSON, or `None` when no topic has an available
+    /// subject (the tool is not registered).
+    pub fn tool_definition(&self) -> Option<String> {
+        let topics = self.learnable_topics();
+        if topics.is_empty() {
+            return None;
+        }
+        Some(render_tool_definition(&topics))
+    }
+
+    /// A path shown relative to the workspace root when inside it.
+    pub fn display_path(&self, path: &Path) -> PathBuf {
+        path.strip_prefix(self.root())
+            .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+    }
+}

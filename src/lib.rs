@@ -1,0 +1,20 @@
+//! jp-kb: computes, for a JP workspace, exactly what the assistant is shown
+//! from its knowledge base, and lets a person curate it.
+//!
+//! The library has no terminal dependency. Layers, lowest first:
+//! [`config`] (workspace, layered files, `--cfg`, `-k`, origins) →
+//! [`subjects`] (walk, slugs, patterns, resolution) → [`content`] (reading
+//! and format handling) → [`render`] (the byte-exact texts) → [`learn`]
+//! and [`kb`] (the texts for a whole workspace).
+
+pub mod config;
+pub mod content;
+pub mod kb;
+pub mod learn;
+pub mod render;
+pub mod subjects;
+pub mod tokens;
+pub mod topic;
+
+pub use kb::KnowledgeBase;
+pub use learn::{LearnInput, Outcome, execute};

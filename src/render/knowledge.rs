@@ -1,0 +1,166 @@
+//! The `<knowledge>` system-prompt section (contract §5.1).
+
+use std::fmt::Write as _;
+
+use super::clean;
+
+/// A topic with learned subjects, as shown in the pre-loaded block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreloadedTopic<'a> {
+    /// The title when set, else the id.
+    pub name: &'a str,
+    pub description: Option<&'a str>,
+    /// `(slug, formatted content)` in resolution order.
+    pub subjects: Vec<(&'a str, String)>,
+}
+
+/// A topic with at least one available subject, as listed in the menu.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AvailableTopic<'a> {
+    pub id: &'a str,
+    pub title: Option<&'a str>,
+    pub introduction: Option<&'a str>,
+}
+
+pub const PRELOADED_HEADER: &str =
+    "The following knowledge has been pre-loaded into your system prompt:";
+pub const AVAILABLE_HEADER: &str = "The following knowledge topics are available to learn:";
+pub const AVAILABLE_FOOTER: &str = "Use the `learn` tool to consume this knowledge.
+
+(note: some topics may contain hidden subjects that are not listed via `learn`
+by default, but can be loaded manually if you are made aware of their names via
+other means, such as by reading non-hidden subjects first. This prevents
+exposing too much irrelevant knowledge upfront)";
+
+/// Renders the section, or `None` when there is nothing to show.
+pub fn render_knowledge(
+    preloaded: &[PreloadedTopic<'_>],
+    available: &[AvailableTopic<'_>],
+) -> Option<String> {
+    let preloaded: Vec<_> = preloaded
+        .iter()
+        .filter(|t| !t.subjects.is_empty())
+        .collect();
+    if preloaded.is_empty() && available.is_empty() {
+        return None;
+    }
+    let mut blocks = Vec::new();
+    if !preloaded.is_empty() {
+        let topics: Vec<String> = preloaded
+            .iter()
+            .map(|t| render_preloaded_topic(t))
+            .collect();
+        blocks.push(format!("{PRELOADED_HEADER}\n\n{}", topics.join("\n\n")));
+    }
+    if !available.is_empty() {
+        let lines: Vec<String> = available.iter().map(render_menu_line).collect();
+        blocks.push(format!(
+            "{AVAILABLE_HEADER}\n\n{}\n\n{AVAILABLE_FOOTER}",
+            lines.join("\n")
+        ));
+    }
+    Some(format!(
+        "<knowledge>\n{}\n</knowledge>",
+        blocks.join("\n\n")
+    ))
+}
+
+fn render_preloaded_topic(topic: &PreloadedTopic<'_>) -> String {
+    let mut out = format!("<topic \"{}\">\n\n", topic.name);
+    if let Some(description) = clean(topic.description) {
+        out.push_str(description);
+        out.push_str("\n\n");
+    }
+    let subjects: Vec<String> = topic
+        .subjects
+        .iter()
+        .map(|(slug, text)| format!("<subject \"{slug}\">\n{text}\n</subject>"))
+        .collect();
+    out.push_str(&subjects.join("\n\n"));
+    out.push_str("\n</topic>");
+    out
+}
+
+/// `- {id}[ (**{title}**)][: {introduction}]`
+pub fn render_menu_line(topic: &AvailableTopic<'_>) -> String {
+    let mut line = format!("- {}", topic.id);
+    if let Some(title) = clean(topic.title) {
+        let _ = write!(line, " (**{title}**)");
+    }
+    if let Some(intro) = clean(topic.introduction) {
+        let _ = write!(line, ": {intro}");
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_is_absent() {
+        assert_eq!(render_knowledge(&[], &[]), None);
+    }
+
+    #[test]
+    fn rfd_first_example() {
+        let text = render_knowledge(
+            &[],
+            &[
+                AvailableTopic {
+                    id: "project",
+                    title: Some("General Project Knowledge"),
+                    introduction: Some("foo bar baz..."),
+                },
+                AvailableTopic {
+                    id: "skills",
+                    title: Some("Learnable Assistant Skills"),
+                    introduction: None,
+                },
+            ],
+        );
+        let expected = "<knowledge>
+The following knowledge topics are available to learn:
+
+- project (**General Project Knowledge**): foo bar baz...
+- skills (**Learnable Assistant Skills**)
+
+Use the `learn` tool to consume this knowledge.
+
+(note: some topics may contain hidden subjects that are not listed via `learn`
+by default, but can be loaded manually if you are made aware of their names via
+other means, such as by reading non-hidden subjects first. This prevents
+exposing too much irrelevant knowledge upfront)
+</knowledge>";
+        assert_eq!(text.as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn preloaded_only() {
+        let text = render_knowledge(
+            &[PreloadedTopic {
+                name: "P",
+                description: Some("D\n"),
+                subjects: vec![("a", "A".into()), ("b", "B".into())],
+            }],
+            &[],
+        );
+        let expected = "<knowledge>
+The following knowledge has been pre-loaded into your system prompt:
+
+<topic \"P\">
+
+D
+
+<subject \"a\">
+A
+</subject>
+
+<subject \"b\">
+B
+</subject>
+</topic>
+</knowledge>";
+        assert_eq!(text.as_deref(), Some(expected));
+    }
+}

@@ -1,0 +1,12 @@
+//! Subjects: walking a topic directory, slugs, patterns and resolution
+//! (contract §1, §3). Pure functions over the file system's names and
+//! sizes; no file contents are read here.
+
+pub mod pattern;
+pub mod resolve;
+pub mod slug;
+pub mod walk;
+
+pub use pattern::{PatternList, is_glob};
+pub use resolve::{Counts, LearnedBy, Resolution};
+pub use walk::{Collision, Subject, WalkResult, WalkWarning, walk_subjects};

@@ -1,0 +1,124 @@
+//! The state of every subject of a topic: hidden, disabled, learned,
+//! available (contract §1), and why.
+
+use super::pattern::PatternList;
+use super::walk::{Subject, WalkResult};
+
+/// Why a subject is learned: the first `learned` pattern that selects it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LearnedBy {
+    /// Index into the topic's deduplicated `learned` patterns.
+    pub pattern: usize,
+    /// True when that pattern selected it as a glob, false for an exact
+    /// slug.
+    pub glob: bool,
+}
+
+/// A topic's subjects with their states.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolution {
+    pub walk: WalkResult,
+    /// `learned` patterns without duplicates.
+    pub learned_patterns: Vec<String>,
+    /// `disabled` entries without duplicates.
+    pub disabled_entries: Vec<String>,
+    /// Per subject: the first `disabled` entry that disables it.
+    pub disabled_by: Vec<Option<usize>>,
+    /// Per subject: the `learned` pattern that pre-loads it.
+    pub learned_by: Vec<Option<LearnedBy>>,
+    /// Learned subjects in resolution order (pattern order, then slug).
+    pub learned_order: Vec<usize>,
+}
+
+impl Resolution {
+    /// Resolves the states of walked subjects. Disabled beats everything.
+    pub fn new(walk: WalkResult, learned: Vec<String>, disabled: Vec<String>) -> Self {
+        let subjects = &walk.subjects;
+        let disabled_by = PatternList::new(&disabled).first_match_any(subjects);
+        let learned_list = PatternList::new(&learned);
+        let resolved = learned_list.resolve(subjects, &|i| disabled_by[i].is_none());
+        let mut learned_by = vec![None; subjects.len()];
+        let mut learned_order = Vec::with_capacity(resolved.len());
+        for (i, p) in resolved {
+            let glob = learned_list.is_glob(p) && learned[p] != subjects[i].slug;
+            learned_by[i] = Some(LearnedBy { pattern: p, glob });
+            learned_order.push(i);
+        }
+        Self {
+            walk,
+            learned_patterns: learned,
+            disabled_entries: disabled,
+            disabled_by,
+            learned_by,
+            learned_order,
+        }
+    }
+
+    pub fn subjects(&self) -> &[Subject] {
+        &self.walk.subjects
+    }
+
+    pub fn is_disabled(&self, i: usize) -> bool {
+        self.disabled_by[i].is_some()
+    }
+
+    pub fn is_learned(&self, i: usize) -> bool {
+        self.learned_by[i].is_some()
+    }
+
+    /// Not hidden, not disabled, not learned: what `learn` lists.
+    pub fn is_available(&self, i: usize) -> bool {
+        !self.walk.subjects[i].hidden && !self.is_disabled(i) && !self.is_learned(i)
+    }
+
+    /// Indices of available subjects, in slug order.
+    pub fn available(&self) -> Vec<usize> {
+        (0..self.walk.subjects.len())
+            .filter(|&i| self.is_available(i))
+            .collect()
+    }
+
+    pub fn has_available(&self) -> bool {
+        (0..self.walk.subjects.len()).any(|i| self.is_available(i))
+    }
+
+    /// Learned subjects in slug order (for the "Already learned" list).
+    pub fn learned_sorted(&self) -> Vec<usize> {
+        let mut v = self.learned_order.clone();
+        v.sort_unstable();
+        v
+    }
+
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts {
+            total: self.walk.subjects.len(),
+            ..Counts::default()
+        };
+        for (i, s) in self.walk.subjects.iter().enumerate() {
+            if s.hidden {
+                c.hidden += 1;
+            }
+            if self.is_disabled(i) {
+                c.disabled += 1;
+            }
+            if self.is_learned(i) {
+                c.learned += 1;
+            }
+            if self.is_available(i) {
+                c.available += 1;
+            }
+        }
+        c
+    }
+}
+
+/// How many subjects a topic has in each state. A hidden subject that is
+/// also disabled counts in both.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub total: usize,
+    pub available: usize,
+    pub hidden: usize,
+    pub disabled: usize,
+    pub learned: usize,
+}

@@ -1,0 +1,131 @@
+//! A topic of the effective configuration together with its directory and
+//! subjects, resolved on first use.
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::config::Topic;
+use crate::subjects::{Resolution, walk_subjects};
+
+/// Why a topic's subjects cannot be read (contract §2.1: the topic is shown
+/// with the error; other topics still work).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TopicError {
+    #[error("`subjects` is not set (it is required)")]
+    MissingSubjects,
+    #[error("`subjects` = {0:?} is absolute; it must be relative to the workspace root")]
+    Absolute(String),
+    #[error("`subjects` = {0:?} leaves the workspace root")]
+    Escapes(String),
+    #[error("`subjects` = {path:?} resolves to {target}, outside the workspace root")]
+    EscapesViaSymlink { path: String, target: PathBuf },
+    #[error("subjects directory {0} does not exist")]
+    NotFound(PathBuf),
+    #[error("subjects path {0} is not a directory")]
+    NotADirectory(PathBuf),
+}
+
+/// Checks a `subjects` value and returns the directory it names.
+pub fn subjects_dir(root: &Path, subjects: Option<&str>) -> Result<PathBuf, TopicError> {
+    let value = subjects.ok_or(TopicError::MissingSubjects)?;
+    let rel = Path::new(value);
+    if rel.has_root() || rel.is_absolute() {
+        return Err(TopicError::Absolute(value.to_owned()));
+    }
+    let mut normal = PathBuf::new();
+    for component in rel.components() {
+        match component {
+            Component::Normal(c) => normal.push(c),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !normal.pop() {
+                    return Err(TopicError::Escapes(value.to_owned()));
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(TopicError::Absolute(value.to_owned()));
+            }
+        }
+    }
+    let dir = root.join(&normal);
+    match dir.canonicalize() {
+        Ok(canonical) if !canonical.starts_with(root) => Err(TopicError::EscapesViaSymlink {
+            path: value.to_owned(),
+            target: canonical,
+        }),
+        Ok(canonical) if !canonical.is_dir() => Err(TopicError::NotADirectory(dir)),
+        Ok(_) => Ok(dir),
+        Err(_) => Err(TopicError::NotFound(dir)),
+    }
+}
+
+/// One topic: its configuration, its directory (or the error), and its
+/// subjects, walked and resolved lazily the first time they are needed.
+#[derive(Debug)]
+pub struct TopicState {
+    pub config: Topic,
+    pub dir: Result<PathBuf, TopicError>,
+    root: PathBuf,
+    resolution: OnceLock<Resolution>,
+}
+
+impl TopicState {
+    pub fn new(config: Topic, root: &Path) -> Self {
+        let dir = subjects_dir(root, config.subjects.as_ref().map(|s| s.value.as_str()));
+        Self {
+            config,
+            dir,
+            root: root.to_path_buf(),
+            resolution: OnceLock::new(),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.config.id
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.config.enabled()
+    }
+
+    /// The subjects and their states; `None` when the directory is in
+    /// error.
+    pub fn resolution(&self) -> Option<&Resolution> {
+        let dir = self.dir.as_ref().ok()?;
+        Some(self.resolution.get_or_init(|| {
+            Resolution::new(
+                walk_subjects(dir, &self.root),
+                self.config.learned_patterns(),
+                self.config.disabled_entries(),
+            )
+        }))
+    }
+
+    /// Enabled, without error, and with an available subject.
+    pub fn is_learnable(&self) -> bool {
+        self.enabled() && self.resolution().is_some_and(Resolution::has_available)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_absolute_and_escaping_paths() {
+        let root = Path::new("/nonexistent-root");
+        assert_eq!(
+            subjects_dir(root, Some("/etc")),
+            Err(TopicError::Absolute("/etc".into()))
+        );
+        assert_eq!(
+            subjects_dir(root, Some("a/../../x")),
+            Err(TopicError::Escapes("a/../../x".into()))
+        );
+        assert_eq!(subjects_dir(root, None), Err(TopicError::MissingSubjects));
+        assert!(matches!(
+            subjects_dir(root, Some("a/./b")),
+            Err(TopicError::NotFound(_))
+        ));
+    }
+}
