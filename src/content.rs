@@ -146,3 +146,25 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod read_tests {
+    use super::*;
+
+    #[test]
+    fn unreadable_files_give_the_os_reason() {
+        let dir = std::env::temp_dir();
+        // A directory cannot be read as a file, for any user (root too).
+        match read_content(&dir) {
+            Content::Skipped(SkipReason::Unreadable(why)) => {
+                assert!(why.contains("directory"), "{why}");
+                assert!(!why.contains("os error"), "{why}");
+            }
+            other => panic!("expected unreadable, got {other:?}"),
+        }
+        assert!(matches!(
+            read_content(Path::new("/nonexistent/x.md")),
+            Content::Skipped(SkipReason::Unreadable(_))
+        ));
+    }
+}

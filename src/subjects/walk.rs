@@ -119,6 +119,15 @@ pub fn walk_subjects(dir: &Path, root: &Path) -> WalkResult {
                 let path = err
                     .path()
                     .map_or_else(|| dir.to_path_buf(), Path::to_path_buf);
+                let dangling = std::fs::symlink_metadata(&path)
+                    .is_ok_and(|m| m.file_type().is_symlink())
+                    && !path.exists();
+                if dangling {
+                    warnings
+                        .borrow_mut()
+                        .push(WalkWarning::BrokenSymlink { path });
+                    continue;
+                }
                 let message = if err.loop_ancestor().is_some() {
                     "symlink loop; not followed".to_owned()
                 } else {
