@@ -134,7 +134,9 @@ struct SubjectJson<'a> {
     disabled: bool,
     learned: bool,
     bytes: u64,
+    /// Absent without `--tokens`; `null` when the file has no text.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(clippy::option_option)]
     tokens: Option<Option<usize>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     binary: Option<bool>,
