@@ -1,4 +1,8 @@
-#![allow(clippy::cast_possible_truncation, clippy::should_implement_trait, clippy::unwrap_used)]
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::should_implement_trait,
+    clippy::unwrap_used
+)]
 //! A deterministic generator of synthetic JP workspaces for benchmarks:
 //! N subjects in nested directories of realistic shape (depth 1–6, names
 //! with dashes and dots, ~5% hidden, ~2% disabled, a few `learned` globs),
