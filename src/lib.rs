@@ -7,6 +7,7 @@
 //! and format handling) → [`render`] (the byte-exact texts) → [`learn`]
 //! and [`kb`] (the texts for a whole workspace).
 
+pub mod check;
 pub mod config;
 pub mod content;
 pub mod kb;
