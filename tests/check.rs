@@ -156,6 +156,23 @@ fn kb002_invalid_strategy() {
 }
 
 #[test]
+fn kb002_wrong_type_from_cfg_names_the_argument() {
+    let sb = workspace(CLEAN);
+    let f = assert_only(
+        &sb,
+        &["--cfg", "kb.topic.project.learned:=[1]"],
+        "KB002",
+        &At::Nowhere,
+        1,
+    );
+    let message = f["message"].as_str().unwrap();
+    assert!(
+        message.contains("--cfg kb.topic.project.learned:=[1]"),
+        "{message}"
+    );
+}
+
+#[test]
 fn kb003_subjects_missing() {
     let sb = workspace(&format!("{CLEAN}\n[kb.topic.notes]\ntitle = \"Notes\"\n"));
     let f = assert_only(&sb, &[], "KB003", &At::Pos(CONFIG, 6, 11), 1);
@@ -175,6 +192,19 @@ fn kb004_subjects_absolute() {
     let sb = workspace(&CLEAN.replace("\".jp/kb/project\"", "\"/etc\""));
     let f = assert_only(&sb, &[], "KB004", &At::Pos(CONFIG, 4, 12), 1);
     assert_eq!(f["topic"], "project");
+}
+
+#[test]
+fn kb004_subjects_absolute_from_cfg() {
+    let sb = workspace(CLEAN);
+    let f = assert_only(
+        &sb,
+        &["--cfg", "kb.topic.project.subjects=/etc"],
+        "KB004",
+        &At::Nowhere,
+        1,
+    );
+    assert!(f["message"].as_str().unwrap().contains("--cfg"), "{f:#}");
 }
 
 #[test]

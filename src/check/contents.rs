@@ -7,6 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+use aho_corasick::AhoCorasick;
+
 use super::findings::{Code, Finding, Thresholds};
 use super::locate::Locator;
 use crate::KnowledgeBase;
@@ -115,14 +117,19 @@ pub fn subject_findings(
         .collect();
     // What the assistant can read before it knows a hidden slug: the topic's
     // introduction and description, and every visible subject.
-    let mut visible_texts: Vec<String> = Vec::new();
-    if !unreached.is_empty() {
-        visible_texts.extend(
-            [state.config.introduction(), state.config.description()]
-                .into_iter()
-                .flatten()
-                .map(str::to_owned),
-        );
+    let mut mentions = Mentions::new(unreached.iter().map(|&i| {
+        let s = &subjects[i];
+        [
+            s.slug.as_str(),
+            dotted_slug(&s.rel_path),
+            s.rel_path.as_str(),
+        ]
+    }));
+    for text in [state.config.introduction(), state.config.description()]
+        .into_iter()
+        .flatten()
+    {
+        mentions.scan(text);
     }
     for (i, subject) in subjects.iter().enumerate() {
         if resolution.is_disabled(i) {
@@ -167,22 +174,15 @@ pub fn subject_findings(
                         ));
                     }
                 }
-                if !unreached.is_empty() && !subject.hidden {
-                    visible_texts.push(text.clone());
+                if !subject.hidden {
+                    mentions.scan(text);
                 }
             }
         }
     }
-    for &i in &unreached {
+    for (k, &i) in unreached.iter().enumerate() {
         let s = &subjects[i];
-        let names = [
-            s.slug.as_str(),
-            dotted_slug(&s.rel_path),
-            s.rel_path.as_str(),
-        ];
-        let mentioned = visible_texts
-            .iter()
-            .any(|text| names.iter().any(|name| text.contains(name)));
+        let mentioned = mentions.found[k];
         if !mentioned {
             out.push(
                 Finding::new(
@@ -204,6 +204,61 @@ pub fn subject_findings(
     }
 }
 
+/// Which of a set of subjects some text mentions (by any of its names), in
+/// one pass over each text whatever the number of subjects.
+struct Mentions {
+    matcher: Option<AhoCorasick>,
+    /// For each pattern of `matcher`, the subject it names.
+    owner: Vec<usize>,
+    found: Vec<bool>,
+    left: usize,
+}
+
+impl Mentions {
+    fn new<'a>(names: impl Iterator<Item = [&'a str; 3]>) -> Self {
+        let mut patterns = Vec::new();
+        let mut owner = Vec::new();
+        let mut count = 0;
+        for (k, subject_names) in names.enumerate() {
+            count += 1;
+            for name in subject_names {
+                patterns.push(name);
+                owner.push(k);
+            }
+        }
+        let matcher = (count > 0)
+            .then(|| AhoCorasick::new(&patterns).ok())
+            .flatten();
+        // Should the matcher fail to build, say nothing rather than warn
+        // about every hidden subject.
+        let unknown = matcher.is_none();
+        Self {
+            matcher,
+            owner,
+            found: vec![unknown; count],
+            left: if unknown { 0 } else { count },
+        }
+    }
+
+    fn scan(&mut self, text: &str) {
+        let Some(matcher) = &self.matcher else {
+            return;
+        };
+        if self.left == 0 {
+            return;
+        }
+        for m in matcher.find_overlapping_iter(text) {
+            let k = self.owner[m.pattern().as_usize()];
+            if !std::mem::replace(&mut self.found[k], true) {
+                self.left -= 1;
+                if self.left == 0 {
+                    return;
+                }
+            }
+        }
+    }
+}
+
 /// KB112: the `<knowledge>` section is over its token budget.
 pub fn prompt_finding(kb: &KnowledgeBase, thresholds: &Thresholds) -> Option<Finding> {
     let limit = thresholds.max_prompt_tokens;
@@ -212,25 +267,32 @@ pub fn prompt_finding(kb: &KnowledgeBase, thresholds: &Thresholds) -> Option<Fin
         return None;
     }
     let tokens = count_tokens(&section).filter(|&n| n > limit)?;
-    let mut learned: Vec<(usize, String)> = Vec::new();
+    // The largest pre-loaded subjects, by size first (cheap), then counted.
+    let mut learned: Vec<(u64, String, &crate::subjects::Subject)> = Vec::new();
     for state in kb.enabled_topics() {
         let Some(resolution) = state.resolution() else {
             continue;
         };
         for &i in &resolution.learned_order {
             let s = &resolution.subjects()[i];
-            let text = format_subject(&s.slug, s.extension(), &read_content(&s.path));
-            let n = count_tokens(&text).unwrap_or(0);
-            learned.push((n, format!("{}/{}", state.id(), s.slug)));
+            learned.push((s.bytes, format!("{}/{}", state.id(), s.slug), s));
         }
     }
     learned.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let mut largest: Vec<(usize, &str)> = learned
+        .iter()
+        .take(3)
+        .map(|(_, name, s)| {
+            let text = format_subject(&s.slug, s.extension(), &read_content(&s.path));
+            (count_tokens(&text).unwrap_or(0), name.as_str())
+        })
+        .collect();
+    largest.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     let hint = if learned.is_empty() {
         "the list of topics alone is this large: disable topics the assistant does not need (or raise --max-prompt-tokens)".to_owned()
     } else {
-        let top: Vec<String> = learned
+        let top: Vec<String> = largest
             .iter()
-            .take(3)
             .map(|(n, name)| format!("{name} ({n} tokens)"))
             .collect();
         format!(

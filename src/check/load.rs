@@ -4,7 +4,7 @@
 use super::findings::{Code, Finding};
 use super::locate::{Locator, Target};
 use crate::config::overrides::apply_knowledge;
-use crate::config::{ConfigError, ConfigWarning, KbConfig};
+use crate::config::{ConfigError, ConfigWarning, KbConfig, Origin};
 
 /// The finding a fatal configuration error becomes.
 pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
@@ -38,7 +38,10 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
             found,
         } => Finding::new(
             Code::WrongType,
-            format!("`{key}` must be {expected}, found {found}"),
+            format!(
+                "`{key}` must be {expected}, found {found}{}",
+                from_argument(origin)
+            ),
         )
         .at(locator.origin(origin, &Target::Value(key)))
         .hint(format!("write `{key}` as {expected}")),
@@ -60,7 +63,10 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
             }
             Finding::new(
                 Code::WrongType,
-                format!("`{key}` has invalid value {value:?}"),
+                format!(
+                    "`{key}` has invalid value {value:?}{}",
+                    from_argument(origin)
+                ),
             )
             .at(location)
             .hint(capitalize(reason))
@@ -90,6 +96,15 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
     }
 }
 
+/// ` (in `--cfg …`)` for a value from the command line, which has no file
+/// to point at.
+pub fn from_argument(origin: &Origin) -> String {
+    match origin {
+        Origin::File { .. } => String::new(),
+        other => format!(" (in `{other}`)"),
+    }
+}
+
 fn cycle_finding(chain: &[std::path::PathBuf], locator: &mut Locator) -> Finding {
     let shown: Vec<String> = chain
         .iter()
@@ -101,7 +116,7 @@ fn cycle_finding(chain: &[std::path::PathBuf], locator: &mut Locator) -> Finding
         return Finding::new(Code::ExtendsCycle, message).hint(hint);
     };
     let declaring = &chain[declaring];
-    let origin = crate::config::Origin::File {
+    let origin = Origin::File {
         path: declaring.clone(),
         line: None,
     };
@@ -187,9 +202,7 @@ pub fn warning_findings(
                     None => locator.origin(origin, &Target::Key("")),
                 };
                 finding = finding.at(location);
-                if let crate::config::Origin::Cfg(arg) = origin {
-                    finding.message = format!("{} in `--cfg {arg}`", finding.message);
-                }
+                finding.message.push_str(&from_argument(origin));
             }
             if let Some(topic) = key.and_then(|k| topic_of_key(k, kb)) {
                 finding = finding.topic(topic);
@@ -261,7 +274,7 @@ mod tests {
     fn topic_of_keys() {
         let mut kb = KbConfig::default();
         for id in ["x", "a", "a.b"] {
-            let origin = crate::config::Origin::Cfg(String::new());
+            let origin = Origin::Cfg(String::new());
             kb.topics.insert(
                 id.to_owned(),
                 crate::config::Topic::new(id.to_owned(), origin),

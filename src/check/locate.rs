@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::config::Origin;
-use crate::config::spans::{TomlSpans, line_span_in, offset_of, position_of};
+use crate::config::spans::{SpanEntry, TomlSpans, line_span_in, offset_of, position_of};
 
 /// Where a finding points.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -173,35 +173,33 @@ fn find_target(
                 Some(keys) => (keys, true),
                 None => (*dotted, false),
             };
-            let candidates: Vec<_> = spans
+            let candidates: Vec<&SpanEntry> = spans
                 .entries()
                 .iter()
-                .filter(|e| {
-                    e.keys().collect::<Vec<_>>().join(".") == keys
-                        && matches!(
-                            e.path.last(),
-                            Some(crate::config::spans::PathPart::Index(_))
-                        ) == item
-                })
+                .filter(|e| e.is_item() == item && e.key_path() == keys)
                 .collect();
-            let on_line = |e: &&crate::config::spans::SpanEntry| {
-                line.is_none_or(|l| spans.entry_line(e) == Some(l))
-            };
             // For "an item of the wrong type", prefer an item that is not a
             // string.
-            let entry = candidates
-                .iter()
-                .find(|e| on_line(e) && (!item || e.string.is_none()))
-                .or_else(|| candidates.iter().find(|e| on_line(e)))
-                .or_else(|| candidates.first())?;
+            let entry = pick(spans, &candidates, line, |e| !item || e.string.is_none())?;
             match target {
                 Target::Key(_) => entry.key.clone().or_else(|| entry.value.clone()),
                 _ => entry.value.clone().or_else(|| entry.key.clone()),
             }
         }
         Target::Item { keys, value } => {
-            let keys: Vec<&str> = keys.split('.').collect();
-            spans.find_item(&keys, value, line)?.value.clone()
+            // `learned = [...]` or the table form `learned = { value = [...] }`.
+            let table_form = format!("{keys}.value");
+            let candidates: Vec<&SpanEntry> = spans
+                .entries()
+                .iter()
+                .filter(|e| {
+                    e.is_item() && e.string.as_deref() == Some(*value) && {
+                        let path = e.key_path();
+                        path == *keys || path == table_form
+                    }
+                })
+                .collect();
+            pick(spans, &candidates, line, |_| true)?.value.clone()
         }
         Target::PathItem {
             keys,
@@ -217,17 +215,31 @@ fn find_target(
                     p == *wanted
                 }
             };
-            let entries = spans.entries().iter().filter(|e| {
-                e.keys().next() == Some(*keys) && e.string.as_deref().is_some_and(same)
-            });
-            let all: Vec<_> = entries.collect();
-            let entry = all
+            let candidates: Vec<&SpanEntry> = spans
+                .entries()
                 .iter()
-                .find(|e| line.is_none_or(|l| spans.entry_line(e) == Some(l)))
-                .or_else(|| all.first())?;
-            entry.value.clone()
+                .filter(|e| e.keys().next() == Some(*keys) && e.string.as_deref().is_some_and(same))
+                .collect();
+            pick(spans, &candidates, line, |_| true)?.value.clone()
         }
     }
+}
+
+/// The first candidate on `line` that is `preferred`, else the first on
+/// `line`, else the first at all.
+fn pick<'a>(
+    spans: &TomlSpans,
+    candidates: &[&'a SpanEntry],
+    line: Option<u32>,
+    preferred: impl Fn(&SpanEntry) -> bool,
+) -> Option<&'a SpanEntry> {
+    let on_line = |e: &SpanEntry| line.is_none_or(|l| spans.entry_line(e) == Some(l));
+    candidates
+        .iter()
+        .find(|e| on_line(e) && preferred(e))
+        .or_else(|| candidates.iter().find(|e| on_line(e)))
+        .or_else(|| candidates.first())
+        .copied()
 }
 
 #[cfg(test)]
@@ -239,7 +251,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path().canonicalize().expect("canonical");
         let path = root.join("config.toml");
-        let text = "[kb.topic.x]\nlearned = [\"a\", 7]\nlearnd = true\n";
+        let text = "[kb.topic.x]\nlearned = [\"a\", 7]\nlearnd = true\n[kb.topic.\"a.b\"]\ndisabled = { value = [\"z\"] }\n";
         std::fs::write(&path, text).expect("write");
         let mut locator = Locator::new(Some(root.clone()));
         let at = |line| Origin::File {
@@ -266,6 +278,15 @@ mod tests {
 
         let topic = locator.origin(&at(1), &Target::Key("kb.topic.x"));
         assert_eq!(topic.span.map(|r| &text[r]), Some("x"));
+
+        let dotted_id = locator.origin(
+            &at(5),
+            &Target::Item {
+                keys: "kb.topic.a.b.disabled",
+                value: "z",
+            },
+        );
+        assert_eq!(dotted_id.span.map(|r| &text[r]), Some("\"z\""));
 
         let fallback = locator.origin(&at(3), &Target::Key("kb.nothing"));
         assert_eq!(fallback.span.map(|r| &text[r]), Some("learnd = true"));

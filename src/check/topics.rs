@@ -3,7 +3,7 @@
 //! whether it shows up in the prompt at all. No file content is read here.
 
 use super::findings::{Code, Finding};
-use super::load::nearest;
+use super::load::{from_argument, nearest};
 use super::locate::{Location, Locator, Target};
 use crate::config::{Origin, Topic, Valued};
 use crate::render::clean;
@@ -18,15 +18,6 @@ fn topic_location(topic: &Topic, locator: &mut Locator) -> Location {
     )
 }
 
-/// ` (from `-k …`)` / ` (from `--cfg …`)` for values set on the command
-/// line, which have no file to point at.
-fn from_argument(origin: &Origin) -> String {
-    match origin {
-        Origin::File { .. } => String::new(),
-        other => format!(" (from `{other}`)"),
-    }
-}
-
 /// The finding for a topic whose directory is in error, if it is one to
 /// report: a bad path always, a missing or odd directory only when the
 /// topic is enabled (a disabled topic is never read).
@@ -39,6 +30,11 @@ pub fn dir_finding(
     let topic = &state.config;
     let id = topic.id.as_str();
     let key = format!("kb.topic.{id}.subjects");
+    let from = topic
+        .subjects
+        .as_ref()
+        .map(|s| from_argument(&s.origin))
+        .unwrap_or_default();
     let subjects_location = |locator: &mut Locator| match topic.subjects.as_ref() {
         Some(s) => locator.origin(&s.origin, &Target::Value(&key)),
         None => topic_location(topic, locator),
@@ -74,13 +70,13 @@ pub fn dir_finding(
         },
         TopicError::Absolute(value) => Finding::new(
             Code::SubjectsAbsolute,
-            format!("`subjects` of topic `{id}` is an absolute path: {value:?}"),
+            format!("`subjects` of topic `{id}` is an absolute path: {value:?}{from}"),
         )
         .at(subjects_location(locator))
         .hint("`subjects` is relative to the workspace root; move the knowledge into the workspace"),
         TopicError::Escapes(value) => Finding::new(
             Code::SubjectsEscape,
-            format!("`subjects` of topic `{id}` leaves the workspace root: {value:?}"),
+            format!("`subjects` of topic `{id}` leaves the workspace root: {value:?}{from}"),
         )
         .at(subjects_location(locator))
         .hint("knowledge is sent to a model: keep it inside the workspace"),

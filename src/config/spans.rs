@@ -62,7 +62,14 @@ impl SpanEntry {
         })
     }
 
-    fn is_item(&self) -> bool {
+    /// The keys joined with `.`, array indices left out
+    /// (`kb.topic.x.learned` for every item of that array).
+    pub fn key_path(&self) -> String {
+        self.keys().collect::<Vec<_>>().join(".")
+    }
+
+    /// Whether this is an array item (rather than a key).
+    pub fn is_item(&self) -> bool {
         matches!(self.path.last(), Some(PathPart::Index(_)))
     }
 }
