@@ -100,3 +100,49 @@ fn check_with(
         sources: locator.sources,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(cwd: &std::path::Path) -> Environment {
+        Environment {
+            cwd: cwd.to_path_buf(),
+            global_config_dir: None,
+            user_data_dir: None,
+        }
+    }
+
+    #[test]
+    fn library_check_reports_instead_of_failing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ws = dir.path();
+        std::fs::create_dir_all(ws.join(".jp/kb/p")).expect("mkdir");
+        std::fs::write(ws.join(".jp/kb/p/a.md"), "a").expect("write");
+        std::fs::write(
+            ws.join(".jp/config.toml"),
+            "[kb.topic.p]\ntitle = \"P\"\nsubjects = \".jp/kb/p\"\nlearnd = []\n",
+        )
+        .expect("write");
+        let options = LoadOptions {
+            knowledge: vec!["nope/**".into(), "p/a".into()],
+            ..LoadOptions::default()
+        };
+        let report = check(&env(ws), &options, &Thresholds::default());
+        let codes: Vec<Code> = report.findings.iter().map(|f| f.code).collect();
+        // The valid `-k p/a` applied: `a` is learned, so `p` is not empty.
+        assert_eq!(codes, [Code::UnknownKey, Code::UnknownTopic]);
+        assert!(report.fails(false));
+        assert!(
+            report
+                .sources
+                .contains_key(std::path::Path::new(".jp/config.toml"))
+        );
+
+        std::fs::write(ws.join(".jp/config.toml"), "[kb.topic.p\n").expect("write");
+        let report = check(&env(ws), &LoadOptions::default(), &Thresholds::default());
+        let codes: Vec<Code> = report.findings.iter().map(|f| f.code).collect();
+        assert_eq!(codes, [Code::ConfigParse]);
+        assert_eq!(report.findings[0].line, Some(1));
+    }
+}
