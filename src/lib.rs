@@ -5,8 +5,10 @@
 //! [`config`] (workspace, layered files, `--cfg`, `-k`, origins) →
 //! [`subjects`] (walk, slugs, patterns, resolution) → [`content`] (reading
 //! and format handling) → [`render`] (the byte-exact texts) → [`learn`]
-//! and [`kb`] (the texts for a whole workspace).
+//! and [`kb`] (the texts for a whole workspace) → [`check`] (the linter;
+//! its `report` module renders findings to strings, never to a terminal).
 
+pub mod check;
 pub mod config;
 pub mod content;
 pub mod kb;
