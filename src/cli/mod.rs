@@ -2,11 +2,15 @@
 //! in its own file and only parses, calls the library and prints.
 
 mod check;
+mod edits;
+mod init;
 mod learn;
+mod learned;
 mod list;
 mod output;
 mod prompt;
 mod schema;
+mod topic;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,6 +18,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use jp_kb::KnowledgeBase;
 use jp_kb::config::{ConfigError, Environment, LoadOptions};
+use jp_kb::edit::plan::List;
 
 pub use output::CliError;
 
@@ -79,6 +84,24 @@ reads every listed file to count tokens (o200k_base) and detect binary files.")]
 Exit status: 1 when an error is found (or a warning, with --deny-warnings), else 0.
 Every finding has a stable code (KB001…); docs/check.md explains each one.")]
     Check(check::CheckArgs),
+    /// Edit a topic's `learned` patterns (what is pre-loaded into the system prompt).
+    #[command(
+        subcommand,
+        after_help = "\
+Examples:
+  jp-kb learned add project 'maintainers/*'
+  jp-kb learned add project style --file ~/.local/share/jp/workspace/<name>-<id>/config.toml
+  jp-kb learned rm project maintainers/jean --expand"
+    )]
+    Learned(learned::ListCommand),
+    /// Edit a topic's `disabled` entries (subjects never shown).
+    #[command(subcommand)]
+    Disabled(learned::ListCommand),
+    /// Create, change or remove topics.
+    #[command(subcommand)]
+    Topic(topic::TopicCommand),
+    /// Create .jp/config.toml with an example topic and subject (never overwrites).
+    Init,
 }
 
 /// Runs the parsed command line; returns the process exit code.
@@ -94,9 +117,21 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     if let Command::Check(args) = &cli.command {
         return check::run(&env, &options, args);
     }
+    if let Command::Init = &cli.command {
+        return init::run(&env, cli.workspace.as_deref());
+    }
     let kb = KnowledgeBase::load(&env, &options).map_err(|e| config_error(&e))?;
     output::print_config_warnings(&kb);
+    let editing = |kb| edits::EditContext {
+        env: &env,
+        options: &options,
+        kb,
+    };
     match &cli.command {
+        Command::Learned(command) => learned::run(&editing(kb), List::Learned, command),
+        Command::Disabled(command) => learned::run(&editing(kb), List::Disabled, command),
+        Command::Topic(command) => topic::run(&editing(kb), command),
+        Command::Init => Ok(ExitCode::SUCCESS),
         Command::List(args) => list::run(&kb, args),
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),

@@ -150,6 +150,36 @@ pub fn apply(source: &str, edit: &Edit) -> Result<Applied, EditError> {
     }
 }
 
+/// Like [`apply`], but an addition (`learned`, `disabled`, a field) to a
+/// topic this file does not define first declares the topic with an empty
+/// `[kb.topic.<id>]` table. That lets a layer such as the user-workspace
+/// file hold only personal pre-loads for a topic the team's file defines.
+///
+/// # Errors
+/// As [`apply`].
+pub fn apply_declaring(source: &str, edit: &Edit) -> Result<Applied, EditError> {
+    let (Edit::AddLearned { topic, .. }
+    | Edit::AddDisabled { topic, .. }
+    | Edit::SetField { topic, .. }) = edit
+    else {
+        return apply(source, edit);
+    };
+    match apply(source, edit) {
+        Err(EditError::TopicNotFound { .. }) => {
+            let patch = crate::edit::topic::add(source, topic, &[])?;
+            let declared = patch.apply(source);
+            let mut applied = apply(&declared, edit)?;
+            applied.summary = format!(
+                "{} (declared {} in this file)",
+                applied.summary,
+                path_repr(&topic_path(topic))
+            );
+            Ok(applied)
+        }
+        other => other,
+    }
+}
+
 fn validate(edit: &Edit) -> Result<(), EditError> {
     let id = match edit {
         Edit::AddTopic { id, .. } => id,

@@ -186,6 +186,15 @@ pub fn save(path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
     save_with_hook(path, edit, &mut |_| {})
 }
 
+/// [`save`] with [`crate::edit::apply_declaring`]: an addition to a topic
+/// the file does not define declares it there first.
+///
+/// # Errors
+/// As [`save`].
+pub fn save_declaring(path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
+    save_impl(path, edit, &mut |_| {}, crate::edit::ops::apply_declaring)
+}
+
 /// [`save`] with a hook run before each write's commit, given the attempt
 /// number (1 or 2).
 ///
@@ -196,6 +205,15 @@ pub fn save_with_hook(
     path: &Path,
     edit: &Edit,
     hook: &mut dyn FnMut(u8),
+) -> Result<Saved, SaveError> {
+    save_impl(path, edit, hook, apply)
+}
+
+fn save_impl(
+    path: &Path,
+    edit: &Edit,
+    hook: &mut dyn FnMut(u8),
+    apply: fn(&str, &Edit) -> Result<Applied, crate::edit::EditError>,
 ) -> Result<Saved, SaveError> {
     for attempt in 1..=2u8 {
         let before = read_current(path).map_err(|e| match e {

@@ -1,0 +1,134 @@
+//! What every editing command shares: `--file`/`--diff`, carrying out
+//! planned edits through the edit core, and reporting what changed and
+//! what the assistant sees now.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use jp_kb::KnowledgeBase;
+use jp_kb::config::{Environment, LoadOptions};
+use jp_kb::edit::plan::Planned;
+use jp_kb::edit::{save, save_declaring, unified_diff};
+
+use super::output::CliError;
+
+/// Options of every editing command.
+#[derive(Debug, Args, Clone)]
+pub struct EditOpts {
+    /// The TOML file to edit (e.g. the user-workspace config, for personal
+    /// pre-loads the team's config should not get). Default: the file that
+    /// sets the value, else the one that sets the topic's `subjects`, else
+    /// `.jp/config.toml`.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
+    /// Also print a unified diff of each changed file.
+    #[arg(long)]
+    pub diff: bool,
+}
+
+/// What an editing command needs: the loaded knowledge base and how to
+/// load it again after the write.
+pub struct EditContext<'a> {
+    pub env: &'a Environment,
+    pub options: &'a LoadOptions,
+    pub kb: KnowledgeBase,
+}
+
+impl EditContext<'_> {
+    /// `--file` resolved against the current directory, checked to be TOML.
+    pub fn explicit_file(&self, opts: &EditOpts) -> Result<Option<PathBuf>, CliError> {
+        let Some(file) = &opts.file else {
+            return Ok(None);
+        };
+        let path = self.env.cwd.join(file);
+        if path.extension().is_none_or(|e| e != "toml") {
+            return Err(CliError::usage(format!(
+                "--file {}: jp-kb edits TOML files only (JSON and YAML layers are read-only)",
+                file.display()
+            )));
+        }
+        Ok(Some(path))
+    }
+
+    pub fn shown(&self, path: &Path) -> String {
+        self.kb.display_path(path).display().to_string()
+    }
+
+    /// Saves each planned edit and prints `file: summary` (and the diff).
+    /// `declare`: an addition to a topic the file does not define declares
+    /// it there.
+    pub fn carry_out(
+        &self,
+        planned: &[Planned],
+        opts: &EditOpts,
+        declare: bool,
+    ) -> Result<bool, CliError> {
+        let mut changed_any = false;
+        for p in planned {
+            if let Some(parent) = p.path.parent() {
+                if !parent.exists() {
+                    std::fs::create_dir_all(parent).map_err(|e| {
+                        CliError::runtime(format!("{}: cannot create: {e}", parent.display()))
+                    })?;
+                }
+            }
+            let result = if declare {
+                save_declaring(&p.path, &p.edit)
+            } else {
+                save(&p.path, &p.edit)
+            };
+            let saved = result.map_err(|e| CliError::runtime(e.to_string()))?;
+            let shown = self.shown(&p.path);
+            if saved.applied.changed {
+                changed_any = true;
+                println!("{shown}: {}", saved.applied.summary);
+                if opts.diff {
+                    let old = String::from_utf8_lossy(saved.before.as_deref().unwrap_or_default());
+                    let new = String::from_utf8_lossy(&saved.after);
+                    print!("{}", unified_diff(&old, &new, &shown));
+                }
+            } else {
+                // The edit core's summary already says "nothing changed".
+                println!("{shown}: {}", saved.applied.summary);
+            }
+        }
+        Ok(changed_any)
+    }
+
+    /// Reloads the configuration and prints what the assistant now gets
+    /// from `topic`: the proof that the change took effect.
+    pub fn report_topic(&self, topic: &str) {
+        let kb = match KnowledgeBase::load(self.env, self.options) {
+            Ok(kb) => kb,
+            Err(e) => {
+                eprintln!("warning: the configuration no longer loads: {e}");
+                return;
+            }
+        };
+        let Some(state) = kb.topic(topic) else {
+            println!("topic `{topic}` is gone from the effective configuration");
+            return;
+        };
+        let section = kb.knowledge_section().map_or(0, |s| s.len());
+        match (state.resolution(), &state.dir) {
+            (Some(r), _) => {
+                let c = r.counts();
+                println!(
+                    "now: topic `{topic}` ({}) has {} available, {} learned, {} hidden, {} disabled of {} subjects; the <knowledge> section is {section} bytes",
+                    if state.enabled() {
+                        "enabled"
+                    } else {
+                        "disabled"
+                    },
+                    c.available,
+                    c.learned,
+                    c.hidden,
+                    c.disabled,
+                    c.total
+                );
+            }
+            (None, Err(e)) => println!("now: topic `{topic}`: {e}"),
+            (None, Ok(_)) => {}
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! `jp-kb init`: scaffold `.jp/config.toml` with a commented example topic
+//! and its subjects directory with one example subject. Never overwrites.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use jp_kb::config::Environment;
+
+use super::output::CliError;
+
+const CONFIG: &str = include_str!("../../assets/init/config.toml");
+const SUBJECT: &str = include_str!("../../assets/init/conventions.md");
+
+pub fn run(env: &Environment, workspace: Option<&Path>) -> Result<ExitCode, CliError> {
+    let root = workspace.map_or_else(|| env.cwd.clone(), |w| env.cwd.join(w));
+    if !root.is_dir() {
+        return Err(CliError::runtime(format!(
+            "{} is not a directory",
+            root.display()
+        )));
+    }
+    let config = root.join(".jp").join("config.toml");
+    if config.exists() {
+        return Err(CliError::runtime(format!(
+            "{} already exists; jp-kb init never overwrites (see `jp-kb topic add` to add a topic)",
+            config.display()
+        )));
+    }
+    let subjects = root.join(".jp").join("kb").join("project");
+    let subject = subjects.join("conventions.md");
+    let io = |path: &Path, e: std::io::Error| CliError::runtime(format!("{}: {e}", path.display()));
+    std::fs::create_dir_all(&subjects).map_err(|e| io(&subjects, e))?;
+    // `None`: the file must not exist, so a concurrent init cannot clobber.
+    jp_kb::edit::write_atomic(&config, None, CONFIG.as_bytes())
+        .map_err(|e| CliError::runtime(e.to_string()))?;
+    println!("created .jp/config.toml (topic `project`)");
+    if subject.exists() {
+        println!("kept the existing .jp/kb/project/conventions.md");
+    } else {
+        jp_kb::edit::write_atomic(&subject, None, SUBJECT.as_bytes())
+            .map_err(|e| CliError::runtime(e.to_string()))?;
+        println!("created .jp/kb/project/conventions.md (an example subject)");
+    }
+    println!("next: `jp-kb list project --all`, `jp-kb prompt`, or `jp-kb tui`");
+    Ok(ExitCode::SUCCESS)
+}
