@@ -5,12 +5,14 @@
 //! [`config`] (workspace, layered files, `--cfg`, `-k`, origins) →
 //! [`subjects`] (walk, slugs, patterns, resolution) → [`content`] (reading
 //! and format handling) → [`render`] (the byte-exact texts) → [`learn`]
-//! and [`kb`] (the texts for a whole workspace).
+//! and [`kb`] (the texts for a whole workspace) → [`mcp`] (the same texts as
+//! an MCP server's tool, prompt and resources).
 
 pub mod config;
 pub mod content;
 pub mod kb;
 pub mod learn;
+pub mod mcp;
 pub mod render;
 pub mod subjects;
 pub mod tokens;

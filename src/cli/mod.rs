@@ -3,6 +3,7 @@
 
 mod learn;
 mod list;
+mod mcp;
 mod output;
 mod prompt;
 mod schema;
@@ -25,6 +26,7 @@ Examples:
   jp-kb learn project                     what `learn(topic: \"project\")` returns
   jp-kb learn project 'maintainers/*'     what loading those subjects returns
   jp-kb schema                            the `learn` tool definition
+  jp-kb mcp                               serve all of the above to any assistant over MCP (stdio)
 
 Configuration is read the way JP reads it: user-global config, .jp/config.toml
 (with `extends`), .jp.toml files up to the current directory, the
@@ -71,6 +73,14 @@ reads every listed file to count tokens (o200k_base) and detect binary files.")]
     Learn(learn::LearnArgs),
     /// Print the `learn` tool definition as JSON (nothing when no topic is learnable).
     Schema,
+    /// Serve the knowledge base over MCP on stdio: the `learn` tool, the
+    /// `knowledge` prompt (also the server instructions) and `kb://` resources.
+    #[command(after_help = "\
+Every request reads the configuration and files as they are on disk, so edits
+are seen without a restart; when a configuration file changes, the client is
+told that the tool and resource lists changed. Logs go to stderr; nothing is
+written. See the README, \"Use it from your assistant\", for client setup.")]
+    Mcp,
 }
 
 /// Runs the parsed command line; returns the process exit code.
@@ -89,6 +99,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
+        Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace { env, options }),
     }
 }
 
