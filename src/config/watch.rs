@@ -43,9 +43,11 @@ pub fn config_paths(
     paths
 }
 
-/// Size and modification time of each path (`None`: absent).
+/// Modification time, size and (on Unix) inode of each path (`None`:
+/// absent). The inode catches an atomic replace within the file system's
+/// timestamp granularity.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigStamp(Vec<Option<(SystemTime, u64)>>);
+pub struct ConfigStamp(Vec<Option<(SystemTime, u64, u64)>>);
 
 impl ConfigStamp {
     pub fn of(paths: &[PathBuf]) -> Self {
@@ -54,11 +56,21 @@ impl ConfigStamp {
                 .iter()
                 .map(|p| {
                     let meta = std::fs::metadata(p).ok()?;
-                    Some((meta.modified().ok()?, meta.len()))
+                    Some((meta.modified().ok()?, meta.len(), inode(&meta)))
                 })
                 .collect(),
         )
     }
+}
+
+#[cfg(unix)]
+fn inode(meta: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(meta)
+}
+
+#[cfg(not(unix))]
+fn inode(_meta: &std::fs::Metadata) -> u64 {
+    0
 }
 
 /// Watches the configuration of one workspace by polling.
