@@ -416,3 +416,56 @@ fn config_watch_notices_changes_and_new_layers() {
     assert!(watch.changed());
     assert!(!watch.changed());
 }
+
+/// Sets a path's modification time a minute back, as if it had been left
+/// alone long ago (a walk of it is then kept and reused).
+fn age(path: &Path) {
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    std::fs::File::open(path)
+        .and_then(|f| f.set_times(std::fs::FileTimes::new().set_modified(past)))
+        .unwrap();
+}
+
+#[test]
+fn a_reused_walk_still_sees_every_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().canonicalize().unwrap();
+    let topic = ws.join(".jp/kb/t");
+    std::fs::create_dir_all(topic.join("sub")).unwrap();
+    std::fs::write(
+        ws.join(".jp/config.toml"),
+        "[kb.topic.t]\nsubjects = \".jp/kb/t\"\n",
+    )
+    .unwrap();
+    std::fs::write(topic.join("a.md"), "A").unwrap();
+    std::fs::write(topic.join("sub/b.md"), "B").unwrap();
+    age(&topic);
+    age(&topic.join("sub"));
+    let workspace = mcp::Workspace::new(
+        env(&ws),
+        LoadOptions {
+            workspace: Some(ws.clone()),
+            ..LoadOptions::default()
+        },
+    );
+    let learn = |args: Value| mcp::call_learn(&workspace.load().unwrap(), object(&args));
+    let all = json!({"topic": "t", "subjects": "**"});
+    assert_eq!(
+        learn(all.clone()).text(),
+        "<subject \"a\">\nA\n</subject>\n\n<subject \"sub/b\">\nB\n</subject>"
+    );
+    // Contents are read afresh, sizes taken afresh, even from a reused walk.
+    std::fs::write(topic.join("sub/b.md"), "Bee").unwrap();
+    assert!(learn(all.clone()).text().contains("Bee"));
+    let sizes: Vec<u64> = mcp::list_resources(&workspace.load().unwrap())
+        .iter()
+        .map(|r| r.size)
+        .collect();
+    assert_eq!(sizes, [1, 3]);
+    // A new file in a subdirectory is seen at once.
+    std::fs::write(topic.join("sub/c.md"), "C").unwrap();
+    assert!(learn(json!({"topic": "t"})).text().contains("- sub/c"));
+    // So is a removed one.
+    std::fs::remove_file(topic.join("a.md")).unwrap();
+    assert!(!learn(json!({"topic": "t"})).text().contains("- a\n"));
+}

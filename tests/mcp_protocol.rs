@@ -28,8 +28,12 @@ struct Server {
 
 impl Server {
     fn start(sandbox: &Sandbox) -> Self {
+        Self::start_with(sandbox, &["mcp".to_owned()])
+    }
+
+    fn start_with(sandbox: &Sandbox, args: &[String]) -> Self {
         let mut child = jp_kb_std(sandbox.path(), &sandbox.ws())
-            .arg("mcp")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -279,4 +283,121 @@ fn without_a_workspace_it_says_so_on_stderr_and_exits_1() {
         String::from_utf8_lossy(&out.stderr).contains(".jp"),
         "{out:?}"
     );
+}
+
+/// The first fenced block after the README heading `heading`.
+fn readme_snippet(heading: &str) -> String {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let after = readme
+        .split_once(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("README has no {heading:?}"))
+        .1;
+    let fence = after.find("\n```").unwrap();
+    let body = &after[fence + 4..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    body[..body.find("```").unwrap()].to_owned()
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A TOML snippet as JSON, to index it like the JSON one.
+fn toml_value(text: &str) -> Value {
+    let doc: toml_edit::DocumentMut = text.parse().expect("snippet is valid TOML");
+    toml_to_json(doc.as_item())
+}
+
+fn toml_to_json(item: &toml_edit::Item) -> Value {
+    match item {
+        toml_edit::Item::Table(t) => Value::Object(
+            t.iter()
+                .map(|(k, v)| (k.to_owned(), toml_to_json(v)))
+                .collect(),
+        ),
+        toml_edit::Item::Value(v) => toml_value_to_json(v),
+        _ => Value::Null,
+    }
+}
+
+fn toml_value_to_json(v: &toml_edit::Value) -> Value {
+    match v {
+        toml_edit::Value::String(s) => json!(s.value()),
+        toml_edit::Value::Boolean(b) => json!(b.value()),
+        toml_edit::Value::Integer(i) => json!(i.value()),
+        toml_edit::Value::Array(a) => Value::Array(a.iter().map(toml_value_to_json).collect()),
+        toml_edit::Value::InlineTable(t) => Value::Object(
+            t.iter()
+                .map(|(k, v)| (k.to_owned(), toml_value_to_json(v)))
+                .collect(),
+        ),
+        _ => Value::Null,
+    }
+}
+
+#[test]
+fn readme_snippets_start_a_working_server() {
+    let jp = toml_value(&readme_snippet("### JP"));
+    let server = &jp["providers"]["mcp"]["kb"];
+    assert_eq!(server["type"], "stdio");
+    let learn = &jp["conversation"]["tools"]["learn"];
+    assert_eq!(learn["enable"], true);
+    assert_eq!(learn["source"], "mcp.kb.learn");
+    let mut launches = vec![(
+        "JP",
+        server["command"].as_str().unwrap().to_owned(),
+        strings(&server["arguments"]),
+    )];
+
+    let claude = readme_snippet("### Claude Code");
+    let words: Vec<&str> = claude.split_whitespace().collect();
+    assert_eq!(&words[..3], ["claude", "mcp", "add"], "{claude}");
+    let dashes = words.iter().position(|w| *w == "--").unwrap();
+    assert_eq!(words[dashes - 1], "kb");
+    launches.push((
+        "Claude Code",
+        words[dashes + 1].to_owned(),
+        words[dashes + 2..]
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+    ));
+
+    let cursor: Value = serde_json::from_str(&readme_snippet("### Cursor")).expect("valid JSON");
+    let server = &cursor["mcpServers"]["kb"];
+    launches.push((
+        "Cursor",
+        server["command"].as_str().unwrap().to_owned(),
+        strings(&server["args"]),
+    ));
+
+    let codex = toml_value(&readme_snippet("### Codex"));
+    let server = &codex["mcp_servers"]["kb"];
+    launches.push((
+        "Codex",
+        server["command"].as_str().unwrap().to_owned(),
+        strings(&server["args"]),
+    ));
+
+    let sandbox = workspace();
+    for (client, command, args) in launches {
+        assert_eq!(command, "jp-kb", "{client}");
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| a.replace("${workspaceFolder}", &sandbox.ws().display().to_string()))
+            .collect();
+        let mut server = Server::start_with(&sandbox, &args);
+        let init = server.initialize();
+        assert_eq!(init["result"]["serverInfo"]["name"], "jp-kb", "{client}");
+        let tools = server.request(1, "tools/list", &json!({}));
+        assert_eq!(tools["result"]["tools"][0]["name"], "learn", "{client}");
+        let (code, stderr) = server.finish();
+        assert_eq!(code, 0, "{client}: {stderr}");
+    }
 }

@@ -99,7 +99,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
-        Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace { env, options }),
+        Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options)),
     }
 }
 

@@ -16,8 +16,11 @@ pub use resource::{
 pub use tool::{LearnTool, call_learn, learn_tool, parse_learn_arguments};
 pub use uri::{RESOURCE_TEMPLATE, parse_subject_uri, subject_uri};
 
+use std::sync::Arc;
+
 use crate::KnowledgeBase;
 use crate::config::{ConfigError, Environment, LoadOptions};
+use crate::subjects::WalkCache;
 
 /// The server's name in the `initialize` result.
 pub const SERVER_NAME: &str = "jp-kb";
@@ -31,17 +34,26 @@ pub const KNOWLEDGE_PROMPT_DESCRIPTION: &str = "The <knowledge> section of JP's 
 /// Where the server reads its knowledge base from: the process facts and the
 /// command line's `--workspace`, `--cfg` and `-k`. Every request loads the
 /// knowledge base afresh from these, so an edit on disk is in the next
-/// answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// answer; topic directories that did not change are not walked again.
+#[derive(Debug, Clone)]
 pub struct Workspace {
     pub env: Environment,
     pub options: LoadOptions,
+    walks: Arc<WalkCache>,
 }
 
 impl Workspace {
+    pub fn new(env: Environment, options: LoadOptions) -> Self {
+        Self {
+            env,
+            options,
+            walks: Arc::new(WalkCache::new()),
+        }
+    }
+
     /// Loads the knowledge base as it is on disk now.
     pub fn load(&self) -> Result<KnowledgeBase, ConfigError> {
-        KnowledgeBase::load(&self.env, &self.options)
+        KnowledgeBase::load_with(&self.env, &self.options, &self.walks)
     }
 }
 

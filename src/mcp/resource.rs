@@ -61,7 +61,8 @@ fn entry(state: &TopicState, subject: &Subject, learned: bool) -> ResourceEntry 
         title: subject.slug.clone(),
         description,
         mime_type: mime_type(subject.extension()),
-        size: subject.bytes,
+        // The walk may be a reused one: the size is taken now.
+        size: std::fs::metadata(&subject.path).map_or(subject.bytes, |m| m.len()),
     }
 }
 
