@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::content::{format_subject, read_content};
+use crate::content::read_formatted;
 use crate::render::learn::render_already_learned;
 use crate::render::{render_listing, render_loaded};
 use crate::subjects::{PatternList, Resolution, walk_subjects};
@@ -137,7 +137,7 @@ pub fn execute_resolved(
             let s = &subjects[i];
             (
                 s.slug.as_str(),
-                format_subject(&s.slug, s.extension(), &read_content(&s.path)),
+                read_formatted(&s.slug, s.extension(), &s.path),
             )
         })
         .collect();

@@ -5,11 +5,14 @@
 //! [`config`] (workspace, layered files, `--cfg`, `-k`, origins) →
 //! [`subjects`] (walk, slugs, patterns, resolution) → [`content`] (reading
 //! and format handling) → [`render`] (the byte-exact texts) → [`learn`]
-//! and [`kb`] (the texts for a whole workspace) → [`mcp`] (the same texts as
-//! an MCP server's tool, prompt and resources).
+//! and [`kb`] (the texts for a whole workspace) → [`check`] (the linter;
+//! its `report` module renders findings to strings, never to a terminal) and
+//! [`mcp`] (the same texts as an MCP server's tool, prompt and resources).
 
+pub mod check;
 pub mod config;
 pub mod content;
+pub mod edit;
 pub mod kb;
 pub mod learn;
 pub mod mcp;

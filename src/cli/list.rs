@@ -99,6 +99,8 @@ fn pretty(value: &Value) -> String {
 struct Row {
     index: usize,
     measured: Option<(Option<usize>, bool)>,
+    /// Why the content is not shown, when `--tokens` read it and skipped it.
+    skipped: Option<SkipReason>,
 }
 
 fn rows(resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
@@ -108,18 +110,26 @@ fn rows(resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
         .enumerate()
         .filter(|(i, s)| args.all || (!s.hidden && !resolution.is_disabled(*i)))
         .map(|(index, s)| {
+            let mut skipped = None;
             let measured = args.tokens.then(|| {
                 let content = read_content(&s.path);
                 let binary = content == Content::Skipped(SkipReason::Binary);
-                let tokens = match &content {
+                let tokens = match content {
                     Content::Text(_) => jp_kb::tokens::count_tokens(
-                        &jp_kb::content::format_subject(&s.slug, s.extension(), &content),
+                        &jp_kb::content::format_subject_owned(&s.slug, s.extension(), content),
                     ),
-                    Content::Skipped(_) => None,
+                    Content::Skipped(reason) => {
+                        skipped = Some(reason);
+                        None
+                    }
                 };
                 (tokens, binary)
             });
-            Row { index, measured }
+            Row {
+                index,
+                measured,
+                skipped,
+            }
         })
         .collect()
 }
@@ -306,7 +316,11 @@ fn subjects_table(
             };
             let _ = write!(out, "  {t:>6}");
         }
-        let _ = writeln!(out, "  {}", why(kb, state, resolution, i));
+        let mut reason = why(kb, state, resolution, i);
+        if let Some(skip) = &row.skipped {
+            let _ = write!(reason, "; content never shown: {skip}");
+        }
+        let _ = writeln!(out, "  {reason}");
     }
     let c = resolution.counts();
     let _ = write!(

@@ -1,6 +1,7 @@
 //! The command line: argument definitions and dispatch. Each command lives
 //! in its own file and only parses, calls the library and prints.
 
+mod check;
 mod learn;
 mod list;
 mod mcp;
@@ -26,6 +27,7 @@ Examples:
   jp-kb learn project                     what `learn(topic: \"project\")` returns
   jp-kb learn project 'maintainers/*'     what loading those subjects returns
   jp-kb schema                            the `learn` tool definition
+  jp-kb check --deny-warnings             lint the knowledge base (for CI)
   jp-kb mcp                               serve all of the above to any assistant over MCP (stdio)
 
 Configuration is read the way JP reads it: user-global config, .jp/config.toml
@@ -73,6 +75,12 @@ reads every listed file to count tokens (o200k_base) and detect binary files.")]
     Learn(learn::LearnArgs),
     /// Print the `learn` tool definition as JSON (nothing when no topic is learnable).
     Schema,
+    /// Lint the knowledge base: configuration errors, patterns that match
+    /// nothing, oversized subjects, topics the assistant cannot use.
+    #[command(after_help = "\
+Exit status: 1 when an error is found (or a warning, with --deny-warnings), else 0.
+Every finding has a stable code (KB001…); docs/check.md explains each one.")]
+    Check(check::CheckArgs),
     /// Serve the knowledge base over MCP on stdio: the `learn` tool, the
     /// `knowledge` prompt (also the server instructions) and `kb://` resources.
     #[command(after_help = "\
@@ -92,6 +100,10 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         cfg: cli.cfg.clone(),
         knowledge: cli.knowledge.clone(),
     };
+    // `check` reports a configuration that does not load as a finding.
+    if let Command::Check(args) = &cli.command {
+        return check::run(&env, &options, args);
+    }
     let kb = KnowledgeBase::load(&env, &options).map_err(|e| config_error(&e))?;
     output::print_config_warnings(&kb);
     match &cli.command {
@@ -99,6 +111,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
+        Command::Check(args) => check::run(&env, &options, args),
         Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options)),
     }
 }

@@ -130,6 +130,7 @@ impl WalkState<'_> {
     fn walk(&mut self, dir: &Path, canonical: PathBuf) {
         self.active.push(canonical);
         self.dirs.push(dir.to_path_buf());
+        let mut sizes = DirStat::default();
         for entry in WalkDir::new(dir).min_depth(1) {
             let entry = match entry {
                 Ok(entry) => entry,
@@ -146,8 +147,8 @@ impl WalkState<'_> {
             };
             let file_type = entry.file_type();
             if file_type.is_file() {
-                match entry.metadata() {
-                    Ok(meta) => self.push(entry.into_path(), meta.len()),
+                match sizes.size_of(&entry) {
+                    Ok(bytes) => self.push(entry.into_path(), bytes),
                     Err(err) => self.warnings.push(WalkWarning::Io {
                         path: entry.path().to_path_buf(),
                         message: err.to_string(),
@@ -223,6 +224,48 @@ impl WalkState<'_> {
             bytes,
         };
         self.found.push(subject);
+    }
+}
+
+/// Stats files relative to an open handle of their directory, one handle
+/// per depth, instead of resolving every file's whole path again.
+#[derive(Default)]
+struct DirStat {
+    #[cfg(unix)]
+    dirs: Vec<Option<(PathBuf, rustix::fd::OwnedFd)>>,
+}
+
+impl DirStat {
+    #[cfg(unix)]
+    fn size_of(&mut self, entry: &walkdir::DirEntry) -> std::io::Result<u64> {
+        use rustix::fs::{AtFlags, Mode, OFlags};
+        let Some(parent) = entry.path().parent() else {
+            return entry.metadata().map(|m| m.len()).map_err(Into::into);
+        };
+        let slot = entry.depth().saturating_sub(1);
+        if self.dirs.len() <= slot {
+            self.dirs.resize_with(slot + 1, || None);
+        }
+        let cached =
+            matches!(&self.dirs[slot], Some((p, _)) if p.as_os_str() == parent.as_os_str());
+        if !cached {
+            let fd = rustix::fs::open(
+                parent,
+                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            )?;
+            self.dirs[slot] = Some((parent.to_path_buf(), fd));
+        }
+        let Some((_, fd)) = &self.dirs[slot] else {
+            return Err(std::io::Error::other("directory handle missing"));
+        };
+        let stat = rustix::fs::statat(fd, entry.file_name(), AtFlags::SYMLINK_NOFOLLOW)?;
+        Ok(u64::try_from(stat.st_size).unwrap_or(0))
+    }
+
+    #[cfg(not(unix))]
+    fn size_of(&mut self, entry: &walkdir::DirEntry) -> std::io::Result<u64> {
+        entry.metadata().map(|m| m.len()).map_err(Into::into)
     }
 }
 
