@@ -187,7 +187,7 @@ def main() -> int:
         "while someone is editing the knowledge base.",
         "",
         f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores shared with other builds",
-        f"(repeated runs varied by about 10%), Python {platform.python_version()}. Re-run:",
+        f"(repeated runs of this script varied by up to 30%), Python {platform.python_version()}. Re-run:",
         "`cargo build --release && python3 tests/mcp/bench.py target/release/jp-kb --write docs/perf.md`.",
         "",
     ]
