@@ -3,11 +3,13 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::config::{ConfigError, ConfigWarning, Environment, LoadOptions, LoadedConfig, load};
 use crate::content::read_formatted;
 use crate::learn::{Outcome, execute_resolved};
 use crate::render::{AvailableTopic, PreloadedTopic, render_knowledge, render_tool_definition};
+use crate::subjects::WalkCache;
 use crate::topic::TopicState;
 
 /// A loaded knowledge base.
@@ -25,11 +27,26 @@ impl KnowledgeBase {
     }
 
     pub fn from_config(loaded: LoadedConfig) -> Self {
+        Self::from_config_with(loaded, None)
+    }
+
+    /// Like [`KnowledgeBase::load`], with topic directories walked through
+    /// `walks`: a long-running process reloads every time and still only
+    /// re-walks the directories that changed.
+    pub fn load_with(
+        env: &Environment,
+        options: &LoadOptions,
+        walks: &Arc<WalkCache>,
+    ) -> Result<Self, ConfigError> {
+        Ok(Self::from_config_with(load(env, options)?, Some(walks)))
+    }
+
+    fn from_config_with(loaded: LoadedConfig, walks: Option<&Arc<WalkCache>>) -> Self {
         let topics = loaded
             .kb
             .topics
             .values()
-            .map(|t| TopicState::new(t.clone(), &loaded.root))
+            .map(|t| TopicState::with_walk_cache(t.clone(), &loaded.root, walks.cloned()))
             .collect();
         Self { loaded, topics }
     }

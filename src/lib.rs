@@ -6,7 +6,8 @@
 //! [`subjects`] (walk, slugs, patterns, resolution) → [`content`] (reading
 //! and format handling) → [`render`] (the byte-exact texts) → [`learn`]
 //! and [`kb`] (the texts for a whole workspace) → [`check`] (the linter;
-//! its `report` module renders findings to strings, never to a terminal).
+//! its `report` module renders findings to strings, never to a terminal) and
+//! [`mcp`] (the same texts as an MCP server's tool, prompt and resources).
 
 pub mod check;
 pub mod config;
@@ -14,6 +15,7 @@ pub mod content;
 pub mod edit;
 pub mod kb;
 pub mod learn;
+pub mod mcp;
 pub mod render;
 pub mod subjects;
 pub mod tokens;

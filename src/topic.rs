@@ -2,10 +2,10 @@
 //! subjects, resolved on first use.
 
 use std::path::{Component, Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::config::Topic;
-use crate::subjects::{Resolution, walk_subjects};
+use crate::subjects::{Resolution, WalkCache, walk_subjects};
 
 /// Why a topic's subjects cannot be read (contract §2.1: the topic is shown
 /// with the error; other topics still work).
@@ -67,16 +67,25 @@ pub struct TopicState {
     pub dir: Result<PathBuf, TopicError>,
     root: PathBuf,
     resolution: OnceLock<Resolution>,
+    /// Where to walk the directory through, when walks are reused.
+    walks: Option<Arc<WalkCache>>,
 }
 
 impl TopicState {
     pub fn new(config: Topic, root: &Path) -> Self {
+        Self::with_walk_cache(config, root, None)
+    }
+
+    /// A topic whose directory walk goes through `walks` (reused while
+    /// nothing in the directory changed).
+    pub fn with_walk_cache(config: Topic, root: &Path, walks: Option<Arc<WalkCache>>) -> Self {
         let dir = subjects_dir(root, config.subjects.as_ref().map(|s| s.value.as_str()));
         Self {
             config,
             dir,
             root: root.to_path_buf(),
             resolution: OnceLock::new(),
+            walks,
         }
     }
 
@@ -93,8 +102,12 @@ impl TopicState {
     pub fn resolution(&self) -> Option<&Resolution> {
         let dir = self.dir.as_ref().ok()?;
         Some(self.resolution.get_or_init(|| {
+            let walk = match &self.walks {
+                Some(cache) => cache.walk(dir, &self.root),
+                None => walk_subjects(dir, &self.root),
+            };
             Resolution::new(
-                walk_subjects(dir, &self.root),
+                walk,
                 self.config.learned_patterns(),
                 self.config.disabled_entries(),
             )

@@ -7,6 +7,7 @@ mod init;
 mod learn;
 mod learned;
 mod list;
+mod mcp;
 mod output;
 mod prompt;
 mod schema;
@@ -32,6 +33,7 @@ Examples:
   jp-kb learn project 'maintainers/*'     what loading those subjects returns
   jp-kb schema                            the `learn` tool definition
   jp-kb check --deny-warnings             lint the knowledge base (for CI)
+  jp-kb mcp                               serve all of the above to any assistant over MCP (stdio)
 
 Configuration is read the way JP reads it: user-global config, .jp/config.toml
 (with `extends`), .jp.toml files up to the current directory, the
@@ -102,6 +104,14 @@ Examples:
     Topic(topic::TopicCommand),
     /// Create .jp/config.toml with an example topic and subject (never overwrites).
     Init,
+    /// Serve the knowledge base over MCP on stdio: the `learn` tool, the
+    /// `knowledge` prompt (also the server instructions) and `kb://` resources.
+    #[command(after_help = "\
+Every request reads the configuration and files as they are on disk, so edits
+are seen without a restart; when a configuration file changes, the client is
+told that the tool and resource lists changed. Logs go to stderr; nothing is
+written. See the README, \"Use it from your assistant\", for client setup.")]
+    Mcp,
 }
 
 /// Runs the parsed command line; returns the process exit code.
@@ -137,6 +147,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
         Command::Check(args) => check::run(&env, &options, args),
+        Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options)),
     }
 }
 

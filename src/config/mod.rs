@@ -12,6 +12,7 @@ pub mod origin;
 pub mod overrides;
 pub mod raw;
 pub mod spans;
+pub mod watch;
 pub mod workspace;
 
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ pub use error::ConfigError;
 pub use layers::{LayerFile, LayerKind};
 pub use model::{ConfigWarning, KbConfig, Topic};
 pub use origin::{Origin, Valued};
+pub use watch::ConfigWatch;
 pub use workspace::Environment;
 
 use layers::load_with_extends;

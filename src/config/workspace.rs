@@ -80,10 +80,15 @@ pub fn user_workspace_dir(env: &Environment, root: &Path) -> Option<PathBuf> {
     Some(data.join("workspace").join(format!("{name}-{id}")))
 }
 
+/// The names a layer directory's config file may have, in the order they
+/// are looked for.
+pub const CONFIG_FILE_NAMES: [&str; 4] =
+    ["config.toml", "config.json", "config.yaml", "config.yml"];
+
 /// The first of `config.toml`, `config.json`, `config.yaml`, `config.yml`
 /// that exists in `dir`.
 pub fn config_file_in(dir: &Path) -> Option<PathBuf> {
-    ["config.toml", "config.json", "config.yaml", "config.yml"]
+    CONFIG_FILE_NAMES
         .iter()
         .map(|name| dir.join(name))
         .find(|p| p.is_file())
@@ -93,6 +98,14 @@ pub fn config_file_in(dir: &Path) -> Option<PathBuf> {
 /// precedence first, so the one nearest the current directory wins). When
 /// `cwd` is outside the workspace only the root's `.jp.toml` counts.
 pub fn jp_toml_chain(root: &Path, cwd: &Path) -> Vec<PathBuf> {
+    jp_toml_candidates(root, cwd)
+        .into_iter()
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+/// Every place a `.jp.toml` layer could be, existing or not, in merge order.
+pub fn jp_toml_candidates(root: &Path, cwd: &Path) -> Vec<PathBuf> {
     let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
     let mut dirs: Vec<&Path> = if cwd.starts_with(root) {
         cwd.ancestors()
@@ -102,8 +115,5 @@ pub fn jp_toml_chain(root: &Path, cwd: &Path) -> Vec<PathBuf> {
         vec![root]
     };
     dirs.reverse();
-    dirs.into_iter()
-        .map(|d| d.join(".jp.toml"))
-        .filter(|p| p.is_file())
-        .collect()
+    dirs.into_iter().map(|d| d.join(".jp.toml")).collect()
 }

@@ -2,11 +2,13 @@
 //! (contract §1, §3). Pure functions over the file system's names and
 //! sizes; no file contents are read here.
 
+pub mod cache;
 pub mod pattern;
 pub mod resolve;
 pub mod slug;
 pub mod walk;
 
+pub use cache::WalkCache;
 pub use pattern::{PatternList, is_glob};
 pub use resolve::{Counts, LearnedBy, Resolution};
 pub use walk::{Collision, Subject, WalkResult, WalkWarning, walk_subjects};

@@ -87,21 +87,31 @@ pub struct WalkResult {
 /// Directory entries are typed from `readdir` and only regular files are
 /// `stat`ed (once), so the walk costs what `find -printf '%s'` costs.
 pub fn walk_subjects(dir: &Path, root: &Path) -> WalkResult {
+    walk_subjects_and_dirs(dir, root).0
+}
+
+/// [`walk_subjects`], plus every directory the walk listed (the topic
+/// directory first, symlinked ones by their path through the link): what a
+/// cache must check to know the walk still holds (see
+/// [`WalkCache`](super::cache::WalkCache)).
+pub fn walk_subjects_and_dirs(dir: &Path, root: &Path) -> (WalkResult, Vec<PathBuf>) {
     let mut state = WalkState {
         topic_dir: dir,
         root,
         found: Vec::new(),
         warnings: Vec::new(),
         active: Vec::new(),
+        dirs: Vec::new(),
     };
     let top = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     state.walk(dir, top);
     let (subjects, collisions) = settle_collisions(state.found);
-    WalkResult {
+    let walk = WalkResult {
         subjects,
         collisions,
         warnings: state.warnings,
-    }
+    };
+    (walk, state.dirs)
 }
 
 struct WalkState<'a> {
@@ -112,11 +122,14 @@ struct WalkState<'a> {
     /// Canonical directories being walked (the topic directory and every
     /// symlinked directory entered): a link to one of them is a loop.
     active: Vec<PathBuf>,
+    /// Every directory listed.
+    dirs: Vec<PathBuf>,
 }
 
 impl WalkState<'_> {
     fn walk(&mut self, dir: &Path, canonical: PathBuf) {
         self.active.push(canonical);
+        self.dirs.push(dir.to_path_buf());
         let mut sizes = DirStat::default();
         for entry in WalkDir::new(dir).min_depth(1) {
             let entry = match entry {
@@ -143,6 +156,8 @@ impl WalkState<'_> {
                 }
             } else if file_type.is_symlink() {
                 self.follow_link(entry.into_path());
+            } else if file_type.is_dir() {
+                self.dirs.push(entry.into_path());
             }
         }
         self.active.pop();

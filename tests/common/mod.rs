@@ -10,7 +10,13 @@ use tempfile::TempDir;
 /// A `jp-kb` command whose `HOME`, `XDG_*` and `JP_*` directories point into
 /// `sandbox`, run from `cwd`.
 pub fn jp_kb(sandbox: &Path, cwd: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("jp-kb").expect("binary built");
+    Command::from_std(jp_kb_std(sandbox, cwd))
+}
+
+/// [`jp_kb`] as a plain `std::process::Command`, for tests that talk to a
+/// running process (`jp-kb mcp`).
+pub fn jp_kb_std(sandbox: &Path, cwd: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_jp-kb"));
     cmd.current_dir(cwd)
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())

@@ -1,0 +1,234 @@
+//! The rmcp `ServerHandler`: each request loads the knowledge base as it is
+//! on disk, calls the library's MCP functions (`jp_kb::mcp`) and translates
+//! their plain results into protocol types. No knowledge-base logic here.
+
+use std::sync::Arc;
+
+use base64::Engine as _;
+use jp_kb::KnowledgeBase;
+use jp_kb::mcp::{
+    self, Body, KNOWLEDGE_PROMPT, KNOWLEDGE_PROMPT_DESCRIPTION, LearnTool, RESOURCE_TEMPLATE,
+    ReadError, ResourceEntry, Workspace,
+};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, Prompt, PromptMessage,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+/// The MCP server of one workspace.
+#[derive(Debug, Clone)]
+pub struct KbServer {
+    workspace: Workspace,
+}
+
+impl KbServer {
+    pub fn new(workspace: Workspace) -> Self {
+        Self { workspace }
+    }
+
+    fn load(&self) -> Result<KnowledgeBase, ErrorData> {
+        self.workspace
+            .load()
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+
+    /// The `<knowledge>` section now; `None` when it is absent or the
+    /// configuration does not load (the handshake must not fail for that:
+    /// the next request reports the error).
+    fn instructions(&self) -> Option<String> {
+        self.workspace
+            .load()
+            .ok()
+            .and_then(|kb| mcp::knowledge_text(&kb))
+    }
+}
+
+impl ServerHandler for KbServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_prompts()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        ServerConfig::new(capabilities).with_server_info(
+            Implementation::new(mcp::SERVER_NAME, env!("CARGO_PKG_VERSION"))
+                .with_title("jp-kb: the JP knowledge base"),
+        )
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        result.instructions = self.instructions();
+        Ok(result)
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let mut info = self.get_info();
+        info.instructions = self.instructions();
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            info,
+        ))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let kb = self.load()?;
+        let tools = mcp::learn_tool(&kb).map(to_tool).into_iter().collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if request.name != mcp::tool::LEARN {
+            return Err(ErrorData::invalid_params(
+                format!("Unknown tool: {}", clip(&request.name)),
+                None,
+            ));
+        }
+        let outcome = match self.workspace.load() {
+            Ok(kb) => mcp::call_learn(&kb, request.arguments.as_ref()),
+            Err(e) => jp_kb::Outcome::Error(e.to_string()),
+        };
+        let content = vec![ContentBlock::text(outcome.text())];
+        let result = if outcome.is_error() {
+            CallToolResult::error(content)
+        } else {
+            CallToolResult::success(content)
+        };
+        Ok(result.into())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let prompt = Prompt::new(KNOWLEDGE_PROMPT, Some(KNOWLEDGE_PROMPT_DESCRIPTION), None)
+            .with_title("Knowledge base");
+        Ok(ListPromptsResult::with_all_items(vec![prompt]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != KNOWLEDGE_PROMPT {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "Unknown prompt: {} (the only prompt is `{KNOWLEDGE_PROMPT}`)",
+                    clip(&request.name)
+                ),
+                None,
+            ));
+        }
+        let kb = self.load()?;
+        // An absent section is no message at all, as `jp-kb prompt` prints
+        // nothing then.
+        let messages = mcp::knowledge_text(&kb)
+            .map(|text| PromptMessage::new_text(Role::User, text))
+            .into_iter()
+            .collect();
+        Ok(GetPromptResult::new(messages)
+            .with_description(KNOWLEDGE_PROMPT_DESCRIPTION)
+            .into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let kb = self.load()?;
+        let resources = mcp::list_resources(&kb)
+            .into_iter()
+            .map(to_resource)
+            .collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let template = ResourceTemplate::new(RESOURCE_TEMPLATE, "subject")
+            .with_title("Knowledge-base subject")
+            .with_description(
+                "A subject of a topic, by its slug. Hidden subjects are read by their exact slug; disabled ones never.",
+            );
+        Ok(ListResourceTemplatesResult::with_all_items(vec![template]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let kb = self.load()?;
+        let content = mcp::read_resource(&kb, &request.uri).map_err(|e| read_error(&e))?;
+        let contents = match content.body {
+            Body::Text(text) => ResourceContents::text(text, content.uri),
+            Body::Blob(bytes) => ResourceContents::blob(
+                base64::engine::general_purpose::STANDARD.encode(bytes),
+                content.uri,
+            ),
+        }
+        .with_mime_type(content.mime_type);
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+}
+
+fn to_tool(tool: LearnTool) -> Tool {
+    Tool::new(tool.name, tool.description, Arc::new(tool.input_schema))
+}
+
+fn to_resource(entry: ResourceEntry) -> Resource {
+    Resource::new(entry.uri, entry.name)
+        .with_title(entry.title)
+        .with_description(entry.description)
+        .with_mime_type(entry.mime_type)
+        .with_size(entry.size)
+}
+
+fn read_error(err: &ReadError) -> ErrorData {
+    let message = clip(&err.to_string()).to_owned();
+    match err {
+        ReadError::InvalidUri(_) => ErrorData::invalid_params(message, None),
+        e if e.is_not_found() => ErrorData::resource_not_found(message, None),
+        _ => ErrorData::internal_error(message, None),
+    }
+}
+
+/// Text a client sent, cut short enough to echo in an error.
+fn clip(text: &str) -> &str {
+    const MAX: usize = 512;
+    let mut end = text.len().min(MAX);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}

@@ -1,0 +1,65 @@
+//! What `jp-kb mcp` serves, as pure functions of a loaded
+//! [`KnowledgeBase`](crate::KnowledgeBase): the `learn` tool (definition and
+//! calls), the `knowledge` prompt, and subjects as `kb://` resources. The
+//! binary's MCP layer only translates these to and from the protocol, so a
+//! client sees exactly the texts `jp-kb learn`, `jp-kb prompt` and
+//! `jp-kb schema` print.
+
+pub mod mime;
+pub mod resource;
+pub mod tool;
+pub mod uri;
+
+pub use resource::{
+    Body, ReadError, ResourceContent, ResourceEntry, list_resources, read_resource,
+};
+pub use tool::{LearnTool, call_learn, learn_tool, parse_learn_arguments};
+pub use uri::{RESOURCE_TEMPLATE, parse_subject_uri, subject_uri};
+
+use std::sync::Arc;
+
+use crate::KnowledgeBase;
+use crate::config::{ConfigError, Environment, LoadOptions};
+use crate::subjects::WalkCache;
+
+/// The server's name in the `initialize` result.
+pub const SERVER_NAME: &str = "jp-kb";
+
+/// The name of the prompt that carries the `<knowledge>` section.
+pub const KNOWLEDGE_PROMPT: &str = "knowledge";
+
+/// What the `knowledge` prompt says it is.
+pub const KNOWLEDGE_PROMPT_DESCRIPTION: &str = "The <knowledge> section of JP's system prompt: the pre-loaded subjects and the menu of topics to learn (empty when no topic has a subject to show).";
+
+/// Where the server reads its knowledge base from: the process facts and the
+/// command line's `--workspace`, `--cfg` and `-k`. Every request loads the
+/// knowledge base afresh from these, so an edit on disk is in the next
+/// answer; topic directories that did not change are not walked again.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    pub env: Environment,
+    pub options: LoadOptions,
+    walks: Arc<WalkCache>,
+}
+
+impl Workspace {
+    pub fn new(env: Environment, options: LoadOptions) -> Self {
+        Self {
+            env,
+            options,
+            walks: Arc::new(WalkCache::new()),
+        }
+    }
+
+    /// Loads the knowledge base as it is on disk now.
+    pub fn load(&self) -> Result<KnowledgeBase, ConfigError> {
+        KnowledgeBase::load_with(&self.env, &self.options, &self.walks)
+    }
+}
+
+/// The server instructions and the `knowledge` prompt's text: the
+/// `<knowledge>` section exactly as `jp-kb prompt` prints it, without the
+/// CLI's final newline; `None` when the section is absent.
+pub fn knowledge_text(kb: &KnowledgeBase) -> Option<String> {
+    kb.knowledge_section()
+}

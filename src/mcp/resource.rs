@@ -1,0 +1,198 @@
+//! Subjects as MCP resources.
+//!
+//! Listed: every available and every learned subject of every enabled topic
+//! (what the assistant can see), topics in configuration order, subjects in
+//! slug order. Readable: those, plus hidden subjects named exactly (the
+//! RFD's exact-slug rule, through the same lookup `learn` uses). Never
+//! readable: disabled subjects, subjects of disabled topics, and anything
+//! that is not a walked subject of the topic: a URI is only ever looked up
+//! among the topic's subjects, never turned into a path.
+
+use crate::KnowledgeBase;
+use crate::content::looks_binary;
+use crate::subjects::pattern::find_exact;
+use crate::subjects::{Resolution, Subject};
+use crate::topic::TopicState;
+
+use super::mime::{mime_type, served_type};
+use super::uri::{parse_subject_uri, subject_uri};
+
+/// One listed resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceEntry {
+    pub uri: String,
+    /// `{topic}/{slug}`: unique across topics.
+    pub name: String,
+    /// The slug.
+    pub title: String,
+    pub description: String,
+    pub mime_type: &'static str,
+    /// Size on disk, in bytes.
+    pub size: u64,
+}
+
+/// Every resource a client may list, in order.
+pub fn list_resources(kb: &KnowledgeBase) -> Vec<ResourceEntry> {
+    let mut out = Vec::new();
+    for state in kb.enabled_topics() {
+        let Some(resolution) = state.resolution() else {
+            continue;
+        };
+        for (i, subject) in resolution.subjects().iter().enumerate() {
+            let learned = resolution.is_learned(i);
+            if learned || resolution.is_available(i) {
+                out.push(entry(state, subject, learned));
+            }
+        }
+    }
+    out
+}
+
+fn entry(state: &TopicState, subject: &Subject, learned: bool) -> ResourceEntry {
+    let name = state.config.name();
+    let description = if learned {
+        format!("Subject of topic \"{name}\", learned: already in the system prompt.")
+    } else {
+        format!("Subject of topic \"{name}\".")
+    };
+    ResourceEntry {
+        uri: subject_uri(state.id(), &subject.slug),
+        name: format!("{}/{}", state.id(), subject.slug),
+        title: subject.slug.clone(),
+        description,
+        mime_type: mime_type(subject.extension()),
+        // The walk may be a reused one: the size is taken now.
+        size: std::fs::metadata(&subject.path).map_or(subject.bytes, |m| m.len()),
+    }
+}
+
+/// A subject's bytes as served.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// The file as it is (not trimmed, not fenced): valid UTF-8 without a
+    /// NUL byte in its first 8192 bytes.
+    Text(String),
+    /// Anything else, to be sent base64-encoded.
+    Blob(Vec<u8>),
+}
+
+/// What reading a resource gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceContent {
+    pub uri: String,
+    pub mime_type: &'static str,
+    pub body: Body,
+}
+
+/// Why a resource cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    #[error("not a subject URI: {0:?} (expected kb://{{topic}}/{{slug}})")]
+    InvalidUri(String),
+    #[error("resource not found: {uri} (no enabled topic \"{topic}\")")]
+    UnknownTopic { uri: String, topic: String },
+    #[error("resource not found: {uri} (topic \"{topic}\" cannot be read: {reason})")]
+    TopicUnreadable {
+        uri: String,
+        topic: String,
+        reason: String,
+    },
+    #[error("resource not found: {uri} (topic \"{topic}\" has no subject \"{slug}\")")]
+    NoSubject {
+        uri: String,
+        topic: String,
+        slug: String,
+    },
+    #[error("Subject \"{slug}\" of topic \"{topic}\" is disabled and cannot be read.")]
+    Disabled { topic: String, slug: String },
+    #[error("subject \"{slug}\" of topic \"{topic}\" cannot be read: {reason}")]
+    Unreadable {
+        topic: String,
+        slug: String,
+        reason: String,
+    },
+}
+
+impl ReadError {
+    /// True for errors that mean "no such resource" (as opposed to a URI
+    /// that is not ours, or a file that failed to read).
+    pub fn is_not_found(&self) -> bool {
+        matches!(
+            self,
+            ReadError::UnknownTopic { .. }
+                | ReadError::TopicUnreadable { .. }
+                | ReadError::NoSubject { .. }
+                | ReadError::Disabled { .. }
+        )
+    }
+}
+
+/// Reads the resource `uri`.
+pub fn read_resource(kb: &KnowledgeBase, uri: &str) -> Result<ResourceContent, ReadError> {
+    let (topic, slug) =
+        parse_subject_uri(uri).ok_or_else(|| ReadError::InvalidUri(uri.to_owned()))?;
+    let state = kb
+        .enabled_topics()
+        .find(|t| t.id() == topic)
+        .ok_or_else(|| ReadError::UnknownTopic {
+            uri: uri.to_owned(),
+            topic: topic.clone(),
+        })?;
+    let resolution = resolution_of(state, uri)?;
+    let index = find_exact(resolution.subjects(), &slug).ok_or_else(|| ReadError::NoSubject {
+        uri: uri.to_owned(),
+        topic: topic.clone(),
+        slug: slug.clone(),
+    })?;
+    let subject = &resolution.subjects()[index];
+    if resolution.is_disabled(index) {
+        return Err(ReadError::Disabled {
+            topic,
+            slug: subject.slug.clone(),
+        });
+    }
+    let unreadable = |reason: String| ReadError::Unreadable {
+        topic: topic.clone(),
+        slug: subject.slug.clone(),
+        reason,
+    };
+    // The walk only keeps files inside the workspace; check again at read
+    // time, in case a file was swapped for a symlink since.
+    let inside = subject
+        .path
+        .canonicalize()
+        .map_err(|e| unreadable(e.to_string()))?
+        .starts_with(kb.root());
+    if !inside {
+        return Err(unreadable("it now leaves the workspace".to_owned()));
+    }
+    let bytes = std::fs::read(&subject.path).map_err(|e| unreadable(e.to_string()))?;
+    let body = if looks_binary(&bytes) {
+        Body::Blob(bytes)
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(text) => Body::Text(text),
+            Err(e) => Body::Blob(e.into_bytes()),
+        }
+    };
+    let is_text = matches!(body, Body::Text(_));
+    Ok(ResourceContent {
+        uri: uri.to_owned(),
+        mime_type: served_type(subject.extension(), is_text),
+        body,
+    })
+}
+
+fn resolution_of<'a>(state: &'a TopicState, uri: &str) -> Result<&'a Resolution, ReadError> {
+    state
+        .resolution()
+        .ok_or_else(|| ReadError::TopicUnreadable {
+            uri: uri.to_owned(),
+            topic: state.id().to_owned(),
+            reason: state
+                .dir
+                .as_ref()
+                .err()
+                .map_or_else(String::new, ToString::to_string),
+        })
+}

@@ -1,0 +1,185 @@
+//! The `learn` tool over MCP: its definition (the one `jp-kb schema`
+//! prints) and its calls (the text `jp-kb learn` prints).
+
+use serde_json::{Map, Value};
+
+use crate::KnowledgeBase;
+use crate::learn::Outcome;
+use crate::render::{tool_description, tool_parameters};
+
+/// The tool's name.
+pub const LEARN: &str = "learn";
+
+/// Longest `topic` accepted, in bytes: an unknown topic's error repeats the
+/// name, and a client must not be able to make it echo megabytes.
+pub const MAX_TOPIC_BYTES: usize = 1024;
+/// Most patterns accepted in one call.
+pub const MAX_PATTERNS: usize = 1024;
+/// Longest pattern accepted, in bytes.
+pub const MAX_PATTERN_BYTES: usize = 4096;
+
+/// The `learn` tool as MCP lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LearnTool {
+    pub name: &'static str,
+    /// The dynamic description: the summary and the learnable topics.
+    pub description: String,
+    /// The RFD's JSON schema, exactly `jp-kb schema`'s `parameters`.
+    pub input_schema: Map<String, Value>,
+}
+
+/// The tool definition, or `None` when no topic has a learnable subject
+/// (the tool is not registered then, as `jp-kb schema` says).
+pub fn learn_tool(kb: &KnowledgeBase) -> Option<LearnTool> {
+    let topics = kb.learnable_topics();
+    if topics.is_empty() {
+        return None;
+    }
+    let Value::Object(input_schema) = tool_parameters() else {
+        return None;
+    };
+    Some(LearnTool {
+        name: LEARN,
+        description: tool_description(&topics),
+        input_schema,
+    })
+}
+
+/// A call's arguments, checked against the schema: `topic` a string;
+/// `subjects` a string, an array of strings, null or absent; nothing else.
+/// An empty array lists the topic, like `jp-kb learn TOPIC` without
+/// patterns.
+pub fn parse_learn_arguments(
+    arguments: Option<&Map<String, Value>>,
+) -> Result<(String, Option<Vec<String>>), String> {
+    const USAGE: &str = "the `learn` tool takes `topic` (a string) and optionally `subjects` (a string, an array of strings, or null)";
+    let empty = Map::new();
+    let arguments = arguments.unwrap_or(&empty);
+    if let Some(key) = arguments
+        .keys()
+        .find(|k| !matches!(k.as_str(), "topic" | "subjects"))
+    {
+        return Err(format!("Unknown argument `{}`: {USAGE}.", clip(key)));
+    }
+    let topic = match arguments.get("topic") {
+        Some(Value::String(topic)) => topic.clone(),
+        Some(_) => return Err(format!("`topic` must be a string: {USAGE}.")),
+        None => return Err(format!("Missing argument `topic`: {USAGE}.")),
+    };
+    if topic.len() > MAX_TOPIC_BYTES {
+        return Err(format!(
+            "`topic` is {} bytes long; at most {MAX_TOPIC_BYTES} are accepted.",
+            topic.len()
+        ));
+    }
+    let bad_subjects =
+        || format!("`subjects` must be a string, an array of strings, or null: {USAGE}.");
+    let patterns = match arguments.get("subjects") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(vec![s.clone()]),
+        Some(Value::Array(items)) => {
+            if items.len() > MAX_PATTERNS {
+                return Err(format!(
+                    "`subjects` has {} patterns; at most {MAX_PATTERNS} are accepted in one call.",
+                    items.len()
+                ));
+            }
+            let patterns = items
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect::<Option<Vec<String>>>()
+                .ok_or_else(bad_subjects)?;
+            (!patterns.is_empty()).then_some(patterns)
+        }
+        Some(_) => return Err(bad_subjects()),
+    };
+    if let Some(long) = patterns
+        .iter()
+        .flatten()
+        .find(|p| p.len() > MAX_PATTERN_BYTES)
+    {
+        return Err(format!(
+            "A pattern of `subjects` is {} bytes long; at most {MAX_PATTERN_BYTES} are accepted.",
+            long.len()
+        ));
+    }
+    Ok((topic, patterns))
+}
+
+/// Runs a `learn` call: the text (or error) `jp-kb learn` prints for the
+/// same arguments, without its final newline.
+pub fn call_learn(kb: &KnowledgeBase, arguments: Option<&Map<String, Value>>) -> Outcome {
+    match parse_learn_arguments(arguments) {
+        Ok((topic, patterns)) => kb.learn(&topic, patterns.as_deref()),
+        Err(message) => Outcome::Error(message),
+    }
+}
+
+/// A key shown in an error, cut to a readable length.
+fn clip(text: &str) -> &str {
+    let mut end = text.len().min(64);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn args(value: &Value) -> Result<(String, Option<Vec<String>>), String> {
+        parse_learn_arguments(value.as_object())
+    }
+
+    #[test]
+    fn subjects_may_be_a_string_an_array_or_null() {
+        assert_eq!(args(&json!({"topic": "p"})), Ok(("p".into(), None)));
+        assert_eq!(
+            args(&json!({"topic": "p", "subjects": null})),
+            Ok(("p".into(), None))
+        );
+        assert_eq!(
+            args(&json!({"topic": "p", "subjects": "a/*"})),
+            Ok(("p".into(), Some(vec!["a/*".into()])))
+        );
+        assert_eq!(
+            args(&json!({"topic": "p", "subjects": ["a", "b"]})),
+            Ok(("p".into(), Some(vec!["a".into(), "b".into()])))
+        );
+        assert_eq!(
+            args(&json!({"topic": "p", "subjects": []})),
+            Ok(("p".into(), None))
+        );
+    }
+
+    #[test]
+    fn refuses_what_the_schema_refuses() {
+        for bad in [
+            json!({}),
+            json!({"topic": 3}),
+            json!({"topic": null}),
+            json!({"topic": "p", "subjects": 3}),
+            json!({"topic": "p", "subjects": [1]}),
+            json!({"topic": "p", "subjects": {"a": 1}}),
+            json!({"topic": "p", "extra": true}),
+        ] {
+            assert!(args(&bad).is_err(), "{bad}");
+        }
+        assert!(parse_learn_arguments(None).is_err());
+    }
+
+    #[test]
+    fn refuses_huge_arguments() {
+        let long = "x".repeat(MAX_TOPIC_BYTES + 1);
+        assert!(args(&json!({ "topic": long })).is_err());
+        let many: Vec<String> = (0..=MAX_PATTERNS).map(|i| i.to_string()).collect();
+        assert!(args(&json!({"topic": "p", "subjects": many})).is_err());
+        let long = "x".repeat(MAX_PATTERN_BYTES + 1);
+        assert!(args(&json!({"topic": "p", "subjects": long})).is_err());
+        let key = "é".repeat(100);
+        let err = args(&json!({"topic": "p", key: 1})).unwrap_err();
+        assert!(err.len() < 300, "{err}");
+    }
+}
