@@ -4,8 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use jp_kb::edit::Edit;
-use jp_kb::edit::plan::{List, Planned, Removal, plan_removal};
+use jp_kb::edit::plan::{List, Planned, Removal, list_edit, plan_removal};
 use jp_kb::edit::target::for_lists;
 use jp_kb::subjects::PatternList;
 
@@ -76,16 +75,7 @@ fn add(ctx: &EditContext<'_>, list: List, args: &ListArgs) -> Result<ExitCode, C
         None => for_lists(Some(&state.config), ctx.kb.root()).path,
     };
     warn_selecting_nothing(state, list, &args.entries);
-    let edit = match list {
-        List::Learned => Edit::AddLearned {
-            topic: args.topic.clone(),
-            patterns: args.entries.clone(),
-        },
-        List::Disabled => Edit::AddDisabled {
-            topic: args.topic.clone(),
-            slugs: args.entries.clone(),
-        },
-    };
+    let edit = list_edit(list, &args.topic, args.entries.clone(), true);
     ctx.carry_out(&[Planned { path, edit }], &args.opts, true)?;
     ctx.report_topic(&args.topic);
     Ok(ExitCode::SUCCESS)
@@ -129,16 +119,7 @@ fn remove(ctx: &EditContext<'_>, list: List, args: &RmArgs) -> Result<ExitCode, 
     let a = &args.list;
     let state = known_topic(ctx, &a.topic)?;
     if let Some(path) = ctx.explicit_file(&a.opts)? {
-        let edit = match list {
-            List::Learned => Edit::RemoveLearned {
-                topic: a.topic.clone(),
-                patterns: a.entries.clone(),
-            },
-            List::Disabled => Edit::RemoveDisabled {
-                topic: a.topic.clone(),
-                slugs: a.entries.clone(),
-            },
-        };
+        let edit = list_edit(list, &a.topic, a.entries.clone(), false);
         ctx.carry_out(&[Planned { path, edit }], &a.opts, false)?;
         ctx.report_topic(&a.topic);
         return Ok(ExitCode::SUCCESS);

@@ -61,18 +61,31 @@ impl List {
     }
 }
 
-fn remove_edit(list: List, topic: &str, value: &str) -> Edit {
-    let values = vec![value.to_owned()];
-    match list {
-        List::Learned => Edit::RemoveLearned {
-            topic: topic.to_owned(),
-            patterns: values,
+/// Adds `entries` to, or removes them from, a topic's list.
+pub fn list_edit(list: List, topic: &str, entries: Vec<String>, add: bool) -> Edit {
+    let topic = topic.to_owned();
+    match (list, add) {
+        (List::Learned, true) => Edit::AddLearned {
+            topic,
+            patterns: entries,
         },
-        List::Disabled => Edit::RemoveDisabled {
-            topic: topic.to_owned(),
-            slugs: values,
+        (List::Learned, false) => Edit::RemoveLearned {
+            topic,
+            patterns: entries,
+        },
+        (List::Disabled, true) => Edit::AddDisabled {
+            topic,
+            slugs: entries,
+        },
+        (List::Disabled, false) => Edit::RemoveDisabled {
+            topic,
+            slugs: entries,
         },
     }
+}
+
+fn remove_edit(list: List, topic: &str, value: &str) -> Edit {
+    list_edit(list, topic, vec![value.to_owned()], false)
 }
 
 /// Plans removing `value` from a topic's `learned` or `disabled`. When
