@@ -5,7 +5,8 @@
 //! [`config`] (workspace, layered files, `--cfg`, `-k`, origins) →
 //! [`subjects`] (walk, slugs, patterns, resolution) → [`content`] (reading
 //! and format handling) → [`render`] (the byte-exact texts) → [`learn`]
-//! and [`kb`] (the texts for a whole workspace).
+//! and [`kb`] (the texts for a whole workspace). [`tui`] is the curator's
+//! terminal UI on top of them; the core modules know nothing of it.
 
 pub mod config;
 pub mod content;
@@ -15,6 +16,7 @@ pub mod render;
 pub mod subjects;
 pub mod tokens;
 pub mod topic;
+pub mod tui;
 
 pub use kb::KnowledgeBase;
 pub use learn::{LearnInput, Outcome, execute};

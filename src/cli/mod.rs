@@ -6,6 +6,7 @@ mod list;
 mod output;
 mod prompt;
 mod schema;
+mod tui;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -71,10 +72,16 @@ reads every listed file to count tokens (o200k_base) and detect binary files.")]
     Learn(learn::LearnArgs),
     /// Print the `learn` tool definition as JSON (nothing when no topic is learnable).
     Schema,
+    /// The curator: browse topics and subjects, toggle learned/disabled, preview
+    /// exactly what the assistant sees (opens the bundled demo when no workspace is found).
+    Tui(tui::TuiArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code.
 pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
+    if let Command::Tui(args) = &cli.command {
+        return tui::run(cli, args);
+    }
     let env = Environment::from_process()
         .map_err(|e| CliError::runtime(format!("cannot read the current directory: {e}")))?;
     let options = LoadOptions {
@@ -89,6 +96,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
+        Command::Tui(_) => Ok(ExitCode::SUCCESS),
     }
 }
 
