@@ -4,7 +4,7 @@
 //!
 //! TEMPORARY ADAPTER — to be replaced by `crate::edit` when the edit core
 //! lands. It only understands a topic written as a `[kb.topic.<id>]`
-//! table (or dotted keys / an inline table toml_edit can reach) with plain
+//! table (or dotted keys / an inline table `toml_edit` can reach) with plain
 //! arrays; the real core handles every spelling, comment moves and
 //! conflict re-apply. Keep the public shape (`Edit`, `apply`, `save`,
 //! `Journal`) so the switch is local to this file.

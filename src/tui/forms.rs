@@ -2,7 +2,7 @@
 //! edits a valid form makes. Validation uses the engine's own check of a
 //! `subjects` path, so the form refuses exactly what loading would.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::app::{App, Form, FormField, FormKind, Plan};
 use super::edit_bridge::{Edit, Field, FieldValue};
@@ -49,13 +49,9 @@ pub fn new_topic() -> Form {
     }
 }
 
-fn file_of(
-    app: &App,
-    value: Option<&Valued<String>>,
-    fallback: &PathBuf,
-) -> Result<PathBuf, String> {
+fn file_of(app: &App, value: Option<&Valued<String>>, fallback: &Path) -> Result<PathBuf, String> {
     match value.map(|v| &v.origin) {
-        None => Ok(fallback.clone()),
+        None => Ok(fallback.to_path_buf()),
         Some(Origin::File { path, .. }) if path.extension().is_some_and(|e| e == "toml") => {
             Ok(path.clone())
         }

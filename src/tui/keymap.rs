@@ -82,7 +82,7 @@ fn c(ch: char) -> KeyCode {
 pub fn bindings() -> Vec<Binding> {
     use Action as A;
     use KeyCode as K;
-    use Scope::{Choice, Form, Help, Line, Normal};
+    use Scope::{Choice, Normal};
     let mut v = vec![
         b(Normal, K::Down, NONE, A::MoveDown, "down"),
         b(Normal, c('j'), NONE, A::MoveDown, "down"),
@@ -130,6 +130,31 @@ pub fn bindings() -> Vec<Binding> {
         b(Normal, c('?'), NONE, A::ToggleHelp, "help"),
         b(Normal, c('q'), NONE, A::Quit, "quit"),
         b(Normal, c('c'), CTRL, A::Quit, "quit"),
+    ];
+    v.extend(dialog_bindings());
+    for (i, tab) in Tab::ALL.iter().enumerate() {
+        let digit = char::from_digit(u32::try_from(i + 1).unwrap_or(1), 10).unwrap_or('1');
+        v.push(b(Normal, c(digit), NONE, A::SelectTab(*tab), tab.label()));
+    }
+    for n in 1..=9 {
+        let digit = char::from_digit(n, 10).unwrap_or('1');
+        v.push(b(
+            Choice,
+            c(digit),
+            NONE,
+            A::Choose(n as usize),
+            "choose option",
+        ));
+    }
+    v
+}
+
+/// Bindings of the overlays and inputs.
+fn dialog_bindings() -> Vec<Binding> {
+    use Action as A;
+    use KeyCode as K;
+    use Scope::{Choice, Form, Help, Line};
+    vec![
         b(Help, K::Esc, NONE, A::Cancel, "close help"),
         b(Help, c('?'), NONE, A::Cancel, "close help"),
         b(Help, c('q'), NONE, A::Cancel, "close help"),
@@ -169,22 +194,7 @@ pub fn bindings() -> Vec<Binding> {
             "previous field",
         ),
         b(Form, c('c'), CTRL, A::Quit, "quit"),
-    ];
-    for (i, tab) in Tab::ALL.iter().enumerate() {
-        let digit = char::from_digit(u32::try_from(i + 1).unwrap_or(1), 10).unwrap_or('1');
-        v.push(b(Normal, c(digit), NONE, A::SelectTab(*tab), tab.label()));
-    }
-    for n in 1..=9 {
-        let digit = char::from_digit(n, 10).unwrap_or('1');
-        v.push(b(
-            Choice,
-            c(digit),
-            NONE,
-            A::Choose(n as usize),
-            "choose option",
-        ));
-    }
-    v
+    ]
 }
 
 /// Shift is part of the character itself (`G`, `?`), so it is ignored

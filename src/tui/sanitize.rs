@@ -3,6 +3,7 @@
 //! be shown, never sent raw.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// Replaces C0/C1 control characters and DEL by their caret/`<U+..>`
 /// notation and tabs by spaces; `keep_newlines` keeps `\n`.
@@ -21,7 +22,9 @@ pub fn clean_text(text: &str, keep_newlines: bool) -> Cow<'_, str> {
                 out.push('^');
                 out.push(char::from(b'@' + u8::try_from(c as u32).unwrap_or(0)));
             }
-            c if c.is_control() => out.push_str(&format!("<U+{:04X}>", c as u32)),
+            c if c.is_control() => {
+                let _ = write!(out, "<U+{:04X}>", c as u32);
+            }
             c => out.push(c),
         }
     }

@@ -47,7 +47,7 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         Action::ScrollUp(x, y) => wheel(app, x, y, false),
         Action::ScrollDown(x, y) => wheel(app, x, y, true),
         other => match app.mode {
-            Mode::Normal => normal(app, other),
+            Mode::Normal => normal(app, &other),
             Mode::Help => {
                 match other {
                     Action::Quit => return quit(app),
@@ -58,10 +58,10 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
                 }
                 Vec::new()
             }
-            Mode::Filter(_) => filter(app, other),
-            Mode::Pattern(_) => tester(app, other),
-            Mode::Choice(_) => choice(app, other),
-            Mode::Form(_) => form(app, other),
+            Mode::Filter(_) => filter(app, &other),
+            Mode::Pattern(_) => tester(app, &other),
+            Mode::Choice(_) => choice(app, &other),
+            Mode::Form(_) => form(app, &other),
         },
     }
 }
@@ -92,6 +92,11 @@ fn loaded(app: &mut App, outcome: LoadOutcome) {
             }
         }
         Err(message) => {
+            // Paths inside the workspace are shown relative to it.
+            let message = match &app.model {
+                Some(m) => message.replace(&format!("{}/", m.kb.root().display()), ""),
+                None => message,
+            };
             app.load_error = Some(message);
         }
     }
@@ -225,7 +230,7 @@ fn propose(app: &mut App, proposal: Proposal) -> Vec<Effect> {
     }
 }
 
-fn normal(app: &mut App, action: Action) -> Vec<Effect> {
+fn normal(app: &mut App, action: &Action) -> Vec<Effect> {
     let page = isize::try_from(page(app)).unwrap_or(1);
     match action {
         Action::Quit => return quit(app),
@@ -245,7 +250,7 @@ fn normal(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Collapse => set_collapsed(app, Some(true)),
         Action::Expand => set_collapsed(app, Some(false)),
         Action::SelectTab(tab) => {
-            app.tab = tab;
+            app.tab = *tab;
             app.scroll = 0;
         }
         Action::NextTab | Action::PrevTab => {
@@ -258,6 +263,15 @@ fn normal(app: &mut App, action: Action) -> Vec<Effect> {
             app.tab = Tab::ALL[(app.tab.index() + step) % n];
             app.scroll = 0;
         }
+        other => return commands(app, other),
+    }
+    clamp(app);
+    Vec::new()
+}
+
+/// Main-screen actions that edit, open dialogs or change settings.
+fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
+    match action {
         Action::ToggleLearned => return propose(app, edits::toggle_learned(app)),
         Action::ToggleDisabled => return propose(app, edits::toggle_disabled(app)),
         Action::ToggleEnable => return propose(app, edits::toggle_enable(app)),
@@ -279,20 +293,14 @@ fn normal(app: &mut App, action: Action) -> Vec<Effect> {
             Some(f) => app.mode = Mode::Form(f),
             None => app.set_status("no topic selected", true),
         },
-        Action::NewTopic => {
-            if app.model.is_some() {
-                app.mode = Mode::Form(forms::new_topic());
-            }
-        }
-        Action::OpenPatternTester => {
-            if app.topic_state().is_some() {
-                app.mode = Mode::Pattern(Tester {
-                    input: ratatui_textarea::TextArea::default(),
-                    to_disabled: false,
-                });
-                app.tab = Tab::Learn;
-                app.scroll = 0;
-            }
+        Action::NewTopic if app.model.is_some() => app.mode = Mode::Form(forms::new_topic()),
+        Action::OpenPatternTester if app.topic_state().is_some() => {
+            app.mode = Mode::Pattern(Tester {
+                input: ratatui_textarea::TextArea::default(),
+                to_disabled: false,
+            });
+            app.tab = Tab::Learn;
+            app.scroll = 0;
         }
         Action::OpenFilter => {
             let input = ratatui_textarea::TextArea::new(vec![app.filter.clone()]);
@@ -353,7 +361,7 @@ fn cycle_target(app: &mut App) {
     app.set_status(format!("new entries now go to {shown}"), false);
 }
 
-fn filter(app: &mut App, action: Action) -> Vec<Effect> {
+fn filter(app: &mut App, action: &Action) -> Vec<Effect> {
     let Mode::Filter(input) = &mut app.mode else {
         return Vec::new();
     };
@@ -365,9 +373,14 @@ fn filter(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Confirm => app.mode = Mode::Normal,
         Action::Input(key) => {
-            input.input(key);
+            input.input(*key);
             app.filter = input.lines().join("");
-            app.row = 0;
+            // Land on the first matching subject, not its directory.
+            app.row = app
+                .rows()
+                .iter()
+                .position(|r| matches!(r.kind, RowKind::Subject(_)))
+                .unwrap_or(0);
         }
         _ => {}
     }
@@ -375,7 +388,7 @@ fn filter(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-fn tester(app: &mut App, action: Action) -> Vec<Effect> {
+fn tester(app: &mut App, action: &Action) -> Vec<Effect> {
     let Mode::Pattern(t) = &mut app.mode else {
         return Vec::new();
     };
@@ -390,7 +403,7 @@ fn tester(app: &mut App, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Input(key) => {
-            t.input.input(key);
+            t.input.input(*key);
             app.scroll = 0;
             Vec::new()
         }
@@ -406,7 +419,7 @@ fn tester(app: &mut App, action: Action) -> Vec<Effect> {
     }
 }
 
-fn choice(app: &mut App, action: Action) -> Vec<Effect> {
+fn choice(app: &mut App, action: &Action) -> Vec<Effect> {
     let Mode::Choice(c) = &app.mode else {
         return Vec::new();
     };
@@ -417,8 +430,8 @@ fn choice(app: &mut App, action: Action) -> Vec<Effect> {
             app.set_status("cancelled", false);
             Vec::new()
         }
-        Action::Choose(n) if n >= 1 && n <= c.options.len() => {
-            let plan = c.options[n - 1].1.clone();
+        Action::Choose(n) if *n >= 1 && *n <= c.options.len() => {
+            let plan = c.options[*n - 1].1.clone();
             app.mode = Mode::Normal;
             run_plan(app, plan)
         }
@@ -426,7 +439,7 @@ fn choice(app: &mut App, action: Action) -> Vec<Effect> {
     }
 }
 
-fn form(app: &mut App, action: Action) -> Vec<Effect> {
+fn form(app: &mut App, action: &Action) -> Vec<Effect> {
     let Mode::Form(f) = &mut app.mode else {
         return Vec::new();
     };
@@ -462,7 +475,7 @@ fn form(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Input(key) => {
             f.error = None;
-            f.fields[f.focus].input.input(key);
+            f.fields[f.focus].input.input(*key);
         }
         _ => {}
     }
@@ -539,4 +552,196 @@ fn wheel(app: &mut App, x: u16, y: u16, down: bool) -> Vec<Effect> {
     app.focus = saved;
     clamp(app);
     Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    //! `update` on its own: action sequences in, state and effects out,
+    //! with no model, no terminal and no file system.
+
+    use std::path::PathBuf;
+
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::*;
+    use crate::tui::app::Choice;
+    use crate::tui::edit_bridge::Edit;
+    use crate::tui::theme::Theme;
+
+    fn app() -> App {
+        App::new(Theme { color: true }, (100, 30))
+    }
+
+    fn run(app: &mut App, actions: Vec<Action>) -> Vec<Effect> {
+        actions.into_iter().flat_map(|a| update(app, a)).collect()
+    }
+
+    fn key(ch: char) -> Action {
+        Action::Input(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn focus_and_tabs_cycle() {
+        let mut app = app();
+        run(&mut app, vec![Action::FocusNext, Action::FocusNext]);
+        assert_eq!(app.focus, Focus::Preview);
+        run(&mut app, vec![Action::FocusNext]);
+        assert_eq!(app.focus, Focus::Topics);
+        run(&mut app, vec![Action::FocusPrev]);
+        assert_eq!(app.focus, Focus::Preview);
+        run(
+            &mut app,
+            vec![Action::SelectTab(Tab::Tool), Action::NextTab],
+        );
+        assert_eq!(app.tab, Tab::Config);
+        run(&mut app, vec![Action::NextTab]);
+        assert_eq!(app.tab, Tab::Subject);
+        run(&mut app, vec![Action::PrevTab]);
+        assert_eq!(app.tab, Tab::Config);
+    }
+
+    #[test]
+    fn preview_scrolls_and_tab_change_resets_scroll() {
+        let mut app = app();
+        app.focus = Focus::Preview;
+        run(
+            &mut app,
+            vec![Action::MoveDown, Action::MoveDown, Action::PageDown],
+        );
+        assert!(app.scroll > 2, "{}", app.scroll);
+        run(&mut app, vec![Action::MoveUp]);
+        let before = app.scroll;
+        run(&mut app, vec![Action::Top]);
+        assert_eq!(app.scroll, 0);
+        assert!(before > 0);
+        run(
+            &mut app,
+            vec![Action::PageDown, Action::SelectTab(Tab::Prompt)],
+        );
+        assert_eq!(app.scroll, 0);
+    }
+
+    #[test]
+    fn help_opens_scrolls_and_closes() {
+        let mut app = app();
+        run(
+            &mut app,
+            vec![Action::ToggleHelp, Action::MoveDown, Action::MoveDown],
+        );
+        assert!(matches!(app.mode, Mode::Help));
+        assert_eq!(app.help_scroll, 2);
+        // Keys of the main screen do nothing under the overlay.
+        assert!(run(&mut app, vec![Action::ToggleLearned]).is_empty());
+        run(&mut app, vec![Action::Cancel]);
+        assert!(matches!(app.mode, Mode::Normal));
+    }
+
+    #[test]
+    fn filter_types_live_and_escape_clears() {
+        let mut app = app();
+        run(&mut app, vec![Action::OpenFilter, key('m'), key('j')]);
+        assert_eq!(app.filter, "mj");
+        assert_eq!(app.focus, Focus::Subjects);
+        run(&mut app, vec![Action::Confirm]);
+        assert!(matches!(app.mode, Mode::Normal));
+        assert_eq!(app.filter, "mj");
+        run(&mut app, vec![Action::OpenFilter, Action::Cancel]);
+        assert_eq!(app.filter, "");
+    }
+
+    #[test]
+    fn quit_from_every_mode() {
+        for open in [Action::ToggleHelp, Action::OpenFilter] {
+            let mut app = app();
+            let effects = run(&mut app, vec![open, Action::Quit]);
+            assert_eq!(effects, vec![Effect::Quit]);
+            assert!(app.quit);
+        }
+    }
+
+    fn choice() -> Choice {
+        let edit = |p: &str| Edit::RemoveLearned {
+            topic: "t".into(),
+            patterns: vec![p.into()],
+        };
+        Choice {
+            title: "x".into(),
+            lines: vec![],
+            options: vec![
+                (
+                    "one".into(),
+                    vec![(PathBuf::from("a.toml"), vec![edit("a")])],
+                ),
+                (
+                    "two".into(),
+                    vec![(PathBuf::from("b.toml"), vec![edit("b")])],
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_choice_returns_the_chosen_plan_as_effects() {
+        let mut app = app();
+        app.mode = Mode::Choice(choice());
+        assert!(run(&mut app, vec![Action::Choose(3)]).is_empty());
+        let effects = run(&mut app, vec![Action::Choose(2)]);
+        assert_eq!(
+            effects,
+            vec![Effect::ApplyEdit {
+                file: "b.toml".into(),
+                edits: vec![Edit::RemoveLearned {
+                    topic: "t".into(),
+                    patterns: vec!["b".into()]
+                }]
+            }]
+        );
+        assert!(matches!(app.mode, Mode::Normal));
+    }
+
+    #[test]
+    fn read_only_refuses_edits_and_undo() {
+        let mut app = app();
+        app.load_error = Some(".jp/config.toml:3:1: invalid TOML".into());
+        app.mode = Mode::Choice(choice());
+        assert!(run(&mut app, vec![Action::Choose(1)]).is_empty());
+        assert!(app.status.error);
+        assert!(app.status.message.contains("read-only"));
+        assert!(run(&mut app, vec![Action::Undo, Action::Redo]).is_empty());
+    }
+
+    #[test]
+    fn files_changed_asks_for_a_reload_and_edits_refuse_without_a_model() {
+        let mut app = app();
+        let effects = run(&mut app, vec![Action::FilesChanged(vec!["x".into()])]);
+        assert_eq!(
+            effects,
+            vec![Effect::Reload {
+                paths: vec!["x".into()]
+            }]
+        );
+        assert!(run(&mut app, vec![Action::ToggleLearned]).is_empty());
+        assert!(app.status.error);
+        assert_eq!(run(&mut app, vec![Action::Undo]), vec![Effect::Undo]);
+    }
+
+    #[test]
+    fn done_sets_status_and_remembers_the_change() {
+        let mut app = app();
+        let changed = crate::tui::action::ChangedFile {
+            path: "c.toml".into(),
+            before: "a".into(),
+            after: "b".into(),
+        };
+        run(
+            &mut app,
+            vec![Action::Done {
+                message: "added".into(),
+                error: false,
+                changed: Some(changed.clone()),
+            }],
+        );
+        assert_eq!(app.status.message, "added");
+        assert_eq!(app.last_change, Some(changed));
+    }
 }

@@ -143,7 +143,21 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     }
 }
 
-/// Tab labels as drawn (` 1 Subject `).
-fn tab_label(i: usize, tab: Tab) -> String {
-    format!(" {} {} ", i + 1, tab.label())
+/// Tab labels as drawn in a row `width` cells wide (` 1 Subject `, or
+/// `1 Subj` when narrow); clicks map through the same labels.
+fn tab_labels(width: u16) -> Vec<String> {
+    let full: Vec<String> = Tab::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!(" {} {} ", i + 1, t.label()))
+        .collect();
+    let needed: usize = full.iter().map(|l| l.chars().count() + 1).sum();
+    if needed <= usize::from(width) {
+        return full;
+    }
+    Tab::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("{}{}", i + 1, &t.label()[..4]))
+        .collect()
 }

@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::{pane, tab_label};
+use super::{pane, tab_labels};
 use crate::config::Valued;
 use crate::learn::Outcome;
 use crate::topic::TopicState;
@@ -20,18 +20,22 @@ use crate::tui::tree::RowKind;
 /// The tab under column `x` of the tab row of a preview at `area`.
 pub fn tab_at(area: Rect, x: u16) -> Option<Tab> {
     let mut left = area.x + 1;
-    for (i, tab) in Tab::ALL.iter().enumerate() {
-        let w = u16::try_from(tab_label(i, *tab).chars().count()).unwrap_or(0);
+    for (label, tab) in tab_labels(area.width.saturating_sub(2))
+        .iter()
+        .zip(Tab::ALL)
+    {
+        let w = u16::try_from(label.chars().count()).unwrap_or(0);
         if x >= left && x < left + w {
-            return Some(*tab);
+            return Some(tab);
         }
         left += w + 1;
     }
     None
 }
 
-fn tabs_line(app: &App) -> Line<'static> {
+fn tabs_line(app: &App, width: u16) -> Line<'static> {
     let mut spans = Vec::new();
+    let labels = tab_labels(width);
     for (i, tab) in Tab::ALL.iter().enumerate() {
         if i > 0 {
             spans.push(Span::styled("│", app.theme.muted()));
@@ -41,7 +45,7 @@ fn tabs_line(app: &App) -> Line<'static> {
         } else {
             app.theme.muted()
         };
-        spans.push(Span::styled(tab_label(i, *tab), style));
+        spans.push(Span::styled(labels[i].clone(), style));
     }
     Line::from(spans)
 }
@@ -56,7 +60,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
-    frame.render_widget(Paragraph::new(tabs_line(app)), tabs);
+    frame.render_widget(Paragraph::new(tabs_line(app, tabs.width)), tabs);
     let text = match app.tab {
         Tab::Subject => subject(app),
         Tab::Prompt => match &model.prompt {
@@ -200,7 +204,7 @@ fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
             app.theme.title(),
         ),
         Line::from(vec![
-            Span::raw(format!("  declared")),
+            Span::raw("  declared"),
             Span::styled(
                 format!("  ← {}", c.origin.display_relative(root)),
                 app.theme.muted(),
@@ -241,7 +245,7 @@ fn config(app: &App, model: &Model) -> Text<'static> {
         return Text::default();
     };
     let mut lines = vec![Line::from(vec![
-        Span::styled(format!("{}", model.show(&file)), app.theme.title()),
+        Span::styled(model.show(&file), app.theme.title()),
         Span::styled("  (the file edits go to; f switches)", app.theme.muted()),
     ])];
     let text = model.config_texts.get(&file);

@@ -50,6 +50,25 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     if app.read_only() {
         first.push(Span::styled("  READ-ONLY", t.error()));
     }
+    if let Some(model) = &app.model {
+        // The root gets what is left of the line: the full path, or
+        // `…/name` when it does not fit.
+        let others = Line::from(first.clone()).width();
+        let full = clean_name(&model.kb.root().display().to_string()).into_owned();
+        let room = usize::from(area.width).saturating_sub(others);
+        let shown = if full.chars().count() <= room {
+            full
+        } else {
+            let name = model
+                .kb
+                .root()
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            format!("…/{}", clean_name(&name))
+        };
+        first[1] = Span::raw(shown);
+    }
     let table = bindings();
     let hint = |a: Action, what: &str| {
         key_for(&table, Scope::Normal, &a)

@@ -72,7 +72,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let topics = &model.kb.topics;
     if topics.is_empty() {
         frame.render_widget(
-            Paragraph::new("(no topics: press n to create one)").style(app.theme.muted()),
+            Paragraph::new("(no topics; n creates one)")
+                .style(app.theme.muted())
+                .wrap(ratatui::widgets::Wrap { trim: false }),
             inner,
         );
         return;
