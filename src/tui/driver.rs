@@ -31,10 +31,13 @@ impl Driver {
 
     /// Loads the workspace as an action.
     pub fn load(&self, changed: Vec<PathBuf>) -> Action {
-        Action::Loaded(std::sync::Arc::new(LoadOutcome {
-            result: Model::load(&self.env, &self.options),
-            changed,
-        }))
+        let mut result = Model::load(&self.env, &self.options);
+        if let (Err(message), Some(ws)) = (&mut result, &self.options.workspace) {
+            // Show paths inside the workspace relative to it.
+            let ws = ws.canonicalize().unwrap_or_else(|_| ws.clone());
+            *message = message.replace(&format!("{}/", ws.display()), "");
+        }
+        Action::Loaded(std::sync::Arc::new(LoadOutcome { result, changed }))
     }
 
     /// Runs an action and everything it causes, then reads what the next

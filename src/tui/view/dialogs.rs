@@ -60,7 +60,7 @@ pub fn form(app: &App, f: &Form, frame: &mut Frame) {
         .border_style(t.border(true))
         .title(Line::styled(title, t.title()))
         .title_bottom(Line::styled(
-            " Tab next field · Enter save (new line in description) · Ctrl-s save · Esc cancel ",
+            " Tab: field · Enter: save (newline in multi-line) · Ctrl-s: save · Esc ",
             t.muted(),
         ));
     let inner = block.inner(area);

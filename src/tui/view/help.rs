@@ -47,7 +47,13 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
 }
 
 pub fn render(app: &App, frame: &mut Frame) {
-    let area = centered(frame.area(), 64, frame.area().height.saturating_sub(2));
+    // Leave the status line visible below the overlay.
+    let screen = frame.area();
+    let above_status = ratatui::layout::Rect {
+        height: screen.height.saturating_sub(2),
+        ..screen
+    };
+    let area = centered(above_status, 64, above_status.height);
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines(app))

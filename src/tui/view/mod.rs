@@ -88,6 +88,10 @@ pub fn render(app: &App, frame: &mut Frame) {
     );
     if let Some(area) = a.banner {
         let line = match (&app.load_error, &app.banner) {
+            (Some(_), _) if app.model.is_none() => Line::styled(
+                "✗ the configuration cannot be loaded; fix it (the screen updates by itself)",
+                app.theme.error(),
+            ),
             (Some(err), _) => Line::from(vec![
                 Span::styled("✗ READ-ONLY ", app.theme.error()),
                 Span::styled(

@@ -15,21 +15,28 @@ use crate::tui::sanitize::clean_name;
 /// Above this many tokens the prompt size is shown as a warning.
 pub const TOKEN_WARNING: usize = 8000;
 
+/// `path` when it fits in `room` cells, else `…/name`.
+fn fit_root(path: &std::path::Path, room: usize) -> String {
+    let full = clean_name(&path.display().to_string()).into_owned();
+    if full.chars().count() <= room {
+        return full;
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let short = format!("…/{}", clean_name(&name));
+    if short.chars().count() <= room {
+        short
+    } else {
+        "…".to_owned()
+    }
+}
+
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let t = app.theme;
     let mut first = Vec::new();
     if let Some(model) = &app.model {
-        first.push(Span::styled("ws ", t.muted()));
-        first.push(Span::raw(
-            clean_name(&model.kb.root().display().to_string()).into_owned(),
-        ));
-        if let Some(target) = app.shown_target() {
-            first.push(Span::styled("  edits→ ", t.muted()));
-            first.push(Span::styled(
-                clean_name(&model.show(&target)).into_owned(),
-                t.key(),
-            ));
-        }
         let tokens = model.prompt_tokens.unwrap_or(0);
         let style = if tokens > TOKEN_WARNING {
             t.warning()
@@ -44,30 +51,23 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             ),
             (Some(_), None) => "prompt: ? tok".to_owned(),
         };
-        first.push(Span::raw("  "));
         first.push(Span::styled(label, style));
-    }
-    if app.read_only() {
-        first.push(Span::styled("  READ-ONLY", t.error()));
-    }
-    if let Some(model) = &app.model {
-        // The root gets what is left of the line: the full path, or
-        // `…/name` when it does not fit.
-        let others = Line::from(first.clone()).width();
-        let full = clean_name(&model.kb.root().display().to_string()).into_owned();
-        let room = usize::from(area.width).saturating_sub(others);
-        let shown = if full.chars().count() <= room {
-            full
-        } else {
-            let name = model
-                .kb
-                .root()
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            format!("…/{}", clean_name(&name))
-        };
-        first[1] = Span::raw(shown);
+        if let Some(target) = app.shown_target() {
+            first.push(Span::styled("  edits→ ", t.muted()));
+            first.push(Span::styled(
+                clean_name(&model.show(&target)).into_owned(),
+                t.key(),
+            ));
+        }
+        if app.read_only() {
+            first.push(Span::styled("  READ-ONLY", t.error()));
+        }
+        first.push(Span::styled("  ws ", t.muted()));
+        // The root gets what is left of the line.
+        let room = usize::from(area.width).saturating_sub(Line::from(first.clone()).width());
+        first.push(Span::raw(fit_root(model.kb.root(), room)));
+    } else if app.read_only() {
+        first.push(Span::styled("cannot load the workspace", t.error()));
     }
     let table = bindings();
     let hint = |a: Action, what: &str| {

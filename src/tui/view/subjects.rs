@@ -120,34 +120,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(res) = app.resolution() else {
-        let why = state
-            .dir
-            .as_ref()
-            .err()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        let origin = state
-            .config
-            .subjects
-            .as_ref()
-            .map_or_else(|| state.config.origin.clone(), |s| s.origin.clone());
-        let root = app
-            .model
-            .as_ref()
-            .map(|m| m.kb.root().to_path_buf())
-            .unwrap_or_default();
-        let text = vec![
-            Line::styled(
-                format!("{} topic error", Mark::TopicError.glyph()),
-                app.theme.error(),
-            ),
-            Line::raw(clean_name(&why).into_owned()),
-            Line::styled(
-                format!("set at {}", origin.display_relative(&root)),
-                app.theme.muted(),
-            ),
-        ];
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), inner);
+        frame.render_widget(topic_error(app, state), inner);
         return;
     };
     let filtering = matches!(app.mode, Mode::Filter(_)) || !app.filter.is_empty();
@@ -257,4 +230,38 @@ fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), list_area);
+}
+
+/// Why a topic's subjects cannot be shown, and where `subjects` was set.
+fn topic_error<'a>(app: &App, state: &crate::topic::TopicState) -> Paragraph<'a> {
+    let why = state
+        .dir
+        .as_ref()
+        .err()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let origin = state
+        .config
+        .subjects
+        .as_ref()
+        .map_or_else(|| state.config.origin.clone(), |s| s.origin.clone());
+    let root = app
+        .model
+        .as_ref()
+        .map(|m| m.kb.root().to_path_buf())
+        .unwrap_or_default();
+    // Paths inside the workspace are shown relative to it.
+    let why = why.replace(&format!("{}/", root.display()), "");
+    let text = vec![
+        Line::styled(
+            format!("{} topic error", Mark::TopicError.glyph()),
+            app.theme.error(),
+        ),
+        Line::raw(clean_name(&why).into_owned()),
+        Line::styled(
+            format!("set at {}", origin.display_relative(&root)),
+            app.theme.muted(),
+        ),
+    ];
+    Paragraph::new(text).wrap(Wrap { trim: false })
 }
