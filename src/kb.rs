@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::config::{ConfigError, ConfigWarning, Environment, LoadOptions, LoadedConfig, load};
-use crate::content::{format_subject, read_content};
+use crate::content::read_formatted;
 use crate::learn::{Outcome, execute_resolved};
 use crate::render::{AvailableTopic, PreloadedTopic, render_knowledge, render_tool_definition};
 use crate::topic::TopicState;
@@ -111,10 +111,10 @@ impl KnowledgeBase {
     /// The formatted text of subject `index` of `topic` (reads the file).
     pub fn subject_text(state: &TopicState, index: usize) -> Option<String> {
         let subject = state.resolution()?.subjects().get(index)?;
-        Some(format_subject(
+        Some(read_formatted(
             &subject.slug,
             subject.extension(),
-            &read_content(&subject.path),
+            &subject.path,
         ))
     }
 
@@ -132,7 +132,7 @@ impl KnowledgeBase {
                     .iter()
                     .map(|&i| {
                         let s = &resolution.subjects()[i];
-                        let text = format_subject(&s.slug, s.extension(), &read_content(&s.path));
+                        let text = read_formatted(&s.slug, s.extension(), &s.path);
                         (s.slug.as_str(), text)
                     })
                     .collect();

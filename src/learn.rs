@@ -2,12 +2,17 @@
 //! document's `execute(LearnInput) -> Outcome`): it reads the subject files
 //! it returns and nothing else, and does not know who calls it.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::content::{format_subject, read_content};
+use crate::content::read_formatted;
 use crate::render::learn::render_already_learned;
 use crate::render::{render_listing, render_loaded};
 use crate::subjects::{PatternList, Resolution, walk_subjects};
+
+/// How many available subjects a "nothing selected" error lists: enough to
+/// correct a typo, without flooding the context window on a huge topic.
+pub const MAX_LISTED_IN_ERROR: usize = 200;
 
 /// Everything one `learn` call needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,7 +137,7 @@ pub fn execute_resolved(
             let s = &subjects[i];
             (
                 s.slug.as_str(),
-                format_subject(&s.slug, s.extension(), &read_content(&s.path)),
+                read_formatted(&s.slug, s.extension(), &s.path),
             )
         })
         .collect();
@@ -155,9 +160,17 @@ fn nothing_selected(resolution: &Resolution, topic_id: &str, patterns: &[String]
     } else {
         let lines: Vec<String> = available
             .iter()
+            .take(MAX_LISTED_IN_ERROR)
             .map(|&i| format!("- {}", resolution.subjects()[i].slug))
             .collect();
         out.push_str(&lines.join("\n"));
+        if available.len() > MAX_LISTED_IN_ERROR {
+            let _ = write!(
+                out,
+                "\n… and {} more (call `learn` without `subjects` for the full list)",
+                available.len() - MAX_LISTED_IN_ERROR
+            );
+        }
     }
     out
 }

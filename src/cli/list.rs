@@ -55,8 +55,9 @@ pub fn run(kb: &KnowledgeBase, args: &ListArgs) -> Result<ExitCode, CliError> {
             };
             let rows = rows(resolution, args);
             if args.json {
-                let items: Vec<Value> = rows.iter().map(|r| subject_json(resolution, r)).collect();
-                print_text(&pretty(&Value::Array(items)));
+                let items: Vec<SubjectJson> =
+                    rows.iter().map(|r| subject_json(resolution, r)).collect();
+                print_json(&items);
             } else {
                 print_text(&subjects_table(kb, state, resolution, &rows, args));
             }
@@ -98,6 +99,8 @@ fn pretty(value: &Value) -> String {
 struct Row {
     index: usize,
     measured: Option<(Option<usize>, bool)>,
+    /// Why the content is not shown, when `--tokens` read it and skipped it.
+    skipped: Option<SkipReason>,
 }
 
 fn rows(resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
@@ -107,37 +110,70 @@ fn rows(resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
         .enumerate()
         .filter(|(i, s)| args.all || (!s.hidden && !resolution.is_disabled(*i)))
         .map(|(index, s)| {
+            let mut skipped = None;
             let measured = args.tokens.then(|| {
                 let content = read_content(&s.path);
                 let binary = content == Content::Skipped(SkipReason::Binary);
-                let tokens = match &content {
+                let tokens = match content {
                     Content::Text(_) => jp_kb::tokens::count_tokens(
-                        &jp_kb::content::format_subject(&s.slug, s.extension(), &content),
+                        &jp_kb::content::format_subject_owned(&s.slug, s.extension(), content),
                     ),
-                    Content::Skipped(_) => None,
+                    Content::Skipped(reason) => {
+                        skipped = Some(reason);
+                        None
+                    }
                 };
                 (tokens, binary)
             });
-            Row { index, measured }
+            Row {
+                index,
+                measured,
+                skipped,
+            }
         })
         .collect()
 }
 
-fn subject_json(resolution: &Resolution, row: &Row) -> Value {
+/// One subject of `list TOPIC --json` (contract §6). Serialized straight
+/// to stdout: a 100k-subject listing must not build a JSON tree first.
+#[derive(serde::Serialize)]
+struct SubjectJson<'a> {
+    slug: &'a str,
+    path: &'a str,
+    hidden: bool,
+    disabled: bool,
+    learned: bool,
+    bytes: u64,
+    /// Absent without `--tokens`; `null` when the file has no text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(clippy::option_option)]
+    tokens: Option<Option<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    binary: Option<bool>,
+}
+
+fn subject_json<'a>(resolution: &'a Resolution, row: &Row) -> SubjectJson<'a> {
     let s = &resolution.subjects()[row.index];
-    let mut obj = json!({
-        "slug": s.slug,
-        "path": s.rel_path,
-        "hidden": s.hidden,
-        "disabled": resolution.is_disabled(row.index),
-        "learned": resolution.is_learned(row.index),
-        "bytes": s.bytes,
-    });
-    if let (Some((tokens, binary)), Some(map)) = (row.measured, obj.as_object_mut()) {
-        map.insert("tokens".into(), tokens.map_or(Value::Null, Value::from));
-        map.insert("binary".into(), Value::Bool(binary));
+    SubjectJson {
+        slug: &s.slug,
+        path: &s.rel_path,
+        hidden: s.hidden,
+        disabled: resolution.is_disabled(row.index),
+        learned: resolution.is_learned(row.index),
+        bytes: s.bytes,
+        tokens: row.measured.map(|(tokens, _)| tokens),
+        binary: row.measured.map(|(_, binary)| binary),
     }
-    obj
+}
+
+/// Writes pretty JSON and a newline to stdout through a buffer.
+fn print_json<T: serde::Serialize>(value: &T) {
+    use std::io::Write as _;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let _ = serde_json::to_writer_pretty(&mut out, value);
+    let _ = out.write_all(b"\n");
+    let _ = out.flush();
 }
 
 fn origin_text(kb: &KnowledgeBase, origin: &Origin) -> Value {
@@ -280,7 +316,11 @@ fn subjects_table(
             };
             let _ = write!(out, "  {t:>6}");
         }
-        let _ = writeln!(out, "  {}", why(kb, state, resolution, i));
+        let mut reason = why(kb, state, resolution, i);
+        if let Some(skip) = &row.skipped {
+            let _ = write!(reason, "; content never shown: {skip}");
+        }
+        let _ = writeln!(out, "  {reason}");
     }
     let c = resolution.counts();
     let _ = write!(

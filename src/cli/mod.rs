@@ -1,6 +1,7 @@
 //! The command line: argument definitions and dispatch. Each command lives
 //! in its own file and only parses, calls the library and prints.
 
+mod check;
 mod learn;
 mod list;
 mod output;
@@ -26,6 +27,7 @@ Examples:
   jp-kb learn project                     what `learn(topic: \"project\")` returns
   jp-kb learn project 'maintainers/*'     what loading those subjects returns
   jp-kb schema                            the `learn` tool definition
+  jp-kb check --deny-warnings             lint the knowledge base (for CI)
 
 Configuration is read the way JP reads it: user-global config, .jp/config.toml
 (with `extends`), .jp.toml files up to the current directory, the
@@ -72,6 +74,12 @@ reads every listed file to count tokens (o200k_base) and detect binary files.")]
     Learn(learn::LearnArgs),
     /// Print the `learn` tool definition as JSON (nothing when no topic is learnable).
     Schema,
+    /// Lint the knowledge base: configuration errors, patterns that match
+    /// nothing, oversized subjects, topics the assistant cannot use.
+    #[command(after_help = "\
+Exit status: 1 when an error is found (or a warning, with --deny-warnings), else 0.
+Every finding has a stable code (KB001…); docs/check.md explains each one.")]
+    Check(check::CheckArgs),
     /// The curator: browse topics and subjects, toggle learned/disabled, preview
     /// exactly what the assistant sees (opens the bundled demo when no workspace is found).
     Tui(tui::TuiArgs),
@@ -89,6 +97,10 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         cfg: cli.cfg.clone(),
         knowledge: cli.knowledge.clone(),
     };
+    // `check` reports a configuration that does not load as a finding.
+    if let Command::Check(args) = &cli.command {
+        return check::run(&env, &options, args);
+    }
     let kb = KnowledgeBase::load(&env, &options).map_err(|e| config_error(&e))?;
     output::print_config_warnings(&kb);
     match &cli.command {
@@ -96,6 +108,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
+        Command::Check(args) => check::run(&env, &options, args),
         Command::Tui(_) => Ok(ExitCode::SUCCESS),
     }
 }

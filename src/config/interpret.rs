@@ -9,6 +9,7 @@ use std::path::Path;
 use super::error::ConfigError;
 use super::model::{
     ArrayPatch, ConfigWarning, ExtendsEntry, PartialConfig, PartialTopic, Strategy,
+    UNKNOWN_KEY_PREFIX,
 };
 use super::origin::{Origin, Valued};
 use super::raw::{RawKind, RawNode};
@@ -327,6 +328,35 @@ fn wrong_type(
 fn unknown_key(source: &OriginSource<'_>, node: &RawNode, key: &str, valid: &str) -> ConfigWarning {
     ConfigWarning {
         origin: Some(source.at(node)),
-        message: format!("unknown key `{key}` (ignored; valid keys here: {valid})"),
+        message: format!("{UNKNOWN_KEY_PREFIX}{key}` (ignored; valid keys here: {valid})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::raw::from_toml;
+
+    #[test]
+    fn unknown_keys_are_warnings_that_name_the_key() {
+        let text = "[kb]\nfoo = 1\n[kb.topic.x]\nsubjects = \"d\"\nlearnd = []\n";
+        let doc = toml_edit::Document::parse(text.to_owned()).expect("valid");
+        let mut warnings = Vec::new();
+        let path = Path::new("/w/.jp/config.toml");
+        interpret_layer(
+            &from_toml(&doc),
+            &OriginSource::File(path),
+            ArrayMode::Append,
+            &mut warnings,
+        )
+        .expect("interpreted");
+        let keys: Vec<_> = warnings.iter().map(ConfigWarning::unknown_key).collect();
+        assert_eq!(keys, [Some("kb.foo"), Some("kb.topic.x.learnd")]);
+        assert_eq!(warnings[1].origin.as_ref().and_then(Origin::line), Some(5));
+        let other = ConfigWarning {
+            origin: None,
+            message: "something else".into(),
+        };
+        assert_eq!(other.unknown_key(), None);
     }
 }

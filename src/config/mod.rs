@@ -11,6 +11,7 @@ pub mod model;
 pub mod origin;
 pub mod overrides;
 pub mod raw;
+pub mod spans;
 pub mod workspace;
 
 use std::path::{Path, PathBuf};

@@ -131,6 +131,19 @@ pub struct ConfigWarning {
     pub message: String,
 }
 
+impl ConfigWarning {
+    /// The key an "unknown key" warning is about (`kb.topic.x.learnd`), as
+    /// the engine names it; `None` for other warnings.
+    pub fn unknown_key(&self) -> Option<&str> {
+        let rest = self.message.strip_prefix(UNKNOWN_KEY_PREFIX)?;
+        rest.find('`').map(|end| &rest[..end])
+    }
+}
+
+/// How every "unknown key" warning message starts, followed by the key and
+/// a backtick.
+pub(crate) const UNKNOWN_KEY_PREFIX: &str = "unknown key `";
+
 /// The effective `kb` configuration.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KbConfig {

@@ -44,41 +44,63 @@ pub fn render_knowledge(
     if preloaded.is_empty() && available.is_empty() {
         return None;
     }
-    let mut blocks = Vec::new();
+    // One buffer, sized up front: pre-loaded content can be large.
+    let content: usize = preloaded
+        .iter()
+        .flat_map(|t| t.subjects.iter())
+        .map(|(slug, text)| slug.len() + text.len() + 32)
+        .sum();
+    let mut out = String::with_capacity(content + 1024);
+    out.push_str("<knowledge>\n");
     if !preloaded.is_empty() {
-        let topics: Vec<String> = preloaded
-            .iter()
-            .map(|t| render_preloaded_topic(t))
-            .collect();
-        blocks.push(format!("{PRELOADED_HEADER}\n\n{}", topics.join("\n\n")));
+        out.push_str(PRELOADED_HEADER);
+        out.push_str("\n\n");
+        for (i, topic) in preloaded.iter().enumerate() {
+            if i > 0 {
+                out.push_str("\n\n");
+            }
+            render_preloaded_topic(&mut out, topic);
+        }
     }
     if !available.is_empty() {
-        let lines: Vec<String> = available.iter().map(render_menu_line).collect();
-        blocks.push(format!(
-            "{AVAILABLE_HEADER}\n\n{}\n\n{AVAILABLE_FOOTER}",
-            lines.join("\n")
-        ));
+        if !preloaded.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(AVAILABLE_HEADER);
+        out.push_str("\n\n");
+        for topic in available {
+            out.push_str(&render_menu_line(topic));
+            out.push('\n');
+        }
+        out.push('\n');
+        out.push_str(AVAILABLE_FOOTER);
     }
-    Some(format!(
-        "<knowledge>\n{}\n</knowledge>",
-        blocks.join("\n\n")
-    ))
+    out.push_str("\n</knowledge>");
+    Some(out)
 }
 
-fn render_preloaded_topic(topic: &PreloadedTopic<'_>) -> String {
-    let mut out = format!("<topic \"{}\">\n\n", topic.name);
+fn render_preloaded_topic(out: &mut String, topic: &PreloadedTopic<'_>) {
+    let _ = write!(out, "<topic \"{}\">\n\n", topic.name);
     if let Some(description) = clean(topic.description) {
         out.push_str(description);
         out.push_str("\n\n");
     }
-    let subjects: Vec<String> = topic
-        .subjects
-        .iter()
-        .map(|(slug, text)| format!("<subject \"{slug}\">\n{text}\n</subject>"))
-        .collect();
-    out.push_str(&subjects.join("\n\n"));
+    for (i, (slug, text)) in topic.subjects.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\n\n");
+        }
+        push_subject(out, slug, text);
+    }
     out.push_str("\n</topic>");
-    out
+}
+
+/// Appends `<subject "{slug}">\n{text}\n</subject>`.
+pub fn push_subject(out: &mut String, slug: &str, text: &str) {
+    out.push_str("<subject \"");
+    out.push_str(slug);
+    out.push_str("\">\n");
+    out.push_str(text);
+    out.push_str("\n</subject>");
 }
 
 /// `- {id}[ (**{title}**)][: {introduction}]`

@@ -42,11 +42,15 @@ pub fn render_loaded(single_exact: bool, subjects: &[(&str, String)]) -> String 
     if single_exact && subjects.len() == 1 {
         return subjects[0].1.clone();
     }
-    subjects
-        .iter()
-        .map(|(slug, text)| format!("<subject \"{slug}\">\n{text}\n</subject>"))
-        .collect::<Vec<_>>()
-        .join("\n\n")
+    let size: usize = subjects.iter().map(|(s, t)| s.len() + t.len() + 32).sum();
+    let mut out = String::with_capacity(size);
+    for (i, (slug, text)) in subjects.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\n\n");
+        }
+        super::knowledge::push_subject(&mut out, slug, text);
+    }
+    out
 }
 
 /// The note returned when the only subjects asked for are already in the

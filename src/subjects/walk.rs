@@ -3,7 +3,6 @@
 //! Reads no file contents: a walk costs a directory traversal and one
 //! `stat` per file, like `find -printf '%s'`.
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
@@ -84,96 +83,174 @@ pub struct WalkResult {
 
 /// Walks `dir` recursively. Symlinks are followed only when they resolve
 /// inside `root` (the canonical workspace root); loops are reported.
+///
+/// Directory entries are typed from `readdir` and only regular files are
+/// `stat`ed (once), so the walk costs what `find -printf '%s'` costs.
 pub fn walk_subjects(dir: &Path, root: &Path) -> WalkResult {
-    let warnings = RefCell::new(Vec::new());
-    let mut found = Vec::new();
-    let walker = WalkDir::new(dir)
-        .follow_links(true)
-        .min_depth(1)
-        .into_iter()
-        .filter_entry(|entry| {
-            if !entry.path_is_symlink() {
-                return true;
-            }
-            match entry.path().canonicalize() {
-                Ok(target) if target.starts_with(root) => true,
-                Ok(target) => {
-                    warnings.borrow_mut().push(WalkWarning::SymlinkOutside {
-                        path: entry.path().to_path_buf(),
-                        target,
-                    });
-                    false
-                }
-                Err(_) => {
-                    warnings.borrow_mut().push(WalkWarning::BrokenSymlink {
-                        path: entry.path().to_path_buf(),
-                    });
-                    false
-                }
-            }
-        });
-    for entry in walker {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(err) => {
-                let path = err
-                    .path()
-                    .map_or_else(|| dir.to_path_buf(), Path::to_path_buf);
-                let message = if err.loop_ancestor().is_some() {
-                    "symlink loop; not followed".to_owned()
-                } else {
-                    err.io_error()
-                        .map_or_else(|| err.to_string(), ToString::to_string)
-                };
-                warnings
-                    .borrow_mut()
-                    .push(WalkWarning::Io { path, message });
-                continue;
-            }
-        };
-        if !entry.file_type().is_file() {
-            continue;
-        }
-        let Ok(rel) = entry.path().strip_prefix(dir) else {
-            continue;
-        };
-        let mut components = Vec::new();
-        let mut utf8 = true;
-        for c in rel.components() {
-            match c.as_os_str().to_str() {
-                Some(s) => components.push(s),
-                None => utf8 = false,
-            }
-        }
-        if !utf8 {
-            warnings.borrow_mut().push(WalkWarning::NonUtf8Name {
-                path: entry.path().to_path_buf(),
-            });
-            continue;
-        }
-        let bytes = match entry.metadata() {
-            Ok(meta) => meta.len(),
-            Err(err) => {
-                warnings.borrow_mut().push(WalkWarning::Io {
-                    path: entry.path().to_path_buf(),
-                    message: err.to_string(),
-                });
-                continue;
-            }
-        };
-        found.push(Subject {
-            slug: slug_of(&components),
-            rel_path: components.join("/"),
-            hidden: is_hidden_path(&components),
-            path: entry.into_path(),
-            bytes,
-        });
-    }
-    let (subjects, collisions) = settle_collisions(found);
+    let mut state = WalkState {
+        topic_dir: dir,
+        root,
+        found: Vec::new(),
+        warnings: Vec::new(),
+        active: Vec::new(),
+    };
+    let top = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    state.walk(dir, top);
+    let (subjects, collisions) = settle_collisions(state.found);
     WalkResult {
         subjects,
         collisions,
-        warnings: warnings.into_inner(),
+        warnings: state.warnings,
+    }
+}
+
+struct WalkState<'a> {
+    topic_dir: &'a Path,
+    root: &'a Path,
+    found: Vec<Subject>,
+    warnings: Vec<WalkWarning>,
+    /// Canonical directories being walked (the topic directory and every
+    /// symlinked directory entered): a link to one of them is a loop.
+    active: Vec<PathBuf>,
+}
+
+impl WalkState<'_> {
+    fn walk(&mut self, dir: &Path, canonical: PathBuf) {
+        self.active.push(canonical);
+        let mut sizes = DirStat::default();
+        for entry in WalkDir::new(dir).min_depth(1) {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(err) => {
+                    let path = err
+                        .path()
+                        .map_or_else(|| dir.to_path_buf(), Path::to_path_buf);
+                    let message = err
+                        .io_error()
+                        .map_or_else(|| err.to_string(), ToString::to_string);
+                    self.warnings.push(WalkWarning::Io { path, message });
+                    continue;
+                }
+            };
+            let file_type = entry.file_type();
+            if file_type.is_file() {
+                match sizes.size_of(&entry) {
+                    Ok(bytes) => self.push(entry.into_path(), bytes),
+                    Err(err) => self.warnings.push(WalkWarning::Io {
+                        path: entry.path().to_path_buf(),
+                        message: err.to_string(),
+                    }),
+                }
+            } else if file_type.is_symlink() {
+                self.follow_link(entry.into_path());
+            }
+        }
+        self.active.pop();
+    }
+
+    fn follow_link(&mut self, path: PathBuf) {
+        let Ok(target) = path.canonicalize() else {
+            self.warnings.push(WalkWarning::BrokenSymlink { path });
+            return;
+        };
+        if !target.starts_with(self.root) {
+            self.warnings
+                .push(WalkWarning::SymlinkOutside { path, target });
+            return;
+        }
+        let Ok(meta) = std::fs::metadata(&target) else {
+            self.warnings.push(WalkWarning::BrokenSymlink { path });
+            return;
+        };
+        if meta.is_file() {
+            self.push(path, meta.len());
+        } else if meta.is_dir() {
+            let real_parent = path
+                .parent()
+                .and_then(|p| p.canonicalize().ok())
+                .unwrap_or_default();
+            let loops = real_parent.starts_with(&target)
+                || self.active.iter().any(|a| a.starts_with(&target));
+            if loops {
+                self.warnings.push(WalkWarning::Io {
+                    path,
+                    message: "symlink loop; not followed".to_owned(),
+                });
+            } else {
+                self.walk(&path, target);
+            }
+        }
+    }
+
+    fn push(&mut self, path: PathBuf, bytes: u64) {
+        let Ok(rel) = path.strip_prefix(self.topic_dir) else {
+            return;
+        };
+        let mut components = Vec::new();
+        for c in rel.components() {
+            if let Some(s) = c.as_os_str().to_str() {
+                components.push(s);
+            } else {
+                self.warnings
+                    .push(WalkWarning::NonUtf8Name { path: path.clone() });
+                return;
+            }
+        }
+        let (slug, rel_path, hidden) = (
+            slug_of(&components),
+            components.join("/"),
+            is_hidden_path(&components),
+        );
+        let subject = Subject {
+            slug,
+            rel_path,
+            path,
+            hidden,
+            bytes,
+        };
+        self.found.push(subject);
+    }
+}
+
+/// Stats files relative to an open handle of their directory, one handle
+/// per depth, instead of resolving every file's whole path again.
+#[derive(Default)]
+struct DirStat {
+    #[cfg(unix)]
+    dirs: Vec<Option<(PathBuf, rustix::fd::OwnedFd)>>,
+}
+
+impl DirStat {
+    #[cfg(unix)]
+    fn size_of(&mut self, entry: &walkdir::DirEntry) -> std::io::Result<u64> {
+        use rustix::fs::{AtFlags, Mode, OFlags};
+        let Some(parent) = entry.path().parent() else {
+            return entry.metadata().map(|m| m.len()).map_err(Into::into);
+        };
+        let slot = entry.depth().saturating_sub(1);
+        if self.dirs.len() <= slot {
+            self.dirs.resize_with(slot + 1, || None);
+        }
+        let cached =
+            matches!(&self.dirs[slot], Some((p, _)) if p.as_os_str() == parent.as_os_str());
+        if !cached {
+            let fd = rustix::fs::open(
+                parent,
+                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            )?;
+            self.dirs[slot] = Some((parent.to_path_buf(), fd));
+        }
+        let Some((_, fd)) = &self.dirs[slot] else {
+            return Err(std::io::Error::other("directory handle missing"));
+        };
+        let stat = rustix::fs::statat(fd, entry.file_name(), AtFlags::SYMLINK_NOFOLLOW)?;
+        Ok(u64::try_from(stat.st_size).unwrap_or(0))
+    }
+
+    #[cfg(not(unix))]
+    fn size_of(&mut self, entry: &walkdir::DirEntry) -> std::io::Result<u64> {
+        entry.metadata().map(|m| m.len()).map_err(Into::into)
     }
 }
 

@@ -1,0 +1,299 @@
+//! Turning an [`Origin`] (file and line) into a location with a column and
+//! a span to underline, by re-reading the TOML file with
+//! [`TomlSpans`]. Files are read once and only when a finding points into
+//! them.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use crate::config::Origin;
+use crate::config::spans::{SpanEntry, TomlSpans, line_span_in, offset_of, position_of};
+
+/// Where a finding points.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Location {
+    pub file: Option<PathBuf>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub span: Option<Range<usize>>,
+}
+
+/// What to point at on the origin's line.
+#[derive(Debug, Clone)]
+pub enum Target<'a> {
+    /// A key (`learnd` in `learnd = []`, `x` in `[kb.topic.x]`), named the
+    /// way the engine names keys: dotted, with a trailing `[]` for "an item
+    /// of this array".
+    Key(&'a str),
+    /// The value of a key (same naming).
+    Value(&'a str),
+    /// The string item `value` of the array at `keys` (dotted).
+    Item { keys: &'a str, value: &'a str },
+    /// A string under `keys` that, joined to the file's directory, names
+    /// `path` (an `extends` entry). `canonical` compares canonical paths.
+    PathItem {
+        keys: &'a str,
+        path: &'a Path,
+        canonical: bool,
+    },
+}
+
+/// Reads and caches the files findings point into.
+#[derive(Debug, Default)]
+pub struct Locator {
+    root: Option<PathBuf>,
+    spans: HashMap<PathBuf, Option<TomlSpans>>,
+    /// Texts of the files a span points into, by display path.
+    pub sources: BTreeMap<PathBuf, String>,
+}
+
+impl Locator {
+    pub fn new(root: Option<PathBuf>) -> Self {
+        Self {
+            root,
+            ..Self::default()
+        }
+    }
+
+    pub fn root(&self) -> Option<&Path> {
+        self.root.as_deref()
+    }
+
+    /// `path` relative to the workspace root when inside it.
+    pub fn display(&self, path: &Path) -> PathBuf {
+        self.root
+            .as_deref()
+            .and_then(|root| path.strip_prefix(root).ok())
+            .map_or_else(|| path.to_path_buf(), Path::to_path_buf)
+    }
+
+    /// A location naming a file only.
+    pub fn file(&self, path: &Path) -> Location {
+        Location {
+            file: Some(self.display(path)),
+            ..Location::default()
+        }
+    }
+
+    /// A location at a 1-based line and *byte* column (how parse errors
+    /// report positions), underlining one character.
+    pub fn line_column(&mut self, path: &Path, line: u32, byte_column: u32) -> Location {
+        let Some(text) = read_text(path) else {
+            return Location {
+                line: Some(line),
+                column: Some(byte_column),
+                ..self.file(path)
+            };
+        };
+        let offset = offset_of(&text, line, byte_column);
+        let len = text[offset..].chars().next().map_or(0, char::len_utf8);
+        self.with_span(path, text, offset..offset + len)
+    }
+
+    /// The location of a configuration value: its file, and on its line
+    /// the key or value `target` names. Falls back to the whole line, and
+    /// to the file alone for JSON/YAML layers (no line) and command-line
+    /// values (no file).
+    pub fn origin(&mut self, origin: &Origin, target: &Target<'_>) -> Location {
+        let Origin::File { path, line } = origin else {
+            return Location::default();
+        };
+        let found = self
+            .spans_of(path)
+            .and_then(|spans| find_target(spans, path, *line, target));
+        if let Some(range) = found {
+            let text = self
+                .spans_of(path)
+                .map(|s| s.text().to_owned())
+                .unwrap_or_default();
+            return self.with_span(path, text, range);
+        }
+        let Some(line) = *line else {
+            return self.file(path);
+        };
+        match read_text(path) {
+            Some(text) => match line_span_in(&text, line) {
+                Some(range) => self.with_span(path, text, range),
+                None => Location {
+                    line: Some(line),
+                    ..self.file(path)
+                },
+            },
+            None => Location {
+                line: Some(line),
+                ..self.file(path)
+            },
+        }
+    }
+
+    fn with_span(&mut self, path: &Path, text: String, span: Range<usize>) -> Location {
+        let (line, column) = position_of(&text, span.start);
+        let file = self.display(path);
+        self.sources.entry(file.clone()).or_insert(text);
+        Location {
+            file: Some(file),
+            line: Some(line),
+            column: Some(column),
+            span: Some(span),
+        }
+    }
+
+    fn spans_of(&mut self, path: &Path) -> Option<&TomlSpans> {
+        let is_toml = path
+            .extension()
+            .is_none_or(|e| !matches!(e.to_str(), Some("json" | "yaml" | "yml")));
+        self.spans
+            .entry(path.to_path_buf())
+            .or_insert_with(|| {
+                if !is_toml {
+                    return None;
+                }
+                read_text(path).and_then(|t| TomlSpans::parse(&t))
+            })
+            .as_ref()
+    }
+}
+
+fn read_text(path: &Path) -> Option<String> {
+    std::fs::read(path)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+fn find_target(
+    spans: &TomlSpans,
+    path: &Path,
+    line: Option<u32>,
+    target: &Target<'_>,
+) -> Option<Range<usize>> {
+    match target {
+        Target::Key(dotted) | Target::Value(dotted) => {
+            let (keys, item) = match dotted.strip_suffix("[]") {
+                Some(keys) => (keys, true),
+                None => (*dotted, false),
+            };
+            let candidates: Vec<&SpanEntry> = spans
+                .entries()
+                .iter()
+                .filter(|e| e.is_item() == item && e.key_path() == keys)
+                .collect();
+            // For "an item of the wrong type", prefer an item that is not a
+            // string.
+            let entry = pick(spans, &candidates, line, |e| !item || e.string.is_none())?;
+            match target {
+                Target::Key(_) => entry.key.clone().or_else(|| entry.value.clone()),
+                _ => entry.value.clone().or_else(|| entry.key.clone()),
+            }
+        }
+        Target::Item { keys, value } => {
+            // `learned = [...]` or the table form `learned = { value = [...] }`.
+            let table_form = format!("{keys}.value");
+            let candidates: Vec<&SpanEntry> = spans
+                .entries()
+                .iter()
+                .filter(|e| {
+                    e.is_item() && e.string.as_deref() == Some(*value) && {
+                        let path = e.key_path();
+                        path == *keys || path == table_form
+                    }
+                })
+                .collect();
+            pick(spans, &candidates, line, |_| true)?.value.clone()
+        }
+        Target::PathItem {
+            keys,
+            path: wanted,
+            canonical,
+        } => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            let same = |s: &str| {
+                let p = dir.join(s);
+                if *canonical {
+                    p.canonicalize().is_ok_and(|c| c == *wanted)
+                } else {
+                    p == *wanted
+                }
+            };
+            let candidates: Vec<&SpanEntry> = spans
+                .entries()
+                .iter()
+                .filter(|e| e.keys().next() == Some(*keys) && e.string.as_deref().is_some_and(same))
+                .collect();
+            pick(spans, &candidates, line, |_| true)?.value.clone()
+        }
+    }
+}
+
+/// The first candidate on `line` that is `preferred`, else the first on
+/// `line`, else the first at all.
+fn pick<'a>(
+    spans: &TomlSpans,
+    candidates: &[&'a SpanEntry],
+    line: Option<u32>,
+    preferred: impl Fn(&SpanEntry) -> bool,
+) -> Option<&'a SpanEntry> {
+    let on_line = |e: &SpanEntry| line.is_none_or(|l| spans.entry_line(e) == Some(l));
+    candidates
+        .iter()
+        .find(|e| on_line(e) && preferred(e))
+        .or_else(|| candidates.iter().find(|e| on_line(e)))
+        .or_else(|| candidates.first())
+        .copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_at_keys_values_and_items() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical");
+        let path = root.join("config.toml");
+        let text = "[kb.topic.x]\nlearned = [\"a\", 7]\nlearnd = true\n[kb.topic.\"a.b\"]\ndisabled = { value = [\"z\"] }\n";
+        std::fs::write(&path, text).expect("write");
+        let mut locator = Locator::new(Some(root.clone()));
+        let at = |line| Origin::File {
+            path: path.clone(),
+            line: Some(line),
+        };
+
+        let key = locator.origin(&at(3), &Target::Key("kb.topic.x.learnd"));
+        assert_eq!(key.file.as_deref(), Some(Path::new("config.toml")));
+        assert_eq!((key.line, key.column), (Some(3), Some(1)));
+        assert_eq!(key.span.map(|r| &text[r]), Some("learnd"));
+
+        let item = locator.origin(
+            &at(2),
+            &Target::Item {
+                keys: "kb.topic.x.learned",
+                value: "a",
+            },
+        );
+        assert_eq!((item.line, item.column), (Some(2), Some(12)));
+
+        let wrong = locator.origin(&at(2), &Target::Value("kb.topic.x.learned[]"));
+        assert_eq!(wrong.span.map(|r| &text[r]), Some("7"));
+
+        let topic = locator.origin(&at(1), &Target::Key("kb.topic.x"));
+        assert_eq!(topic.span.map(|r| &text[r]), Some("x"));
+
+        let dotted_id = locator.origin(
+            &at(5),
+            &Target::Item {
+                keys: "kb.topic.a.b.disabled",
+                value: "z",
+            },
+        );
+        assert_eq!(dotted_id.span.map(|r| &text[r]), Some("\"z\""));
+
+        let fallback = locator.origin(&at(3), &Target::Key("kb.nothing"));
+        assert_eq!(fallback.span.map(|r| &text[r]), Some("learnd = true"));
+        assert!(locator.sources.contains_key(Path::new("config.toml")));
+
+        let parse = locator.line_column(&path, 2, 17);
+        assert_eq!((parse.line, parse.column), (Some(2), Some(17)));
+        assert_eq!(parse.span.map(|r| &text[r]), Some("7"));
+    }
+}

@@ -1,0 +1,148 @@
+//! `jp-kb check`: what is wrong with a knowledge base before the assistant
+//! finds out. [`check`] loads the workspace the way every command does and
+//! returns [`Finding`]s, each with a stable [`Code`] (`docs/check.md`), a
+//! severity, the file, line and column it is about, and a hint. A fatal
+//! configuration error becomes an error finding instead of stopping the
+//! check. [`report`] renders findings; it formats strings and knows nothing
+//! of terminals.
+
+mod contents;
+pub mod findings;
+mod load;
+pub mod locate;
+pub mod report;
+mod topics;
+
+pub use findings::{CheckReport, Code, Finding, Severity, Thresholds};
+pub use load::error_finding;
+
+use crate::KnowledgeBase;
+use crate::config::workspace::resolve_root;
+use crate::config::{Environment, LoadOptions, load};
+use locate::Locator;
+
+/// Checks the workspace `options` select. `-k` arguments are checked one by
+/// one (an unknown topic is a finding, the valid ones still apply); any
+/// other configuration error stops the check with that one finding.
+pub fn check(env: &Environment, options: &LoadOptions, thresholds: &Thresholds) -> CheckReport {
+    let without_k = LoadOptions {
+        knowledge: Vec::new(),
+        ..options.clone()
+    };
+    match load(env, &without_k) {
+        Err(err) => {
+            let root = resolve_root(env, options.workspace.as_deref()).ok();
+            let mut locator = Locator::new(root.clone());
+            let finding = error_finding(&err, &mut locator);
+            CheckReport {
+                root,
+                findings: vec![finding],
+                sources: locator.sources,
+            }
+        }
+        Ok(mut loaded) => {
+            let mut argument_findings = Vec::new();
+            load::apply_knowledge_args(&mut loaded.kb, &options.knowledge, &mut argument_findings);
+            let kb = KnowledgeBase::from_config(loaded);
+            check_with(&kb, thresholds, argument_findings)
+        }
+    }
+}
+
+/// Checks an already loaded knowledge base (the TUI's).
+pub fn check_knowledge_base(kb: &KnowledgeBase, thresholds: &Thresholds) -> CheckReport {
+    check_with(kb, thresholds, Vec::new())
+}
+
+fn check_with(
+    kb: &KnowledgeBase,
+    thresholds: &Thresholds,
+    argument_findings: Vec<Finding>,
+) -> CheckReport {
+    let mut locator = Locator::new(Some(kb.root().to_path_buf()));
+    let mut out = load::warning_findings(kb.warnings(), &kb.loaded.kb, &mut locator);
+    out.extend(argument_findings);
+    let valid: Vec<&str> = kb
+        .topics
+        .iter()
+        .filter(|t| !matches!(t.config.origin, crate::config::Origin::Cfg(_)))
+        .map(crate::topic::TopicState::id)
+        .collect();
+    for state in &kb.topics {
+        let dir = match &state.dir {
+            Ok(dir) => Some(dir),
+            Err(error) => {
+                out.extend(topics::dir_finding(state, error, &valid, &mut locator));
+                None
+            }
+        };
+        // A topic in error gets only its error: the rest would be noise.
+        let (true, Some(dir), Some(resolution)) = (state.enabled(), dir, state.resolution()) else {
+            continue;
+        };
+        out.extend(topics::description_finding(&state.config, &mut locator));
+        topics::learned_findings(&state.config, resolution, &mut locator, &mut out);
+        topics::disabled_findings(&state.config, resolution, &mut locator, &mut out);
+        out.extend(topics::empty_finding(state, resolution, &mut locator));
+        contents::walk_findings(state, dir, resolution, &locator, &mut out);
+        contents::subject_findings(state, resolution, thresholds, &locator, &mut out);
+    }
+    out.extend(contents::prompt_finding(kb, thresholds));
+    let mut findings: Vec<Finding> = Vec::with_capacity(out.len());
+    for finding in out {
+        if !findings.contains(&finding) {
+            findings.push(finding);
+        }
+    }
+    CheckReport {
+        root: Some(kb.root().to_path_buf()),
+        findings,
+        sources: locator.sources,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(cwd: &std::path::Path) -> Environment {
+        Environment {
+            cwd: cwd.to_path_buf(),
+            global_config_dir: None,
+            user_data_dir: None,
+        }
+    }
+
+    #[test]
+    fn library_check_reports_instead_of_failing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ws = dir.path();
+        std::fs::create_dir_all(ws.join(".jp/kb/p")).expect("mkdir");
+        std::fs::write(ws.join(".jp/kb/p/a.md"), "a").expect("write");
+        std::fs::write(
+            ws.join(".jp/config.toml"),
+            "[kb.topic.p]\ntitle = \"P\"\nsubjects = \".jp/kb/p\"\nlearnd = []\n",
+        )
+        .expect("write");
+        let options = LoadOptions {
+            knowledge: vec!["nope/**".into(), "p/a".into()],
+            ..LoadOptions::default()
+        };
+        let report = check(&env(ws), &options, &Thresholds::default());
+        let codes: Vec<Code> = report.findings.iter().map(|f| f.code).collect();
+        // The valid `-k p/a` applied: `a` is learned, so `p` is not empty.
+        assert_eq!(codes, [Code::UnknownKey, Code::UnknownTopic]);
+        assert!(report.fails(false));
+        assert!(
+            report
+                .sources
+                .contains_key(std::path::Path::new(".jp/config.toml"))
+        );
+
+        std::fs::write(ws.join(".jp/config.toml"), "[kb.topic.p\n").expect("write");
+        let report = check(&env(ws), &LoadOptions::default(), &Thresholds::default());
+        let codes: Vec<Code> = report.findings.iter().map(|f| f.code).collect();
+        assert_eq!(codes, [Code::ConfigParse]);
+        assert_eq!(report.findings[0].line, Some(1));
+    }
+}

@@ -1,0 +1,67 @@
+//! `jp-kb check [--json] [--deny-warnings]`: lint the knowledge base
+//! (`docs/check.md` lists every finding). Unlike the other commands, a
+//! configuration that does not load is reported as a finding, not as an
+//! early error. Exit status 1 when an error is found (or a warning, with
+//! `--deny-warnings`), else 0.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::Args;
+use jp_kb::check::report::{HumanStyle, render_human, render_json_lines};
+use jp_kb::check::{Thresholds, check};
+use jp_kb::config::{Environment, LoadOptions};
+
+use super::output::CliError;
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Print one JSON object per finding, one per line (JSON Lines), with the
+    /// keys code, severity, message, file, line, column, topic, subject, hint.
+    #[arg(long)]
+    pub json: bool,
+    /// Exit with status 1 on warnings too (for CI).
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Report a subject larger than N tokens (`o200k_base`).
+    #[arg(long, value_name = "N", default_value_t = Thresholds::DEFAULT_MAX_SUBJECT_TOKENS)]
+    pub max_subject_tokens: usize,
+    /// Report a <knowledge> section larger than N tokens (`o200k_base`).
+    #[arg(long, value_name = "N", default_value_t = Thresholds::DEFAULT_MAX_PROMPT_TOKENS)]
+    pub max_prompt_tokens: usize,
+}
+
+pub fn run(
+    env: &Environment,
+    options: &LoadOptions,
+    args: &CheckArgs,
+) -> Result<ExitCode, CliError> {
+    let thresholds = Thresholds {
+        max_subject_tokens: args.max_subject_tokens,
+        max_prompt_tokens: args.max_prompt_tokens,
+    };
+    let report = check(env, options, &thresholds);
+    let text = if args.json {
+        render_json_lines(&report)
+    } else {
+        render_human(&report, human_style())
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+    Ok(if report.fails(args.deny_warnings) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Colour only on a terminal, and never when `NO_COLOR` is set to
+/// anything (<https://no-color.org>).
+fn human_style() -> HumanStyle {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    HumanStyle {
+        color: !no_color && std::io::stdout().is_terminal(),
+        ..HumanStyle::default()
+    }
+}

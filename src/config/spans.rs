@@ -1,0 +1,392 @@
+//! Byte spans of the keys and values of a TOML file, for pointing at them.
+//!
+//! The engine's [`Origin`](super::Origin) remembers a line; a diagnostic
+//! wants the column too, and the extent to underline. [`TomlSpans`]
+//! re-parses a file with `toml_edit::Document` (which keeps spans) and
+//! answers "where is key `kb.topic.x.learned`" or "where is the item
+//! `"foo"` of that array on line 7". It is read-only and changes nothing
+//! about how configuration is loaded.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+/// One step of a key path: a table key, or an index into an array (or an
+/// array of tables).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathPart {
+    Key(String),
+    Index(usize),
+}
+
+/// One key or array item of the document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpanEntry {
+    pub path: Vec<PathPart>,
+    /// The key as written (`learnd` in `learnd = 1`, `x` in `[kb.topic.x]`);
+    /// `None` for array items.
+    pub key: Option<Range<usize>>,
+    /// The value as written (quotes and brackets included); for a table
+    /// with a header, the header.
+    pub value: Option<Range<usize>>,
+    /// The value when it is a string.
+    pub string: Option<String>,
+}
+
+impl SpanEntry {
+    /// The keys joined with `.` and array indices as `[i]`
+    /// (`kb.topic.x.learned[0]`), the way the engine names keys in
+    /// messages.
+    pub fn dotted(&self) -> String {
+        let mut out = String::new();
+        for part in &self.path {
+            match part {
+                PathPart::Key(k) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(k);
+                }
+                PathPart::Index(i) => {
+                    let _ = write!(out, "[{i}]");
+                }
+            }
+        }
+        out
+    }
+
+    /// The keys of the path, array indices left out.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.path.iter().filter_map(|p| match p {
+            PathPart::Key(k) => Some(k.as_str()),
+            PathPart::Index(_) => None,
+        })
+    }
+
+    /// The keys joined with `.`, array indices left out
+    /// (`kb.topic.x.learned` for every item of that array).
+    pub fn key_path(&self) -> String {
+        self.keys().collect::<Vec<_>>().join(".")
+    }
+
+    /// Whether this is an array item (rather than a key).
+    pub fn is_item(&self) -> bool {
+        matches!(self.path.last(), Some(PathPart::Index(_)))
+    }
+}
+
+/// Every key and array item of a TOML document with its spans, in document
+/// order of the parsed tree.
+#[derive(Debug, Clone)]
+pub struct TomlSpans {
+    text: String,
+    line_starts: Vec<usize>,
+    entries: Vec<SpanEntry>,
+}
+
+impl TomlSpans {
+    /// Parses `text`; `None` when it is not valid TOML.
+    pub fn parse(text: &str) -> Option<Self> {
+        let doc = toml_edit::Document::parse(text.to_owned()).ok()?;
+        let mut entries = Vec::new();
+        walk_table(doc.as_table(), &mut Vec::new(), &mut entries);
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Some(Self {
+            text: text.to_owned(),
+            line_starts,
+            entries,
+        })
+    }
+
+    pub fn entries(&self) -> &[SpanEntry] {
+        &self.entries
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The entry whose key path is exactly `keys` (no array indices).
+    pub fn find(&self, keys: &[&str]) -> Option<&SpanEntry> {
+        self.entries.iter().find(|e| {
+            !e.path.iter().any(|p| matches!(p, PathPart::Index(_)))
+                && e.keys().eq(keys.iter().copied())
+        })
+    }
+
+    /// The entry whose [`SpanEntry::dotted`] name is `dotted`, preferring
+    /// one that starts on `line` (1-based) when given.
+    pub fn find_dotted(&self, dotted: &str, line: Option<u32>) -> Option<&SpanEntry> {
+        let mut matching = self.entries.iter().filter(|e| e.dotted() == dotted);
+        match line {
+            Some(line) => {
+                let all: Vec<&SpanEntry> = matching.collect();
+                all.iter()
+                    .find(|e| self.entry_line(e) == Some(line))
+                    .or_else(|| all.first())
+                    .copied()
+            }
+            None => matching.next(),
+        }
+    }
+
+    /// The string item `value` of an array whose keys start with `keys`
+    /// (`learned = [...]` as well as `learned = { value = [...] }`),
+    /// preferring one that starts on `line` when given.
+    pub fn find_item(&self, keys: &[&str], value: &str, line: Option<u32>) -> Option<&SpanEntry> {
+        let candidates: Vec<&SpanEntry> = self
+            .entries
+            .iter()
+            .filter(|e| {
+                e.is_item()
+                    && e.string.as_deref() == Some(value)
+                    && e.keys().take(keys.len()).eq(keys.iter().copied())
+            })
+            .collect();
+        line.and_then(|line| {
+            candidates
+                .iter()
+                .find(|e| self.entry_line(e) == Some(line))
+                .copied()
+        })
+        .or_else(|| candidates.first().copied())
+    }
+
+    /// Entries that start on `line`.
+    pub fn on_line(&self, line: u32) -> impl Iterator<Item = &SpanEntry> {
+        self.entries
+            .iter()
+            .filter(move |e| self.entry_line(e) == Some(line))
+    }
+
+    /// The line an entry starts on (its key, else its value).
+    pub fn entry_line(&self, entry: &SpanEntry) -> Option<u32> {
+        entry
+            .key
+            .as_ref()
+            .or(entry.value.as_ref())
+            .map(|r| self.position(r.start).0)
+    }
+
+    /// The 1-based line and column of a byte offset; the column counts
+    /// characters, not bytes.
+    pub fn position(&self, offset: usize) -> (u32, u32) {
+        position_in(&self.text, &self.line_starts, offset)
+    }
+
+    /// The byte offset of the first non-blank character of `line`
+    /// (1-based), and the length of the rest of the line without trailing
+    /// blanks.
+    pub fn line_span(&self, line: u32) -> Option<Range<usize>> {
+        line_span_in(&self.text, line)
+    }
+}
+
+/// The 1-based line and character column of `offset` in `text`.
+pub fn position_of(text: &str, offset: usize) -> (u32, u32) {
+    let mut line_starts = vec![0];
+    line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    position_in(text, &line_starts, offset)
+}
+
+fn position_in(text: &str, line_starts: &[usize], offset: usize) -> (u32, u32) {
+    let offset = offset.min(text.len());
+    let line = line_starts
+        .partition_point(|&s| s <= offset)
+        .saturating_sub(1);
+    let start = line_starts.get(line).copied().unwrap_or(0);
+    let column = text
+        .get(start..offset)
+        .map_or(offset - start, |s| s.chars().count());
+    (
+        u32::try_from(line + 1).unwrap_or(u32::MAX),
+        u32::try_from(column + 1).unwrap_or(u32::MAX),
+    )
+}
+
+/// The byte range of `line` (1-based) of `text` without its leading and
+/// trailing blanks; `None` past the end.
+pub fn line_span_in(text: &str, line: u32) -> Option<Range<usize>> {
+    let index = usize::try_from(line).ok()?.checked_sub(1)?;
+    let mut start = 0;
+    for (i, l) in text.split('\n').enumerate() {
+        if i == index {
+            let trimmed_start = l.len() - l.trim_start().len();
+            let trimmed = l.trim();
+            return Some(start + trimmed_start..start + trimmed_start + trimmed.len());
+        }
+        start += l.len() + 1;
+    }
+    None
+}
+
+/// The byte offset of a 1-based line and *byte* column (as TOML parse
+/// errors report them).
+pub fn offset_of(text: &str, line: u32, byte_column: u32) -> usize {
+    let mut start = 0;
+    let target = usize::try_from(line)
+        .unwrap_or(usize::MAX)
+        .saturating_sub(1);
+    for (i, l) in text.split('\n').enumerate() {
+        if i == target {
+            let col = usize::try_from(byte_column)
+                .unwrap_or(0)
+                .saturating_sub(1)
+                .min(l.len());
+            return start + col;
+        }
+        start += l.len() + 1;
+    }
+    text.len()
+}
+
+fn walk_table(table: &toml_edit::Table, path: &mut Vec<PathPart>, out: &mut Vec<SpanEntry>) {
+    for (key, item) in table {
+        let key_span = table.key(key).and_then(toml_edit::Key::span);
+        path.push(PathPart::Key(key.to_owned()));
+        walk_item(item, key_span, path, out);
+        path.pop();
+    }
+}
+
+fn walk_item(
+    item: &toml_edit::Item,
+    key_span: Option<Range<usize>>,
+    path: &mut Vec<PathPart>,
+    out: &mut Vec<SpanEntry>,
+) {
+    match item {
+        toml_edit::Item::None => {}
+        toml_edit::Item::Value(value) => walk_value(value, key_span, path, out),
+        toml_edit::Item::Table(table) => {
+            out.push(SpanEntry {
+                path: path.clone(),
+                key: key_span,
+                value: table.span(),
+                string: None,
+            });
+            walk_table(table, path, out);
+        }
+        toml_edit::Item::ArrayOfTables(array) => {
+            out.push(SpanEntry {
+                path: path.clone(),
+                key: key_span,
+                value: array.span(),
+                string: None,
+            });
+            for (i, table) in array.iter().enumerate() {
+                path.push(PathPart::Index(i));
+                out.push(SpanEntry {
+                    path: path.clone(),
+                    key: None,
+                    value: table.span(),
+                    string: None,
+                });
+                walk_table(table, path, out);
+                path.pop();
+            }
+        }
+    }
+}
+
+fn walk_value(
+    value: &toml_edit::Value,
+    key_span: Option<Range<usize>>,
+    path: &mut Vec<PathPart>,
+    out: &mut Vec<SpanEntry>,
+) {
+    out.push(SpanEntry {
+        path: path.clone(),
+        key: key_span,
+        value: value.span(),
+        string: value.as_str().map(str::to_owned),
+    });
+    match value {
+        toml_edit::Value::Array(array) => {
+            for (i, item) in array.iter().enumerate() {
+                path.push(PathPart::Index(i));
+                walk_value(item, None, path, out);
+                path.pop();
+            }
+        }
+        toml_edit::Value::InlineTable(table) => {
+            for (key, item) in table {
+                let span = table.key(key).and_then(toml_edit::Key::span);
+                path.push(PathPart::Key(key.to_owned()));
+                walk_value(item, span, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "\
+# comment
+kb.topic.other.disabled = { value = [\"x\"], strategy = \"append\" }
+[kb.topic.project]
+title = \"Project\"
+learned = [
+  \"a\",
+  \"é/b\",
+]
+learnd = 1
+";
+
+    fn slice<'a>(text: &'a str, range: Option<&Range<usize>>) -> &'a str {
+        range.map_or("", |r| &text[r.clone()])
+    }
+
+    #[test]
+    fn finds_keys_values_and_items() {
+        let spans = TomlSpans::parse(TEXT).expect("valid");
+        let title = spans
+            .find(&["kb", "topic", "project", "title"])
+            .expect("title");
+        assert_eq!(slice(TEXT, title.key.as_ref()), "title");
+        assert_eq!(slice(TEXT, title.value.as_ref()), "\"Project\"");
+        assert_eq!(spans.entry_line(title), Some(4));
+
+        let item = spans
+            .find_item(&["kb", "topic", "project", "learned"], "é/b", None)
+            .expect("item");
+        assert_eq!(slice(TEXT, item.value.as_ref()), "\"é/b\"");
+        assert_eq!(item.dotted(), "kb.topic.project.learned[1]");
+        let start = item.value.as_ref().map_or(0, |r| r.start);
+        assert_eq!(spans.position(start), (7, 3));
+
+        let unknown = spans
+            .find_dotted("kb.topic.project.learnd", Some(9))
+            .expect("unknown key");
+        assert_eq!(slice(TEXT, unknown.key.as_ref()), "learnd");
+    }
+
+    #[test]
+    fn header_and_dotted_topics_have_key_spans() {
+        let spans = TomlSpans::parse(TEXT).expect("valid");
+        let project = spans.find(&["kb", "topic", "project"]).expect("header");
+        assert_eq!(slice(TEXT, project.key.as_ref()), "project");
+        assert_eq!(spans.entry_line(project), Some(3));
+        let other = spans.find(&["kb", "topic", "other"]).expect("dotted");
+        assert_eq!(slice(TEXT, other.key.as_ref()), "other");
+        assert_eq!(spans.entry_line(other), Some(2));
+        let x = spans
+            .find_item(&["kb", "topic", "other", "disabled"], "x", Some(2))
+            .expect("table form item");
+        assert_eq!(x.dotted(), "kb.topic.other.disabled.value[0]");
+        assert_eq!(slice(TEXT, x.value.as_ref()), "\"x\"");
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        assert_eq!(position_of("é = 1\nab", 3), (1, 3));
+        assert_eq!(position_of("é = 1\nab", 8), (2, 2));
+        assert_eq!(offset_of("ab\ncd", 2, 2), 4);
+        assert_eq!(line_span_in("a\n  b c  \n", 2), Some(4..7));
+        assert!(TomlSpans::parse("a = ").is_none());
+    }
+}
