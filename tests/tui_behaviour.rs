@@ -359,3 +359,39 @@ fn an_empty_workspace_opens() {
     let screen = h.screen();
     assert!(screen.contains("(no topics; n creates one)"), "{screen}");
 }
+
+#[test]
+fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
+    use jp_kb::tui::app::Focus;
+    let mut d = Demo::new(120, 40);
+    // The topics pane's border is row 0, its first topic row 1.
+    d.h.action(Action::Click(5, 2));
+    assert_eq!(d.h.app.topic_state().unwrap().id(), "skills");
+    assert_eq!(d.h.app.focus, Focus::Topics);
+    // The Prompt tab label, on the preview's first inner row.
+    let screen = d.screen();
+    let tab_row = screen.lines().position(|l| l.contains("2 Prompt")).unwrap();
+    let line = screen.lines().nth(tab_row).unwrap();
+    let x = line[..line.find("2 Prompt").unwrap()].chars().count();
+    d.h.action(Action::Click(
+        u16::try_from(x).unwrap(),
+        u16::try_from(tab_row).unwrap(),
+    ));
+    assert_eq!(d.h.app.tab, Tab::Prompt);
+    assert_eq!(d.h.app.focus, Focus::Preview);
+    d.h.action(Action::ScrollDown(u16::try_from(x).unwrap(), 20));
+    assert_eq!(d.h.app.scroll, 3);
+    // A click on a row selects it; a click on the selected directory
+    // row closes it.
+    let screen = d.screen();
+    let y =
+        |name: &str| u16::try_from(screen.lines().position(|l| l.contains(name)).unwrap()).unwrap();
+    d.h.action(Action::Click(4, y("git.md")));
+    assert_eq!(d.h.app.focus, Focus::Subjects);
+    let git = d.h.app.selected_subject().unwrap();
+    assert_eq!(d.h.app.subject(git).unwrap().slug, "git");
+    d.h.action(Action::Click(4, y("ast-grep/")));
+    assert!(d.screen().contains("▾ ast-grep/"));
+    d.h.action(Action::Click(4, y("ast-grep/")));
+    assert!(d.screen().contains("▸ ast-grep/"));
+}

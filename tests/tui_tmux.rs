@@ -2,8 +2,9 @@
 //! End to end in a real terminal: the built binary runs inside tmux; keys
 //! are sent with `send-keys`, the screen is read with `capture-pane`.
 //! Checks start-up on the demo, learning a subject and seeing it in the
-//! Prompt tab, and that quitting restores the terminal (same `stty`
-//! settings before and after: no raw mode left behind).
+//! Prompt tab, suspending for `$EDITOR` and coming back, and that quitting
+//! restores the terminal (same `stty` settings before and after: no raw
+//! mode left behind).
 //!
 //! Skipped, with a message, only when tmux is not installed (`.ci/run`
 //! installs it).
@@ -107,7 +108,7 @@ fn demo_learn_prompt_and_quit_in_tmux() {
     assert!(started.status.success(), "{started:?}");
     let bin = Path::new(env!("CARGO_BIN_EXE_jp-kb"));
     tmux.literal(&format!(
-        "stty -g > {}; {} tui --demo; stty -g > {}; echo EXIT-$?",
+        "stty -g > {}; EDITOR='sed -i s/Bump/BUMPED/' {} tui --demo; stty -g > {}; echo EXIT-$?",
         shell_quote(&before),
         shell_quote(bin),
         shell_quote(&after),
@@ -117,7 +118,10 @@ fn demo_learn_prompt_and_quit_in_tmux() {
     // Start-up on the demo.
     let screen = tmux.wait_for("the demo", |s| s.contains("prompt: 245 tok"));
     assert!(screen.contains("DEMO (--demo)"), "{screen}");
-    assert!(screen.contains("◆ project 4/2/2/1 General Project"), "{screen}");
+    assert!(
+        screen.contains("◆ project 4/2/2/1 General Project"),
+        "{screen}"
+    );
     assert!(screen.contains("◉ jean.md ← maintainers/*"), "{screen}");
     assert!(!screen.contains("<subject \"code-quality\">"));
 
@@ -135,6 +139,23 @@ fn demo_learn_prompt_and_quit_in_tmux() {
     });
     assert!(screen.contains("# Code quality"), "{screen}");
     assert!(screen.contains("● code-quality.md"), "{screen}");
+
+    // `o` suspends the TUI for $EDITOR (here a sed script), then restores
+    // it and re-reads the subject.
+    tmux.literal("1/release");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the release subject", |s| {
+        s.contains("1. Bump the version.")
+    });
+    tmux.literal("o");
+    let screen = tmux.wait_for("the edited subject", |s| {
+        s.contains("1. BUMPED the version.")
+    });
+    assert!(screen.contains("edited "), "{screen}");
+    assert!(
+        screen.contains("Subjects of project"),
+        "TUI not restored: {screen}"
+    );
 
     // Quit: the shell prints the exit status, and the terminal settings
     // are what they were before the TUI started.

@@ -83,3 +83,35 @@ impl Watcher {
         self.watched = wanted;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_changes_in_watched_directories_but_not_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut watcher = start(tx).unwrap();
+        watcher.sync([(root.clone(), true)].into());
+        std::fs::write(root.join(format!("x{TEMP_SUFFIX}")), "tmp").unwrap();
+        std::fs::write(root.join("subject.md"), "hello").unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let mut seen = Vec::new();
+        while std::time::Instant::now() < deadline {
+            if let Ok(paths) = rx.recv_timeout(Duration::from_millis(200)) {
+                seen.extend(paths);
+                if seen.iter().any(|p| p.ends_with("subject.md")) {
+                    break;
+                }
+            }
+        }
+        assert!(seen.iter().any(|p| p.ends_with("subject.md")), "{seen:?}");
+        assert!(
+            !seen
+                .iter()
+                .any(|p| p.to_string_lossy().ends_with(TEMP_SUFFIX))
+        );
+    }
+}
