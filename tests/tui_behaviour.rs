@@ -395,3 +395,33 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     d.h.action(Action::Click(4, y("ast-grep/")));
     assert!(d.screen().contains("▸ ast-grep/"));
 }
+
+#[test]
+fn a_frame_reads_only_the_subjects_on_screen() {
+    let mut d = Demo::new(100, 30);
+    let dir = d.root().join(".jp/kb/formats/many");
+    std::fs::create_dir_all(&dir).unwrap();
+    for n in 0..300 {
+        std::fs::write(dir.join(format!("page-{n:03}.md")), "text\n").unwrap();
+    }
+    d.h.action(Action::Reload);
+    d.topic(2);
+    let read_in = |d: &Demo| {
+        d.h.app
+            .cache
+            .tokens
+            .keys()
+            .filter(|p| p.starts_with(&dir))
+            .count()
+    };
+    let read = read_in(&d);
+    assert!(read > 0 && read < 30, "{read} subjects read for one screen");
+    // Moving down reads the rows that come into view, not the whole topic.
+    d.keys("\t");
+    for _ in 0..40 {
+        d.keys("j");
+    }
+    let read = read_in(&d);
+    assert!(read < 80, "{read}");
+    assert!(d.screen().contains("5 tok"));
+}

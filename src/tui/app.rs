@@ -252,9 +252,12 @@ impl App {
         let Some(resolution) = self.resolution() else {
             return needs;
         };
-        let missing: Vec<_> = resolution
-            .subjects()
-            .iter()
+        // Token counts only for the rows on screen: a frame reads no other
+        // subject file (the counts are cached until the files change).
+        let missing: Vec<_> = self
+            .visible_subjects()
+            .into_iter()
+            .map(|i| &resolution.subjects()[i])
             .filter(|s| !self.cache.tokens.contains_key(&s.path))
             .map(|s| {
                 (
@@ -289,6 +292,37 @@ impl App {
             Tab::Prompt | Tab::Tool | Tab::Config => {}
         }
         needs
+    }
+
+    /// The subjects whose rows are on screen (the pattern tester's list
+    /// included).
+    pub fn visible_subjects(&self) -> Vec<usize> {
+        let topics = self.model.as_ref().map_or(0, |m| m.kb.topics.len());
+        let areas = super::view::areas(
+            ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1),
+            self.banner.is_some() || self.load_error.is_some(),
+            topics,
+        );
+        let height = usize::from(areas.subjects.height.saturating_sub(2));
+        if let (Some(t), Some(res)) = (self.tester(), self.resolution()) {
+            let pattern = t.pattern();
+            if pattern.is_empty() {
+                return Vec::new();
+            }
+            let mut v = res.selected_by_pattern(&pattern);
+            v.truncate(height);
+            return v;
+        }
+        let rows = self.rows();
+        let offset = super::view::list_offset(self.row, height, rows.len());
+        rows.iter()
+            .skip(offset)
+            .take(height)
+            .filter_map(|r| match r.kind {
+                RowKind::Subject(i) => Some(i),
+                RowKind::Dir { .. } => None,
+            })
+            .collect()
     }
 
     pub fn set_status(&mut self, message: impl Into<String>, error: bool) {
