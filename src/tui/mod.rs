@@ -16,6 +16,7 @@ pub mod forms;
 pub mod harness;
 pub mod keymap;
 pub mod model;
+pub mod mouse;
 pub mod sanitize;
 pub mod terminal;
 pub mod theme;

@@ -41,11 +41,11 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Click(x, y) => {
-            click(app, x, y);
+            super::mouse::click(app, x, y);
             Vec::new()
         }
-        Action::ScrollUp(x, y) => wheel(app, x, y, false),
-        Action::ScrollDown(x, y) => wheel(app, x, y, true),
+        Action::ScrollUp(x, y) => super::mouse::wheel(app, x, y, false),
+        Action::ScrollDown(x, y) => super::mouse::wheel(app, x, y, true),
         other => match app.mode {
             Mode::Normal => normal(app, &other),
             Mode::Help => {
@@ -103,16 +103,16 @@ fn loaded(app: &mut App, outcome: LoadOutcome) {
     clamp(app);
 }
 
-fn topic_count(app: &App) -> usize {
+pub(super) fn topic_count(app: &App) -> usize {
     app.model.as_ref().map_or(0, |m| m.kb.topics.len())
 }
 
-fn clamp(app: &mut App) {
+pub(super) fn clamp(app: &mut App) {
     app.topic = app.topic.min(topic_count(app).saturating_sub(1));
     app.row = app.row.min(app.rows().len().saturating_sub(1));
 }
 
-fn areas(app: &App) -> view::Areas {
+pub(super) fn areas(app: &App) -> view::Areas {
     view::areas(
         Rect::new(0, 0, app.size.0, app.size.1),
         app.banner.is_some() || app.load_error.is_some(),
@@ -132,7 +132,7 @@ fn page(app: &App) -> usize {
 
 /// Moves the focused pane's selection (or the preview's scroll) by
 /// `delta` rows; `None` jumps to the end.
-fn move_by(app: &mut App, delta: isize) {
+pub(super) fn move_by(app: &mut App, delta: isize) {
     let step = |cur: usize, len: usize| -> usize {
         let last = len.saturating_sub(1);
         cur.saturating_add_signed(delta).min(last)
@@ -168,7 +168,7 @@ fn cycle_focus(app: &mut App, forward: bool) {
     };
 }
 
-fn set_collapsed(app: &mut App, collapse: Option<bool>) {
+pub(super) fn set_collapsed(app: &mut App, collapse: Option<bool>) {
     let (Some(row), Some(id)) = (
         app.selected_row(),
         app.topic_state().map(|t| t.id().to_owned()),
@@ -482,266 +482,6 @@ fn form(app: &mut App, action: &Action) -> Vec<Effect> {
     Vec::new()
 }
 
-/// The list row under screen row `y` of a bordered list `area`.
-fn row_at(area: Rect, y: u16, selected: usize, len: usize) -> Option<usize> {
-    let top = area.y + 1;
-    let height = area.height.saturating_sub(2);
-    if y < top || y >= top + height {
-        return None;
-    }
-    let offset = view::list_offset(selected, usize::from(height), len);
-    let i = offset + usize::from(y - top);
-    (i < len).then_some(i)
-}
-
-fn click(app: &mut App, x: u16, y: u16) {
-    if !matches!(app.mode, Mode::Normal) {
-        return;
-    }
-    let a = areas(app);
-    let pos = ratatui::layout::Position { x, y };
-    if a.topics.contains(pos) {
-        app.focus = Focus::Topics;
-        if let Some(i) = row_at(a.topics, y, app.topic, topic_count(app)) {
-            if i != app.topic {
-                app.topic = i;
-                app.row = 0;
-                app.scroll = 0;
-            }
-        }
-    } else if a.subjects.contains(pos) {
-        app.focus = Focus::Subjects;
-        if let Some(i) = row_at(a.subjects, y, app.row, app.rows().len()) {
-            if i == app.row {
-                set_collapsed(app, None);
-            } else {
-                app.row = i;
-                app.scroll = 0;
-            }
-        }
-    } else if a.preview.contains(pos) {
-        app.focus = Focus::Preview;
-        if y == a.preview.y + 1 {
-            if let Some(tab) = view::tab_at(a.preview, x) {
-                app.tab = tab;
-                app.scroll = 0;
-            }
-        }
-    }
-    clamp(app);
-}
-
-fn wheel(app: &mut App, x: u16, y: u16, down: bool) -> Vec<Effect> {
-    if !matches!(app.mode, Mode::Normal) {
-        return Vec::new();
-    }
-    let a = areas(app);
-    let pos = ratatui::layout::Position { x, y };
-    let saved = app.focus;
-    let (focus, step) = if a.topics.contains(pos) {
-        (Focus::Topics, 1)
-    } else if a.subjects.contains(pos) {
-        (Focus::Subjects, 1)
-    } else if a.preview.contains(pos) {
-        (Focus::Preview, 3)
-    } else {
-        return Vec::new();
-    };
-    app.focus = focus;
-    move_by(app, if down { step } else { -step });
-    app.focus = saved;
-    clamp(app);
-    Vec::new()
-}
-
 #[cfg(test)]
-mod tests {
-    //! `update` on its own: action sequences in, state and effects out,
-    //! with no model, no terminal and no file system.
-
-    use std::path::PathBuf;
-
-    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
-    use super::*;
-    use crate::tui::app::Choice;
-    use crate::tui::edit_bridge::Edit;
-    use crate::tui::theme::Theme;
-
-    fn app() -> App {
-        App::new(Theme { color: true }, (100, 30))
-    }
-
-    fn run(app: &mut App, actions: Vec<Action>) -> Vec<Effect> {
-        actions.into_iter().flat_map(|a| update(app, a)).collect()
-    }
-
-    fn key(ch: char) -> Action {
-        Action::Input(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE))
-    }
-
-    #[test]
-    fn focus_and_tabs_cycle() {
-        let mut app = app();
-        run(&mut app, vec![Action::FocusNext, Action::FocusNext]);
-        assert_eq!(app.focus, Focus::Preview);
-        run(&mut app, vec![Action::FocusNext]);
-        assert_eq!(app.focus, Focus::Topics);
-        run(&mut app, vec![Action::FocusPrev]);
-        assert_eq!(app.focus, Focus::Preview);
-        run(
-            &mut app,
-            vec![Action::SelectTab(Tab::Tool), Action::NextTab],
-        );
-        assert_eq!(app.tab, Tab::Config);
-        run(&mut app, vec![Action::NextTab]);
-        assert_eq!(app.tab, Tab::Subject);
-        run(&mut app, vec![Action::PrevTab]);
-        assert_eq!(app.tab, Tab::Config);
-    }
-
-    #[test]
-    fn preview_scrolls_and_tab_change_resets_scroll() {
-        let mut app = app();
-        app.focus = Focus::Preview;
-        run(
-            &mut app,
-            vec![Action::MoveDown, Action::MoveDown, Action::PageDown],
-        );
-        assert!(app.scroll > 2, "{}", app.scroll);
-        run(&mut app, vec![Action::MoveUp]);
-        let before = app.scroll;
-        run(&mut app, vec![Action::Top]);
-        assert_eq!(app.scroll, 0);
-        assert!(before > 0);
-        run(
-            &mut app,
-            vec![Action::PageDown, Action::SelectTab(Tab::Prompt)],
-        );
-        assert_eq!(app.scroll, 0);
-    }
-
-    #[test]
-    fn help_opens_scrolls_and_closes() {
-        let mut app = app();
-        run(
-            &mut app,
-            vec![Action::ToggleHelp, Action::MoveDown, Action::MoveDown],
-        );
-        assert!(matches!(app.mode, Mode::Help));
-        assert_eq!(app.help_scroll, 2);
-        // Keys of the main screen do nothing under the overlay.
-        assert!(run(&mut app, vec![Action::ToggleLearned]).is_empty());
-        run(&mut app, vec![Action::Cancel]);
-        assert!(matches!(app.mode, Mode::Normal));
-    }
-
-    #[test]
-    fn filter_types_live_and_escape_clears() {
-        let mut app = app();
-        run(&mut app, vec![Action::OpenFilter, key('m'), key('j')]);
-        assert_eq!(app.filter, "mj");
-        assert_eq!(app.focus, Focus::Subjects);
-        run(&mut app, vec![Action::Confirm]);
-        assert!(matches!(app.mode, Mode::Normal));
-        assert_eq!(app.filter, "mj");
-        run(&mut app, vec![Action::OpenFilter, Action::Cancel]);
-        assert_eq!(app.filter, "");
-    }
-
-    #[test]
-    fn quit_from_every_mode() {
-        for open in [Action::ToggleHelp, Action::OpenFilter] {
-            let mut app = app();
-            let effects = run(&mut app, vec![open, Action::Quit]);
-            assert_eq!(effects, vec![Effect::Quit]);
-            assert!(app.quit);
-        }
-    }
-
-    fn choice() -> Choice {
-        let edit = |p: &str| Edit::RemoveLearned {
-            topic: "t".into(),
-            patterns: vec![p.into()],
-        };
-        Choice {
-            title: "x".into(),
-            lines: vec![],
-            options: vec![
-                (
-                    "one".into(),
-                    vec![(PathBuf::from("a.toml"), vec![edit("a")])],
-                ),
-                (
-                    "two".into(),
-                    vec![(PathBuf::from("b.toml"), vec![edit("b")])],
-                ),
-            ],
-        }
-    }
-
-    #[test]
-    fn a_choice_returns_the_chosen_plan_as_effects() {
-        let mut app = app();
-        app.mode = Mode::Choice(choice());
-        assert!(run(&mut app, vec![Action::Choose(3)]).is_empty());
-        let effects = run(&mut app, vec![Action::Choose(2)]);
-        assert_eq!(
-            effects,
-            vec![Effect::ApplyEdit {
-                file: "b.toml".into(),
-                edits: vec![Edit::RemoveLearned {
-                    topic: "t".into(),
-                    patterns: vec!["b".into()]
-                }]
-            }]
-        );
-        assert!(matches!(app.mode, Mode::Normal));
-    }
-
-    #[test]
-    fn read_only_refuses_edits_and_undo() {
-        let mut app = app();
-        app.load_error = Some(".jp/config.toml:3:1: invalid TOML".into());
-        app.mode = Mode::Choice(choice());
-        assert!(run(&mut app, vec![Action::Choose(1)]).is_empty());
-        assert!(app.status.error);
-        assert!(app.status.message.contains("read-only"));
-        assert!(run(&mut app, vec![Action::Undo, Action::Redo]).is_empty());
-    }
-
-    #[test]
-    fn files_changed_asks_for_a_reload_and_edits_refuse_without_a_model() {
-        let mut app = app();
-        let effects = run(&mut app, vec![Action::FilesChanged(vec!["x".into()])]);
-        assert_eq!(
-            effects,
-            vec![Effect::Reload {
-                paths: vec!["x".into()]
-            }]
-        );
-        assert!(run(&mut app, vec![Action::ToggleLearned]).is_empty());
-        assert!(app.status.error);
-        assert_eq!(run(&mut app, vec![Action::Undo]), vec![Effect::Undo]);
-    }
-
-    #[test]
-    fn done_sets_status_and_remembers_the_change() {
-        let mut app = app();
-        let changed = crate::tui::action::ChangedFile {
-            path: "c.toml".into(),
-            before: "a".into(),
-            after: "b".into(),
-        };
-        run(
-            &mut app,
-            vec![Action::Done {
-                message: "added".into(),
-                error: false,
-                changed: Some(changed.clone()),
-            }],
-        );
-        assert_eq!(app.status.message, "added");
-        assert_eq!(app.last_change, Some(changed));
-    }
-}
+#[path = "update_tests.rs"]
+mod tests;
