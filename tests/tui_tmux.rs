@@ -142,7 +142,10 @@ fn demo_learn_prompt_and_quit_in_tmux() {
 
     // `o` suspends the TUI for $EDITOR (here a sed script), then restores
     // it and re-reads the subject.
-    tmux.literal("1/release");
+    // `/` reopens the filter with its text (`code`): erase it first.
+    tmux.literal("1/");
+    tmux.send(&["BSpace", "BSpace", "BSpace", "BSpace"]);
+    tmux.literal("release");
     tmux.send(&["Enter"]);
     tmux.wait_for("the release subject", |s| {
         s.contains("1. Bump the version.")
