@@ -13,6 +13,7 @@
 pub mod check;
 pub mod config;
 pub mod content;
+pub mod edit;
 pub mod kb;
 pub mod learn;
 pub mod render;

@@ -131,7 +131,7 @@ fn demo_learn_prompt_and_quit_in_tmux() {
     tmux.send(&["Enter"]);
     tmux.literal("l");
     tmux.wait_for("the edit", |s| {
-        s.contains("added `code-quality` to learned")
+        s.contains("added `code-quality` to kb.topic.project.learned")
     });
     tmux.literal("2");
     let screen = tmux.wait_for("the prompt tab", |s| {

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use super::action::{Action, ChangedFile, Effect};
 use super::app::App;
 use super::edit_bridge::{self, Journal, Saved};
+
 use super::model::{LoadOutcome, Model, fetch};
 use super::update::update;
 use crate::config::{Environment, LoadOptions};
@@ -25,7 +26,7 @@ impl Driver {
         Self {
             env,
             options,
-            journal: Journal::default(),
+            journal: Journal::new(),
         }
     }
 
@@ -70,29 +71,26 @@ impl Driver {
                 .map_or_else(|| path.display().to_string(), |m| m.show(path))
         };
         match effect {
-            Effect::ApplyEdit { file, edits } => match edit_bridge::save(&file, &edits) {
-                Ok(saved) => {
-                    let done = done(
-                        &saved,
-                        &format!("{} in {}", saved.summary, show(&file)),
-                        false,
-                    );
-                    let changed = saved.changed;
-                    self.journal.record(saved);
-                    if changed {
-                        vec![done, self.load(vec![file])]
-                    } else {
-                        vec![done]
+            Effect::ApplyEdit { file, edits } => {
+                match edit_bridge::save(&mut self.journal, &file, &edits) {
+                    Ok(saved) => {
+                        let message = format!("{} in {}", saved.summary, show(&file));
+                        let done = done(&saved, &message, false);
+                        if saved.changed {
+                            vec![done, self.load(vec![file])]
+                        } else {
+                            vec![done]
+                        }
                     }
+                    Err(e) => vec![error(relative(app, &e))],
                 }
-                Err(e) => vec![error(format!("{}: {e}", show(&file)))],
-            },
+            }
             Effect::Undo | Effect::Redo => {
                 let undo = effect == Effect::Undo;
                 let result = if undo {
-                    self.journal.undo()
+                    edit_bridge::undo(&mut self.journal)
                 } else {
-                    self.journal.redo()
+                    edit_bridge::redo(&mut self.journal)
                 };
                 match result {
                     Ok(Some(saved)) => {
@@ -105,7 +103,7 @@ impl Driver {
                         "nothing to {}",
                         if undo { "undo" } else { "redo" }
                     ))],
-                    Err(e) => vec![error(e.to_string())],
+                    Err(e) => vec![error(relative(app, &e))],
                 }
             }
             Effect::Reload { paths } => vec![self.load(paths)],
@@ -143,6 +141,14 @@ fn done(saved: &Saved, message: &str, reversed: bool) -> Action {
             before,
             after,
         }),
+    }
+}
+
+/// Paths inside the workspace, shown relative to it.
+fn relative(app: &App, message: &str) -> String {
+    match &app.model {
+        Some(m) => message.replace(&format!("{}/", m.kb.root().display()), ""),
+        None => message.to_owned(),
     }
 }
 

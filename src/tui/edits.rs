@@ -9,6 +9,7 @@ use super::app::{App, Choice, Plan};
 use super::edit_bridge::{Edit, Field, FieldValue};
 use super::tree::{self, RowKind};
 use crate::config::{Origin, Valued};
+use crate::edit::unlearn_via_glob;
 use crate::subjects::{PatternList, Resolution, is_glob};
 use crate::topic::TopicState;
 
@@ -215,23 +216,42 @@ fn glob_fix(
         .filter(|&&k| k != me)
         .map(|&k| res.subjects()[k].slug.clone())
         .collect();
+    let mut note = None;
     let mut replace = remove.clone();
-    if !others.is_empty() {
-        if let Some((_, edits)) = replace.first_mut() {
-            edits.push(if disabled {
-                Edit::AddDisabled {
-                    topic: state.id().to_owned(),
-                    slugs: others.clone(),
-                }
-            } else {
-                Edit::AddLearned {
-                    topic: state.id().to_owned(),
-                    patterns: others.clone(),
-                }
+    if disabled {
+        // The edit core has no in-place replace for `disabled`: remove the
+        // glob and append the slugs, in one write.
+        if let (false, Some((_, edits))) = (others.is_empty(), replace.first_mut()) {
+            edits.push(Edit::AddDisabled {
+                topic: state.id().to_owned(),
+                slugs: others.clone(),
             });
         }
+    } else if let Some((file, edits)) = replace.first_mut() {
+        // The edit core's fix replaces the glob in place, in the first file
+        // holding it (other files just drop it).
+        let in_file: Vec<String> = values
+            .iter()
+            .filter(|v| v.origin.path() == Some(file.as_path()))
+            .map(|v| v.value.clone())
+            .collect();
+        let matched: Vec<String> = selected
+            .iter()
+            .map(|&k| res.subjects()[k].slug.clone())
+            .collect();
+        match unlearn_via_glob(state.id(), &in_file, pattern, &matched, slug) {
+            Ok(fix) => {
+                if !fix.glob_like.is_empty() {
+                    note = Some(format!(
+                        "note: {} contain glob characters and may select more than themselves",
+                        fix.glob_like.join(", ")
+                    ));
+                }
+                *edits = vec![fix.replace_pattern];
+            }
+            Err(e) => return Proposal::Refuse(e.to_string()),
+        }
     }
-    let _ = app;
     Proposal::Ask(Choice {
         title: format!("`{slug}` is {list} by a glob"),
         lines: vec![
@@ -240,7 +260,10 @@ fn glob_fix(
                 where_set(app, values, pattern)
             ),
             format!("That glob selects {} subject(s).", selected.len()),
-        ],
+        ]
+        .into_iter()
+        .chain(note)
+        .collect(),
         options: vec![
             (
                 format!(

@@ -1,0 +1,34 @@
+//! Editing jp-kb's TOML configuration without touching anything else.
+//!
+//! `apply` turns a file's text and an [`Edit`] into the new text (pure, so
+//! the TUI and `--diff` can show it first); `write` puts it on disk
+//! atomically without clobbering concurrent changes; `journal` undoes and
+//! redoes saved edits; `glob_fix` builds the edits that un-learn a subject
+//! selected by a glob; `diff` renders a unified diff.
+
+mod array;
+mod container;
+pub mod diff;
+mod error;
+mod fields;
+pub mod glob_fix;
+pub mod journal;
+mod keys;
+mod lists;
+pub mod locate;
+pub mod ops;
+mod patch;
+mod strings;
+mod text;
+mod topic;
+mod tree;
+mod verify;
+pub mod write;
+
+pub use diff::unified_diff;
+pub use error::{EditError, GlobFixError, JournalError, SaveError, WriteError};
+pub use glob_fix::{GlobFix, unlearn_via_glob};
+pub use journal::{Change, Journal};
+pub use locate::{Spelling, TopicInfo, find_topic, list_topics};
+pub use ops::{Applied, Edit, Field, FieldValue, apply};
+pub use write::{Saved, save, write_atomic};

@@ -1,0 +1,147 @@
+//! Crash safety of `save`: a child process saves edits in a tight loop and
+//! is killed (SIGKILL) at a random moment, over and over; after every kill
+//! the file must parse and hold exactly the old or the new content.
+//!
+//! The child is this same test binary, re-run with `--exact crash_child`
+//! and the environment variable `JP_KB_EDIT_CRASH_CHILD` naming the file;
+//! without that variable `crash_child` returns at once.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::fs;
+use std::os::unix::process::ExitStatusExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use jp_kb::edit::{Edit, apply, save};
+
+const CHILD_ENV: &str = "JP_KB_EDIT_CRASH_CHILD";
+const KILLS: usize = 220;
+
+const BASE: &str = "# crash test\n[kb.topic.project]\nsubjects = \"kb\"\nlearned = [\n  \"intro\", # first\n  \"style\",\n]\n\n[other]\nx = 1\n";
+
+fn toggle(text: &str) -> Edit {
+    let patterns = vec!["crash/**".to_owned()];
+    if text.contains("crash/**") {
+        Edit::RemoveLearned {
+            topic: "project".into(),
+            patterns,
+        }
+    } else {
+        Edit::AddLearned {
+            topic: "project".into(),
+            patterns,
+        }
+    }
+}
+
+/// The child: signals readiness, then toggles a pattern forever.
+#[test]
+fn crash_child() {
+    let Some(path) = std::env::var_os(CHILD_ENV).map(PathBuf::from) else {
+        return;
+    };
+    let ready = path.with_extension("ready");
+    fs::write(&ready, b"").unwrap();
+    loop {
+        let text = fs::read_to_string(&path).unwrap();
+        save(&path, &toggle(&text)).unwrap();
+    }
+}
+
+/// A small deterministic generator for kill delays.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+}
+
+fn wait_for(path: &Path) {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "child never became ready"
+        );
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+#[test]
+fn killed_mid_save_leaves_old_or_new_content() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let path = dir.path().join("config.toml");
+    let ready = path.with_extension("ready");
+    let old = BASE.to_owned();
+    let new = apply(&old, &toggle(&old)).unwrap().text;
+    assert_ne!(old, new);
+    fs::write(&path, &old).unwrap();
+    // Kill within about three saves' time, so that kills land before,
+    // during and after saves whatever the disk's speed.
+    let start = Instant::now();
+    for _ in 0..6 {
+        let text = fs::read_to_string(&path).unwrap();
+        save(&path, &toggle(&text)).unwrap();
+    }
+    assert_eq!(fs::read_to_string(&path).unwrap(), old);
+    let window = u64::try_from((start.elapsed() / 2).as_micros())
+        .unwrap()
+        .max(2000);
+    let exe = std::env::current_exe().unwrap();
+    let mut rng = Lcg(0x5eed);
+    let (mut saw_old, mut saw_new, mut leftovers) = (0, 0, 0);
+    for round in 0..KILLS {
+        let _ = fs::remove_file(&ready);
+        let mut child = Command::new(&exe)
+            .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
+            .env(CHILD_ENV, &path)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for(&ready);
+        std::thread::sleep(Duration::from_micros(rng.next() % window));
+        child.kill().unwrap();
+        let status = child.wait().unwrap();
+        // Killed by us, not stopped by a failure of its own.
+        assert_eq!(
+            status.signal(),
+            Some(9),
+            "round {round}: child ended with {status}"
+        );
+        let bytes = fs::read(&path).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(
+            toml_edit::Document::parse(text.as_str()).is_ok(),
+            "round {round}: file does not parse:\n{text}"
+        );
+        if text == old {
+            saw_old += 1;
+        } else if text == new {
+            saw_new += 1;
+        } else {
+            panic!("round {round}: file is neither old nor new:\n{text}");
+        }
+        for e in fs::read_dir(dir.path()).unwrap() {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(".jp-kb.tmp") {
+                leftovers += 1;
+                fs::remove_file(dir.path().join(name)).unwrap();
+            }
+        }
+    }
+    eprintln!(
+        "{KILLS} kills within {window} µs: old {saw_old}, new {saw_new}, killed with a temporary file in place {leftovers}"
+    );
+    assert!(
+        saw_old > 0 && saw_new > 0,
+        "the child never got to save: old {saw_old}, new {saw_new}"
+    );
+}

@@ -1,0 +1,325 @@
+//! Atomic writes, conflict detection, `save` and the undo journal, on a
+//! real file system.
+//!
+//! Unwritable directories: these tests run as root, for whom permission
+//! bits do not stop anything, so instead of `chmod` they use (a) a path
+//! whose parent is a regular file (the OS refuses with "not a directory")
+//! and (b) `/proc`, a file system where no file can be created, with the
+//! existing read-only file `/proc/version` as target.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::Path;
+
+use jp_kb::edit::write::{save_with_hook, write_atomic_with_hook};
+use jp_kb::edit::{Edit, Journal, JournalError, SaveError, WriteError, save, write_atomic};
+
+const BASE: &str =
+    "# config\n[kb.topic.project]\nsubjects = \"kb\"\nlearned = [\n  \"intro\",\n]\n";
+
+fn add(p: &str) -> Edit {
+    Edit::AddLearned {
+        topic: "project".into(),
+        patterns: vec![p.into()],
+    }
+}
+
+fn temp_files(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".jp-kb.tmp"))
+        .collect()
+}
+
+#[test]
+fn writes_new_content_and_keeps_permissions() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, BASE).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    write_atomic(&path, Some(BASE.as_bytes()), b"a = 1\n").unwrap();
+    assert_eq!(fs::read(&path).unwrap(), b"a = 1\n");
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    assert!(temp_files(dir.path()).is_empty());
+}
+
+#[test]
+fn creates_a_file_that_must_not_exist_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.toml");
+    write_atomic(&path, None, b"a = 1\n").unwrap();
+    assert_eq!(fs::read(&path).unwrap(), b"a = 1\n");
+    let err = write_atomic(&path, None, b"a = 2\n").unwrap_err();
+    assert!(matches!(err, WriteError::Conflict { .. }), "{err}");
+    assert_eq!(fs::read(&path).unwrap(), b"a = 1\n");
+}
+
+#[test]
+fn refuses_when_the_file_changed_or_vanished() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, "changed = true\n").unwrap();
+    let err = write_atomic(&path, Some(BASE.as_bytes()), b"x = 1\n").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: the file changed since it was read; not overwritten",
+            path.display()
+        )
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), "changed = true\n");
+    fs::remove_file(&path).unwrap();
+    let err = write_atomic(&path, Some(BASE.as_bytes()), b"x = 1\n").unwrap_err();
+    assert!(matches!(err, WriteError::Conflict { .. }));
+    assert!(!path.exists());
+    assert!(temp_files(dir.path()).is_empty());
+}
+
+#[test]
+fn a_change_between_read_and_rename_is_detected_not_clobbered() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, BASE).unwrap();
+    let concurrent = "# edited by hand meanwhile\n";
+    let mut hook = || fs::write(&path, concurrent).unwrap();
+    let err =
+        write_atomic_with_hook(&path, Some(BASE.as_bytes()), b"x = 1\n", &mut hook).unwrap_err();
+    assert!(matches!(err, WriteError::Conflict { .. }), "{err}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), concurrent);
+    assert!(
+        temp_files(dir.path()).is_empty(),
+        "temporary file left behind"
+    );
+}
+
+#[test]
+fn save_reapplies_once_after_a_concurrent_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, BASE).unwrap();
+    let by_hand = BASE.replace("# config", "# config, edited meanwhile");
+    let mut calls = 0;
+    let saved = save_with_hook(&path, &add("guides/*"), &mut |attempt| {
+        calls += 1;
+        if attempt == 1 {
+            fs::write(&path, &by_hand).unwrap();
+        }
+    })
+    .unwrap();
+    assert_eq!(calls, 2);
+    let want = by_hand.replace("  \"intro\",\n", "  \"intro\",\n  \"guides/*\",\n");
+    assert_eq!(fs::read_to_string(&path).unwrap(), want);
+    assert_eq!(saved.before.as_deref(), Some(by_hand.as_bytes()));
+    assert_eq!(saved.after, want.as_bytes());
+}
+
+#[test]
+fn save_refuses_when_the_file_keeps_changing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, BASE).unwrap();
+    let mut n = 0;
+    let err = save_with_hook(&path, &add("guides/*"), &mut |_| {
+        n += 1;
+        fs::write(&path, BASE.replace("config", &format!("change {n}"))).unwrap();
+    })
+    .unwrap_err();
+    assert!(matches!(err, SaveError::Conflict { .. }), "{err}");
+    assert!(
+        err.to_string().starts_with(&path.display().to_string()),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        BASE.replace("config", "change 2")
+    );
+}
+
+#[test]
+fn save_never_writes_over_invalid_toml_and_names_file_line_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    let broken = "[kb.topic.project]\nsubjects = \"kb\"\nlearned = [\"a\"\n";
+    fs::write(&path, broken).unwrap();
+    let err = save(&path, &add("b")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: invalid TOML at line 3, column 15: unclosed array, expected `]`",
+            path.display()
+        )
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), broken);
+}
+
+#[test]
+fn save_creates_a_missing_file_for_a_new_topic_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    let err = save(&path, &add("x")).unwrap_err();
+    assert!(
+        err.to_string().contains("topic `project` is not defined"),
+        "{err}"
+    );
+    assert!(!path.exists());
+    let add_topic = Edit::AddTopic {
+        id: "project".into(),
+        subjects: "kb".into(),
+        title: None,
+        introduction: None,
+        description: None,
+    };
+    let saved = save(&path, &add_topic).unwrap();
+    assert_eq!(saved.before, None);
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "[kb.topic.project]\nsubjects = \"kb\"\n"
+    );
+}
+
+#[test]
+fn save_without_change_does_not_touch_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, BASE).unwrap();
+    let before = fs::metadata(&path).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let saved = save(&path, &add("intro")).unwrap();
+    assert!(!saved.applied.changed);
+    assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), before);
+}
+
+#[test]
+fn writes_through_a_symbolic_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.toml");
+    let link = dir.path().join("config.toml");
+    fs::write(&real, BASE).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    save(&link, &add("guides/*")).unwrap();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(fs::read_to_string(&real).unwrap().contains("guides/*"));
+}
+
+#[test]
+fn unwritable_directory_parent_is_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain-file");
+    fs::write(&file, "x").unwrap();
+    let path = file.join("config.toml");
+    let err = write_atomic(&path, None, b"a = 1\n").unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, WriteError::Io { .. }), "{msg}");
+    assert!(msg.starts_with(&path.display().to_string()), "{msg}");
+    assert!(
+        msg.contains("cannot create a temporary file in its directory"),
+        "{msg}"
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), "x");
+}
+
+#[test]
+fn unwritable_directory_existing_file_on_proc() {
+    let path = Path::new("/proc/version");
+    let Ok(before) = fs::read(path) else {
+        // No procfs on this system: case (b) cannot be staged here.
+        return;
+    };
+    let err = write_atomic(path, Some(&before), b"a = 1\n").unwrap_err();
+    assert!(matches!(err, WriteError::Io { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("/proc/version: cannot create a temporary file"),
+        "{err}"
+    );
+    assert_eq!(fs::read(path).unwrap(), before);
+}
+
+#[test]
+fn journal_undoes_and_redoes_and_refuses_over_foreign_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, BASE).unwrap();
+    let mut j = Journal::new();
+    j.save(&path, &add("a")).unwrap();
+    j.save(&path, &add("b")).unwrap();
+    let after_b = fs::read_to_string(&path).unwrap();
+    assert!(after_b.contains("\"a\",\n  \"b\","));
+    assert_eq!(
+        j.undo().unwrap().map(|c| c.summary.clone()).as_deref(),
+        Some("added `b` to kb.topic.project.learned")
+    );
+    assert!(!fs::read_to_string(&path).unwrap().contains("\"b\""));
+    j.undo().unwrap();
+    assert_eq!(fs::read_to_string(&path).unwrap(), BASE);
+    assert!(j.undo().unwrap().is_none());
+    j.redo().unwrap();
+    j.redo().unwrap();
+    assert_eq!(fs::read_to_string(&path).unwrap(), after_b);
+    assert!(!j.can_redo());
+
+    // A change made by someone else blocks undo, and nothing is lost.
+    let foreign = after_b.replace("# config", "# mine");
+    fs::write(&path, &foreign).unwrap();
+    let err = j.undo().unwrap_err();
+    assert!(
+        matches!(err, JournalError::Changed { action: "undo", .. }),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: changed since jp-kb edited it; refusing to undo",
+            path.display()
+        )
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), foreign);
+    assert!(j.can_undo(), "the refused change stays undoable");
+    fs::write(&path, &after_b).unwrap();
+    j.undo().unwrap();
+    // Redo is refused the same way.
+    fs::write(&path, "x = 1\n").unwrap();
+    assert!(matches!(
+        j.redo().unwrap_err(),
+        JournalError::Changed { action: "redo", .. }
+    ));
+    assert_eq!(fs::read_to_string(&path).unwrap(), "x = 1\n");
+}
+
+#[test]
+fn journal_undo_of_a_created_file_removes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    let mut j = Journal::new();
+    let add_topic = Edit::AddTopic {
+        id: "t".into(),
+        subjects: "kb".into(),
+        title: None,
+        introduction: None,
+        description: None,
+    };
+    j.save(&path, &add_topic).unwrap();
+    assert!(path.exists());
+    j.undo().unwrap();
+    assert!(!path.exists());
+    j.redo().unwrap();
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "[kb.topic.t]\nsubjects = \"kb\"\n"
+    );
+    // Recording after an undo drops the redo stack.
+    j.undo().unwrap();
+    fs::write(&path, BASE).unwrap();
+    j.save(&path, &add("z")).unwrap();
+    assert!(!j.can_redo());
+}
