@@ -2,6 +2,7 @@
 //! (contract §4): pass-through or fenced by extension; binary, non-UTF-8
 //! and unreadable files are skipped with a reason, never inlined.
 
+use std::io::Read as _;
 use std::path::Path;
 
 /// How many leading bytes are searched for a NUL byte.
@@ -49,6 +50,33 @@ pub fn read_content(path: &Path) -> Content {
 /// Reads a subject and formats it: what the assistant gets for it.
 pub fn read_formatted(slug: &str, extension: Option<&str>, path: &Path) -> String {
     format_subject_owned(slug, extension, read_content(path))
+}
+
+/// Reads at most `limit` bytes of a subject file (for previews of huge
+/// files). Returns the content and whether the file was cut; a cut never
+/// splits a UTF-8 character (the incomplete tail is dropped).
+pub fn read_content_prefix(path: &Path, limit: usize) -> (Content, bool) {
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| {
+        let mut taken = f.take(limit as u64 + 1);
+        taken.read_to_end(&mut bytes)
+    });
+    if let Err(err) = read {
+        return (
+            Content::Skipped(SkipReason::Unreadable(os_reason(&err))),
+            false,
+        );
+    }
+    let truncated = bytes.len() > limit;
+    if truncated {
+        bytes.truncate(limit);
+        if let Err(e) = std::str::from_utf8(&bytes)
+            && e.error_len().is_none()
+        {
+            bytes.truncate(e.valid_up_to());
+        }
+    }
+    (decode_content(bytes), truncated)
 }
 
 /// Classifies raw bytes as text, binary or invalid UTF-8.
@@ -151,6 +179,28 @@ mod tests {
             decode_content(vec![0xE9, b'a']),
             Content::Skipped(SkipReason::NotUtf8)
         );
+    }
+
+    #[test]
+    fn prefix_read_is_bounded_and_keeps_whole_characters() {
+        let dir = std::env::temp_dir().join(format!("jp-kb-prefix-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("big.md");
+        std::fs::write(&path, "ab\u{e9}cd").unwrap();
+        // "ab" + 2-byte é: a 3-byte limit cuts é in half; it is dropped.
+        assert_eq!(
+            read_content_prefix(&path, 3),
+            (Content::Text("ab".into()), true)
+        );
+        assert_eq!(
+            read_content_prefix(&path, 100),
+            (Content::Text("ab\u{e9}cd".into()), false)
+        );
+        assert!(matches!(
+            read_content_prefix(&dir.join("missing"), 10),
+            (Content::Skipped(SkipReason::Unreadable(_)), false)
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! jp-kb: computes, for a JP workspace, exactly what the assistant is shown
 //! from its knowledge base, and lets a person curate it.
 //!
-//! The library has no terminal dependency. Layers, lowest first:
+//! The core has no terminal dependency. Layers, lowest first:
 //! [`config`] (workspace, layered files, `--cfg`, `-k`, origins) →
 //! [`subjects`] (walk, slugs, patterns, resolution) → [`content`] (reading
 //! and format handling) → [`render`] (the byte-exact texts) → [`learn`]
 //! and [`kb`] (the texts for a whole workspace) → [`check`] (the linter;
-//! its `report` module renders findings to strings, never to a terminal) and
+//! its `report` module renders findings to strings, never to a terminal),
 //! [`mcp`] (the same texts as an MCP server's tool, prompt and resources).
+//! [`tui`] is the curator's terminal UI on top of them; the core modules
+//! know nothing of it.
 
 pub mod check;
 pub mod config;
@@ -20,6 +22,7 @@ pub mod render;
 pub mod subjects;
 pub mod tokens;
 pub mod topic;
+pub mod tui;
 
 pub use kb::KnowledgeBase;
 pub use learn::{LearnInput, Outcome, execute};

@@ -65,12 +65,12 @@ impl EditContext<'_> {
     ) -> Result<bool, CliError> {
         let mut changed_any = false;
         for p in planned {
-            if let Some(parent) = p.path.parent() {
-                if !parent.exists() {
-                    std::fs::create_dir_all(parent).map_err(|e| {
-                        CliError::runtime(format!("{}: cannot create: {e}", parent.display()))
-                    })?;
-                }
+            if let Some(parent) = p.path.parent()
+                && !parent.exists()
+            {
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    CliError::runtime(format!("{}: cannot create: {e}", parent.display()))
+                })?;
             }
             let result = if declare {
                 save_declaring(&p.path, &p.edit)

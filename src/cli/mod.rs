@@ -12,6 +12,7 @@ mod output;
 mod prompt;
 mod schema;
 mod topic;
+mod tui;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -112,10 +113,16 @@ are seen without a restart; when a configuration file changes, the client is
 told that the tool and resource lists changed. Logs go to stderr; nothing is
 written. See the README, \"Use it from your assistant\", for client setup.")]
     Mcp,
+    /// The curator: browse topics and subjects, toggle learned/disabled, preview
+    /// exactly what the assistant sees (opens the bundled demo when no workspace is found).
+    Tui(tui::TuiArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code.
 pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
+    if let Command::Tui(args) = &cli.command {
+        return tui::run(cli, args);
+    }
     let env = Environment::from_process()
         .map_err(|e| CliError::runtime(format!("cannot read the current directory: {e}")))?;
     let options = LoadOptions {
@@ -141,13 +148,15 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Learned(command) => learned::run(&editing(kb), List::Learned, command),
         Command::Disabled(command) => learned::run(&editing(kb), List::Disabled, command),
         Command::Topic(command) => topic::run(&editing(kb), command),
-        Command::Init => Ok(ExitCode::SUCCESS),
+        // Handled above, before loading; kept here so the match is total.
+        Command::Init => init::run(&env, cli.workspace.as_deref()),
         Command::List(args) => list::run(&kb, args),
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
         Command::Check(args) => check::run(&env, &options, args),
         Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options)),
+        Command::Tui(args) => tui::run(cli, args),
     }
 }
 

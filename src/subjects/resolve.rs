@@ -89,6 +89,18 @@ impl Resolution {
         v
     }
 
+    /// The subjects one pattern selects under the `learned` rules (globs
+    /// skip hidden subjects, an exact slug reaches them; disabled subjects
+    /// are never selected), in slug order. The pattern tester and the
+    /// "replace this glob by its slugs" fix use it.
+    pub fn selected_by_pattern(&self, pattern: &str) -> Vec<usize> {
+        PatternList::new(&[pattern.to_owned()])
+            .resolve(self.subjects(), &|i| !self.is_disabled(i))
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     pub fn counts(&self) -> Counts {
         let mut c = Counts {
             total: self.walk.subjects.len(),
@@ -121,4 +133,46 @@ pub struct Counts {
     pub hidden: usize,
     pub disabled: usize,
     pub learned: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::subjects::walk::settle_collisions;
+
+    fn subject(rel: &str) -> Subject {
+        let components: Vec<&str> = rel.split('/').collect();
+        Subject {
+            slug: crate::subjects::slug::slug_of(&components),
+            rel_path: rel.to_owned(),
+            path: rel.into(),
+            hidden: crate::subjects::slug::is_hidden_path(&components),
+            bytes: 0,
+        }
+    }
+
+    #[test]
+    fn selected_by_pattern_follows_learned_rules() {
+        let (subjects, _) = settle_collisions(vec![
+            subject("m/a.md"),
+            subject("m/b.md"),
+            subject("m/.c.md"),
+            subject("x.md"),
+        ]);
+        let walk = WalkResult {
+            subjects,
+            ..WalkResult::default()
+        };
+        let r = Resolution::new(walk, vec![], vec!["m/b".into()]);
+        let slugs = |v: Vec<usize>| -> Vec<String> {
+            v.into_iter()
+                .map(|i| r.subjects()[i].slug.clone())
+                .collect()
+        };
+        // The glob skips the hidden m/c and the disabled m/b.
+        assert_eq!(slugs(r.selected_by_pattern("m/*")), ["m/a"]);
+        // An exact slug reaches a hidden subject.
+        assert_eq!(slugs(r.selected_by_pattern("m/c")), ["m/c"]);
+        assert!(r.selected_by_pattern("m/b").is_empty());
+    }
 }

@@ -1,0 +1,161 @@
+//! The driver: carries out the effects `update` returns (edits through
+//! the edit bridge, undo/redo, reloads) and reads what the screen needs,
+//! feeding the results back as actions. The terminal loop and the test
+//! harness share it, so tests exercise the same path as the real app.
+
+use std::path::PathBuf;
+
+use super::action::{Action, ChangedFile, Effect};
+use super::app::App;
+use super::edit_bridge::{self, Journal, Saved};
+
+use super::model::{LoadOutcome, Model, fetch};
+use super::update::update;
+use crate::config::{Environment, LoadOptions};
+
+/// What the driver needs to reload and write.
+#[derive(Debug)]
+pub struct Driver {
+    pub env: Environment,
+    pub options: LoadOptions,
+    pub journal: Journal,
+}
+
+impl Driver {
+    pub fn new(env: Environment, options: LoadOptions) -> Self {
+        Self {
+            env,
+            options,
+            journal: Journal::new(),
+        }
+    }
+
+    /// Loads the workspace as an action.
+    pub fn load(&self, changed: Vec<PathBuf>) -> Action {
+        let mut result = Model::load(&self.env, &self.options);
+        if let (Err(message), Some(ws)) = (&mut result, &self.options.workspace) {
+            // Show paths inside the workspace relative to it.
+            let ws = ws.canonicalize().unwrap_or_else(|_| ws.clone());
+            *message = message.replace(&format!("{}/", ws.display()), "");
+        }
+        Action::Loaded(std::sync::Arc::new(LoadOutcome { result, changed }))
+    }
+
+    /// Runs an action and everything it causes, then reads what the next
+    /// frame needs. Returns the effects only the terminal can carry out
+    /// (the editor, quitting).
+    pub fn dispatch(&mut self, app: &mut App, action: Action) -> Vec<Effect> {
+        let mut queue = vec![action];
+        let mut outside = Vec::new();
+        while let Some(action) = queue.pop() {
+            let effects = update(app, action);
+            let mut follow = Vec::new();
+            for effect in effects {
+                match effect {
+                    Effect::OpenEditor(_) | Effect::Quit => outside.push(effect),
+                    other => follow.extend(self.perform(app, other)),
+                }
+            }
+            // Run follow-ups in order (queue is a stack).
+            follow.reverse();
+            queue.extend(follow);
+        }
+        self.fulfill(app);
+        outside
+    }
+
+    fn perform(&mut self, app: &App, effect: Effect) -> Vec<Action> {
+        let show = |path: &PathBuf| {
+            app.model
+                .as_ref()
+                .map_or_else(|| path.display().to_string(), |m| m.show(path))
+        };
+        match effect {
+            Effect::ApplyEdit { file, edits } => {
+                match edit_bridge::save(&mut self.journal, &file, &edits) {
+                    Ok(saved) => {
+                        let message = format!("{} in {}", saved.summary, show(&file));
+                        let done = done(&saved, &message, false);
+                        if saved.changed {
+                            vec![done, self.load(vec![file])]
+                        } else {
+                            vec![done]
+                        }
+                    }
+                    Err(e) => vec![error(relative(app, &e))],
+                }
+            }
+            Effect::Undo | Effect::Redo => {
+                let undo = effect == Effect::Undo;
+                let result = if undo {
+                    edit_bridge::undo(&mut self.journal)
+                } else {
+                    edit_bridge::redo(&mut self.journal)
+                };
+                match result {
+                    Ok(Some(saved)) => {
+                        let verb = if undo { "undid" } else { "redid" };
+                        let message = format!("{verb}: {} in {}", saved.summary, show(&saved.path));
+                        let file = saved.path.clone();
+                        vec![done(&saved, &message, undo), self.load(vec![file])]
+                    }
+                    Ok(None) => vec![error(format!(
+                        "nothing to {}",
+                        if undo { "undo" } else { "redo" }
+                    ))],
+                    Err(e) => vec![error(relative(app, &e))],
+                }
+            }
+            Effect::Reload { paths } => vec![self.load(paths)],
+            Effect::OpenEditor(_) | Effect::Quit => Vec::new(),
+        }
+    }
+
+    /// Reads every preview input the screen needs and is not cached.
+    pub fn fulfill(&mut self, app: &mut App) {
+        for need in app.needs() {
+            let Some(model) = &app.model else { return };
+            let fetched = fetch(&model.kb, &need);
+            update(app, Action::Fetched(Box::new(fetched)));
+        }
+    }
+}
+
+fn done(saved: &Saved, message: &str, reversed: bool) -> Action {
+    let (before, after) = if reversed {
+        (
+            saved.after.clone(),
+            saved.before.clone().unwrap_or_default(),
+        )
+    } else {
+        (
+            saved.before.clone().unwrap_or_default(),
+            saved.after.clone(),
+        )
+    };
+    Action::Done {
+        message: message.to_owned(),
+        error: false,
+        changed: saved.changed.then(|| ChangedFile {
+            path: saved.path.clone(),
+            before,
+            after,
+        }),
+    }
+}
+
+/// Paths inside the workspace, shown relative to it.
+fn relative(app: &App, message: &str) -> String {
+    match &app.model {
+        Some(m) => message.replace(&format!("{}/", m.kb.root().display()), ""),
+        None => message.to_owned(),
+    }
+}
+
+fn error(message: String) -> Action {
+    Action::Done {
+        message,
+        error: true,
+        changed: None,
+    }
+}

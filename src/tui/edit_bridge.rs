@@ -1,0 +1,180 @@
+//! The one door from the TUI to config files. Every change the curator
+//! makes is a plan step — one file, one or more [`Edit`]s — saved here
+//! through the edit core (`crate::edit`: format-preserving `apply`,
+//! atomic `write_atomic` with conflict check, the undo [`Journal`]) and
+//! recorded as one undo step. Nothing else in the TUI writes a file.
+
+use std::path::{Path, PathBuf};
+
+use crate::edit::write::{read_current, write_atomic};
+use crate::edit::{Change, WriteError, apply};
+pub use crate::edit::{Edit, Field, FieldValue, Journal};
+
+/// The name ending of the edit core's temporary files (the watcher
+/// ignores them).
+pub const TEMP_SUFFIX: &str = ".jp-kb.tmp";
+
+/// What a save, undo or redo did to one file, as text for the status line
+/// and the Config tab's highlight.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Saved {
+    pub path: PathBuf,
+    /// `None`: the file did not exist.
+    pub before: Option<String>,
+    pub after: String,
+    pub changed: bool,
+    pub summary: String,
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+impl Saved {
+    fn from_change(change: &Change) -> Self {
+        Self {
+            path: change.path.clone(),
+            before: change.before.as_deref().map(text),
+            after: text(&change.after),
+            changed: true,
+            summary: change.summary.clone(),
+        }
+    }
+}
+
+/// Applies `edits` in order to the file at `path` (missing: empty) and
+/// writes the result once, atomically; a concurrent change is re-read and
+/// the edits re-applied once. Recorded in `journal` as one step.
+pub fn save(journal: &mut Journal, path: &Path, edits: &[Edit]) -> Result<Saved, String> {
+    if let [edit] = edits {
+        let saved = journal.save(path, edit).map_err(|e| e.to_string())?;
+        return Ok(Saved {
+            path: saved.path,
+            before: saved.before.as_deref().map(text),
+            after: text(&saved.after),
+            changed: saved.applied.changed,
+            summary: saved.applied.summary,
+        });
+    }
+    for attempt in 1..=2 {
+        let before = read_current(path).map_err(|e| e.to_string())?;
+        let source = match &before {
+            Some(bytes) => std::str::from_utf8(bytes)
+                .map_err(|_| format!("{}: not valid UTF-8; nothing written", path.display()))?,
+            None => "",
+        };
+        let mut current = source.to_owned();
+        let mut summaries = Vec::new();
+        let mut changed = false;
+        for edit in edits {
+            let applied = apply(&current, edit).map_err(|e| format!("{}: {e}", path.display()))?;
+            changed |= applied.changed;
+            summaries.push(applied.summary);
+            current = applied.text;
+        }
+        let summary = summaries.join("; ");
+        if !changed {
+            return Ok(Saved {
+                path: path.to_path_buf(),
+                before: before.as_deref().map(text),
+                after: current,
+                changed: false,
+                summary,
+            });
+        }
+        match write_atomic(path, before.as_deref(), current.as_bytes()) {
+            Ok(()) => {
+                let change = Change {
+                    path: path.to_path_buf(),
+                    before,
+                    after: current.into_bytes(),
+                    summary,
+                };
+                let saved = Saved::from_change(&change);
+                journal.record(change);
+                return Ok(saved);
+            }
+            Err(WriteError::Conflict { .. }) if attempt == 1 => {}
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Err(format!(
+        "{}: the file kept changing while being saved; nothing written, try again",
+        path.display()
+    ))
+}
+
+/// Undoes the last step; `Ok(None)` when there is nothing to undo.
+pub fn undo(journal: &mut Journal) -> Result<Option<Saved>, String> {
+    journal
+        .undo()
+        .map(|c| c.map(Saved::from_change))
+        .map_err(|e| e.to_string())
+}
+
+/// Redoes the last undone step.
+pub fn redo(journal: &mut Journal) -> Result<Option<Saved>, String> {
+    journal
+        .redo()
+        .map(|c| c.map(Saved::from_change))
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn several_edits_are_one_write_and_one_undo_step() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        let original = "[kb.topic.p] # keep\nsubjects = \"kb\"\ndisabled = [\"a/*\"]\n";
+        std::fs::write(&path, original).unwrap();
+        let mut journal = Journal::new();
+        let saved = save(
+            &mut journal,
+            &path,
+            &[
+                Edit::RemoveDisabled {
+                    topic: "p".into(),
+                    slugs: vec!["a/*".into()],
+                },
+                Edit::AddDisabled {
+                    topic: "p".into(),
+                    slugs: vec!["a/x".into()],
+                },
+            ],
+        )
+        .unwrap();
+        assert!(saved.changed);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "[kb.topic.p] # keep\nsubjects = \"kb\"\ndisabled = [\"a/x\"]\n"
+        );
+        let undone = undo(&mut journal).unwrap().unwrap();
+        assert_eq!(undone.before.as_deref(), Some(original));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+        assert!(undo(&mut journal).unwrap().is_none());
+        redo(&mut journal).unwrap();
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .contains("[\"a/x\"]")
+        );
+    }
+
+    #[test]
+    fn an_invalid_file_is_never_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, "x = [\n").unwrap();
+        let mut journal = Journal::new();
+        let edit = Edit::AddLearned {
+            topic: "p".into(),
+            patterns: vec!["a".into()],
+        };
+        assert!(save(&mut journal, &path, &[edit.clone(), edit]).is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = [\n");
+        assert!(!journal.can_undo());
+    }
+}

@@ -1,0 +1,399 @@
+//! What a toggle means for the config files: turns the selected subject,
+//! directory or topic and its current state (from the engine's
+//! resolution) into a plan of edits, a question, or a refusal. Pure: no
+//! file is read or written here.
+
+use std::path::PathBuf;
+
+use super::app::{App, Choice, Plan};
+use super::edit_bridge::{Edit, Field, FieldValue};
+use super::tree::{self, RowKind};
+use crate::config::{Origin, Valued};
+use crate::edit::unlearn_via_glob;
+use crate::subjects::{PatternList, Resolution, is_glob};
+use crate::topic::TopicState;
+
+/// What a toggle proposes.
+#[derive(Debug, Clone)]
+pub enum Proposal {
+    Apply(Plan),
+    Ask(Choice),
+    Refuse(String),
+}
+
+/// The TOML files that hold `value` in `values`; an entry from `--cfg`,
+/// `-k` or a JSON/YAML layer cannot be changed here.
+fn files_holding(values: &[Valued<String>], value: &str) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for v in values.iter().filter(|v| v.value == value) {
+        match &v.origin {
+            Origin::File { path, .. } if path.extension().is_some_and(|e| e == "toml") => {
+                if !files.contains(path) {
+                    files.push(path.clone());
+                }
+            }
+            other => {
+                return Err(format!(
+                    "`{value}` comes from {other}, which jp-kb cannot edit; change it there"
+                ));
+            }
+        }
+    }
+    Ok(files)
+}
+
+fn where_set(app: &App, values: &[Valued<String>], value: &str) -> String {
+    let root = app
+        .model
+        .as_ref()
+        .map(|m| m.kb.root().to_path_buf())
+        .unwrap_or_default();
+    values
+        .iter()
+        .find(|v| v.value == value)
+        .map(|v| v.origin.display_relative(&root))
+        .unwrap_or_default()
+}
+
+/// Removes `items` from the learned (or disabled) list in every file
+/// holding them.
+fn removal(state: &TopicState, items: &[String], disabled: bool) -> Result<Plan, String> {
+    let values = if disabled {
+        &state.config.disabled
+    } else {
+        &state.config.learned
+    };
+    let mut plan: Plan = Vec::new();
+    for item in items {
+        for file in files_holding(values, item)? {
+            let edit = if disabled {
+                Edit::RemoveDisabled {
+                    topic: state.id().to_owned(),
+                    slugs: vec![item.clone()],
+                }
+            } else {
+                Edit::RemoveLearned {
+                    topic: state.id().to_owned(),
+                    patterns: vec![item.clone()],
+                }
+            };
+            match plan.iter_mut().find(|(f, _)| *f == file) {
+                Some((_, edits)) => edits.push(edit),
+                None => plan.push((file, vec![edit])),
+            }
+        }
+    }
+    Ok(plan)
+}
+
+fn addition(app: &App, state: &TopicState, items: Vec<String>, disabled: bool) -> Proposal {
+    let Some(file) = app.target_for(state) else {
+        return Proposal::Refuse("no workspace loaded".into());
+    };
+    let topic = state.id().to_owned();
+    let edit = if disabled {
+        Edit::AddDisabled {
+            topic,
+            slugs: items,
+        }
+    } else {
+        Edit::AddLearned {
+            topic,
+            patterns: items,
+        }
+    };
+    Proposal::Apply(vec![(file, vec![edit])])
+}
+
+fn or_refuse(plan: Result<Plan, String>) -> Result<Plan, Proposal> {
+    plan.map_err(Proposal::Refuse)
+}
+
+/// `l` on the selection.
+pub fn toggle_learned(app: &App) -> Proposal {
+    toggle(app, false)
+}
+
+/// `d` on the selection.
+pub fn toggle_disabled(app: &App) -> Proposal {
+    toggle(app, true)
+}
+
+fn toggle(app: &App, disabled: bool) -> Proposal {
+    let (Some(state), Some(res), Some(row)) =
+        (app.topic_state(), app.resolution(), app.selected_row())
+    else {
+        return Proposal::Refuse("select a subject or a directory first".into());
+    };
+    let result = match row.kind {
+        RowKind::Subject(i) if disabled => subject_disabled(app, state, res, i),
+        RowKind::Subject(i) => subject_learned(app, state, res, i),
+        RowKind::Dir {
+            rel, slug_prefix, ..
+        } => Ok(directory(app, state, res, &rel, &slug_prefix, disabled)),
+    };
+    result.unwrap_or_else(|p| p)
+}
+
+fn subject_learned(
+    app: &App,
+    state: &TopicState,
+    res: &Resolution,
+    i: usize,
+) -> Result<Proposal, Proposal> {
+    let slug = res.subjects()[i].slug.clone();
+    if let Some(e) = res.disabled_by[i] {
+        return Err(Proposal::Refuse(format!(
+            "`{slug}` is disabled by `{}`: disabled beats learned; press d to enable it first",
+            res.disabled_entries[e]
+        )));
+    }
+    let Some(by) = res.learned_by[i] else {
+        return Ok(addition(app, state, vec![slug], false));
+    };
+    let pattern = res.learned_patterns[by.pattern].clone();
+    let remove = or_refuse(removal(state, std::slice::from_ref(&pattern), false))?;
+    if !by.glob {
+        return Ok(Proposal::Apply(remove));
+    }
+    let selected = res.selected_by_pattern(&pattern);
+    Ok(glob_fix(
+        app, state, &slug, &pattern, &selected, i, remove, false,
+    ))
+}
+
+fn subject_disabled(
+    app: &App,
+    state: &TopicState,
+    res: &Resolution,
+    i: usize,
+) -> Result<Proposal, Proposal> {
+    let slug = res.subjects()[i].slug.clone();
+    let Some(e) = res.disabled_by[i] else {
+        return Ok(addition(app, state, vec![slug], true));
+    };
+    let entry = res.disabled_entries[e].clone();
+    let remove = or_refuse(removal(state, std::slice::from_ref(&entry), true))?;
+    if !is_glob(&entry) {
+        return Ok(Proposal::Apply(remove));
+    }
+    // A disabled glob matches hidden subjects too (contract §1).
+    let selected: Vec<usize> = PatternList::new(std::slice::from_ref(&entry))
+        .first_match_any(res.subjects())
+        .iter()
+        .enumerate()
+        .filter_map(|(k, m)| m.map(|_| k))
+        .collect();
+    Ok(glob_fix(
+        app, state, &slug, &entry, &selected, i, remove, true,
+    ))
+}
+
+/// The two fixes for a subject selected by a glob: remove the glob, or
+/// replace it by the slugs it selects minus this one.
+#[allow(clippy::too_many_arguments)]
+fn glob_fix(
+    app: &App,
+    state: &TopicState,
+    slug: &str,
+    pattern: &str,
+    selected: &[usize],
+    me: usize,
+    remove: Plan,
+    disabled: bool,
+) -> Proposal {
+    let Some(res) = state.resolution() else {
+        return Proposal::Refuse("topic cannot be read".into());
+    };
+    let list = if disabled { "disabled" } else { "learned" };
+    let values = if disabled {
+        &state.config.disabled
+    } else {
+        &state.config.learned
+    };
+    let others: Vec<String> = selected
+        .iter()
+        .filter(|&&k| k != me)
+        .map(|&k| res.subjects()[k].slug.clone())
+        .collect();
+    let mut note = None;
+    let mut replace = remove.clone();
+    if disabled {
+        // The edit core has no in-place replace for `disabled`: remove the
+        // glob and append the slugs, in one write.
+        if let (false, Some((_, edits))) = (others.is_empty(), replace.first_mut()) {
+            edits.push(Edit::AddDisabled {
+                topic: state.id().to_owned(),
+                slugs: others.clone(),
+            });
+        }
+    } else if let Some((file, edits)) = replace.first_mut() {
+        // The edit core's fix replaces the glob in place, in the first file
+        // holding it (other files just drop it).
+        let in_file: Vec<String> = values
+            .iter()
+            .filter(|v| v.origin.path() == Some(file.as_path()))
+            .map(|v| v.value.clone())
+            .collect();
+        let matched: Vec<String> = selected
+            .iter()
+            .map(|&k| res.subjects()[k].slug.clone())
+            .collect();
+        match unlearn_via_glob(state.id(), &in_file, pattern, &matched, slug) {
+            Ok(fix) => {
+                if !fix.glob_like.is_empty() {
+                    note = Some(format!(
+                        "note: {} contain glob characters and may select more than themselves",
+                        fix.glob_like.join(", ")
+                    ));
+                }
+                *edits = vec![fix.replace_pattern];
+            }
+            Err(e) => return Proposal::Refuse(e.to_string()),
+        }
+    }
+    Proposal::Ask(Choice {
+        title: format!("`{slug}` is {list} by a glob"),
+        lines: vec![
+            format!(
+                "`{slug}` is {list} by the glob `{pattern}` ({}).",
+                where_set(app, values, pattern)
+            ),
+            format!("That glob selects {} subject(s).", selected.len()),
+        ]
+        .into_iter()
+        .chain(note)
+        .collect(),
+        options: vec![
+            (
+                format!(
+                    "remove `{pattern}` from {list} (all {} subjects)",
+                    selected.len()
+                ),
+                remove,
+            ),
+            (
+                format!("replace `{pattern}` by its {} other slug(s)", others.len()),
+                replace,
+            ),
+        ],
+    })
+}
+
+fn directory(
+    app: &App,
+    state: &TopicState,
+    res: &Resolution,
+    rel: &str,
+    prefix: &str,
+    disabled: bool,
+) -> Proposal {
+    let list = if disabled { "disabled" } else { "learned" };
+    let under = tree::subjects_under(res, rel);
+    let glob = format!("{prefix}/**");
+    let slugs: Vec<String> = under
+        .iter()
+        .filter(|&&i| {
+            if disabled {
+                !res.is_disabled(i)
+            } else {
+                res.is_available(i)
+            }
+        })
+        .map(|&i| res.subjects()[i].slug.clone())
+        .collect();
+    let mut options = Vec::new();
+    let entries = if disabled {
+        &res.disabled_entries
+    } else {
+        &res.learned_patterns
+    };
+    if !entries.contains(&glob)
+        && let Proposal::Apply(plan) = addition(app, state, vec![glob.clone()], disabled)
+    {
+        options.push((format!("add `{glob}` to {list}"), plan));
+    }
+    if !slugs.is_empty()
+        && let Proposal::Apply(plan) = addition(app, state, slugs.clone(), disabled)
+    {
+        options.push((format!("add the {} slug(s) one by one", slugs.len()), plan));
+    }
+    // Entries naming this directory: its glob and exact slugs under it.
+    let under_slugs: Vec<&str> = under
+        .iter()
+        .map(|&i| res.subjects()[i].slug.as_str())
+        .collect();
+    let named: Vec<String> = entries
+        .iter()
+        .filter(|e| **e == glob || under_slugs.contains(&e.as_str()))
+        .cloned()
+        .collect();
+    if !named.is_empty() {
+        match removal(state, &named, disabled) {
+            Ok(plan) => options.push((
+                format!("remove {} {list} entr(ies) naming `{rel}/`", named.len()),
+                plan,
+            )),
+            Err(why) => return Proposal::Refuse(why),
+        }
+    }
+    if options.is_empty() {
+        return Proposal::Refuse(format!("nothing to change for `{rel}/`"));
+    }
+    Proposal::Ask(Choice {
+        title: format!("{list}: directory `{rel}/`"),
+        lines: vec![format!(
+            "{} subject(s) under `{rel}/`; a glob skips hidden ones.",
+            under.len()
+        )],
+        options,
+    })
+}
+
+/// `e` on the selected topic.
+pub fn toggle_enable(app: &App) -> Proposal {
+    let Some(state) = app.topic_state() else {
+        return Proposal::Refuse("no topic selected".into());
+    };
+    let origin_file = state
+        .config
+        .enable
+        .as_ref()
+        .map(|v| &v.origin)
+        .map(|o| match o {
+            Origin::File { path, .. } if path.extension().is_some_and(|e| e == "toml") => {
+                Ok(path.clone())
+            }
+            other => Err(format!(
+                "`enable` comes from {other}, which jp-kb cannot edit"
+            )),
+        })
+        .transpose();
+    let file = match origin_file {
+        Ok(Some(f)) => f,
+        Ok(None) => match app.target_for(state) {
+            Some(f) => f,
+            None => return Proposal::Refuse("no workspace loaded".into()),
+        },
+        Err(why) => return Proposal::Refuse(why),
+    };
+    Proposal::Apply(vec![(
+        file,
+        vec![Edit::SetField {
+            topic: state.id().to_owned(),
+            field: Field::Enable,
+            value: FieldValue::Bool(!state.enabled()),
+        }],
+    )])
+}
+
+/// Enter in the pattern tester.
+pub fn add_pattern(app: &App, pattern: &str, disabled: bool) -> Proposal {
+    let Some(state) = app.topic_state() else {
+        return Proposal::Refuse("no topic selected".into());
+    };
+    if pattern.trim().is_empty() {
+        return Proposal::Refuse("type a pattern first".into());
+    }
+    addition(app, state, vec![pattern.to_owned()], disabled)
+}

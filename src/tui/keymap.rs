@@ -1,0 +1,337 @@
+//! The key map as data: one table `(scope, key) → action` with its help
+//! text. The handler resolves keys through it and the `?` overlay and
+//! footer hints are generated from it, so they cannot disagree.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::action::{Action, Tab};
+use super::app::Mode;
+
+/// Where a binding applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Normal,
+    Help,
+    /// The filter and the pattern tester (one-line inputs).
+    Line,
+    Choice,
+    Form,
+}
+
+impl Scope {
+    pub fn of(mode: &Mode) -> Self {
+        match mode {
+            Mode::Normal => Scope::Normal,
+            Mode::Help => Scope::Help,
+            Mode::Filter(_) | Mode::Pattern(_) => Scope::Line,
+            Mode::Choice(_) => Scope::Choice,
+            Mode::Form(_) => Scope::Form,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Scope::Normal => "Main screen",
+            Scope::Help => "Help",
+            Scope::Line => "Filter and pattern tester",
+            Scope::Choice => "Choice dialogs",
+            Scope::Form => "Forms",
+        }
+    }
+
+    /// Text scopes pass unbound keys to the input.
+    fn is_text(self) -> bool {
+        matches!(self, Scope::Line | Scope::Form)
+    }
+}
+
+/// One binding.
+#[derive(Debug, Clone)]
+pub struct Binding {
+    pub scope: Scope,
+    pub code: KeyCode,
+    pub mods: KeyModifiers,
+    pub action: Action,
+    pub help: &'static str,
+}
+
+const NONE: KeyModifiers = KeyModifiers::NONE;
+const CTRL: KeyModifiers = KeyModifiers::CONTROL;
+
+fn b(
+    scope: Scope,
+    code: KeyCode,
+    mods: KeyModifiers,
+    action: Action,
+    help: &'static str,
+) -> Binding {
+    Binding {
+        scope,
+        code,
+        mods,
+        action,
+        help,
+    }
+}
+
+fn c(ch: char) -> KeyCode {
+    KeyCode::Char(ch)
+}
+
+/// The default key table.
+pub fn bindings() -> Vec<Binding> {
+    use Action as A;
+    use KeyCode as K;
+    use Scope::{Choice, Normal};
+    let mut v = vec![
+        b(Normal, K::Down, NONE, A::MoveDown, "down"),
+        b(Normal, c('j'), NONE, A::MoveDown, "down"),
+        b(Normal, K::Up, NONE, A::MoveUp, "up"),
+        b(Normal, c('k'), NONE, A::MoveUp, "up"),
+        b(Normal, K::PageDown, NONE, A::PageDown, "page down"),
+        b(Normal, c('d'), CTRL, A::PageDown, "page down"),
+        b(Normal, K::PageUp, NONE, A::PageUp, "page up"),
+        b(Normal, c('u'), CTRL, A::PageUp, "page up"),
+        b(Normal, K::Home, NONE, A::Top, "first row"),
+        b(Normal, c('G'), NONE, A::Bottom, "last row"),
+        b(Normal, K::End, NONE, A::Bottom, "last row"),
+        b(Normal, K::Tab, NONE, A::FocusNext, "next pane"),
+        b(
+            Normal,
+            K::BackTab,
+            KeyModifiers::SHIFT,
+            A::FocusPrev,
+            "previous pane",
+        ),
+        b(Normal, K::Enter, NONE, A::Activate, "open/close directory"),
+        b(Normal, K::Left, NONE, A::Collapse, "close directory"),
+        b(Normal, K::Right, NONE, A::Expand, "open directory"),
+        b(Normal, c('l'), NONE, A::ToggleLearned, "toggle learned"),
+        b(Normal, c('d'), NONE, A::ToggleDisabled, "toggle disabled"),
+        b(Normal, c('e'), NONE, A::ToggleEnable, "toggle topic enable"),
+        b(Normal, c('u'), NONE, A::Undo, "undo"),
+        b(Normal, c('r'), CTRL, A::Redo, "redo"),
+        b(Normal, c('i'), NONE, A::EditTopic, "edit topic texts"),
+        b(Normal, c('n'), NONE, A::NewTopic, "new topic"),
+        b(Normal, c('g'), NONE, A::OpenPatternTester, "pattern tester"),
+        b(Normal, c('/'), NONE, A::OpenFilter, "filter subjects"),
+        b(
+            Normal,
+            c('.'),
+            NONE,
+            A::ToggleShowHidden,
+            "show/hide hidden+disabled",
+        ),
+        b(Normal, c('o'), NONE, A::OpenEditor, "open in $EDITOR"),
+        b(Normal, c('f'), NONE, A::CycleTarget, "switch edit file"),
+        b(Normal, c('R'), NONE, A::Reload, "reload"),
+        b(Normal, c(']'), NONE, A::NextTab, "next tab"),
+        b(Normal, c('['), NONE, A::PrevTab, "previous tab"),
+        b(Normal, c('?'), NONE, A::ToggleHelp, "help"),
+        b(Normal, c('q'), NONE, A::Quit, "quit"),
+        b(Normal, c('c'), CTRL, A::Quit, "quit"),
+    ];
+    v.extend(dialog_bindings());
+    for (i, tab) in Tab::ALL.iter().enumerate() {
+        let digit = char::from_digit(u32::try_from(i + 1).unwrap_or(1), 10).unwrap_or('1');
+        v.push(b(Normal, c(digit), NONE, A::SelectTab(*tab), tab.label()));
+    }
+    for n in 1..=9 {
+        let digit = char::from_digit(n, 10).unwrap_or('1');
+        v.push(b(
+            Choice,
+            c(digit),
+            NONE,
+            A::Choose(n as usize),
+            "choose option",
+        ));
+    }
+    v
+}
+
+/// Bindings of the overlays and inputs.
+fn dialog_bindings() -> Vec<Binding> {
+    use Action as A;
+    use KeyCode as K;
+    use Scope::{Choice, Form, Help, Line};
+    vec![
+        b(Help, K::Esc, NONE, A::Cancel, "close help"),
+        b(Help, c('?'), NONE, A::Cancel, "close help"),
+        b(Help, c('q'), NONE, A::Cancel, "close help"),
+        b(Help, c('c'), CTRL, A::Quit, "quit"),
+        b(Help, K::Down, NONE, A::MoveDown, "scroll down"),
+        b(Help, c('j'), NONE, A::MoveDown, "scroll down"),
+        b(Help, K::Up, NONE, A::MoveUp, "scroll up"),
+        b(Help, c('k'), NONE, A::MoveUp, "scroll up"),
+        b(Line, K::Esc, NONE, A::Cancel, "close"),
+        b(Line, K::Enter, NONE, A::Confirm, "apply / add pattern"),
+        b(
+            Line,
+            K::Tab,
+            NONE,
+            A::NextField,
+            "learned ↔ disabled (tester)",
+        ),
+        b(Line, c('c'), CTRL, A::Quit, "quit"),
+        b(Choice, K::Esc, NONE, A::Cancel, "cancel"),
+        b(Choice, c('q'), NONE, A::Cancel, "cancel"),
+        b(Choice, c('c'), CTRL, A::Quit, "quit"),
+        b(Form, K::Esc, NONE, A::Cancel, "cancel"),
+        b(
+            Form,
+            K::Enter,
+            NONE,
+            A::Confirm,
+            "save (new line in a multi-line field)",
+        ),
+        b(Form, c('s'), CTRL, A::Save, "save"),
+        b(Form, K::Tab, NONE, A::NextField, "next field"),
+        b(
+            Form,
+            K::BackTab,
+            KeyModifiers::SHIFT,
+            A::PrevField,
+            "previous field",
+        ),
+        b(Form, c('c'), CTRL, A::Quit, "quit"),
+    ]
+}
+
+/// Shift is part of the character itself (`G`, `?`), so it is ignored
+/// for character keys.
+fn normalize(key: &KeyEvent) -> (KeyCode, KeyModifiers) {
+    let mut mods =
+        key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+    if matches!(key.code, KeyCode::Char(_)) {
+        mods.remove(KeyModifiers::SHIFT);
+    }
+    if key.code == KeyCode::BackTab {
+        mods.insert(KeyModifiers::SHIFT);
+    }
+    (key.code, mods)
+}
+
+/// The action for a key in a scope; text scopes pass unbound keys on as
+/// [`Action::Input`].
+pub fn resolve(table: &[Binding], scope: Scope, key: &KeyEvent) -> Option<Action> {
+    let (code, mods) = normalize(key);
+    table
+        .iter()
+        .find(|b| b.scope == scope && b.code == code && b.mods == mods)
+        .map(|b| b.action.clone())
+        .or_else(|| scope.is_text().then(|| Action::Input(*key)))
+}
+
+/// A key as the help shows it (`Ctrl-r`, `PgDn`, `j`).
+pub fn key_label(code: KeyCode, mods: KeyModifiers) -> String {
+    let name = match code {
+        KeyCode::Char(' ') => "Space".to_owned(),
+        KeyCode::Char(ch) => ch.to_string(),
+        KeyCode::Up => "↑".to_owned(),
+        KeyCode::Down => "↓".to_owned(),
+        KeyCode::Left => "←".to_owned(),
+        KeyCode::Right => "→".to_owned(),
+        KeyCode::PageUp => "PgUp".to_owned(),
+        KeyCode::PageDown => "PgDn".to_owned(),
+        KeyCode::BackTab => return "Shift-Tab".to_owned(),
+        other => format!("{other:?}"),
+    };
+    if mods.contains(KeyModifiers::CONTROL) {
+        format!("Ctrl-{name}")
+    } else {
+        name
+    }
+}
+
+/// The help rows of a scope: keys sharing a help text are joined
+/// (`j / ↓  down`), in table order.
+pub fn help_rows(table: &[Binding], scope: Scope) -> Vec<(String, &'static str)> {
+    let mut rows: Vec<(String, &'static str)> = Vec::new();
+    for binding in table.iter().filter(|b| b.scope == scope) {
+        let label = key_label(binding.code, binding.mods);
+        match rows.iter_mut().find(|(_, help)| *help == binding.help) {
+            Some((keys, _)) => {
+                keys.push_str(" / ");
+                keys.push_str(&label);
+            }
+            None => rows.push((label, binding.help)),
+        }
+    }
+    rows
+}
+
+/// The first key bound to an action in a scope (footer hints).
+pub fn key_for(table: &[Binding], scope: Scope, action: &Action) -> Option<String> {
+    table
+        .iter()
+        .find(|b| {
+            b.scope == scope && std::mem::discriminant(&b.action) == std::mem::discriminant(action)
+        })
+        .map(|b| key_label(b.code, b.mods))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn resolves_by_scope() {
+        let t = bindings();
+        let cases: &[(Scope, KeyEvent, &str)] = &[
+            (Scope::Normal, key(c('j'), NONE), "MoveDown"),
+            (Scope::Normal, key(c('l'), NONE), "ToggleLearned"),
+            (Scope::Normal, key(c('r'), CTRL), "Redo"),
+            (Scope::Normal, key(c('G'), KeyModifiers::SHIFT), "Bottom"),
+            (Scope::Normal, key(c('2'), NONE), "SelectTab(Prompt)"),
+            (
+                Scope::Normal,
+                key(KeyCode::BackTab, KeyModifiers::SHIFT),
+                "FocusPrev",
+            ),
+            (Scope::Help, key(KeyCode::Esc, NONE), "Cancel"),
+            (Scope::Choice, key(c('2'), NONE), "Choose(2)"),
+            (Scope::Line, key(c('j'), NONE), "Input"),
+            (Scope::Form, key(KeyCode::Enter, NONE), "Confirm"),
+        ];
+        for (scope, k, expected) in cases {
+            let got = format!("{:?}", resolve(&t, *scope, k).expect("bound"));
+            assert!(got.starts_with(expected), "{scope:?} {k:?}: {got}");
+        }
+        assert!(resolve(&t, Scope::Normal, &key(c('z'), NONE)).is_none());
+        // `l` in a text input types an `l`, it does not toggle learned.
+        assert!(matches!(
+            resolve(&t, Scope::Line, &key(c('l'), NONE)),
+            Some(Action::Input(_))
+        ));
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_a_scope() {
+        let t = bindings();
+        for (i, a) in t.iter().enumerate() {
+            for other in &t[i + 1..] {
+                assert!(
+                    !(a.scope == other.scope && a.code == other.code && a.mods == other.mods),
+                    "{:?} {:?} bound twice",
+                    a.scope,
+                    a.code
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn help_joins_keys_of_one_action() {
+        let rows = help_rows(&bindings(), Scope::Normal);
+        assert_eq!(rows[0], ("↓ / j".to_owned(), "down"));
+        assert!(rows.iter().any(|(k, h)| k == "Ctrl-r" && *h == "redo"));
+        assert_eq!(
+            key_for(&bindings(), Scope::Normal, &Action::ToggleHelp).as_deref(),
+            Some("?")
+        );
+    }
+}

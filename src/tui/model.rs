@@ -1,0 +1,240 @@
+//! The loaded workspace and everything derived from it by reading files:
+//! the knowledge base (every topic resolved up front, so drawing never
+//! walks a directory), the prompt and tool texts, config file texts, and
+//! the per-file data the preview asks for ([`Need`] → [`Fetched`]).
+//! Only the driver calls the functions here that do I/O.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use crate::KnowledgeBase;
+use crate::config::{Environment, LoadOptions};
+use crate::content::{Content, SkipReason, format_subject, read_content_prefix};
+use crate::learn::Outcome;
+use crate::tokens::count_tokens;
+
+/// Previews read at most this many bytes of a subject.
+pub const PREVIEW_LIMIT: usize = 256 * 1024;
+
+/// The effective configuration and its texts, as of the last good load.
+#[derive(Debug)]
+pub struct Model {
+    pub kb: KnowledgeBase,
+    /// The `<knowledge>` section (None: absent).
+    pub prompt: Option<String>,
+    pub prompt_tokens: Option<usize>,
+    /// The tool definition JSON (None: not registered).
+    pub tool: Option<String>,
+    /// Text of every TOML file the TUI may edit (missing files absent).
+    pub config_texts: BTreeMap<PathBuf, String>,
+    /// Where edits go when nothing else decides: `<root>/.jp/config.toml`.
+    pub default_file: PathBuf,
+}
+
+impl Model {
+    /// Loads the workspace. The error is the config error's message (it
+    /// names file and line).
+    pub fn load(env: &Environment, options: &LoadOptions) -> Result<Self, String> {
+        let kb = KnowledgeBase::load(env, options).map_err(|e| e.to_string())?;
+        Ok(Self::from_kb(kb))
+    }
+
+    pub fn from_kb(kb: KnowledgeBase) -> Self {
+        for topic in &kb.topics {
+            let _ = topic.resolution();
+        }
+        let prompt = kb.knowledge_section();
+        let prompt_tokens = count_tokens(prompt.as_deref().unwrap_or(""));
+        let tool = kb.tool_definition();
+        let default_file = kb.root().join(".jp").join("config.toml");
+        let mut config_texts = BTreeMap::new();
+        let mut files: Vec<PathBuf> = kb
+            .loaded
+            .toml_files()
+            .into_iter()
+            .map(Path::to_path_buf)
+            .collect();
+        files.push(default_file.clone());
+        for path in files {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                config_texts.insert(path, text);
+            }
+        }
+        Self {
+            kb,
+            prompt,
+            prompt_tokens,
+            tool,
+            config_texts,
+            default_file,
+        }
+    }
+
+    /// The TOML files edits may go to: every TOML layer, and the
+    /// workspace file even when it does not exist yet.
+    pub fn editable_files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = self
+            .kb
+            .loaded
+            .toml_files()
+            .into_iter()
+            .map(Path::to_path_buf)
+            .collect();
+        if !files.contains(&self.default_file) {
+            files.insert(0, self.default_file.clone());
+        }
+        files
+    }
+
+    /// A path for display: relative to the workspace root when inside.
+    pub fn show(&self, path: &Path) -> String {
+        self.kb.display_path(path).display().to_string()
+    }
+}
+
+/// The result of a (re)load.
+#[derive(Debug)]
+pub struct LoadOutcome {
+    pub result: Result<Model, String>,
+    /// Files that changed since the last load (their caches are dropped).
+    pub changed: Vec<PathBuf>,
+}
+
+/// A subject as the preview shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubjectPreview {
+    /// The text the assistant gets (fenced, or the skip notice).
+    pub formatted: String,
+    /// Render as markdown (pass-through text formats).
+    pub markdown: bool,
+    pub truncated: bool,
+}
+
+/// What reading a subject found, for its row's markers and token size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Text,
+    Binary,
+    Skipped,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenInfo {
+    pub kind: FileKind,
+    pub tokens: Option<usize>,
+    /// Counted over a prefix only: the count is a lower bound.
+    pub truncated: bool,
+}
+
+/// Data the preview needs that is not cached yet.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Need {
+    Subject {
+        path: PathBuf,
+        slug: String,
+        extension: Option<String>,
+    },
+    /// Token counts of these subjects (path, slug, extension).
+    Tokens(Vec<(PathBuf, String, Option<String>)>),
+    Learn(LearnKey),
+}
+
+/// `learn(topic)` or `learn(topic, [pattern])`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LearnKey {
+    pub topic: String,
+    pub pattern: Option<String>,
+}
+
+/// What the driver read for a [`Need`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fetched {
+    Subject(PathBuf, SubjectPreview),
+    Tokens(Vec<(PathBuf, TokenInfo)>),
+    Learn(LearnKey, Outcome),
+}
+
+/// Everything read for previews, dropped when the files change.
+#[derive(Debug, Default)]
+pub struct Cache {
+    pub subjects: HashMap<PathBuf, SubjectPreview>,
+    pub tokens: HashMap<PathBuf, TokenInfo>,
+    pub learn: HashMap<LearnKey, Outcome>,
+}
+
+impl Cache {
+    pub fn insert(&mut self, fetched: Fetched) {
+        match fetched {
+            Fetched::Subject(path, preview) => {
+                self.subjects.insert(path, preview);
+            }
+            Fetched::Tokens(list) => self.tokens.extend(list),
+            Fetched::Learn(key, outcome) => {
+                self.learn.insert(key, outcome);
+            }
+        }
+    }
+
+    /// Drops what depends on `paths` (subject files) and every `learn`
+    /// output (they depend on the configuration too).
+    pub fn invalidate(&mut self, paths: &[PathBuf]) {
+        for p in paths {
+            self.subjects.retain(|k, _| !k.starts_with(p));
+            self.tokens.retain(|k, _| !k.starts_with(p));
+        }
+        self.learn.clear();
+    }
+}
+
+fn read(path: &Path, slug: &str, extension: Option<&str>) -> (Content, String, bool) {
+    let (content, truncated) = read_content_prefix(path, PREVIEW_LIMIT);
+    let formatted = format_subject(slug, extension, &content);
+    (content, formatted, truncated)
+}
+
+/// Reads what a need asks for. `kb` answers `learn` needs.
+pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
+    match need {
+        Need::Subject {
+            path,
+            slug,
+            extension,
+        } => {
+            let (content, formatted, truncated) = read(path, slug, extension.as_deref());
+            let markdown = matches!(content, Content::Text(_))
+                && crate::content::fence_language(extension.as_deref()).is_none();
+            Fetched::Subject(
+                path.clone(),
+                SubjectPreview {
+                    formatted,
+                    markdown,
+                    truncated,
+                },
+            )
+        }
+        Need::Tokens(list) => Fetched::Tokens(
+            list.iter()
+                .map(|(path, slug, ext)| {
+                    let (content, formatted, truncated) = read(path, slug, ext.as_deref());
+                    let (kind, tokens) = match content {
+                        Content::Text(_) => (FileKind::Text, count_tokens(&formatted)),
+                        Content::Skipped(SkipReason::Binary) => (FileKind::Binary, None),
+                        Content::Skipped(_) => (FileKind::Skipped, None),
+                    };
+                    (
+                        path.clone(),
+                        TokenInfo {
+                            kind,
+                            tokens,
+                            truncated,
+                        },
+                    )
+                })
+                .collect(),
+        ),
+        Need::Learn(key) => {
+            let patterns = key.pattern.clone().map(|p| vec![p]);
+            Fetched::Learn(key.clone(), kb.learn(&key.topic, patterns.as_deref()))
+        }
+    }
+}

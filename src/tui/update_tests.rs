@@ -1,0 +1,188 @@
+//! `update` on its own: action sequences in, state and effects out,
+//! with no model, no terminal and no file system.
+
+use std::path::PathBuf;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::*;
+use crate::tui::app::Choice;
+use crate::tui::edit_bridge::Edit;
+use crate::tui::theme::Theme;
+
+fn app() -> App {
+    App::new(Theme { color: true }, (100, 30))
+}
+
+fn run(app: &mut App, actions: Vec<Action>) -> Vec<Effect> {
+    actions.into_iter().flat_map(|a| update(app, a)).collect()
+}
+
+fn key(ch: char) -> Action {
+    Action::Input(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE))
+}
+
+#[test]
+fn focus_and_tabs_cycle() {
+    let mut app = app();
+    run(&mut app, vec![Action::FocusNext, Action::FocusNext]);
+    assert_eq!(app.focus, Focus::Preview);
+    run(&mut app, vec![Action::FocusNext]);
+    assert_eq!(app.focus, Focus::Topics);
+    run(&mut app, vec![Action::FocusPrev]);
+    assert_eq!(app.focus, Focus::Preview);
+    run(
+        &mut app,
+        vec![Action::SelectTab(Tab::Tool), Action::NextTab],
+    );
+    assert_eq!(app.tab, Tab::Config);
+    run(&mut app, vec![Action::NextTab]);
+    assert_eq!(app.tab, Tab::Subject);
+    run(&mut app, vec![Action::PrevTab]);
+    assert_eq!(app.tab, Tab::Config);
+}
+
+#[test]
+fn preview_scrolls_and_tab_change_resets_scroll() {
+    let mut app = app();
+    app.focus = Focus::Preview;
+    run(
+        &mut app,
+        vec![Action::MoveDown, Action::MoveDown, Action::PageDown],
+    );
+    assert!(app.scroll > 2, "{}", app.scroll);
+    run(&mut app, vec![Action::MoveUp]);
+    let before = app.scroll;
+    run(&mut app, vec![Action::Top]);
+    assert_eq!(app.scroll, 0);
+    assert!(before > 0);
+    run(
+        &mut app,
+        vec![Action::PageDown, Action::SelectTab(Tab::Prompt)],
+    );
+    assert_eq!(app.scroll, 0);
+}
+
+#[test]
+fn help_opens_scrolls_and_closes() {
+    let mut app = app();
+    run(
+        &mut app,
+        vec![Action::ToggleHelp, Action::MoveDown, Action::MoveDown],
+    );
+    assert!(matches!(app.mode, Mode::Help));
+    assert_eq!(app.help_scroll, 2);
+    // Keys of the main screen do nothing under the overlay.
+    assert!(run(&mut app, vec![Action::ToggleLearned]).is_empty());
+    run(&mut app, vec![Action::Cancel]);
+    assert!(matches!(app.mode, Mode::Normal));
+}
+
+#[test]
+fn filter_types_live_and_escape_clears() {
+    let mut app = app();
+    run(&mut app, vec![Action::OpenFilter, key('m'), key('j')]);
+    assert_eq!(app.filter, "mj");
+    assert_eq!(app.focus, Focus::Subjects);
+    run(&mut app, vec![Action::Confirm]);
+    assert!(matches!(app.mode, Mode::Normal));
+    assert_eq!(app.filter, "mj");
+    run(&mut app, vec![Action::OpenFilter, Action::Cancel]);
+    assert_eq!(app.filter, "");
+}
+
+#[test]
+fn quit_from_every_mode() {
+    for open in [Action::ToggleHelp, Action::OpenFilter] {
+        let mut app = app();
+        let effects = run(&mut app, vec![open, Action::Quit]);
+        assert_eq!(effects, vec![Effect::Quit]);
+        assert!(app.quit);
+    }
+}
+
+fn choice() -> Choice {
+    let edit = |p: &str| Edit::RemoveLearned {
+        topic: "t".into(),
+        patterns: vec![p.into()],
+    };
+    Choice {
+        title: "x".into(),
+        lines: vec![],
+        options: vec![
+            (
+                "one".into(),
+                vec![(PathBuf::from("a.toml"), vec![edit("a")])],
+            ),
+            (
+                "two".into(),
+                vec![(PathBuf::from("b.toml"), vec![edit("b")])],
+            ),
+        ],
+    }
+}
+
+#[test]
+fn a_choice_returns_the_chosen_plan_as_effects() {
+    let mut app = app();
+    app.mode = Mode::Choice(choice());
+    assert!(run(&mut app, vec![Action::Choose(3)]).is_empty());
+    let effects = run(&mut app, vec![Action::Choose(2)]);
+    assert_eq!(
+        effects,
+        vec![Effect::ApplyEdit {
+            file: "b.toml".into(),
+            edits: vec![Edit::RemoveLearned {
+                topic: "t".into(),
+                patterns: vec!["b".into()]
+            }]
+        }]
+    );
+    assert!(matches!(app.mode, Mode::Normal));
+}
+
+#[test]
+fn read_only_refuses_edits_and_undo() {
+    let mut app = app();
+    app.load_error = Some(".jp/config.toml:3:1: invalid TOML".into());
+    app.mode = Mode::Choice(choice());
+    assert!(run(&mut app, vec![Action::Choose(1)]).is_empty());
+    assert!(app.status.error);
+    assert!(app.status.message.contains("read-only"));
+    assert!(run(&mut app, vec![Action::Undo, Action::Redo]).is_empty());
+}
+
+#[test]
+fn files_changed_asks_for_a_reload_and_edits_refuse_without_a_model() {
+    let mut app = app();
+    let effects = run(&mut app, vec![Action::FilesChanged(vec!["x".into()])]);
+    assert_eq!(
+        effects,
+        vec![Effect::Reload {
+            paths: vec!["x".into()]
+        }]
+    );
+    assert!(run(&mut app, vec![Action::ToggleLearned]).is_empty());
+    assert!(app.status.error);
+    assert_eq!(run(&mut app, vec![Action::Undo]), vec![Effect::Undo]);
+}
+
+#[test]
+fn done_sets_status_and_remembers_the_change() {
+    let mut app = app();
+    let changed = crate::tui::action::ChangedFile {
+        path: "c.toml".into(),
+        before: "a".into(),
+        after: "b".into(),
+    };
+    run(
+        &mut app,
+        vec![Action::Done {
+            message: "added".into(),
+            error: false,
+            changed: Some(changed.clone()),
+        }],
+    );
+    assert_eq!(app.status.message, "added");
+    assert_eq!(app.last_change, Some(changed));
+}

@@ -1,0 +1,69 @@
+//! The `?` overlay, generated from the key table and the marker legend.
+
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+use super::centered;
+use crate::tui::app::App;
+use crate::tui::keymap::{Scope, bindings, help_rows};
+use crate::tui::theme::Mark;
+
+/// Every line of the help text.
+pub fn lines(app: &App) -> Vec<Line<'static>> {
+    let t = app.theme;
+    let table = bindings();
+    let mut out = Vec::new();
+    for scope in [Scope::Normal, Scope::Line, Scope::Choice, Scope::Form] {
+        out.push(Line::styled(scope.label(), t.title()));
+        for (keys, help) in help_rows(&table, scope) {
+            out.push(Line::from(vec![
+                Span::styled(format!("  {keys:<16}"), t.key()),
+                Span::raw(help),
+            ]));
+        }
+        out.push(Line::default());
+    }
+    out.push(Line::styled("Markers", t.title()));
+    for mark in [
+        Mark::Available,
+        Mark::LearnedExact,
+        Mark::LearnedGlob,
+        Mark::Disabled,
+        Mark::Hidden,
+        Mark::Binary,
+        Mark::Unreadable,
+        Mark::TopicOn,
+        Mark::TopicOff,
+        Mark::TopicError,
+    ] {
+        out.push(Line::from(vec![
+            Span::raw("  "),
+            Span::styled(mark.glyph(), t.mark(mark)),
+            Span::raw(format!("  {}", mark.meaning())),
+        ]));
+    }
+    out
+}
+
+pub fn render(app: &App, frame: &mut Frame) {
+    // Leave the status line visible below the overlay.
+    let screen = frame.area();
+    let above_status = ratatui::layout::Rect {
+        height: screen.height.saturating_sub(2),
+        ..screen
+    };
+    let area = centered(above_status, 64, above_status.height);
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines(app))
+            .wrap(Wrap { trim: false })
+            .scroll((app.help_scroll, 0))
+            .block(
+                Block::bordered()
+                    .title(Line::styled(" Keys ", app.theme.title()))
+                    .title_bottom(Line::styled(" ↑↓ scroll · Esc close ", app.theme.muted())),
+            ),
+        area,
+    );
+}

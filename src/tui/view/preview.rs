@@ -1,0 +1,284 @@
+//! The preview pane: the Subject, Prompt, Learn, Tool and Config tabs,
+//! all showing texts the engine produced (cached by the driver).
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::{pane, tab_labels};
+use crate::config::Valued;
+use crate::learn::Outcome;
+use crate::topic::TopicState;
+use crate::tui::action::Tab;
+use crate::tui::app::{App, Focus};
+use crate::tui::diff::changed_lines;
+use crate::tui::model::{Model, PREVIEW_LIMIT};
+use crate::tui::sanitize::{clean_name, clean_text};
+use crate::tui::tree::RowKind;
+
+/// The tab under column `x` of the tab row of a preview at `area`.
+pub fn tab_at(area: Rect, x: u16) -> Option<Tab> {
+    let mut left = area.x + 1;
+    for (label, tab) in tab_labels(area.width.saturating_sub(2))
+        .iter()
+        .zip(Tab::ALL)
+    {
+        let w = u16::try_from(label.chars().count()).unwrap_or(0);
+        if x >= left && x < left + w {
+            return Some(tab);
+        }
+        left += w + 1;
+    }
+    None
+}
+
+fn tabs_line(app: &App, width: u16) -> Line<'static> {
+    let mut spans = Vec::new();
+    let labels = tab_labels(width);
+    for (i, tab) in Tab::ALL.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled("│", app.theme.muted()));
+        }
+        let style = if *tab == app.tab {
+            app.theme.selected(true)
+        } else {
+            app.theme.muted()
+        };
+        spans.push(Span::styled(labels[i].clone(), style));
+    }
+    Line::from(spans)
+}
+
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let Some(model) = &app.model else { return };
+    let block = pane(
+        app,
+        Line::styled(" Preview ", app.theme.title()),
+        Focus::Preview,
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+    frame.render_widget(Paragraph::new(tabs_line(app, tabs.width)), tabs);
+    let text = match app.tab {
+        Tab::Subject => subject(app),
+        Tab::Prompt => match &model.prompt {
+            Some(p) => plain(p),
+            None => muted(
+                app,
+                "(the <knowledge> section is absent: no enabled topic has an available or learned subject)",
+            ),
+        },
+        Tab::Learn => learn(app),
+        Tab::Tool => match &model.tool {
+            Some(t) => plain(t),
+            None => muted(
+                app,
+                "(the learn tool is not registered: no enabled topic has a subject available to learn)",
+            ),
+        },
+        Tab::Config => config(app, model),
+    };
+    frame.render_widget(
+        Paragraph::new(text)
+            .wrap(Wrap { trim: false })
+            .scroll((app.scroll, 0)),
+        body,
+    );
+}
+
+fn plain(text: &str) -> Text<'static> {
+    Text::raw(clean_text(text, true).into_owned())
+}
+
+fn muted(app: &App, text: &str) -> Text<'static> {
+    Text::styled(text.to_owned(), app.theme.muted())
+}
+
+fn subject(app: &App) -> Text<'static> {
+    let Some(row) = app.selected_row() else {
+        return muted(app, "(no subject selected)");
+    };
+    let Some(res) = app.resolution() else {
+        return Text::default();
+    };
+    let i = match row.kind {
+        RowKind::Subject(i) => i,
+        RowKind::Dir {
+            rel, slug_prefix, ..
+        } => {
+            let n = crate::tui::tree::subjects_under(res, &rel).len();
+            return Text::from(vec![
+                Line::styled(format!("{}/", clean_name(&rel)), app.theme.title()),
+                Line::raw(format!(
+                    "{n} subject(s); as a pattern: {}/**",
+                    clean_name(&slug_prefix)
+                )),
+                Line::styled(
+                    "l / d: learn or disable the whole directory",
+                    app.theme.muted(),
+                ),
+            ]);
+        }
+    };
+    let s = &res.subjects()[i];
+    let mut header = vec![Span::styled(
+        clean_name(&s.slug).into_owned(),
+        app.theme.title(),
+    )];
+    header.push(Span::styled(
+        format!("  {} · {} bytes", clean_name(&s.rel_path), s.bytes),
+        app.theme.muted(),
+    ));
+    let mut lines = vec![Line::from(header)];
+    let Some(preview) = app.cache.subjects.get(&s.path) else {
+        lines.push(Line::styled("(reading…)", app.theme.muted()));
+        return Text::from(lines);
+    };
+    if preview.truncated {
+        lines.push(Line::styled(
+            format!(
+                "⚠ truncated: showing the first {} KiB of {} bytes",
+                PREVIEW_LIMIT / 1024,
+                s.bytes
+            ),
+            app.theme.warning(),
+        ));
+    }
+    lines.push(Line::default());
+    let mut text = Text::from(lines);
+    if preview.markdown {
+        text.extend(super::markdown::render(&preview.formatted, app.theme));
+    } else {
+        text.extend(plain(&preview.formatted));
+    }
+    text
+}
+
+fn learn(app: &App) -> Text<'static> {
+    let Some(key) = app.learn_key() else {
+        return Text::default();
+    };
+    let call = match &key.pattern {
+        Some(p) => format!("learn(topic: {:?}, subjects: [{:?}])", key.topic, p),
+        None => format!("learn(topic: {:?})", key.topic),
+    };
+    let mut text = Text::from(vec![
+        Line::styled(clean_name(&call).into_owned(), app.theme.muted()),
+        Line::default(),
+    ]);
+    match app.cache.learn.get(&key) {
+        None => text.push_line(Line::styled("(running…)", app.theme.muted())),
+        Some(Outcome::Success(out)) => text.extend(plain(out)),
+        Some(Outcome::Error(out)) => {
+            text.push_line(Line::styled(
+                "error (the assistant sees a failed call):",
+                app.theme.error(),
+            ));
+            text.extend(plain(out));
+        }
+    }
+    text
+}
+
+fn origin_line(app: &App, model: &Model, key: &str, v: Option<&Valued<String>>) -> Line<'static> {
+    match v {
+        Some(v) => Line::from(vec![
+            Span::raw(format!("  {key} = {:?}", clean_name(&v.value))),
+            Span::styled(
+                format!("  ← {}", v.origin.display_relative(model.kb.root())),
+                app.theme.muted(),
+            ),
+        ]),
+        None => Line::styled(format!("  {key}: (not set)"), app.theme.muted()),
+    }
+}
+
+fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
+    let c = &state.config;
+    let root = model.kb.root();
+    let mut lines = vec![
+        Line::styled(
+            format!("Effective values of topic `{}`:", clean_name(state.id())),
+            app.theme.title(),
+        ),
+        Line::from(vec![
+            Span::raw("  declared"),
+            Span::styled(
+                format!("  ← {}", c.origin.display_relative(root)),
+                app.theme.muted(),
+            ),
+        ]),
+    ];
+    match &c.enable {
+        Some(v) => lines.push(Line::from(vec![
+            Span::raw(format!("  enable = {}", v.value)),
+            Span::styled(
+                format!("  ← {}", v.origin.display_relative(root)),
+                app.theme.muted(),
+            ),
+        ])),
+        None => lines.push(Line::styled("  enable = true (default)", app.theme.muted())),
+    }
+    for (key, v) in [
+        ("subjects", &c.subjects),
+        ("title", &c.title),
+        ("introduction", &c.introduction),
+        ("description", &c.description),
+    ] {
+        lines.push(origin_line(app, model, key, v.as_ref()));
+    }
+    for (key, list) in [("learned", &c.learned), ("disabled", &c.disabled)] {
+        if list.is_empty() {
+            lines.push(Line::styled(format!("  {key}: (none)"), app.theme.muted()));
+        }
+        for v in list {
+            lines.push(origin_line(app, model, key, Some(v)));
+        }
+    }
+    lines
+}
+
+fn config(app: &App, model: &Model) -> Text<'static> {
+    let Some(file) = app.shown_target() else {
+        return Text::default();
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled(model.show(&file), app.theme.title()),
+        Span::styled("  (the file edits go to; f switches)", app.theme.muted()),
+    ])];
+    let text = model.config_texts.get(&file);
+    let highlight = app
+        .last_change
+        .as_ref()
+        .filter(|c| c.path == file)
+        .map(|c| changed_lines(&c.before, &c.after));
+    match text {
+        None => lines.push(Line::styled(
+            "(does not exist yet; the first edit creates it)",
+            app.theme.muted(),
+        )),
+        Some(text) => {
+            for (n, line) in text.lines().enumerate() {
+                let changed = highlight
+                    .as_ref()
+                    .and_then(|h| h.get(n))
+                    .copied()
+                    .unwrap_or(false);
+                let number = Span::styled(format!("{:>4} ", n + 1), app.theme.muted());
+                let body = Span::raw(clean_name(line).into_owned());
+                let mut l = Line::from(vec![number, body]);
+                if changed {
+                    l = l.style(app.theme.changed_line());
+                }
+                lines.push(l);
+            }
+        }
+    }
+    lines.push(Line::default());
+    if let Some(state) = app.topic_state() {
+        lines.extend(origins(app, model, state));
+    }
+    Text::from(lines)
+}

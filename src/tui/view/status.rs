@@ -1,0 +1,98 @@
+//! The status line: workspace root, the file edits go to, the last
+//! action, and the knowledge section's size (warning color above
+//! [`TOKEN_WARNING`]).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::tui::action::Action;
+use crate::tui::app::App;
+use crate::tui::keymap::{Scope, bindings, key_for};
+use crate::tui::sanitize::clean_name;
+
+/// Above this many tokens the prompt size is shown as a warning.
+pub const TOKEN_WARNING: usize = 8000;
+
+/// `path` when it fits in `room` cells, else `…/name`.
+fn fit_root(path: &std::path::Path, room: usize) -> String {
+    let full = clean_name(&path.display().to_string()).into_owned();
+    if full.chars().count() <= room {
+        return full;
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let short = format!("…/{}", clean_name(&name));
+    if short.chars().count() <= room {
+        short
+    } else {
+        "…".to_owned()
+    }
+}
+
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let t = app.theme;
+    let mut first = Vec::new();
+    if let Some(model) = &app.model {
+        let tokens = model.prompt_tokens.unwrap_or(0);
+        let style = if tokens > TOKEN_WARNING {
+            t.warning()
+        } else {
+            t.ok()
+        };
+        let label = match (&model.prompt, model.prompt_tokens) {
+            (None, _) => "prompt: absent".to_owned(),
+            (Some(_), Some(n)) => format!(
+                "prompt: {n} tok{}",
+                if n > TOKEN_WARNING { " ⚠" } else { "" }
+            ),
+            (Some(_), None) => "prompt: ? tok".to_owned(),
+        };
+        first.push(Span::styled(label, style));
+        if let Some(target) = app.shown_target() {
+            first.push(Span::styled("  edits→ ", t.muted()));
+            first.push(Span::styled(
+                clean_name(&model.show(&target)).into_owned(),
+                t.key(),
+            ));
+        }
+        if app.read_only() {
+            first.push(Span::styled("  READ-ONLY", t.error()));
+        }
+        first.push(Span::styled("  ws ", t.muted()));
+        // The root gets what is left of the line.
+        let room = usize::from(area.width).saturating_sub(Line::from(first.clone()).width());
+        first.push(Span::raw(fit_root(model.kb.root(), room)));
+    } else if app.read_only() {
+        first.push(Span::styled("cannot load the workspace", t.error()));
+    }
+    let table = bindings();
+    let hint = |a: Action, what: &str| {
+        key_for(&table, Scope::Normal, &a)
+            .map(|k| format!("{k} {what}"))
+            .unwrap_or_default()
+    };
+    let hints = [
+        hint(Action::ToggleHelp, "help"),
+        hint(Action::ToggleLearned, "learn"),
+        hint(Action::ToggleDisabled, "disable"),
+        hint(Action::Undo, "undo"),
+        hint(Action::Quit, "quit"),
+    ]
+    .join(" · ");
+    let second = if app.status.message.is_empty() {
+        Line::styled(hints, t.muted())
+    } else {
+        Line::from(vec![
+            Span::styled(
+                clean_name(&app.status.message).into_owned(),
+                if app.status.error { t.error() } else { t.ok() },
+            ),
+            Span::styled(format!("   {hints}"), t.muted()),
+        ])
+    };
+    frame.render_widget(Paragraph::new(vec![Line::from(first), second]), area);
+}

@@ -1,0 +1,267 @@
+//! The subjects pane: the selected topic's subjects as a tree, each with
+//! glyph+color markers and its size in tokens; or the topic's error; or
+//! the pattern tester's live selection.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use super::{list_offset, pane};
+use crate::subjects::Resolution;
+use crate::tui::app::{App, Focus, Mode, Tester};
+use crate::tui::model::{FileKind, TokenInfo};
+use crate::tui::sanitize::clean_name;
+use crate::tui::theme::Mark;
+use crate::tui::tree::{Row, RowKind};
+
+/// The markers of subject `i`: its state first, then hidden and file kind.
+pub fn marks(res: &Resolution, i: usize, tokens: Option<&TokenInfo>) -> Vec<Mark> {
+    let hidden = res.subjects()[i].hidden;
+    let state = if res.is_disabled(i) {
+        Mark::Disabled
+    } else if let Some(by) = res.learned_by[i] {
+        if by.glob {
+            Mark::LearnedGlob
+        } else {
+            Mark::LearnedExact
+        }
+    } else if hidden {
+        Mark::Hidden
+    } else {
+        Mark::Available
+    };
+    let mut marks = vec![state];
+    if hidden && state != Mark::Hidden {
+        marks.push(Mark::Hidden);
+    }
+    match tokens.map(|t| t.kind) {
+        Some(FileKind::Binary) => marks.push(Mark::Binary),
+        Some(FileKind::Skipped) => marks.push(Mark::Unreadable),
+        _ => {}
+    }
+    marks
+}
+
+fn token_label(info: Option<&TokenInfo>) -> String {
+    match info {
+        None => "…".to_owned(),
+        Some(TokenInfo {
+            tokens: Some(n),
+            truncated,
+            ..
+        }) => format!("{}{n} tok", if *truncated { "≥" } else { "" }),
+        Some(TokenInfo {
+            kind: FileKind::Binary,
+            ..
+        }) => "binary".to_owned(),
+        Some(_) => "skipped".to_owned(),
+    }
+}
+
+fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'static> {
+    let t = app.theme;
+    let indent = "  ".repeat(row.depth);
+    match &row.kind {
+        RowKind::Dir { collapsed, .. } => Line::from(vec![
+            Span::raw(indent),
+            Span::raw(if *collapsed { "▸ " } else { "▾ " }),
+            Span::styled(format!("{}/", clean_name(&row.name)), t.title()),
+        ]),
+        RowKind::Subject(i) => {
+            let s = &res.subjects()[*i];
+            let info = app.cache.tokens.get(&s.path);
+            let marks = marks(res, *i, info);
+            let mut spans = vec![Span::raw(indent)];
+            for m in &marks {
+                spans.push(Span::styled(m.glyph(), t.mark(*m)));
+            }
+            spans.push(Span::raw(" "));
+            spans.push(Span::raw(clean_name(&row.name).into_owned()));
+            if let Some(by) = res.learned_by[*i].filter(|b| b.glob) {
+                spans.push(Span::styled(
+                    format!(" ← {}", clean_name(&res.learned_patterns[by.pattern])),
+                    t.mark(Mark::LearnedGlob),
+                ));
+            }
+            let right = token_label(info);
+            let used = Line::from(spans.clone()).width() + right.chars().count();
+            spans.push(Span::raw(" ".repeat(width.saturating_sub(used).max(1))));
+            spans.push(Span::styled(right, t.muted()));
+            let line = Line::from(spans);
+            if s.hidden || res.is_disabled(*i) {
+                line.style(t.dimmed())
+            } else {
+                line
+            }
+        }
+    }
+}
+
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let Some(state) = app.topic_state() else {
+        frame.render_widget(pane(app, Line::from(" Subjects "), Focus::Subjects), area);
+        return;
+    };
+    if let Some(tester) = app.tester() {
+        return render_tester(app, tester, frame, area);
+    }
+    let mut title = vec![Span::styled(
+        format!(" Subjects of {} ", clean_name(state.id())),
+        app.theme.title(),
+    )];
+    if !app.show_hidden {
+        title.push(Span::styled(
+            "(hidden+disabled not shown) ",
+            app.theme.muted(),
+        ));
+    }
+    let block = pane(app, Line::from(title), Focus::Subjects);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(res) = app.resolution() else {
+        frame.render_widget(topic_error(app, state), inner);
+        return;
+    };
+    let filtering = matches!(app.mode, Mode::Filter(_)) || !app.filter.is_empty();
+    let [list_area, filter_area] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(u16::from(filtering)),
+    ])
+    .areas(inner);
+    let rows = app.rows();
+    if rows.is_empty() {
+        let msg = if res.subjects().is_empty() {
+            "(no subjects in this topic's directory)"
+        } else {
+            "(no subject matches)"
+        };
+        frame.render_widget(Paragraph::new(msg).style(app.theme.muted()), list_area);
+    }
+    let height = usize::from(list_area.height);
+    let offset = list_offset(app.row, height, rows.len());
+    let width = usize::from(list_area.width);
+    let lines: Vec<Line> = rows
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(height)
+        .map(|(k, row)| {
+            let line = row_line(app, res, row, width);
+            if k == app.row {
+                line.patch_style(app.theme.selected(app.focus == Focus::Subjects))
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), list_area);
+    if filtering {
+        match &app.mode {
+            Mode::Filter(input) => {
+                let [label, field] =
+                    Layout::horizontal([Constraint::Length(2), Constraint::Fill(1)])
+                        .areas(filter_area);
+                frame.render_widget(Paragraph::new("/ ").style(app.theme.key()), label);
+                frame.render_widget(input, field);
+            }
+            _ => frame.render_widget(
+                Paragraph::new(format!("/ {}  (Esc in / clears)", clean_name(&app.filter)))
+                    .style(app.theme.muted()),
+                filter_area,
+            ),
+        }
+    }
+}
+
+fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
+    let t = app.theme;
+    let dest = if tester.to_disabled {
+        "disabled"
+    } else {
+        "learned"
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border(true))
+        .title(Line::styled(" Pattern tester ", t.title()))
+        .title_bottom(Line::styled(
+            format!(" Enter: add to {dest} · Tab: learned/disabled · Esc: close "),
+            t.muted(),
+        ));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let [input_area, info_area, list_area] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Fill(1),
+    ])
+    .areas(inner);
+    let [label, field] =
+        Layout::horizontal([Constraint::Length(6), Constraint::Fill(1)]).areas(input_area);
+    frame.render_widget(Paragraph::new("glob: ").style(t.key()), label);
+    frame.render_widget(&tester.input, field);
+    let Some(res) = app.resolution() else { return };
+    let pattern = tester.pattern();
+    let selected = if pattern.is_empty() {
+        Vec::new()
+    } else {
+        res.selected_by_pattern(&pattern)
+    };
+    frame.render_widget(
+        Paragraph::new(format!(
+            "selects {} subject(s) (hidden: exact slug only)",
+            selected.len()
+        ))
+        .style(t.muted()),
+        info_area,
+    );
+    let lines: Vec<Line> = selected
+        .iter()
+        .take(usize::from(list_area.height))
+        .map(|&i| {
+            let s = &res.subjects()[i];
+            let mut spans: Vec<Span> = marks(res, i, app.cache.tokens.get(&s.path))
+                .into_iter()
+                .map(|m| Span::styled(m.glyph(), t.mark(m)))
+                .collect();
+            spans.push(Span::raw(format!(" {}", clean_name(&s.slug))));
+            Line::from(spans)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), list_area);
+}
+
+/// Why a topic's subjects cannot be shown, and where `subjects` was set.
+fn topic_error<'a>(app: &App, state: &crate::topic::TopicState) -> Paragraph<'a> {
+    let why = state
+        .dir
+        .as_ref()
+        .err()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let origin = state
+        .config
+        .subjects
+        .as_ref()
+        .map_or_else(|| state.config.origin.clone(), |s| s.origin.clone());
+    let root = app
+        .model
+        .as_ref()
+        .map(|m| m.kb.root().to_path_buf())
+        .unwrap_or_default();
+    // Paths inside the workspace are shown relative to it.
+    let why = why.replace(&format!("{}/", root.display()), "");
+    let text = vec![
+        Line::styled(
+            format!("{} topic error", Mark::TopicError.glyph()),
+            app.theme.error(),
+        ),
+        Line::raw(clean_name(&why).into_owned()),
+        Line::styled(
+            format!("set at {}", origin.display_relative(&root)),
+            app.theme.muted(),
+        ),
+    ];
+    Paragraph::new(text).wrap(Wrap { trim: false })
+}

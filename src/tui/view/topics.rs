@@ -1,0 +1,98 @@
+//! The topics pane: every topic of the effective configuration, enabled
+//! or not, with its counts and an error marker.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{list_offset, pane};
+use crate::topic::TopicState;
+use crate::tui::app::{App, Focus};
+use crate::tui::sanitize::clean_name;
+use crate::tui::theme::Mark;
+
+/// One topic's row: marker, id, counts (available/learned/hidden/disabled)
+/// and title.
+pub fn topic_line(app: &App, state: &TopicState) -> Line<'static> {
+    let t = app.theme;
+    let (mark, counts) = match (&state.dir, state.resolution()) {
+        (Err(_), _) | (_, None) => (Mark::TopicError, "error".to_owned()),
+        (Ok(_), Some(r)) => {
+            let c = r.counts();
+            let mark = if state.enabled() {
+                Mark::TopicOn
+            } else {
+                Mark::TopicOff
+            };
+            (
+                mark,
+                format!("{}/{}/{}/{}", c.available, c.learned, c.hidden, c.disabled),
+            )
+        }
+    };
+    let mut spans = vec![
+        Span::styled(mark.glyph(), t.mark(mark)),
+        Span::raw(" "),
+        Span::styled(clean_name(state.id()).into_owned(), t.title()),
+        Span::raw(" "),
+        Span::styled(
+            counts,
+            if mark == Mark::TopicError {
+                t.error()
+            } else {
+                t.muted()
+            },
+        ),
+    ];
+    if !state.enabled() {
+        spans.push(Span::styled(" (disabled)", t.muted()));
+    }
+    if let Some(title) = state.config.title() {
+        spans.push(Span::raw(" "));
+        spans.push(Span::raw(clean_name(title).into_owned()));
+    }
+    let line = Line::from(spans);
+    if state.enabled() {
+        line
+    } else {
+        line.style(t.dimmed())
+    }
+}
+
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let Some(model) = &app.model else { return };
+    let title = Line::from(vec![
+        Span::styled(" Topics ", app.theme.title()),
+        Span::styled("avail/learned/hidden/disabled ", app.theme.muted()),
+    ]);
+    let block = pane(app, title, Focus::Topics);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let topics = &model.kb.topics;
+    if topics.is_empty() {
+        frame.render_widget(
+            Paragraph::new("(no topics; n creates one)")
+                .style(app.theme.muted())
+                .wrap(ratatui::widgets::Wrap { trim: false }),
+            inner,
+        );
+        return;
+    }
+    let offset = list_offset(app.topic, usize::from(inner.height), topics.len());
+    let lines: Vec<Line> = topics
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(usize::from(inner.height))
+        .map(|(i, state)| {
+            let line = topic_line(app, state);
+            if i == app.topic {
+                line.patch_style(app.theme.selected(app.focus == Focus::Topics))
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}

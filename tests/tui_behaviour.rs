@@ -1,0 +1,427 @@
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+//! The TUI's behaviour end to end without a terminal: keys go through the
+//! key map, `update`, the driver and the edit bridge to the real files of
+//! a demo copy, and back through the engine to the previews.
+
+mod tui_support;
+
+use jp_kb::tui::action::{Action, Effect, Tab};
+use jp_kb::tui::app::Mode;
+use tui_support::Demo;
+
+const ORIGINAL_LEARNED: &str =
+    "learned = [\"maintainers/*\"] # a glob: pre-loads every maintainer\n";
+
+#[test]
+fn toggling_learned_writes_the_config_updates_the_prompt_and_undo_restores() {
+    let mut d = Demo::new(120, 40);
+    let original = std::fs::read(d.config()).unwrap();
+    let prompt_before = d.h.app.model.as_ref().unwrap().prompt.clone().unwrap();
+    assert!(!prompt_before.contains("<subject \"code-quality\">"));
+
+    d.keys("\t");
+    d.select("code-q");
+    d.keys("l");
+
+    // Exactly one line changed: the slug appended to the learned array.
+    let expected = String::from_utf8(original.clone()).unwrap().replace(
+        ORIGINAL_LEARNED,
+        "learned = [\"maintainers/*\", \"code-quality\"] # a glob: pre-loads every maintainer\n",
+    );
+    assert_eq!(d.config_text(), expected);
+    assert!(
+        d.h.app
+            .status
+            .message
+            .contains("added `code-quality` to kb.topic.project.learned"),
+        "{}",
+        d.h.app.status.message
+    );
+    assert!(d.h.app.status.message.ends_with("in .jp/config.toml"));
+
+    // The Prompt tab shows the subject's content, in the same frame.
+    d.keys("2");
+    let prompt = d.h.app.model.as_ref().unwrap().prompt.clone().unwrap();
+    assert!(prompt.contains("<subject \"code-quality\">\n# Code quality\n"));
+    let screen = d.screen();
+    assert!(screen.contains("<subject \"code-quality\">"), "{screen}");
+    assert!(screen.contains("# Code quality"), "{screen}");
+
+    // Undo restores the original bytes; redo re-applies.
+    d.keys("u");
+    assert_eq!(std::fs::read(d.config()).unwrap(), original);
+    assert!(!d.screen().contains("<subject \"code-quality\">"));
+    d.ctrl('r');
+    assert_eq!(d.config_text(), expected);
+}
+
+#[test]
+fn unlearning_a_glob_selected_subject_offers_both_fixes() {
+    let mut d = Demo::new(120, 40);
+    d.keys("\t");
+    d.select("jean");
+    d.keys("l");
+    let Mode::Choice(choice) = &d.h.app.mode else {
+        panic!("expected a choice, got {:?}", d.h.app.mode);
+    };
+    assert_eq!(choice.options.len(), 2);
+    assert!(
+        choice.lines[0].contains("`maintainers/*`"),
+        "{:?}",
+        choice.lines
+    );
+    assert!(
+        choice.lines[0].contains(".jp/config.toml:9"),
+        "{:?}",
+        choice.lines
+    );
+    // Replace the glob by the other slug it selects.
+    d.keys("2");
+    let text = d.config_text();
+    assert!(text.contains("learned = [\"maintainers/ryan\"]"), "{text}");
+    let prompt = d.h.app.model.as_ref().unwrap().prompt.clone().unwrap();
+    assert!(prompt.contains("<subject \"maintainers/ryan\">"));
+    assert!(!prompt.contains("<subject \"maintainers/jean\">"));
+}
+
+#[test]
+fn removing_the_glob_is_the_other_fix() {
+    let mut d = Demo::new(120, 40);
+    d.keys("\t");
+    d.select("ryan");
+    d.keys("l1");
+    // The edit core drops the emptied array's line (and its comment).
+    let text = d.config_text();
+    assert!(!text.contains("maintainers/*"), "{text}");
+    let prompt = d.h.app.model.as_ref().unwrap().prompt.clone().unwrap();
+    assert!(!prompt.contains("<subject \"maintainers/ryan\">"));
+}
+
+#[test]
+fn a_directory_is_learned_as_a_glob_or_slug_by_slug() {
+    let mut d = Demo::new(120, 40);
+    d.keys("\t");
+    d.select("onboarding");
+    // The filter keeps the directory row first.
+    d.h.press(
+        ratatui::crossterm::event::KeyCode::Home,
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    d.keys("l");
+    let Mode::Choice(choice) = &d.h.app.mode else {
+        panic!("expected a choice");
+    };
+    assert!(choice.options[0].0.contains("`onboarding/**`"));
+    assert!(choice.options[1].0.contains("2 slug(s)"));
+    d.keys("1");
+    assert!(d.config_text().contains("\"onboarding/**\""));
+    d.keys("u");
+    d.keys("l2");
+    let text = d.config_text();
+    assert!(
+        text.contains("\"onboarding/first-week\", \"onboarding/tools/editors\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn disabled_toggles_by_exact_slug_and_enable_toggles_a_topic() {
+    let mut d = Demo::new(120, 40);
+    d.topic(1);
+    d.keys("\t");
+    d.select("obsolete");
+    d.keys("d");
+    assert!(!d.config_text().contains("\"obsolete\""));
+    d.keys("d");
+    assert!(d.config_text().contains("disabled = [\"obsolete\"]"));
+
+    d.topic(3);
+    assert_eq!(d.h.app.topic_state().unwrap().id(), "archive");
+    d.keys("e");
+    assert!(d.config_text().contains("enable = true\n"));
+    assert!(d.h.app.topic_state().unwrap().enabled());
+}
+
+#[test]
+fn learning_a_disabled_subject_is_refused_with_the_reason() {
+    let mut d = Demo::new(120, 40);
+    let before = d.config_text();
+    d.keys("\t");
+    d.select("roadmap");
+    d.keys("l");
+    assert!(d.h.app.status.error);
+    assert!(d.h.app.status.message.contains("disabled by `drafts/**`"));
+    assert_eq!(d.config_text(), before);
+}
+
+#[test]
+fn pattern_tester_shows_learn_output_live_and_adds_the_pattern() {
+    let mut d = Demo::new(120, 40);
+    d.keys("gonboarding/**");
+    assert_eq!(d.h.app.tab, Tab::Learn);
+    let screen = d.screen();
+    assert!(screen.contains("selects 2 subject(s)"), "{screen}");
+    assert!(
+        screen.contains("<subject \"onboarding/first-week\">"),
+        "{screen}"
+    );
+    // Tab switches the destination to `disabled`, and back.
+    d.keys("\t\t\n");
+    assert!(d.config_text().contains("\"onboarding/**\"]"));
+    assert!(matches!(d.h.app.mode, Mode::Normal));
+}
+
+#[test]
+fn pattern_tester_selects_hidden_subjects_only_by_exact_slug() {
+    let mut d = Demo::new(120, 40);
+    d.keys("g*");
+    assert!(!d.screen().contains("internal-notes"));
+    d.h.keys("\u{1b}");
+    d.keys("ginternal-notes");
+    assert!(d.screen().contains("selects 1 subject(s)"));
+}
+
+#[test]
+fn new_topic_form_validates_and_creates() {
+    let mut d = Demo::new(120, 40);
+    d.keys("nskills\n");
+    let Mode::Form(form) = &d.h.app.mode else {
+        panic!("form expected");
+    };
+    assert_eq!(form.error.as_deref(), Some("topic `skills` already exists"));
+    // Fix the id, give a directory that does not exist.
+    for _ in 0..6 {
+        d.h.press(
+            ratatui::crossterm::event::KeyCode::Backspace,
+            ratatui::crossterm::event::KeyModifiers::NONE,
+        );
+    }
+    d.keys("notes\tnowhere\n");
+    let Mode::Form(form) = &d.h.app.mode else {
+        panic!("form expected");
+    };
+    assert_eq!(
+        form.error.as_deref(),
+        Some("nowhere does not exist; create it first")
+    );
+    for _ in 0..7 {
+        d.h.press(
+            ratatui::crossterm::event::KeyCode::Backspace,
+            ratatui::crossterm::event::KeyModifiers::NONE,
+        );
+    }
+    d.keys(".jp/kb/archive\tNotes\n");
+    assert!(matches!(d.h.app.mode, Mode::Normal));
+    let text = d.config_text();
+    assert!(
+        text.ends_with("[kb.topic.notes]\ntitle = \"Notes\"\nsubjects = \".jp/kb/archive\"\n"),
+        "{text}"
+    );
+    assert_eq!(d.h.app.topic_state().unwrap().id(), "notes");
+}
+
+#[test]
+fn edit_topic_form_sets_and_unsets_fields() {
+    let mut d = Demo::new(120, 40);
+    d.keys("i");
+    // Clear the title (Ctrl-u? no: select the field's text by deleting).
+    for _ in 0..40 {
+        d.h.press(
+            ratatui::crossterm::event::KeyCode::Backspace,
+            ratatui::crossterm::event::KeyModifiers::NONE,
+        );
+    }
+    d.keys("Project\t\t");
+    d.keys("Second line\n");
+    d.ctrl('s');
+    let text = d.config_text();
+    assert!(text.contains("title = \"Project\"\n"), "{text}");
+    assert!(
+        d.h.app
+            .status
+            .message
+            .contains("set kb.topic.project.title to \"Project\""),
+        "{}",
+        d.h.app.status.message
+    );
+}
+
+#[test]
+fn a_broken_config_is_read_only_until_fixed() {
+    let mut d = Demo::new(120, 40);
+    let good = d.config_text();
+    std::fs::write(d.config(), format!("{good}\n[kb.topic.x\n")).unwrap();
+    d.h.action(Action::FilesChanged(vec![d.config()]));
+    let err = d.h.app.load_error.clone().expect("load error");
+    assert!(err.contains(".jp/config.toml:32:12: invalid TOML"), "{err}");
+    assert!(!err.contains(&d.root().display().to_string()), "{err}");
+    // The last good state stays on screen; edits are refused.
+    assert!(d.h.app.model.is_some());
+    let screen = d.screen();
+    assert!(screen.contains("READ-ONLY"), "{screen}");
+    assert!(screen.contains("General Project"), "{screen}");
+    d.keys("\t");
+    d.select("release");
+    d.keys("l");
+    assert!(d.h.app.status.message.contains("read-only"));
+    assert!(d.config_text().ends_with("[kb.topic.x\n"));
+    // Fixed outside: editable again.
+    std::fs::write(d.config(), &good).unwrap();
+    d.h.action(Action::FilesChanged(vec![d.config()]));
+    assert!(d.h.app.load_error.is_none());
+    d.keys("l");
+    assert!(d.config_text().contains("\"release\""));
+}
+
+#[test]
+fn subject_files_added_outside_appear_and_previews_refresh() {
+    let mut d = Demo::new(120, 40);
+    let file = d.root().join(".jp/kb/project/release.md");
+    d.keys("\t");
+    d.select("release");
+    assert!(d.screen().contains("1. Bump the version."));
+    std::fs::write(&file, "# Releasing\n\nShip it on Fridays.\n").unwrap();
+    std::fs::write(d.root().join(".jp/kb/project/zeta.md"), "new\n").unwrap();
+    d.h.action(Action::FilesChanged(vec![file]));
+    assert!(d.screen().contains("Ship it on Fridays."));
+    d.keys("/\u{1b}");
+    assert!(d.screen().contains("zeta.md"));
+}
+
+#[test]
+fn huge_files_are_previewed_truncated_and_odd_names_are_escaped() {
+    let mut d = Demo::new(120, 40);
+    let dir = d.root().join(".jp/kb/formats");
+    std::fs::write(dir.join("huge.md"), "word ".repeat(100_000)).unwrap();
+    std::fs::write(dir.join("evil\u{1b}[31m.md"), "x\n").unwrap();
+    d.h.action(Action::Reload);
+    d.topic(2);
+    d.keys("\t");
+    d.select("huge");
+    let screen = d.screen();
+    assert!(
+        screen.contains("truncated: showing the first 256 KiB of 500000 bytes"),
+        "{screen}"
+    );
+    d.keys("/\u{1b}");
+    let screen = d.screen();
+    assert!(screen.contains("evil^[[31m.md"), "{screen}");
+    assert!(!screen.contains('\u{1b}'));
+}
+
+#[test]
+fn editor_and_quit_are_left_to_the_terminal() {
+    let mut d = Demo::new(120, 40);
+    d.keys("\t");
+    d.select("release");
+    d.keys("o");
+    let path = d.root().join(".jp/kb/project/release.md");
+    assert!(
+        d.h.outside.iter().any(
+            |e| matches!(e, Effect::OpenEditor(p) if p.canonicalize().ok() == Some(path.clone()))
+        ),
+        "{:?}",
+        d.h.outside
+    );
+    d.keys("q");
+    assert_eq!(d.h.outside.last(), Some(&Effect::Quit));
+}
+
+#[test]
+fn the_edit_file_can_be_switched() {
+    let mut d = Demo::new(120, 40);
+    std::fs::write(
+        d.root().join(".jp.toml"),
+        "[kb.topic.project]\nlearned = []\n",
+    )
+    .unwrap();
+    d.h.action(Action::Reload);
+    d.keys("f");
+    assert!(
+        d.h.app.status.message.contains(".jp.toml"),
+        "{}",
+        d.h.app.status.message
+    );
+    d.keys("\t");
+    d.select("release");
+    d.keys("l");
+    assert_eq!(
+        std::fs::read_to_string(d.root().join(".jp.toml")).unwrap(),
+        "[kb.topic.project]\nlearned = [\"release\"]\n"
+    );
+}
+
+#[test]
+fn an_empty_workspace_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".jp")).unwrap();
+    let h = jp_kb::tui::harness::Harness::open(dir.path(), 80, 24, false);
+    let screen = h.screen();
+    assert!(screen.contains("(no topics; n creates one)"), "{screen}");
+}
+
+#[test]
+fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
+    use jp_kb::tui::app::Focus;
+    let mut d = Demo::new(120, 40);
+    // The topics pane's border is row 0, its first topic row 1.
+    d.h.action(Action::Click(5, 2));
+    assert_eq!(d.h.app.topic_state().unwrap().id(), "skills");
+    assert_eq!(d.h.app.focus, Focus::Topics);
+    // The Prompt tab label, on the preview's first inner row.
+    let screen = d.screen();
+    let tab_row = screen.lines().position(|l| l.contains("2 Prompt")).unwrap();
+    let line = screen.lines().nth(tab_row).unwrap();
+    let x = line[..line.find("2 Prompt").unwrap()].chars().count();
+    d.h.action(Action::Click(
+        u16::try_from(x).unwrap(),
+        u16::try_from(tab_row).unwrap(),
+    ));
+    assert_eq!(d.h.app.tab, Tab::Prompt);
+    assert_eq!(d.h.app.focus, Focus::Preview);
+    d.h.action(Action::ScrollDown(u16::try_from(x).unwrap(), 20));
+    assert_eq!(d.h.app.scroll, 3);
+    // A click on a row selects it; a click on the selected directory
+    // row closes it.
+    let screen = d.screen();
+    let y =
+        |name: &str| u16::try_from(screen.lines().position(|l| l.contains(name)).unwrap()).unwrap();
+    d.h.action(Action::Click(4, y("git.md")));
+    assert_eq!(d.h.app.focus, Focus::Subjects);
+    let git = d.h.app.selected_subject().unwrap();
+    assert_eq!(d.h.app.subject(git).unwrap().slug, "git");
+    d.h.action(Action::Click(4, y("ast-grep/")));
+    assert!(d.screen().contains("▾ ast-grep/"));
+    d.h.action(Action::Click(4, y("ast-grep/")));
+    assert!(d.screen().contains("▸ ast-grep/"));
+}
+
+#[test]
+fn a_frame_reads_only_the_subjects_on_screen() {
+    let mut d = Demo::new(100, 30);
+    let dir = d.root().join(".jp/kb/formats/many");
+    std::fs::create_dir_all(&dir).unwrap();
+    for n in 0..300 {
+        std::fs::write(dir.join(format!("page-{n:03}.md")), "text\n").unwrap();
+    }
+    d.h.action(Action::Reload);
+    d.topic(2);
+    let read_in = |d: &Demo| {
+        d.h.app
+            .cache
+            .tokens
+            .keys()
+            .filter(|p| p.starts_with(&dir))
+            .count()
+    };
+    let read = read_in(&d);
+    assert!(read > 0 && read < 30, "{read} subjects read for one screen");
+    // Moving down reads the rows that come into view, not the whole topic.
+    d.keys("\t");
+    for _ in 0..40 {
+        d.keys("j");
+    }
+    let read = read_in(&d);
+    assert!(read < 80, "{read}");
+    assert!(d.screen().contains("5 tok"));
+}

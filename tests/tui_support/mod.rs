@@ -1,0 +1,79 @@
+//! Helpers for the TUI tests: a fresh copy of the bundled demo opened in
+//! the headless harness, and screen text with temporary paths filtered.
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+
+use jp_kb::tui::harness::Harness;
+use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+
+/// A demo workspace in a temporary directory, open in the harness.
+pub struct Demo {
+    pub dir: tempfile::TempDir,
+    pub h: Harness,
+}
+
+impl Demo {
+    pub fn new(width: u16, height: u16) -> Self {
+        Self::with_color(width, height, true)
+    }
+
+    pub fn with_color(width: u16, height: u16, color: bool) -> Self {
+        let dir = jp_kb::tui::demo::materialize().expect("demo");
+        let h = Harness::open(dir.path(), width, height, color);
+        Self { dir, h }
+    }
+
+    pub fn root(&self) -> PathBuf {
+        self.dir.path().canonicalize().unwrap()
+    }
+
+    pub fn config(&self) -> PathBuf {
+        self.root().join(".jp/config.toml")
+    }
+
+    pub fn config_text(&self) -> String {
+        std::fs::read_to_string(self.config()).unwrap()
+    }
+
+    /// The screen with the temporary root replaced by `[ROOT]`.
+    pub fn screen(&self) -> String {
+        filter(&self.h.screen(), &self.root())
+    }
+
+    pub fn keys(&mut self, keys: &str) {
+        self.h.keys(keys);
+    }
+
+    pub fn ctrl(&mut self, ch: char) {
+        self.h.press(KeyCode::Char(ch), KeyModifiers::CONTROL);
+    }
+
+    /// Selects the subject whose slug fuzzy-matches `query` first.
+    pub fn select(&mut self, query: &str) {
+        self.keys(&format!("/{query}\n"));
+    }
+
+    /// Selects topic number `n` (0-based) from the topics pane.
+    pub fn topic(&mut self, n: usize) {
+        while self.h.app.focus != jp_kb::tui::app::Focus::Topics {
+            self.h.keys("\t");
+        }
+        self.h.press(KeyCode::Home, KeyModifiers::NONE);
+        for _ in 0..n {
+            self.keys("j");
+        }
+    }
+}
+
+/// Replaces temporary paths so snapshots are stable.
+pub fn filter(screen: &str, root: &Path) -> String {
+    let root = root.display().to_string();
+    let name = Path::new(&root)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    screen
+        .replace(&root, "[ROOT]")
+        .replace(&name, "jp-kb-demo-XXXXXX")
+}
