@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use jp_kb::subjects::slug::{dotted_slug, is_hidden_path, slug_of};
+use jp_kb::subjects::slug::{dotted_slug, is_hidden_path, is_hidden_rel, slug_of, slug_of_rel};
 use jp_kb::subjects::walk::settle_collisions;
 use jp_kb::subjects::{PatternList, Resolution, Subject, WalkResult, is_glob};
 use proptest::prelude::*;
@@ -67,6 +67,10 @@ proptest! {
             prop_assert!(!piece.is_empty(), "empty component in {slug:?} from {parts:?}");
         }
         prop_assert_eq!(is_hidden_path(&refs), refs.iter().any(|c| c.starts_with('.')));
+        // The walk's fast path computes the same from the joined string.
+        let joined = refs.join("/");
+        prop_assert_eq!(slug_of_rel(&joined), slug.clone());
+        prop_assert_eq!(is_hidden_rel(&joined), is_hidden_path(&refs));
     }
 
     #[test]

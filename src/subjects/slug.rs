@@ -41,6 +41,27 @@ pub fn slug_of(components: &[&str]) -> String {
     slug
 }
 
+/// [`slug_of`] for a `/`-separated relative path.
+pub fn slug_of_rel(rel: &str) -> String {
+    let mut slug = String::with_capacity(rel.len());
+    let mut parts = rel.split('/').peekable();
+    while let Some(component) = parts.next() {
+        if parts.peek().is_some() {
+            slug.push_str(strip_leading_dot(component));
+            slug.push('/');
+        } else {
+            let (stem, _) = split_extension(component);
+            slug.push_str(strip_leading_dot(stem));
+        }
+    }
+    slug
+}
+
+/// [`is_hidden_path`] for a `/`-separated relative path.
+pub fn is_hidden_rel(rel: &str) -> bool {
+    rel.starts_with('.') || rel.contains("/.")
+}
+
 /// The relative path without its extension, dots kept
 /// (`.internal-notes.md` → `.internal-notes`): one of the spellings an
 /// exact selection accepts.
@@ -80,6 +101,24 @@ mod tests {
         assert_eq!(slug("common/..md"), "common/.");
         assert_eq!(slug("gnu[.md"), "gnu[");
         assert_eq!(slug("[[.md"), "[[");
+    }
+
+    #[test]
+    fn string_forms_agree_with_component_forms() {
+        for path in [
+            "maintainers/jean.md",
+            "ast-grep/.rules.md",
+            ".hidden-dir/visible.md",
+            "..md",
+            "common/..md",
+            "a.b/c.d/e.f.g",
+            ".x/.y/.z",
+            "Makefile",
+        ] {
+            let parts: Vec<&str> = path.split('/').collect();
+            assert_eq!(slug_of_rel(path), slug_of(&parts), "{path}");
+            assert_eq!(is_hidden_rel(path), is_hidden_path(&parts), "{path}");
+        }
     }
 
     #[test]

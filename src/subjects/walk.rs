@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use super::slug::{is_hidden_path, slug_of, split_extension};
+use super::slug::{is_hidden_path, is_hidden_rel, slug_of, slug_of_rel, split_extension};
 
 /// One file of a topic.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -198,6 +198,26 @@ impl WalkState<'_> {
     }
 
     fn push(&mut self, path: PathBuf, bytes: u64) {
+        // Fast path: walkdir builds child paths as `dir/name`, so the
+        // relative path is a suffix of the UTF-8 string (no component
+        // parsing, one allocation for `rel_path`, one for the slug).
+        if let (Some(full), Some(dir)) = (path.to_str(), self.topic_dir.to_str())
+            && let Some(rel) = full.strip_prefix(dir).and_then(|r| r.strip_prefix('/'))
+            && !rel.is_empty()
+            && !rel
+                .split('/')
+                .any(|c| c.is_empty() || c == "." || c == "..")
+        {
+            let subject = Subject {
+                slug: slug_of_rel(rel),
+                rel_path: rel.to_owned(),
+                hidden: is_hidden_rel(rel),
+                path,
+                bytes,
+            };
+            self.found.push(subject);
+            return;
+        }
         let Ok(rel) = path.strip_prefix(self.topic_dir) else {
             return;
         };
