@@ -119,7 +119,7 @@ fn demo_learn_prompt_and_quit_in_tmux() {
     let screen = tmux.wait_for("the demo", |s| s.contains("prompt: 245 tok"));
     assert!(screen.contains("DEMO (--demo)"), "{screen}");
     assert!(
-        screen.contains("◆ project 4/2/2/1 General Project"),
+        screen.contains("◆ project 4/2/2/1 ⚠2 General Project"),
         "{screen}"
     );
     assert!(screen.contains("◉ jean.md ← maintainers/*"), "{screen}");

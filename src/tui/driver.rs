@@ -107,6 +107,10 @@ impl Driver {
                 }
             }
             Effect::Reload { paths } => vec![self.load(paths)],
+            Effect::Check => {
+                let report = super::findings::compute(app, &self.env, &self.options);
+                vec![Action::Checked(Box::new(report))]
+            }
             Effect::OpenEditor(_) | Effect::Quit => Vec::new(),
         }
     }

@@ -12,6 +12,7 @@ pub mod diff;
 pub mod driver;
 pub mod edit_bridge;
 pub mod edits;
+pub mod findings;
 pub mod forms;
 pub mod harness;
 pub mod keymap;
