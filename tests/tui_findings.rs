@@ -175,3 +175,24 @@ fn a_config_that_does_not_parse_is_a_finding_with_its_line() {
     d.h.action(Action::FilesChanged(vec![d.config()]));
     assert_eq!(codes(&d), DEMO_CODES);
 }
+
+#[test]
+fn the_terminal_checks_on_a_worker_thread_and_shows_the_old_report_meanwhile() {
+    let mut d = Demo::new(100, 30);
+    d.h.driver.check_in_background().unwrap();
+    let secret = d.root().join(".jp/kb/formats/.secret.md");
+    std::fs::write(&secret, "# Secret\n").unwrap();
+    d.h.action(Action::FilesChanged(vec![secret]));
+    // Until the worker answers, the last report stays, marked pending.
+    assert!(d.h.app.findings.pending);
+    assert_eq!(codes(&d), DEMO_CODES);
+    assert!(status_line(&d).contains("check: 1 error, 3 warnings …"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !d.h.driver.poll_checks(&mut d.h.app) {
+        assert!(std::time::Instant::now() < deadline, "no check came back");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(!d.h.app.findings.pending);
+    assert_eq!(d.h.app.findings.all().len(), 5);
+    assert!(status_line(&d).contains("check: 1 error, 4 warnings  ws"));
+}

@@ -1,7 +1,8 @@
 //! `jp-kb check` in the TUI: the last report (errors first), which topic's
-//! findings the Findings tab shows, and [`compute`], the one function that
-//! runs the library's check (it reads subject files, so only the driver
-//! calls it, after each load: a frame never runs a check).
+//! findings the Findings tab shows, and [`compute`], which runs the
+//! library's check inline (it reads subject files, so only the driver calls
+//! it, after each load: a frame never runs a check; the terminal runs it on
+//! a worker thread instead, see [`super::checker`]).
 
 use super::action::Tab;
 use super::app::App;
@@ -16,6 +17,9 @@ pub struct Findings {
     /// Show only the selected topic's findings (else all, the selected
     /// topic's highlighted).
     pub only_topic: bool,
+    /// A check was asked for and has not answered yet (the report shown
+    /// is the previous one).
+    pub pending: bool,
 }
 
 impl Findings {
@@ -23,6 +27,7 @@ impl Findings {
     pub fn set(&mut self, mut report: CheckReport) {
         report.findings.sort_by_key(|f| f.severity);
         self.report = Some(report);
+        self.pending = false;
     }
 
     /// Every finding, errors first.

@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod app;
+pub mod checker;
 pub mod demo;
 pub mod diff;
 pub mod driver;

@@ -22,6 +22,7 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             if let Ok(outcome) = std::sync::Arc::try_unwrap(outcome) {
                 loaded(app, outcome);
                 // The findings depend on everything a load reads.
+                app.findings.pending = true;
                 return vec![Effect::Check];
             }
             Vec::new()

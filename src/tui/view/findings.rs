@@ -88,8 +88,13 @@ pub fn tab(app: &App) -> Text<'static> {
     } else {
         Span::styled(summary(report), t.title())
     };
+    let pending = if app.findings.pending {
+        " · re-checking…"
+    } else {
+        ""
+    };
     let mut lines = vec![
-        Line::from(vec![head, Span::styled(scope, t.muted())]),
+        Line::from(vec![head, Span::styled(scope + pending, t.muted())]),
         Line::default(),
     ];
     let mut shown = 0;
@@ -129,7 +134,12 @@ pub fn topic_marker(app: &App, id: &str) -> Vec<Span<'static>> {
 /// `check: 1 error, 3 warnings` for the status line, colored by the worst;
 /// `check ✗1 ⚠3` when that does not fit in `room` cells.
 pub fn status_span(app: &App, room: usize) -> Option<Span<'static>> {
-    let report = app.findings.report.as_ref()?;
+    let Some(report) = &app.findings.report else {
+        return app
+            .findings
+            .pending
+            .then(|| Span::styled("check …", app.theme.muted()));
+    };
     let (errors, warnings) = (report.errors(), report.warnings());
     let style = if errors > 0 {
         app.theme.error()
@@ -144,7 +154,7 @@ pub fn status_span(app: &App, room: usize) -> Option<Span<'static>> {
         plural(errors, "error"),
         plural(warnings, "warning")
     );
-    let text = if full.chars().count() <= room {
+    let mut text = if full.chars().count() <= room {
         full
     } else {
         format!(
@@ -153,6 +163,10 @@ pub fn status_span(app: &App, room: usize) -> Option<Span<'static>> {
             glyph(Severity::Warning)
         )
     };
+    if app.findings.pending {
+        // The shown counts are the previous check's until this one ends.
+        text.push_str(" …");
+    }
     Some(Span::styled(text, style))
 }
 
