@@ -116,10 +116,13 @@ fn demo_learn_prompt_and_quit_in_tmux() {
     tmux.send(&["Enter"]);
 
     // Start-up on the demo.
-    let screen = tmux.wait_for("the demo", |s| s.contains("prompt: 245 tok"));
+    // The check runs on a worker thread: its count arrives a little later.
+    let screen = tmux.wait_for("the demo and its check", |s| {
+        s.contains("prompt: 245 tok") && s.contains("check: 1 error, 3 warnings  ws")
+    });
     assert!(screen.contains("DEMO (--demo)"), "{screen}");
     assert!(
-        screen.contains("◆ project 4/2/2/1 General Project"),
+        screen.contains("◆ project 4/2/2/1 ⚠2 General Project"),
         "{screen}"
     );
     assert!(screen.contains("◉ jean.md ← maintainers/*"), "{screen}");

@@ -8,6 +8,7 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::edit_bridge::Edit;
 use super::model::{Fetched, LoadOutcome};
+use crate::check::CheckReport;
 
 /// Which preview tab.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,15 +18,18 @@ pub enum Tab {
     Learn,
     Tool,
     Config,
+    /// What `jp-kb check` finds in the workspace.
+    Findings,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [
+    pub const ALL: [Tab; 6] = [
         Tab::Subject,
         Tab::Prompt,
         Tab::Learn,
         Tab::Tool,
         Tab::Config,
+        Tab::Findings,
     ];
 
     pub fn label(self) -> &'static str {
@@ -35,6 +39,7 @@ impl Tab {
             Tab::Learn => "Learn",
             Tab::Tool => "Tool",
             Tab::Config => "Config",
+            Tab::Findings => "Findings",
         }
     }
 
@@ -100,6 +105,9 @@ pub enum Action {
     CycleTarget,
     /// Re-read the configuration and the subjects.
     Reload,
+    /// Show the Findings tab with every topic's findings, or only the
+    /// selected topic's.
+    ToggleFindingsScope,
     /// Show the key help.
     ToggleHelp,
     /// Quit.
@@ -133,6 +141,8 @@ pub enum Action {
     Loaded(std::sync::Arc<LoadOutcome>),
     /// Data the driver read for the preview.
     Fetched(Box<Fetched>),
+    /// What `jp-kb check` found after a (re)load.
+    Checked(Box<CheckReport>),
     /// An effect finished: a status message, and whether it failed.
     Done {
         message: String,
@@ -163,6 +173,8 @@ pub enum Effect {
     Reload {
         paths: Vec<PathBuf>,
     },
+    /// Run `jp-kb check` on the loaded workspace (it reads subject files).
+    Check,
     /// Suspend the terminal, run the editor on the file, restore, reload.
     OpenEditor(PathBuf),
     Quit,

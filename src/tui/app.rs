@@ -8,6 +8,7 @@ use ratatui_textarea::TextArea;
 
 use super::action::{ChangedFile, Tab};
 use super::edit_bridge::Edit;
+use super::findings::Findings;
 use super::model::{Cache, LearnKey, Model, Need};
 use super::theme::Theme;
 use super::tree::{self, Row, RowKind};
@@ -136,6 +137,8 @@ pub struct App {
     pub target: Option<PathBuf>,
     pub status: Status,
     pub cache: Cache,
+    /// What `jp-kb check` found at the last load.
+    pub findings: Findings,
     pub last_change: Option<ChangedFile>,
     /// A topic to select after the next load (a topic just created).
     pub pending_topic: Option<String>,
@@ -163,6 +166,7 @@ impl App {
             target: None,
             status: Status::default(),
             cache: Cache::default(),
+            findings: Findings::default(),
             last_change: None,
             pending_topic: None,
             quit: false,
@@ -289,7 +293,7 @@ impl App {
                     needs.push(Need::Learn(key));
                 }
             }
-            Tab::Prompt | Tab::Tool | Tab::Config => {}
+            Tab::Prompt | Tab::Tool | Tab::Config | Tab::Findings => {}
         }
         needs
     }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use super::action::{Action, ChangedFile, Effect};
 use super::app::App;
+use super::checker::Checker;
 use super::edit_bridge::{self, Journal, Saved};
 
 use super::model::{LoadOutcome, Model, fetch};
@@ -19,6 +20,8 @@ pub struct Driver {
     pub env: Environment,
     pub options: LoadOptions,
     pub journal: Journal,
+    /// Where checks run when not inline (see `check_in_background`).
+    pub checker: Option<Checker>,
 }
 
 impl Driver {
@@ -27,6 +30,7 @@ impl Driver {
             env,
             options,
             journal: Journal::new(),
+            checker: None,
         }
     }
 
@@ -107,6 +111,14 @@ impl Driver {
                 }
             }
             Effect::Reload { paths } => vec![self.load(paths)],
+            Effect::Check => {
+                if let Some(checker) = &self.checker {
+                    checker.request();
+                    return Vec::new();
+                }
+                let report = super::findings::compute(app, &self.env, &self.options);
+                vec![Action::Checked(Box::new(report))]
+            }
             Effect::OpenEditor(_) | Effect::Quit => Vec::new(),
         }
     }

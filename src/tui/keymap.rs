@@ -125,6 +125,13 @@ pub fn bindings() -> Vec<Binding> {
         b(Normal, c('o'), NONE, A::OpenEditor, "open in $EDITOR"),
         b(Normal, c('f'), NONE, A::CycleTarget, "switch edit file"),
         b(Normal, c('R'), NONE, A::Reload, "reload"),
+        b(
+            Normal,
+            c('t'),
+            NONE,
+            A::ToggleFindingsScope,
+            "findings: all topics / this topic",
+        ),
         b(Normal, c(']'), NONE, A::NextTab, "next tab"),
         b(Normal, c('['), NONE, A::PrevTab, "previous tab"),
         b(Normal, c('?'), NONE, A::ToggleHelp, "help"),

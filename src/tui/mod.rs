@@ -7,11 +7,13 @@
 
 pub mod action;
 pub mod app;
+pub mod checker;
 pub mod demo;
 pub mod diff;
 pub mod driver;
 pub mod edit_bridge;
 pub mod edits;
+pub mod findings;
 pub mod forms;
 pub mod harness;
 pub mod keymap;

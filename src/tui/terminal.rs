@@ -98,6 +98,8 @@ fn event_loop(
     let (tx, rx) = mpsc::channel();
     let mut watcher = watch::start(tx).ok();
     let table = super::keymap::bindings();
+    // Checks read every subject: off the event loop (inline if no thread).
+    let _ = driver.check_in_background();
     let first = driver.load(Vec::new());
     driver.dispatch(app, first);
     let mut dirty = true;
@@ -119,6 +121,7 @@ fn event_loop(
         while let Ok(paths) = rx.try_recv() {
             actions.push(Action::FilesChanged(paths));
         }
+        dirty |= driver.poll_checks(app);
         for action in actions {
             dirty = true;
             for effect in driver.dispatch(app, action) {

@@ -21,11 +21,18 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Loaded(outcome) => {
             if let Ok(outcome) = std::sync::Arc::try_unwrap(outcome) {
                 loaded(app, outcome);
+                // The findings depend on everything a load reads.
+                app.findings.pending = true;
+                return vec![Effect::Check];
             }
             Vec::new()
         }
         Action::Fetched(fetched) => {
             app.cache.insert(*fetched);
+            Vec::new()
+        }
+        Action::Checked(report) => {
+            app.findings.set(*report);
             Vec::new()
         }
         Action::FilesChanged(paths) => vec![Effect::Reload { paths }],
@@ -338,6 +345,7 @@ fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
         }
         Action::CycleTarget => cycle_target(app),
         Action::Reload => return vec![Effect::Reload { paths: Vec::new() }],
+        Action::ToggleFindingsScope => super::findings::toggle_scope(app),
         Action::ToggleHelp => {
             app.help_scroll = 0;
             app.mode = Mode::Help;

@@ -33,13 +33,13 @@ fn focus_and_tabs_cycle() {
     assert_eq!(app.focus, Focus::Preview);
     run(
         &mut app,
-        vec![Action::SelectTab(Tab::Tool), Action::NextTab],
+        vec![Action::SelectTab(Tab::Config), Action::NextTab],
     );
-    assert_eq!(app.tab, Tab::Config);
+    assert_eq!(app.tab, Tab::Findings);
     run(&mut app, vec![Action::NextTab]);
     assert_eq!(app.tab, Tab::Subject);
     run(&mut app, vec![Action::PrevTab]);
-    assert_eq!(app.tab, Tab::Config);
+    assert_eq!(app.tab, Tab::Findings);
 }
 
 #[test]

@@ -43,6 +43,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             Span::raw(format!("  {}", mark.meaning())),
         ]));
     }
+    out.extend(super::findings::legend(app));
     out
 }
 

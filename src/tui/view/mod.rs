@@ -2,6 +2,7 @@
 //! lays the screen out and stacks overlays.
 
 mod dialogs;
+mod findings;
 mod help;
 pub mod markdown;
 mod preview;
@@ -147,21 +148,31 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     }
 }
 
-/// Tab labels as drawn in a row `width` cells wide (` 1 Subject `, or
-/// `1 Subj` when narrow); clicks map through the same labels.
+/// Tab labels as drawn in a row `width` cells wide: ` 1 Subject `, else
+/// `1 Subject`, else `1Subj`, else `1Sub`; clicks map through the same
+/// labels.
 fn tab_labels(width: u16) -> Vec<String> {
-    let full: Vec<String> = Tab::ALL
-        .iter()
-        .enumerate()
-        .map(|(i, t)| format!(" {} {} ", i + 1, t.label()))
-        .collect();
-    let needed: usize = full.iter().map(|l| l.chars().count() + 1).sum();
-    if needed <= usize::from(width) {
-        return full;
+    let label = |i: usize, t: &Tab, form: usize| -> String {
+        let n = i + 1;
+        match form {
+            0 => format!(" {n} {} ", t.label()),
+            1 => format!("{n} {}", t.label()),
+            f => format!("{n}{}", &t.label()[..6 - f]),
+        }
+    };
+    let all = |form| -> Vec<String> {
+        Tab::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, t)| label(i, t, form))
+            .collect()
+    };
+    for form in 0..3 {
+        let labels = all(form);
+        let needed: usize = labels.iter().map(|l| l.chars().count() + 1).sum();
+        if needed <= usize::from(width) {
+            return labels;
+        }
     }
-    Tab::ALL
-        .iter()
-        .enumerate()
-        .map(|(i, t)| format!("{}{}", i + 1, &t.label()[..4]))
-        .collect()
+    all(3)
 }

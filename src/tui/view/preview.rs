@@ -1,5 +1,5 @@
-//! The preview pane: the Subject, Prompt, Learn, Tool and Config tabs,
-//! all showing texts the engine produced (cached by the driver).
+//! The preview pane: the Subject, Prompt, Learn, Tool, Config and Findings
+//! tabs, all showing texts the engine produced (cached by the driver).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -79,6 +79,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             ),
         },
         Tab::Config => config(app, model),
+        Tab::Findings => super::findings::tab(app),
     };
     frame.render_widget(
         Paragraph::new(text)

@@ -1,6 +1,6 @@
 //! The status line: workspace root, the file edits go to, the last
-//! action, and the knowledge section's size (warning color above
-//! [`TOKEN_WARNING`]).
+//! action, the knowledge section's size (warning color above
+//! [`TOKEN_WARNING`]) and the `jp-kb check` totals.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -61,6 +61,12 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         }
         if app.read_only() {
             first.push(Span::styled("  READ-ONLY", t.error()));
+        }
+        // What is left after the check count (and `  ws …`).
+        let room = usize::from(area.width).saturating_sub(Line::from(first.clone()).width() + 8);
+        if let Some(check) = super::findings::status_span(app, room) {
+            first.push(Span::raw("  "));
+            first.push(check);
         }
         first.push(Span::styled("  ws ", t.muted()));
         // The root gets what is left of the line.

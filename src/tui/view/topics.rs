@@ -1,5 +1,5 @@
 //! The topics pane: every topic of the effective configuration, enabled
-//! or not, with its counts and an error marker.
+//! or not, with its counts, an error marker and its `jp-kb check` counts.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -45,6 +45,7 @@ pub fn topic_line(app: &App, state: &TopicState) -> Line<'static> {
             },
         ),
     ];
+    spans.extend(super::findings::topic_marker(app, state.id()));
     if !state.enabled() {
         spans.push(Span::styled(" (disabled)", t.muted()));
     }

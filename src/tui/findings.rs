@@ -1,0 +1,154 @@
+//! `jp-kb check` in the TUI: the last report (errors first), which topic's
+//! findings the Findings tab shows, and [`compute`], which runs the
+//! library's check inline (it reads subject files, so only the driver calls
+//! it, after each load: a frame never runs a check; the terminal runs it on
+//! a worker thread instead, see [`super::checker`]).
+
+use super::action::Tab;
+use super::app::App;
+use crate::check::{CheckReport, Finding, Severity, Thresholds, check, check_knowledge_base};
+use crate::config::{Environment, LoadOptions};
+
+/// The findings of the last check, kept until the next load.
+#[derive(Debug, Default)]
+pub struct Findings {
+    /// `None` until the first check ran.
+    pub report: Option<CheckReport>,
+    /// Show only the selected topic's findings (else all, the selected
+    /// topic's highlighted).
+    pub only_topic: bool,
+    /// A check was asked for and has not answered yet (the report shown
+    /// is the previous one).
+    pub pending: bool,
+}
+
+impl Findings {
+    /// Stores a new report, errors first (the library's order otherwise).
+    pub fn set(&mut self, mut report: CheckReport) {
+        report.findings.sort_by_key(|f| f.severity);
+        self.report = Some(report);
+        self.pending = false;
+    }
+
+    /// Every finding, errors first.
+    pub fn all(&self) -> &[Finding] {
+        self.report.as_ref().map_or(&[], |r| r.findings.as_slice())
+    }
+
+    /// (errors, warnings) about topic `id`.
+    pub fn topic_counts(&self, id: &str) -> (usize, usize) {
+        self.all()
+            .iter()
+            .filter(|f| f.topic.as_deref() == Some(id))
+            .fold((0, 0), |(e, w), f| match f.severity {
+                Severity::Error => (e + 1, w),
+                Severity::Warning => (e, w + 1),
+            })
+    }
+}
+
+/// Runs the check on what the app shows: the loaded knowledge base, or,
+/// when the configuration does not load, the workspace from scratch (so
+/// the parse error is a finding with its file and line). Does I/O.
+pub fn compute(app: &App, env: &Environment, options: &LoadOptions) -> CheckReport {
+    let thresholds = Thresholds::default();
+    match (&app.model, &app.load_error) {
+        (Some(model), None) => check_knowledge_base(&model.kb, &thresholds),
+        _ => check(env, options, &thresholds),
+    }
+}
+
+/// `t`: shows the Findings tab, switching between every topic's findings
+/// and the selected topic's.
+pub fn toggle_scope(app: &mut App) {
+    if app.tab == Tab::Findings {
+        app.findings.only_topic = !app.findings.only_topic;
+    } else {
+        app.tab = Tab::Findings;
+    }
+    app.scroll = 0;
+    let id = app.topic_state().map(|t| t.id().to_owned());
+    let message = match (app.findings.only_topic, id) {
+        (true, Some(id)) => format!("findings of topic `{id}` only"),
+        _ => "findings of every topic".to_owned(),
+    };
+    app.set_status(message, false);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::check::Code;
+    use crate::tui::action::{Action, Effect};
+    use crate::tui::model::LoadOutcome;
+    use crate::tui::theme::Theme;
+    use crate::tui::update::update;
+
+    fn report(codes: &[(Code, &str)]) -> CheckReport {
+        CheckReport {
+            findings: codes
+                .iter()
+                .map(|(c, topic)| Finding::new(*c, c.label()).topic(topic))
+                .collect(),
+            ..CheckReport::default()
+        }
+    }
+
+    #[test]
+    fn every_load_asks_for_a_check_and_the_result_replaces_the_last() {
+        let mut app = App::new(Theme { color: true }, (100, 30));
+        // A reload (from a key, a file change or a saved edit) reloads...
+        assert_eq!(
+            update(&mut app, Action::Reload),
+            [Effect::Reload { paths: Vec::new() }]
+        );
+        // ...and every load, good or bad, is followed by a check.
+        let outcome = LoadOutcome {
+            result: Err("bad".into()),
+            changed: Vec::new(),
+        };
+        assert_eq!(
+            update(&mut app, Action::Loaded(Arc::new(outcome))),
+            [Effect::Check]
+        );
+        let first = report(&[
+            (Code::HiddenUnreachable, "p"),
+            (Code::SubjectsNotFound, "q"),
+            (Code::BinarySubject, "p"),
+        ]);
+        assert!(update(&mut app, Action::Checked(Box::new(first))).is_empty());
+        let codes: Vec<Code> = app.findings.all().iter().map(|f| f.code).collect();
+        // Errors first, the library's order otherwise.
+        assert_eq!(
+            codes,
+            [
+                Code::SubjectsNotFound,
+                Code::HiddenUnreachable,
+                Code::BinarySubject
+            ]
+        );
+        assert_eq!(app.findings.topic_counts("p"), (0, 2));
+        assert_eq!(app.findings.topic_counts("q"), (1, 0));
+        // The next check replaces the cached result.
+        update(
+            &mut app,
+            Action::Checked(Box::new(report(&[(Code::TopicEmpty, "p")]))),
+        );
+        assert_eq!(app.findings.all().len(), 1);
+        assert_eq!(app.findings.topic_counts("q"), (0, 0));
+    }
+
+    #[test]
+    fn t_shows_the_tab_then_toggles_the_scope() {
+        let mut app = App::new(Theme { color: true }, (100, 30));
+        assert!(update(&mut app, Action::ToggleFindingsScope).is_empty());
+        assert_eq!(app.tab, Tab::Findings);
+        assert!(!app.findings.only_topic);
+        update(&mut app, Action::ToggleFindingsScope);
+        assert!(app.findings.only_topic);
+        update(&mut app, Action::ToggleFindingsScope);
+        assert!(!app.findings.only_topic);
+    }
+}

@@ -1,0 +1,189 @@
+//! `jp-kb check` on screen: the Findings tab (every finding, errors first,
+//! the selected topic's marked), the topics pane's per-topic counts and the
+//! status line's total. Severity is a glyph and a color, never color alone.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span, Text};
+
+use crate::check::report::summary;
+use crate::check::{Finding, Severity};
+use crate::tui::action::{Action, Tab};
+use crate::tui::app::App;
+use crate::tui::keymap::{Scope, bindings, key_for};
+use crate::tui::sanitize::clean_name;
+
+/// The glyph of a severity (the same in the tab, the topics pane and help).
+pub fn glyph(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "✗",
+        Severity::Warning => "⚠",
+    }
+}
+
+fn style(app: &App, severity: Severity) -> Style {
+    match severity {
+        Severity::Error => app.theme.error(),
+        Severity::Warning => app.theme.warning(),
+    }
+}
+
+/// `file:line:column`, as much of it as is known.
+pub fn location(finding: &Finding) -> Option<String> {
+    let file = clean_name(&finding.file.as_ref()?.display().to_string()).into_owned();
+    Some(match (finding.line, finding.column) {
+        (Some(line), Some(column)) => format!("{file}:{line}:{column}"),
+        (Some(line), None) => format!("{file}:{line}"),
+        (None, _) => file,
+    })
+}
+
+/// One finding: `▸✗ KB006 message`, its location, its hint. `mine`: about
+/// the selected topic (marked with `▸` and bold).
+fn finding_lines(app: &App, f: &Finding, mine: bool) -> Vec<Line<'static>> {
+    let t = app.theme;
+    let sev = style(app, f.severity);
+    let message = Span::styled(
+        clean_name(&f.message).into_owned(),
+        if mine { t.title() } else { Style::new() },
+    );
+    let mut lines = vec![Line::from(vec![
+        Span::styled(if mine { "▸" } else { " " }, t.key()),
+        Span::styled(glyph(f.severity), sev),
+        Span::raw(" "),
+        Span::styled(f.code.as_str(), sev),
+        Span::raw(" "),
+        message,
+    ])];
+    let place = location(f).unwrap_or_else(|| "(command line or whole workspace)".to_owned());
+    lines.push(Line::from(vec![
+        Span::raw("   "),
+        Span::styled(place, t.key()),
+    ]));
+    if let Some(hint) = &f.hint {
+        lines.push(Line::styled(
+            format!("   hint: {}", clean_name(hint)),
+            t.muted(),
+        ));
+    }
+    lines
+}
+
+/// The Findings tab.
+pub fn tab(app: &App) -> Text<'static> {
+    let t = app.theme;
+    let Some(report) = &app.findings.report else {
+        return Text::styled("(checking…)", t.muted());
+    };
+    let topic = app.topic_state().map(|s| s.id().to_owned());
+    let toggle =
+        key_for(&bindings(), Scope::Normal, &Action::ToggleFindingsScope).unwrap_or_default();
+    let only = app.findings.only_topic && topic.is_some();
+    let scope = match (&topic, only) {
+        (Some(id), true) => format!(" · topic `{}` only ({toggle}: all)", clean_name(id)),
+        (Some(id), false) => format!(" · all topics ({toggle}: only `{}`)", clean_name(id)),
+        (None, _) => String::new(),
+    };
+    let head = if report.findings.is_empty() {
+        Span::styled("✓ check: no problems found", t.ok())
+    } else {
+        Span::styled(summary(report), t.title())
+    };
+    let pending = if app.findings.pending {
+        " · re-checking…"
+    } else {
+        ""
+    };
+    let mut lines = vec![
+        Line::from(vec![head, Span::styled(scope + pending, t.muted())]),
+        Line::default(),
+    ];
+    let mut shown = 0;
+    for f in &report.findings {
+        let mine = topic.is_some() && f.topic == topic;
+        if only && !mine {
+            continue;
+        }
+        shown += 1;
+        lines.extend(finding_lines(app, f, mine));
+    }
+    if shown == 0 && !report.findings.is_empty() {
+        lines.push(Line::styled(
+            format!("(no findings about this topic; {toggle} shows all)"),
+            t.muted(),
+        ));
+    }
+    Text::from(lines)
+}
+
+/// ` ✗1 ⚠2` after a topic's counts: its check findings.
+pub fn topic_marker(app: &App, id: &str) -> Vec<Span<'static>> {
+    let (errors, warnings) = app.findings.topic_counts(id);
+    let mut spans = Vec::new();
+    for (n, severity) in [(errors, Severity::Error), (warnings, Severity::Warning)] {
+        if n > 0 {
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(
+                format!("{}{n}", glyph(severity)),
+                style(app, severity),
+            ));
+        }
+    }
+    spans
+}
+
+/// `check: 1 error, 3 warnings` for the status line, colored by the worst;
+/// `check ✗1 ⚠3` when that does not fit in `room` cells.
+pub fn status_span(app: &App, room: usize) -> Option<Span<'static>> {
+    let Some(report) = &app.findings.report else {
+        return app
+            .findings
+            .pending
+            .then(|| Span::styled("check …", app.theme.muted()));
+    };
+    let (errors, warnings) = (report.errors(), report.warnings());
+    let style = if errors > 0 {
+        app.theme.error()
+    } else if warnings > 0 {
+        app.theme.warning()
+    } else {
+        app.theme.ok()
+    };
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let full = format!(
+        "check: {}, {}",
+        plural(errors, "error"),
+        plural(warnings, "warning")
+    );
+    let mut text = if full.chars().count() <= room {
+        full
+    } else {
+        format!(
+            "check {}{errors} {}{warnings}",
+            glyph(Severity::Error),
+            glyph(Severity::Warning)
+        )
+    };
+    if app.findings.pending {
+        // The shown counts are the previous check's until this one ends.
+        text.push_str(" …");
+    }
+    Some(Span::styled(text, style))
+}
+
+/// The help overlay's legend lines for the topic counts.
+pub fn legend(app: &App) -> Vec<Line<'static>> {
+    [Severity::Error, Severity::Warning]
+        .into_iter()
+        .map(|s| {
+            Line::from(vec![
+                Span::raw("  "),
+                Span::styled(format!("{}N", glyph(s)), style(app, s)),
+                Span::raw(format!(
+                    " N check {}s about the topic (tab {})",
+                    s.as_str(),
+                    Tab::Findings.index() + 1
+                )),
+            ])
+        })
+        .collect()
+}

@@ -1,0 +1,198 @@
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+//! `jp-kb check` in the TUI: the Findings tab (snapshots at two sizes),
+//! the status line total, the topics pane counts, their styles (glyph and
+//! color, `NO_COLOR` keeping the glyph), and the findings following every
+//! reload and saved edit.
+
+mod tui_support;
+
+use insta::assert_snapshot;
+use jp_kb::check::Code;
+use jp_kb::tui::action::{Action, Tab};
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+use tui_support::Demo;
+
+fn codes(d: &Demo) -> Vec<Code> {
+    d.h.app.findings.all().iter().map(|f| f.code).collect()
+}
+
+/// The demo's findings as `jp-kb check` reports them, errors first.
+const DEMO_CODES: [Code; 4] = [
+    Code::SubjectsNotFound,
+    Code::HiddenUnreachable,
+    Code::HiddenUnreachable,
+    Code::BinarySubject,
+];
+
+/// The cell where `needle` (single-width characters) starts on screen.
+fn find(buffer: &Buffer, needle: &str) -> (u16, u16) {
+    let chars: Vec<String> = needle.chars().map(String::from).collect();
+    let area = buffer.area;
+    for y in 0..area.height {
+        for x in 0..area.width {
+            let fits = chars.iter().enumerate().all(|(i, ch)| {
+                let x = x + u16::try_from(i).unwrap();
+                x < area.width && buffer[(x, y)].symbol() == ch
+            });
+            if fits {
+                return (x, y);
+            }
+        }
+    }
+    panic!("{needle:?} not on screen");
+}
+
+/// The last two rows: the status line.
+fn status_line(d: &Demo) -> String {
+    let screen = d.screen();
+    let lines: Vec<&str> = screen.lines().collect();
+    lines[lines.len() - 2..].join("\n")
+}
+
+#[test]
+fn findings_tab_80x24() {
+    let mut d = Demo::new(80, 24);
+    d.keys("6");
+    assert_eq!(d.h.app.tab, Tab::Findings);
+    assert_snapshot!(d.screen());
+}
+
+#[test]
+fn findings_tab_160x48() {
+    let mut d = Demo::new(160, 48);
+    d.keys("6");
+    assert_snapshot!(d.screen());
+}
+
+#[test]
+fn findings_tab_only_the_selected_topic() {
+    let mut d = Demo::new(160, 48);
+    // `t` shows the tab, a second `t` keeps only the topic's findings.
+    d.keys("jjt");
+    assert_eq!(d.h.app.tab, Tab::Findings);
+    d.keys("t");
+    assert_snapshot!(d.screen());
+}
+
+#[test]
+fn status_line_counts_findings() {
+    let d = Demo::new(100, 30);
+    assert_snapshot!(status_line(&d));
+}
+
+#[test]
+fn findings_are_errors_first_from_the_library() {
+    let d = Demo::new(100, 30);
+    assert_eq!(codes(&d), DEMO_CODES);
+    let broken = &d.h.app.findings.all()[0];
+    assert_eq!(broken.topic.as_deref(), Some("broken"));
+    assert_eq!((broken.line, broken.column), (Some(30), Some(12)));
+}
+
+#[test]
+fn error_glyph_has_the_error_color_and_no_color_keeps_the_glyph() {
+    let mut d = Demo::new(160, 48);
+    d.keys("6");
+    let buffer = d.h.render();
+    let (x, y) = find(&buffer, "✗ KB006");
+    assert_eq!(buffer[(x, y)].fg, Color::Red);
+    assert_eq!(buffer[(x + 2, y)].fg, Color::Red, "the code too");
+    let (x, y) = find(&buffer, "⚠ KB115");
+    assert_eq!(buffer[(x, y)].fg, Color::Yellow);
+    // The topics pane's counts.
+    let (x, y) = find(&buffer, "✗1");
+    assert_eq!(buffer[(x, y)].fg, Color::Red);
+    let (x, y) = find(&buffer, "⚠2");
+    assert_eq!(buffer[(x, y)].fg, Color::Yellow);
+    let (x, y) = find(&buffer, "check: 1 error, 3 warnings  ws");
+    assert_eq!(buffer[(x, y)].fg, Color::Red);
+
+    let mut plain = Demo::with_color(160, 48, false);
+    plain.keys("6");
+    let buffer = plain.h.render();
+    for needle in ["✗ KB006", "⚠ KB115", "✗1", "⚠2", "check: 1 error"] {
+        let (x, y) = find(&buffer, needle);
+        assert_eq!(buffer[(x, y)].fg, Color::Reset, "{needle}");
+    }
+    for cell in buffer.content() {
+        assert_eq!(cell.fg, Color::Reset, "fg color at {:?}", cell.symbol());
+    }
+}
+
+#[test]
+fn a_saved_edit_recomputes_the_findings_and_undo_restores_them() {
+    let mut d = Demo::new(100, 30);
+    // Disable the binary subject: its warning goes.
+    d.topic(2);
+    d.keys("\t");
+    d.select("logo");
+    d.keys("d");
+    assert!(d.config_text().contains("\"logo\""), "{}", d.config_text());
+    assert_eq!(
+        codes(&d),
+        [
+            Code::SubjectsNotFound,
+            Code::HiddenUnreachable,
+            Code::HiddenUnreachable
+        ]
+    );
+    assert!(status_line(&d).contains("check: 1 error, 2 warnings"));
+    d.keys("u");
+    assert_eq!(codes(&d), DEMO_CODES);
+}
+
+#[test]
+fn a_reload_recomputes_the_findings() {
+    let mut d = Demo::new(100, 30);
+    // A new hidden subject nothing mentions, noticed by the watcher.
+    let secret = d.root().join(".jp/kb/formats/.secret.md");
+    std::fs::write(&secret, "# Secret\n").unwrap();
+    d.h.action(Action::FilesChanged(vec![secret.clone()]));
+    let found =
+        d.h.app
+            .findings
+            .all()
+            .iter()
+            .any(|f| f.code == Code::HiddenUnreachable && f.subject.as_deref() == Some("secret"));
+    assert!(found, "{:#?}", d.h.app.findings.all());
+    assert!(status_line(&d).contains("check: 1 error, 4 warnings"));
+    // Removing it and reloading by key: back to the demo's findings.
+    std::fs::remove_file(&secret).unwrap();
+    d.keys("R");
+    assert_eq!(codes(&d), DEMO_CODES);
+}
+
+#[test]
+fn a_config_that_does_not_parse_is_a_finding_with_its_line() {
+    let mut d = Demo::new(100, 30);
+    let good = d.config_text();
+    std::fs::write(d.config(), format!("{good}learned = [\n")).unwrap();
+    d.h.action(Action::FilesChanged(vec![d.config()]));
+    assert_eq!(codes(&d), [Code::ConfigParse]);
+    assert!(d.h.app.findings.all()[0].line.is_some());
+    std::fs::write(d.config(), good).unwrap();
+    d.h.action(Action::FilesChanged(vec![d.config()]));
+    assert_eq!(codes(&d), DEMO_CODES);
+}
+
+#[test]
+fn the_terminal_checks_on_a_worker_thread_and_shows_the_old_report_meanwhile() {
+    let mut d = Demo::new(100, 30);
+    d.h.driver.check_in_background().unwrap();
+    let secret = d.root().join(".jp/kb/formats/.secret.md");
+    std::fs::write(&secret, "# Secret\n").unwrap();
+    d.h.action(Action::FilesChanged(vec![secret]));
+    // Until the worker answers, the last report stays, marked pending.
+    assert!(d.h.app.findings.pending);
+    assert_eq!(codes(&d), DEMO_CODES);
+    assert!(status_line(&d).contains("check: 1 error, 3 warnings …"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !d.h.driver.poll_checks(&mut d.h.app) {
+        assert!(std::time::Instant::now() < deadline, "no check came back");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(!d.h.app.findings.pending);
+    assert_eq!(d.h.app.findings.all().len(), 5);
+    assert!(status_line(&d).contains("check: 1 error, 4 warnings  ws"));
+}
