@@ -521,17 +521,24 @@ proptest! {
     }
 }
 
+/// The generator must reach the layouts the properties are about: every
+/// sample parses, and some have multi-line arrays and comments.
 #[test]
-#[ignore = "prints sample documents for eyeballing the generator"]
-fn print_samples() {
+fn generator_covers_the_interesting_layouts() {
     use proptest::strategy::ValueTree;
     let mut runner = proptest::test_runner::TestRunner::deterministic();
-    for _ in 0..40 {
+    let (mut multiline, mut comments) = (0, 0);
+    for _ in 0..200 {
         let doc = document().new_tree(&mut runner).expect("tree").current();
-        if doc.contains("[\n") || doc.contains("[\r\n") {
-            println!("=====\n{doc}");
-        }
+        assert!(
+            list_topics(&doc).is_ok(),
+            "generated document does not parse:\n{doc}"
+        );
+        multiline += usize::from(doc.contains("[\n") || doc.contains("[\r\n"));
+        comments += usize::from(doc.contains('#'));
     }
+    assert!(multiline > 0, "no multi-line array in 200 samples");
+    assert!(comments > 0, "no comment in 200 samples");
 }
 
 /// Every kind of edit, on topic `id`.
