@@ -97,6 +97,7 @@ fn event_loop(
     app.size = (size.width, size.height);
     let (tx, rx) = mpsc::channel();
     let mut watcher = watch::start(tx).ok();
+    let rendered = driver.spawn_prompt_worker();
     let table = super::keymap::bindings();
     let first = driver.load(Vec::new());
     driver.dispatch(app, first);
@@ -119,6 +120,7 @@ fn event_loop(
         while let Ok(paths) = rx.try_recv() {
             actions.push(Action::FilesChanged(paths));
         }
+        actions.extend(rendered.try_iter());
         for action in actions {
             dirty = true;
             for effect in driver.dispatch(app, action) {
