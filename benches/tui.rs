@@ -3,8 +3,9 @@
 //! real key map, `update`, driver (edits written through the edit core)
 //! and views; then the peak memory of the real binary in tmux.
 //!
-//! `cargo bench --bench tui` (add `-- quick` for 1k/10k only; `reps=N`
-//! for N repetitions per key, default 30; `nomem` skips the tmux run).
+//! `cargo bench --bench tui` (add `-- quick` for 1k/10k only, `only=N`
+//! for N subjects only; `reps=N` for N repetitions per key, default 30;
+//! `nomem` skips the tmux run).
 //! Prints a Markdown table; the figures in docs/perf.md come from it.
 
 #![allow(
@@ -420,17 +421,21 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(30);
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
-    let sizes: &[usize] = if quick {
-        &[1_000, 10_000]
-    } else {
-        &[1_000, 10_000, 100_000]
+    let only: Option<usize> = args
+        .iter()
+        .find_map(|a| a.strip_prefix("only="))
+        .and_then(|v| v.parse().ok());
+    let sizes: Vec<usize> = match only {
+        Some(n) => vec![n],
+        None if quick => vec![1_000, 10_000],
+        None => vec![1_000, 10_000, 100_000],
     };
     println!(
         "| measurement | subjects | median | max | runs | baseline (median) | ratio | target |"
     );
     println!("| --- | ---: | ---: | ---: | ---: | --- | ---: | --- |");
     let mut last = None;
-    for &n in sizes {
+    for &n in &sizes {
         let g = corpus::generate(&base, n).expect("generate corpus");
         assert_eq!(g.files.len(), n);
         bench_size(&g.root, &g.topic_dir, n, reps);
