@@ -9,8 +9,8 @@ use crate::config::{ConfigError, ConfigWarning, Environment, LoadOptions, Loaded
 use crate::content::read_formatted;
 use crate::learn::{Outcome, execute_resolved};
 use crate::render::{AvailableTopic, PreloadedTopic, render_knowledge, render_tool_definition};
-use crate::subjects::WalkCache;
-use crate::topic::TopicState;
+use crate::subjects::{WalkCache, WatchedWalks};
+use crate::topic::{TopicState, WalkSource};
 
 /// A loaded knowledge base.
 #[derive(Debug)]
@@ -27,7 +27,7 @@ impl KnowledgeBase {
     }
 
     pub fn from_config(loaded: LoadedConfig) -> Self {
-        Self::from_config_with(loaded, None)
+        Self::from_config_with(loaded, &WalkSource::Fresh)
     }
 
     /// Like [`KnowledgeBase::load`], with topic directories walked through
@@ -38,15 +38,32 @@ impl KnowledgeBase {
         options: &LoadOptions,
         walks: &Arc<WalkCache>,
     ) -> Result<Self, ConfigError> {
-        Ok(Self::from_config_with(load(env, options)?, Some(walks)))
+        Ok(Self::from_config_with(
+            load(env, options)?,
+            &WalkSource::Cached(Arc::clone(walks)),
+        ))
     }
 
-    fn from_config_with(loaded: LoadedConfig, walks: Option<&Arc<WalkCache>>) -> Self {
+    /// Like [`KnowledgeBase::load`], with walks and resolutions kept in
+    /// `walks` until its owner reports a change: for a process that
+    /// watches the topic directories (the TUI).
+    pub fn load_watched(
+        env: &Environment,
+        options: &LoadOptions,
+        walks: &Arc<WatchedWalks>,
+    ) -> Result<Self, ConfigError> {
+        Ok(Self::from_config_with(
+            load(env, options)?,
+            &WalkSource::Watched(Arc::clone(walks)),
+        ))
+    }
+
+    fn from_config_with(loaded: LoadedConfig, walks: &WalkSource) -> Self {
         let topics = loaded
             .kb
             .topics
             .values()
-            .map(|t| TopicState::with_walk_cache(t.clone(), &loaded.root, walks.cloned()))
+            .map(|t| TopicState::with_source(t.clone(), &loaded.root, walks.clone()))
             .collect();
         Self { loaded, topics }
     }

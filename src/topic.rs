@@ -5,7 +5,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::config::Topic;
-use crate::subjects::{Resolution, WalkCache, walk_subjects};
+use crate::subjects::{Resolution, WalkCache, WatchedWalks, walk_subjects};
 
 /// Why a topic's subjects cannot be read (contract §2.1: the topic is shown
 /// with the error; other topics still work).
@@ -59,6 +59,18 @@ pub fn subjects_dir(root: &Path, subjects: Option<&str>) -> Result<PathBuf, Topi
     }
 }
 
+/// Where a topic's walk and resolution come from.
+#[derive(Debug, Clone, Default)]
+pub enum WalkSource {
+    /// Walked and resolved anew.
+    #[default]
+    Fresh,
+    /// Walked through a cache that checks directory times.
+    Cached(Arc<WalkCache>),
+    /// Kept until the owner reports a change (the TUI's watcher).
+    Watched(Arc<WatchedWalks>),
+}
+
 /// One topic: its configuration, its directory (or the error), and its
 /// subjects, walked and resolved lazily the first time they are needed.
 #[derive(Debug)]
@@ -66,9 +78,8 @@ pub struct TopicState {
     pub config: Topic,
     pub dir: Result<PathBuf, TopicError>,
     root: PathBuf,
-    resolution: OnceLock<Resolution>,
-    /// Where to walk the directory through, when walks are reused.
-    walks: Option<Arc<WalkCache>>,
+    resolution: OnceLock<Arc<Resolution>>,
+    walks: WalkSource,
 }
 
 impl TopicState {
@@ -79,6 +90,15 @@ impl TopicState {
     /// A topic whose directory walk goes through `walks` (reused while
     /// nothing in the directory changed).
     pub fn with_walk_cache(config: Topic, root: &Path, walks: Option<Arc<WalkCache>>) -> Self {
+        Self::with_source(
+            config,
+            root,
+            walks.map_or(WalkSource::Fresh, WalkSource::Cached),
+        )
+    }
+
+    /// A topic walked and resolved through `walks`.
+    pub fn with_source(config: Topic, root: &Path, walks: WalkSource) -> Self {
         let dir = subjects_dir(root, config.subjects.as_ref().map(|s| s.value.as_str()));
         Self {
             config,
@@ -100,17 +120,31 @@ impl TopicState {
     /// The subjects and their states; `None` when the directory is in
     /// error.
     pub fn resolution(&self) -> Option<&Resolution> {
+        self.shared_resolution().map(Arc::as_ref)
+    }
+
+    /// [`TopicState::resolution`], shared (to tell whether two loads
+    /// resolved the same way without comparing every subject).
+    pub fn shared_resolution(&self) -> Option<&Arc<Resolution>> {
         let dir = self.dir.as_ref().ok()?;
         Some(self.resolution.get_or_init(|| {
-            let walk = match &self.walks {
-                Some(cache) => cache.walk(dir, &self.root),
-                None => walk_subjects(dir, &self.root),
-            };
-            Resolution::new(
-                walk,
+            let (learned, disabled) = (
                 self.config.learned_patterns(),
                 self.config.disabled_entries(),
-            )
+            );
+            match &self.walks {
+                WalkSource::Fresh => Arc::new(Resolution::new(
+                    walk_subjects(dir, &self.root),
+                    learned,
+                    disabled,
+                )),
+                WalkSource::Cached(cache) => Arc::new(Resolution::new(
+                    cache.walk(dir, &self.root),
+                    learned,
+                    disabled,
+                )),
+                WalkSource::Watched(walks) => walks.resolve(dir, &self.root, learned, disabled),
+            }
         }))
     }
 

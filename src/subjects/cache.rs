@@ -28,7 +28,7 @@ pub const SETTLE: Duration = Duration::from_secs(2);
 
 #[derive(Debug)]
 struct Entry {
-    walk: WalkResult,
+    walk: Arc<WalkResult>,
     /// Every directory listed, with its modification time.
     dirs: Vec<(PathBuf, SystemTime)>,
 }
@@ -58,14 +58,15 @@ impl WalkCache {
 
     /// The walk of `dir` (see [`walk_subjects`](super::walk_subjects)),
     /// reused when no directory in it changed since it was taken.
-    pub fn walk(&self, dir: &Path, root: &Path) -> WalkResult {
+    pub fn walk(&self, dir: &Path, root: &Path) -> Arc<WalkResult> {
         let key = (dir.to_path_buf(), root.to_path_buf());
         let cached = self.lock().get(&key).cloned();
         if let Some(entry) = cached.filter(|e| e.is_current()) {
-            return entry.walk.clone();
+            return Arc::clone(&entry.walk);
         }
         let started = SystemTime::now();
         let (walk, dirs) = walk_subjects_and_dirs(dir, root);
+        let walk = Arc::new(walk);
         let stamped: Option<Vec<(PathBuf, SystemTime)>> = dirs
             .into_iter()
             .map(|d| modified(&d).map(|m| (d, m)))
@@ -77,7 +78,7 @@ impl WalkCache {
         match settled {
             Some(dirs) => {
                 let entry = Arc::new(Entry {
-                    walk: walk.clone(),
+                    walk: Arc::clone(&walk),
                     dirs,
                 });
                 self.lock().insert(key, entry);

@@ -7,8 +7,10 @@ pub mod pattern;
 pub mod resolve;
 pub mod slug;
 pub mod walk;
+pub mod watched;
 
 pub use cache::WalkCache;
 pub use pattern::{PatternList, is_glob};
 pub use resolve::{Counts, LearnedBy, Resolution};
 pub use walk::{Collision, Subject, WalkResult, WalkWarning, walk_subjects};
+pub use watched::WatchedWalks;

@@ -1,6 +1,8 @@
 //! The state of every subject of a topic: hidden, disabled, learned,
 //! available (contract §1), and why.
 
+use std::sync::Arc;
+
 use super::pattern::PatternList;
 use super::walk::{Subject, WalkResult};
 
@@ -17,7 +19,9 @@ pub struct LearnedBy {
 /// A topic's subjects with their states.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolution {
-    pub walk: WalkResult,
+    /// Shared: topics naming one directory, and reloads that did not
+    /// change it, reuse one walk.
+    pub walk: Arc<WalkResult>,
     /// `learned` patterns without duplicates.
     pub learned_patterns: Vec<String>,
     /// `disabled` entries without duplicates.
@@ -32,7 +36,12 @@ pub struct Resolution {
 
 impl Resolution {
     /// Resolves the states of walked subjects. Disabled beats everything.
-    pub fn new(walk: WalkResult, learned: Vec<String>, disabled: Vec<String>) -> Self {
+    pub fn new(
+        walk: impl Into<Arc<WalkResult>>,
+        learned: Vec<String>,
+        disabled: Vec<String>,
+    ) -> Self {
+        let walk = walk.into();
         let subjects = &walk.subjects;
         let disabled_by = PatternList::new(&disabled).first_match_any(subjects);
         let learned_list = PatternList::new(&learned);

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
 
 use ratatui_textarea::TextArea;
 
@@ -11,7 +13,7 @@ use super::edit_bridge::Edit;
 use super::findings::Findings;
 use super::model::{Cache, LearnKey, Model, Need};
 use super::theme::Theme;
-use super::tree::{self, Row, RowKind};
+use super::tree::{self, Row, RowKind, RowsKey, RowsMemo};
 use crate::subjects::{Resolution, Subject};
 use crate::topic::TopicState;
 
@@ -143,6 +145,8 @@ pub struct App {
     /// A topic to select after the next load (a topic just created).
     pub pending_topic: Option<String>,
     pub quit: bool,
+    /// The subjects pane's rows, kept while what they depend on holds.
+    pub rows_memo: RowsMemo,
 }
 
 impl App {
@@ -170,6 +174,7 @@ impl App {
             last_change: None,
             pending_topic: None,
             quit: false,
+            rows_memo: RowsMemo::default(),
         }
     }
 
@@ -181,10 +186,15 @@ impl App {
         self.topic_state()?.resolution()
     }
 
-    /// The subjects pane's rows for the selected topic.
-    pub fn rows(&self) -> Vec<Row> {
-        let (Some(state), Some(resolution)) = (self.topic_state(), self.resolution()) else {
-            return Vec::new();
+    /// The subjects pane's rows for the selected topic (built once per
+    /// change of the walk, the filter, the collapsed directories, or, when
+    /// hidden and disabled subjects are left out, of the states).
+    pub fn rows(&self) -> Rc<Vec<Row>> {
+        let (Some(state), Some(resolution)) = (
+            self.topic_state(),
+            self.topic_state().and_then(|t| t.shared_resolution()),
+        ) else {
+            return Rc::default();
         };
         let collapsed: BTreeSet<String> = self
             .collapsed
@@ -192,11 +202,20 @@ impl App {
             .filter(|(t, _)| t == state.id())
             .map(|(_, d)| d.clone())
             .collect();
-        tree::rows(resolution, &collapsed, self.show_hidden, &self.filter)
+        let key = RowsKey {
+            walk: Arc::clone(&resolution.walk),
+            states: (!self.show_hidden).then(|| Arc::clone(resolution)),
+            show_hidden: self.show_hidden,
+            filter: self.filter.clone(),
+            collapsed,
+        };
+        self.rows_memo.get(key.clone(), || {
+            tree::rows(resolution, &key.collapsed, self.show_hidden, &self.filter)
+        })
     }
 
     pub fn selected_row(&self) -> Option<Row> {
-        self.rows().into_iter().nth(self.row)
+        self.rows().get(self.row).cloned()
     }
 
     /// The selected subject's index in the resolution.

@@ -4,15 +4,19 @@
 //! harness share it, so tests exercise the same path as the real app.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, Sender};
 
 use super::action::{Action, ChangedFile, Effect};
 use super::app::App;
 use super::checker::Checker;
 use super::edit_bridge::{self, Journal, Saved};
 
-use super::model::{LoadOutcome, Model, fetch};
+use super::model::{Fetched, LoadOutcome, Model, RenderedPrompt, fetch};
 use super::update::update;
+use crate::KnowledgeBase;
 use crate::config::{Environment, LoadOptions};
+use crate::subjects::WatchedWalks;
 
 /// What the driver needs to reload and write.
 #[derive(Debug)]
@@ -22,6 +26,13 @@ pub struct Driver {
     pub journal: Journal,
     /// Where checks run when not inline (see `check_in_background`).
     pub checker: Option<Checker>,
+    /// Walks and resolutions kept between loads: a directory is walked
+    /// again only when a change under it is reported (an edit, the
+    /// watcher) or on a full reload.
+    pub walks: Arc<WatchedWalks>,
+    /// Where loads send their prompt to be rendered in the background
+    /// (None: rendered during the load, as tests want).
+    prompts: Option<Sender<(Arc<KnowledgeBase>, u64)>>,
 }
 
 impl Driver {
@@ -31,12 +42,55 @@ impl Driver {
             options,
             journal: Journal::new(),
             checker: None,
+            walks: Arc::new(WatchedWalks::new()),
+            prompts: None,
         }
     }
 
-    /// Loads the workspace as an action.
+    /// Renders every load's prompt on a worker thread from now on (it
+    /// reads every pre-loaded subject and counts its tokens: seconds on a
+    /// large knowledge base). The results arrive on the returned channel
+    /// as actions; a load's frames show the prompt as pending until then.
+    /// Loads that follow each other quickly render only the latest.
+    pub fn spawn_prompt_worker(&mut self) -> Receiver<Action> {
+        let (requests, jobs) = mpsc::channel::<(Arc<KnowledgeBase>, u64)>();
+        let (results, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            while let Ok(mut job) = jobs.recv() {
+                while let Ok(newer) = jobs.try_recv() {
+                    job = newer;
+                }
+                let prompt = RenderedPrompt::render(&job.0, job.1);
+                drop(job);
+                if results
+                    .send(Action::Fetched(Box::new(Fetched::Prompt(prompt))))
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
+        self.prompts = Some(requests);
+        rx
+    }
+
+    /// Loads the workspace as an action. `changed` lists what changed
+    /// since the last load (directories holding them are walked again);
+    /// empty means unknown: everything is walked again.
     pub fn load(&self, changed: Vec<PathBuf>) -> Action {
-        let mut result = Model::load(&self.env, &self.options);
+        if changed.is_empty() {
+            self.walks.clear();
+        } else {
+            self.walks.invalidate(&changed);
+        }
+        let mut result = Model::load(&self.env, &self.options, &self.walks);
+        if let Ok(model) = &mut result {
+            let job = (Arc::clone(&model.kb), model.generation);
+            let sent = self.prompts.as_ref().is_some_and(|tx| tx.send(job).is_ok());
+            if !sent {
+                model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));
+            }
+        }
         if let (Err(message), Some(ws)) = (&mut result, &self.options.workspace) {
             // Show paths inside the workspace relative to it.
             let ws = ws.canonicalize().unwrap_or_else(|_| ws.clone());

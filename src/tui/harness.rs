@@ -26,16 +26,24 @@ pub struct Harness {
 impl Harness {
     /// Opens the workspace at `root` on a `width`×`height` screen.
     pub fn open(root: &Path, width: u16, height: u16, color: bool) -> Self {
-        let env = Environment {
-            cwd: root.to_path_buf(),
-            global_config_dir: None,
-            user_data_dir: None,
-        };
-        let options = LoadOptions {
-            workspace: Some(root.to_path_buf()),
-            ..LoadOptions::default()
-        };
-        let mut driver = Driver::new(env, options);
+        Self::start(driver_for(root), width, height, color)
+    }
+
+    /// Like [`Harness::open`], with the prompt rendered in the background
+    /// as in the terminal: its result arrives on the channel, to be passed
+    /// to [`Harness::action`] (benchmarks).
+    pub fn open_background(
+        root: &Path,
+        width: u16,
+        height: u16,
+        color: bool,
+    ) -> (Self, std::sync::mpsc::Receiver<Action>) {
+        let mut driver = driver_for(root);
+        let rendered = driver.spawn_prompt_worker();
+        (Self::start(driver, width, height, color), rendered)
+    }
+
+    fn start(mut driver: Driver, width: u16, height: u16, color: bool) -> Self {
         let mut app = App::new(Theme { color }, (width, height));
         let first = driver.load(Vec::new());
         let outside = driver.dispatch(&mut app, first);
@@ -85,6 +93,20 @@ impl Harness {
     pub fn screen(&self) -> String {
         buffer_text(&self.render())
     }
+}
+
+/// A driver for the workspace at `root`, with no user configuration.
+fn driver_for(root: &Path) -> Driver {
+    let env = Environment {
+        cwd: root.to_path_buf(),
+        global_config_dir: None,
+        user_data_dir: None,
+    };
+    let options = LoadOptions {
+        workspace: Some(root.to_path_buf()),
+        ..LoadOptions::default()
+    };
+    Driver::new(env, options)
 }
 
 /// A buffer's symbols as lines.

@@ -6,11 +6,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::KnowledgeBase;
 use crate::config::{Environment, LoadOptions};
 use crate::content::{Content, SkipReason, format_subject, read_content_prefix};
 use crate::learn::Outcome;
+use crate::subjects::WatchedWalks;
 use crate::tokens::count_tokens;
 
 /// Previews read at most this many bytes of a subject.
@@ -19,10 +22,15 @@ pub const PREVIEW_LIMIT: usize = 256 * 1024;
 /// The effective configuration and its texts, as of the last good load.
 #[derive(Debug)]
 pub struct Model {
-    pub kb: KnowledgeBase,
-    /// The `<knowledge>` section (None: absent).
+    /// Shared with the worker that renders the prompt in the background.
+    pub kb: Arc<KnowledgeBase>,
+    /// Which load this is: a prompt rendered for another load is dropped.
+    pub generation: u64,
+    /// The `<knowledge>` section (None: absent, or not rendered yet).
     pub prompt: Option<String>,
     pub prompt_tokens: Option<usize>,
+    /// False while the prompt is still being rendered in the background.
+    pub prompt_ready: bool,
     /// The tool definition JSON (None: not registered).
     pub tool: Option<String>,
     /// Text of every TOML file the TUI may edit (missing files absent).
@@ -31,20 +39,54 @@ pub struct Model {
     pub default_file: PathBuf,
 }
 
+/// The `<knowledge>` section of a load and its size in tokens: it reads
+/// every pre-loaded subject, so a long-running TUI renders it off the key
+/// path ([`super::driver::Driver::spawn_prompt_worker`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedPrompt {
+    pub generation: u64,
+    pub text: Option<String>,
+    pub tokens: Option<usize>,
+}
+
+impl RenderedPrompt {
+    /// Renders the prompt of `kb` (reads files, counts tokens).
+    pub fn render(kb: &KnowledgeBase, generation: u64) -> Self {
+        let text = kb.knowledge_section();
+        let tokens = count_tokens(text.as_deref().unwrap_or(""));
+        Self {
+            generation,
+            text,
+            tokens,
+        }
+    }
+}
+
+fn next_generation() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 impl Model {
     /// Loads the workspace. The error is the config error's message (it
-    /// names file and line).
-    pub fn load(env: &Environment, options: &LoadOptions) -> Result<Self, String> {
-        let kb = KnowledgeBase::load(env, options).map_err(|e| e.to_string())?;
+    /// names file and line). Walks and resolutions come from `walks`
+    /// (kept until the driver reports a change under them). The prompt is
+    /// not rendered yet ([`Model::set_prompt`]).
+    pub fn load(
+        env: &Environment,
+        options: &LoadOptions,
+        walks: &Arc<WatchedWalks>,
+    ) -> Result<Self, String> {
+        let kb = KnowledgeBase::load_watched(env, options, walks).map_err(|e| e.to_string())?;
         Ok(Self::from_kb(kb))
     }
 
+    /// Resolves every topic (so drawing never walks a directory) and
+    /// renders the tool definition; the prompt is left pending.
     pub fn from_kb(kb: KnowledgeBase) -> Self {
         for topic in &kb.topics {
             let _ = topic.resolution();
         }
-        let prompt = kb.knowledge_section();
-        let prompt_tokens = count_tokens(prompt.as_deref().unwrap_or(""));
         let tool = kb.tool_definition();
         let default_file = kb.root().join(".jp").join("config.toml");
         let mut config_texts = BTreeMap::new();
@@ -61,13 +103,27 @@ impl Model {
             }
         }
         Self {
-            kb,
-            prompt,
-            prompt_tokens,
+            kb: Arc::new(kb),
+            generation: next_generation(),
+            prompt: None,
+            prompt_tokens: None,
+            prompt_ready: false,
             tool,
             config_texts,
             default_file,
         }
+    }
+
+    /// Takes a rendered prompt; false (and nothing changes) when it was
+    /// rendered for another load.
+    pub fn set_prompt(&mut self, prompt: RenderedPrompt) -> bool {
+        if prompt.generation != self.generation {
+            return false;
+        }
+        self.prompt = prompt.text;
+        self.prompt_tokens = prompt.tokens;
+        self.prompt_ready = true;
+        true
     }
 
     /// The TOML files edits may go to: every TOML layer, and the
@@ -152,6 +208,8 @@ pub enum Fetched {
     Subject(PathBuf, SubjectPreview),
     Tokens(Vec<(PathBuf, TokenInfo)>),
     Learn(LearnKey, Outcome),
+    /// The prompt of a load, rendered in the background.
+    Prompt(RenderedPrompt),
 }
 
 /// Everything read for previews, dropped when the files change.
@@ -172,6 +230,8 @@ impl Cache {
             Fetched::Learn(key, outcome) => {
                 self.learn.insert(key, outcome);
             }
+            // Belongs to the model, not the cache (see `update`).
+            Fetched::Prompt(_) => {}
         }
     }
 

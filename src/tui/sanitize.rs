@@ -36,9 +36,29 @@ pub fn clean_name(name: &str) -> Cow<'_, str> {
     clean_text(name, false)
 }
 
+/// The first `n` lines of `text` (all of it when shorter). A view that
+/// shows lines from its scroll offset on never shows a line past
+/// `scroll + height`, so it draws only this head: a prompt of megabytes
+/// costs what its visible part costs.
+pub fn head_lines(text: &str, n: usize) -> &str {
+    if n == 0 {
+        return "";
+    }
+    text.match_indices('\n')
+        .nth(n - 1)
+        .map_or(text, |(at, _)| &text[..at])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn head_lines_cuts_after_n_lines() {
+        assert_eq!(head_lines("a\nb\nc\n", 2), "a\nb");
+        assert_eq!(head_lines("a\nb", 5), "a\nb");
+        assert_eq!(head_lines("a\nb", 0), "");
+    }
 
     #[test]
     fn escapes_control_characters() {

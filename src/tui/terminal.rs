@@ -97,6 +97,7 @@ fn event_loop(
     app.size = (size.width, size.height);
     let (tx, rx) = mpsc::channel();
     let mut watcher = watch::start(tx).ok();
+    let rendered = driver.spawn_prompt_worker();
     let table = super::keymap::bindings();
     // Checks read every subject: off the event loop (inline if no thread).
     let _ = driver.check_in_background();
@@ -122,6 +123,7 @@ fn event_loop(
             actions.push(Action::FilesChanged(paths));
         }
         dirty |= driver.poll_checks(app);
+        actions.extend(rendered.try_iter());
         for action in actions {
             dirty = true;
             for effect in driver.dispatch(app, action) {

@@ -3,9 +3,12 @@
 //! are collapsed, whether hidden/disabled subjects are shown, and the
 //! fuzzy filter.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use std::sync::Arc;
 
-use crate::subjects::Resolution;
+use crate::subjects::{Resolution, WalkResult};
 
 /// One row of the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,11 +32,13 @@ pub struct Row {
     pub kind: RowKind,
 }
 
+/// A directory of the tree being built; names borrow from the subjects.
 #[derive(Default)]
-struct Node {
-    dirs: BTreeMap<String, Node>,
-    files: Vec<(String, usize)>,
-    slug_prefix: String,
+struct Node<'a> {
+    dirs: BTreeMap<&'a str, Node<'a>>,
+    files: Vec<(&'a str, usize)>,
+    /// A subject under this directory (its slug gives the slug prefix).
+    first: usize,
 }
 
 /// True when every character of `query` appears in `text` in order
@@ -47,72 +52,145 @@ pub fn fuzzy_match(query: &str, text: &str) -> bool {
 }
 
 /// Builds the visible rows. `collapsed` holds relative directory paths.
+///
+/// Runs once per change of its inputs (see [`RowsMemo`]); names are
+/// borrowed while building so only the rows themselves allocate.
 pub fn rows(
     resolution: &Resolution,
     collapsed: &BTreeSet<String>,
     show_hidden: bool,
     filter: &str,
 ) -> Vec<Row> {
+    let subjects = resolution.subjects();
     let mut root = Node::default();
-    for (i, subject) in resolution.subjects().iter().enumerate() {
+    for (i, subject) in subjects.iter().enumerate() {
         if !show_hidden && (subject.hidden || resolution.is_disabled(i)) {
             continue;
         }
-        if !fuzzy_match(filter, &subject.slug) {
+        if !filter.is_empty() && !fuzzy_match(filter, &subject.slug) {
             continue;
         }
-        let parts: Vec<&str> = subject.rel_path.split('/').collect();
-        let slug_parts: Vec<&str> = subject.slug.split('/').collect();
+        let (dirs, name) = match subject.rel_path.rsplit_once('/') {
+            Some((dirs, name)) => (Some(dirs), name),
+            None => (None, subject.rel_path.as_str()),
+        };
         let mut node = &mut root;
-        for (depth, part) in parts[..parts.len() - 1].iter().enumerate() {
-            node = node.dirs.entry((*part).to_owned()).or_default();
-            if node.slug_prefix.is_empty() {
-                node.slug_prefix = slug_parts[..=depth].join("/");
-            }
+        for part in dirs.into_iter().flat_map(|d| d.split('/')) {
+            node = node.dirs.entry(part).or_insert_with(|| Node {
+                first: i,
+                ..Node::default()
+            });
         }
-        node.files.push((parts[parts.len() - 1].to_owned(), i));
+        node.files.push((name, i));
     }
-    let mut out = Vec::new();
-    flatten(&root, "", 0, collapsed, !filter.is_empty(), &mut out);
+    let mut out = Vec::with_capacity(subjects.len() + subjects.len() / 8);
+    let mut rel = String::new();
+    flatten(
+        resolution,
+        &root,
+        &mut rel,
+        0,
+        collapsed,
+        !filter.is_empty(),
+        &mut out,
+    );
     out
 }
 
+/// The first `depth + 1` components of a slug.
+fn slug_prefix(slug: &str, depth: usize) -> &str {
+    slug.match_indices('/')
+        .nth(depth)
+        .map_or(slug, |(at, _)| &slug[..at])
+}
+
 fn flatten(
+    resolution: &Resolution,
     node: &Node,
-    prefix: &str,
+    rel: &mut String,
     depth: usize,
     collapsed: &BTreeSet<String>,
     filtering: bool,
     out: &mut Vec<Row>,
 ) {
     for (name, child) in &node.dirs {
-        let rel = if prefix.is_empty() {
-            name.clone()
-        } else {
-            format!("{prefix}/{name}")
-        };
-        let is_collapsed = !filtering && collapsed.contains(&rel);
+        let len = rel.len();
+        if !rel.is_empty() {
+            rel.push('/');
+        }
+        rel.push_str(name);
+        let is_collapsed = !filtering && collapsed.contains(rel.as_str());
+        let prefix = slug_prefix(&resolution.subjects()[child.first].slug, depth);
         out.push(Row {
             depth,
-            name: name.clone(),
+            name: (*name).to_owned(),
             kind: RowKind::Dir {
                 rel: rel.clone(),
-                slug_prefix: child.slug_prefix.clone(),
+                slug_prefix: prefix.to_owned(),
                 collapsed: is_collapsed,
             },
         });
         if !is_collapsed {
-            flatten(child, &rel, depth + 1, collapsed, filtering, out);
+            flatten(resolution, child, rel, depth + 1, collapsed, filtering, out);
         }
+        rel.truncate(len);
     }
     let mut files = node.files.clone();
-    files.sort();
+    files.sort_unstable();
     for (name, i) in files {
         out.push(Row {
             depth,
-            name,
+            name: name.to_owned(),
             kind: RowKind::Subject(i),
         });
+    }
+}
+
+/// What the rows depend on: the walk (by identity), the states when
+/// hidden and disabled subjects are left out, and the view settings.
+#[derive(Debug, Clone)]
+pub struct RowsKey {
+    pub walk: Arc<WalkResult>,
+    /// The resolution, only when rows depend on states (`!show_hidden`).
+    pub states: Option<Arc<Resolution>>,
+    pub show_hidden: bool,
+    pub filter: String,
+    pub collapsed: BTreeSet<String>,
+}
+
+impl PartialEq for RowsKey {
+    fn eq(&self, other: &Self) -> bool {
+        let states = match (&self.states, &other.states) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        Arc::ptr_eq(&self.walk, &other.walk)
+            && states
+            && self.show_hidden == other.show_hidden
+            && self.filter == other.filter
+            && self.collapsed == other.collapsed
+    }
+}
+
+/// The last rows built and what they were built from: a frame and the
+/// key presses before it ask for the rows many times, and a tree of 100k
+/// subjects takes tens of milliseconds to build. A cache, not state: it
+/// never changes what `rows` returns.
+#[derive(Debug, Default)]
+pub struct RowsMemo(RefCell<Option<(RowsKey, Rc<Vec<Row>>)>>);
+
+impl RowsMemo {
+    /// The rows for `key`, built with `build` unless they are kept.
+    pub fn get(&self, key: RowsKey, build: impl FnOnce() -> Vec<Row>) -> Rc<Vec<Row>> {
+        if let Some((k, rows)) = &*self.0.borrow()
+            && *k == key
+        {
+            return Rc::clone(rows);
+        }
+        let rows = Rc::new(build());
+        *self.0.borrow_mut() = Some((key, Rc::clone(&rows)));
+        rows
     }
 }
 

@@ -7,7 +7,7 @@ use super::action::{Action, Effect, Tab};
 use super::app::{App, Focus, Mode, Plan, Tester};
 use super::edits::{self, Proposal};
 use super::forms;
-use super::model::LoadOutcome;
+use super::model::{Fetched, LoadOutcome};
 use super::tree::RowKind;
 use super::view;
 
@@ -28,7 +28,14 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Fetched(fetched) => {
-            app.cache.insert(*fetched);
+            match *fetched {
+                Fetched::Prompt(prompt) => {
+                    if let Some(model) = &mut app.model {
+                        model.set_prompt(prompt);
+                    }
+                }
+                other => app.cache.insert(other),
+            }
             Vec::new()
         }
         Action::Checked(report) => {

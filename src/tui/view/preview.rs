@@ -14,7 +14,7 @@ use crate::tui::action::Tab;
 use crate::tui::app::{App, Focus};
 use crate::tui::diff::changed_lines;
 use crate::tui::model::{Model, PREVIEW_LIMIT};
-use crate::tui::sanitize::{clean_name, clean_text};
+use crate::tui::sanitize::{clean_name, clean_text, head_lines};
 use crate::tui::tree::RowKind;
 
 /// The tab under column `x` of the tab row of a preview at `area`.
@@ -64,7 +64,8 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let text = match app.tab {
         Tab::Subject => subject(app),
         Tab::Prompt => match &model.prompt {
-            Some(p) => plain(p),
+            _ if !model.prompt_ready => muted(app, "(rendering the <knowledge> section…)"),
+            Some(p) => plain(app, p),
             None => muted(
                 app,
                 "(the <knowledge> section is absent: no enabled topic has an available or learned subject)",
@@ -72,7 +73,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         },
         Tab::Learn => learn(app),
         Tab::Tool => match &model.tool {
-            Some(t) => plain(t),
+            Some(t) => plain(app, t),
             None => muted(
                 app,
                 "(the learn tool is not registered: no enabled topic has a subject available to learn)",
@@ -89,8 +90,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
-fn plain(text: &str) -> Text<'static> {
-    Text::raw(clean_text(text, true).into_owned())
+/// `text` as drawn: only the lines a scrolled preview can show.
+fn plain(app: &App, text: &str) -> Text<'static> {
+    let shown = usize::from(app.scroll) + usize::from(app.size.1).max(256);
+    Text::raw(clean_text(head_lines(text, shown), true).into_owned())
 }
 
 fn muted(app: &App, text: &str) -> Text<'static> {
@@ -152,7 +155,7 @@ fn subject(app: &App) -> Text<'static> {
     if preview.markdown {
         text.extend(super::markdown::render(&preview.formatted, app.theme));
     } else {
-        text.extend(plain(&preview.formatted));
+        text.extend(plain(app, &preview.formatted));
     }
     text
 }
@@ -171,13 +174,13 @@ fn learn(app: &App) -> Text<'static> {
     ]);
     match app.cache.learn.get(&key) {
         None => text.push_line(Line::styled("(running…)", app.theme.muted())),
-        Some(Outcome::Success(out)) => text.extend(plain(out)),
+        Some(Outcome::Success(out)) => text.extend(plain(app, out)),
         Some(Outcome::Error(out)) => {
             text.push_line(Line::styled(
                 "error (the assistant sees a failed call):",
                 app.theme.error(),
             ));
-            text.extend(plain(out));
+            text.extend(plain(app, out));
         }
     }
     text

@@ -44,6 +44,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             t.ok()
         };
         let label = match (&model.prompt, model.prompt_tokens) {
+            _ if !model.prompt_ready => "prompt: … tok".to_owned(),
             (None, _) => "prompt: absent".to_owned(),
             (Some(_), Some(n)) => format!(
                 "prompt: {n} tok{}",

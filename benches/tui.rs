@@ -1,0 +1,454 @@
+//! TUI benchmarks (issue 6): start-up to the first frame and one key press
+//! to the next frame, in-process on ratatui's `TestBackend`, through the
+//! real key map, `update`, driver (edits written through the edit core)
+//! and views; then the peak memory of the real binary in tmux.
+//!
+//! `cargo bench --bench tui` (add `-- quick` for 1k/10k only, `only=N`
+//! for N subjects only; `reps=N` for N repetitions per key, default 30;
+//! `nomem` skips the tmux run).
+//! Prints a Markdown table; the figures in docs/perf.md come from it.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::too_many_lines
+)]
+
+mod corpus;
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use jp_kb::subjects::walk_subjects;
+use jp_kb::tui::action::Action;
+use jp_kb::tui::app::App;
+use jp_kb::tui::harness::Harness;
+use jp_kb::tui::theme::Theme;
+use jp_kb::tui::tree::RowKind;
+use jp_kb::tui::view;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+
+const WIDTH: u16 = 160;
+const HEIGHT: u16 = 48;
+/// A measurement stops early (with at least `MIN_REPS` samples) once it
+/// has run this long, so a slow build still finishes.
+const BUDGET: Duration = Duration::from_secs(60);
+const MIN_REPS: usize = 5;
+
+/// Samples of one measurement.
+struct Samples(Vec<Duration>);
+
+impl Samples {
+    fn median(&self) -> Duration {
+        let mut v = self.0.clone();
+        v.sort();
+        v[v.len() / 2]
+    }
+
+    fn max(&self) -> Duration {
+        self.0.iter().copied().max().unwrap_or_default()
+    }
+}
+
+fn ms(d: Duration) -> String {
+    let v = d.as_secs_f64() * 1e3;
+    if v < 10.0 {
+        format!("{v:.2} ms")
+    } else {
+        format!("{v:.1} ms")
+    }
+}
+
+/// The app on a persistent `TestBackend` terminal: a frame after every
+/// key, as the event loop draws one.
+struct Session {
+    h: Harness,
+    terminal: Terminal<TestBackend>,
+    /// The prompt worker's results (the terminal polls these).
+    rendered: Receiver<Action>,
+}
+
+impl Session {
+    fn draw(&mut self) {
+        let app = &self.h.app;
+        self.terminal
+            .draw(|frame| view::render(app, frame))
+            .expect("draw");
+    }
+
+    /// Presses one key and draws the next frame; returns the time taken.
+    fn key(&mut self, code: KeyCode) -> Duration {
+        let start = Instant::now();
+        self.h.press(code, KeyModifiers::NONE);
+        self.draw();
+        start.elapsed()
+    }
+
+    /// Waits for the background prompt of the current load and draws the
+    /// frame showing it; returns the time taken.
+    fn prompt_ready(&mut self) -> Duration {
+        let start = Instant::now();
+        while !self.h.app.model.as_ref().is_some_and(|m| m.prompt_ready) {
+            let action = self.rendered.recv().expect("prompt worker");
+            self.h.action(action);
+        }
+        self.draw();
+        start.elapsed()
+    }
+
+    fn screen(&self) -> String {
+        jp_kb::tui::harness::buffer_text(self.terminal.backend().buffer())
+    }
+}
+
+/// From nothing to the first frame: load the configuration, build the app
+/// state (walk, resolve, read what the first frame shows), draw.
+///
+/// The prompt is rendered in the background, as in the terminal; the
+/// second duration is from the first frame to the frame showing it.
+fn start(root: &Path) -> (Session, Duration, Duration) {
+    let t = Instant::now();
+    let (h, rendered) = Harness::open_background(root, WIDTH, HEIGHT, true);
+    let mut s = Session {
+        h,
+        terminal: Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("terminal"),
+        rendered,
+    };
+    s.draw();
+    let elapsed = t.elapsed();
+    let prompt = s.prompt_ready();
+    (s, elapsed, prompt)
+}
+
+/// Repeats `f` up to `reps` times (within the budget).
+fn repeat(reps: usize, mut f: impl FnMut() -> Duration) -> Samples {
+    let began = Instant::now();
+    let mut v = Vec::with_capacity(reps);
+    while v.len() < reps && (v.len() < MIN_REPS || began.elapsed() < BUDGET) {
+        v.push(f());
+    }
+    Samples(v)
+}
+
+fn row(what: &str, n: usize, s: &Samples, base_name: &str, base: &Samples, target: &str) {
+    let ratio = s.median().as_secs_f64() / base.median().as_secs_f64();
+    println!(
+        "| {what} | {n} | {} | {} | {} | {base_name} {} | {ratio:.1}x | {target} |",
+        ms(s.median()),
+        ms(s.max()),
+        s.0.len(),
+        ms(base.median()),
+    );
+}
+
+/// Selects the `nth` available subject's row (an `l` on it adds its
+/// exact slug to `learned`: a write, a reload, no dialog).
+fn select_available(s: &mut Session, nth: usize) {
+    let res = s.h.app.resolution().expect("resolution");
+    let rows = s.h.app.rows();
+    let k = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| matches!(r.kind, RowKind::Subject(i) if res.is_available(i)))
+        .nth(nth)
+        .map(|(k, _)| k)
+        .expect("an available subject");
+    s.h.app.row = k;
+    s.draw();
+}
+
+fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
+    // Baselines of this run: a bare walk of the tree, an empty frame.
+    let canonical = root.canonicalize().unwrap();
+    let walk = repeat(reps.min(10), || {
+        let t = Instant::now();
+        let w = walk_subjects(topic_dir, &canonical);
+        assert!(w.subjects.len() >= n * 9 / 10);
+        t.elapsed()
+    });
+    let mut empty_term = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
+    let empty_app = App::new(Theme { color: true }, (WIDTH, HEIGHT));
+    let empty = repeat(reps.max(30), || {
+        let t = Instant::now();
+        empty_term
+            .draw(|f| view::render(&empty_app, f))
+            .expect("draw");
+        t.elapsed()
+    });
+
+    let mut prompts = Vec::new();
+    let starts = repeat(reps.min(10), || {
+        let (_, first, prompt) = start(root);
+        prompts.push(prompt);
+        first
+    });
+    row(
+        "start → first frame",
+        n,
+        &starts,
+        "`walk_subjects`",
+        &walk,
+        if n == 100_000 { "< 100 ms" } else { "" },
+    );
+    row(
+        "… then → prompt rendered (background)",
+        n,
+        &Samples(prompts),
+        "`walk_subjects`",
+        &walk,
+        "",
+    );
+    let (mut s, _, _) = start(root);
+    assert!(s.screen().contains("Subjects of bench"), "{}", s.screen());
+    let target = if n == 100_000 { "< 16 ms" } else { "" };
+
+    // Subjects pane focused, on an available subject.
+    s.key(KeyCode::Tab);
+    select_available(&mut s, 0);
+    s.key(KeyCode::Down);
+    s.key(KeyCode::Up);
+    let mut downs = Vec::new();
+    let mut ups = Vec::new();
+    let began = Instant::now();
+    while downs.len() < reps && (downs.len() < MIN_REPS || began.elapsed() < BUDGET) {
+        downs.push(s.key(KeyCode::Down));
+        ups.push(s.key(KeyCode::Up));
+    }
+    row(
+        "move down (`j`)",
+        n,
+        &Samples(downs),
+        "empty frame",
+        &empty,
+        target,
+    );
+    row(
+        "move up (`k`)",
+        n,
+        &Samples(ups),
+        "empty frame",
+        &empty,
+        target,
+    );
+
+    // Toggle learned (write + re-resolve), then undo (write + re-resolve).
+    let config = root.join(".jp/config.toml");
+    let original = std::fs::read(&config).unwrap();
+    let mut toggles = Vec::new();
+    let mut undos = Vec::new();
+    let mut toggle_prompts = Vec::new();
+    let began = Instant::now();
+    while toggles.len() < reps && (toggles.len() < MIN_REPS || began.elapsed() < BUDGET) {
+        // A different subject each time: no resolution kept from before.
+        select_available(&mut s, toggles.len());
+        toggles.push(s.key(KeyCode::Char('l')));
+        let status = &s.h.app.status;
+        assert!(
+            !status.error && status.message.contains("added"),
+            "{status:?}"
+        );
+        toggle_prompts.push(s.prompt_ready());
+        undos.push(s.key(KeyCode::Char('u')));
+        let status = &s.h.app.status;
+        assert!(
+            !status.error && status.message.contains("undid"),
+            "{status:?}"
+        );
+        s.prompt_ready();
+    }
+    assert_eq!(std::fs::read(&config).unwrap(), original);
+    row(
+        "toggle learned (`l`: write + re-resolve)",
+        n,
+        &Samples(toggles),
+        "`walk_subjects`",
+        &walk,
+        target,
+    );
+    row(
+        "… then → prompt re-rendered (background)",
+        n,
+        &Samples(toggle_prompts),
+        "`walk_subjects`",
+        &walk,
+        "",
+    );
+    row(
+        "undo (`u`: write + re-resolve)",
+        n,
+        &Samples(undos),
+        "`walk_subjects`",
+        &walk,
+        "",
+    );
+
+    // Pattern tester: open, type one character, close (untimed).
+    let mut opens = Vec::new();
+    let mut types = Vec::new();
+    let began = Instant::now();
+    while opens.len() < reps && (opens.len() < MIN_REPS || began.elapsed() < BUDGET) {
+        opens.push(s.key(KeyCode::Char('g')));
+        types.push(s.key(KeyCode::Char('a')));
+        s.key(KeyCode::Esc);
+    }
+    row(
+        "open pattern tester (`g`)",
+        n,
+        &Samples(opens),
+        "empty frame",
+        &empty,
+        "",
+    );
+    row(
+        "type one character in the tester",
+        n,
+        &Samples(types),
+        "empty frame",
+        &empty,
+        target,
+    );
+
+    // Preview tab to Prompt, and back to Subject (untimed).
+    let prompt = repeat(reps, || {
+        let d = s.key(KeyCode::Char('2'));
+        s.key(KeyCode::Char('1'));
+        d
+    });
+    row(
+        "preview tab → Prompt (`2`)",
+        n,
+        &prompt,
+        "empty frame",
+        &empty,
+        "",
+    );
+}
+
+/// Peak RSS (`VmHWM`) of the real binary at `root`, run in tmux: start,
+/// move, learn, undo, show the Prompt tab, then quit.
+fn peak_memory(root: &Path) -> Option<(u64, u64)> {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        println!("(tmux not installed: peak memory not measured)");
+        return None;
+    }
+    let socket = format!("jp-kb-bench-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&socket)
+            .args(args)
+            .output()
+            .expect("tmux")
+    };
+    let cmd = format!(
+        "env JP_GLOBAL_CONFIG_DIR=/nonexistent JP_USER_DATA_DIR=/nonexistent '{}' --workspace '{}' tui",
+        env!("CARGO_BIN_EXE_jp-kb"),
+        root.display()
+    );
+    let w = WIDTH.to_string();
+    let h = HEIGHT.to_string();
+    assert!(
+        tmux(&["new-session", "-d", "-s", "main", "-x", &w, "-y", &h, &cmd])
+            .status
+            .success()
+    );
+    let pid =
+        String::from_utf8_lossy(&tmux(&["display", "-p", "-t", "main", "#{pane_pid}"]).stdout)
+            .trim()
+            .to_owned();
+    let screen = || {
+        String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "main"]).stdout).into_owned()
+    };
+    let wait = |what: &str, ok: &dyn Fn(&str) -> bool| {
+        let t = Instant::now();
+        while !ok(&screen()) {
+            assert!(
+                t.elapsed() < Duration::from_secs(120),
+                "timed out waiting for {what}: {}",
+                screen()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        t.elapsed()
+    };
+    let first = wait("the first frame", &|s| s.contains("Subjects of bench"));
+    wait("the prompt size", &|s| {
+        s.contains("prompt: ") && !s.contains("prompt: …")
+    });
+    let keys = |k: &[&str]| {
+        let mut args = vec!["send-keys", "-t", "main"];
+        args.extend_from_slice(k);
+        tmux(&args);
+    };
+    keys(&["Tab", "j", "j", "j", "j", "j"]);
+    keys(&["2"]);
+    std::thread::sleep(Duration::from_secs(2));
+    keys(&["1", "g", "a", "p", "i", "*", "/", "*", "*"]);
+    std::thread::sleep(Duration::from_secs(2));
+    keys(&["Escape"]);
+    std::thread::sleep(Duration::from_secs(1));
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let (hwm, rss) = (field("VmHWM:"), field("VmRSS:"));
+    keys(&["q"]);
+    std::thread::sleep(Duration::from_millis(500));
+    tmux(&["kill-server"]);
+    println!(
+        "\nreal binary in tmux ({WIDTH}x{HEIGHT}): first frame on screen after {:.0} ms (tmux polling every 100 ms)",
+        first.as_secs_f64() * 1e3
+    );
+    Some((hwm?, rss?))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "quick");
+    let reps = args
+        .iter()
+        .find_map(|a| a.strip_prefix("reps="))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30);
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+    let only: Option<usize> = args
+        .iter()
+        .find_map(|a| a.strip_prefix("only="))
+        .and_then(|v| v.parse().ok());
+    let sizes: Vec<usize> = match only {
+        Some(n) => vec![n],
+        None if quick => vec![1_000, 10_000],
+        None => vec![1_000, 10_000, 100_000],
+    };
+    println!(
+        "| measurement | subjects | median | max | runs | baseline (median) | ratio | target |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | --- | ---: | --- |");
+    let mut last = None;
+    for &n in &sizes {
+        let g = corpus::generate(&base, n).expect("generate corpus");
+        assert_eq!(g.files.len(), n);
+        bench_size(&g.root, &g.topic_dir, n, reps);
+        last = Some(g.root);
+    }
+    if let Some(root) = last.filter(|_| !args.iter().any(|a| a == "nomem"))
+        && let Some((hwm, rss)) = peak_memory(&root)
+    {
+        println!(
+            "peak memory (VmHWM) of `jp-kb tui` at {}: {:.1} MB (VmRSS at the end {:.1} MB)",
+            root.display(),
+            hwm as f64 / 1024.0,
+            rss as f64 / 1024.0
+        );
+    }
+}
