@@ -172,6 +172,11 @@ pub struct Thresholds {
     pub max_subject_tokens: usize,
     /// A `<knowledge>` section above this many tokens is reported (KB112).
     pub max_prompt_tokens: usize,
+    /// Read subject contents (binary, UTF-8, size, hidden-mention checks)
+    /// only in topics of at most this many subjects; `None`: always. The
+    /// TUI sets it so a 100k-subject topic does not cost a gigabyte read
+    /// after every edit; the topics skipped are listed in the report.
+    pub content_scan_limit: Option<usize>,
 }
 
 impl Thresholds {
@@ -184,6 +189,7 @@ impl Default for Thresholds {
         Self {
             max_subject_tokens: Self::DEFAULT_MAX_SUBJECT_TOKENS,
             max_prompt_tokens: Self::DEFAULT_MAX_PROMPT_TOKENS,
+            content_scan_limit: None,
         }
     }
 }
@@ -197,6 +203,10 @@ pub struct CheckReport {
     pub findings: Vec<Finding>,
     /// Source texts by the findings' `file` values.
     pub sources: std::collections::BTreeMap<PathBuf, String>,
+    /// Topics whose subject contents were not read (over
+    /// [`Thresholds::content_scan_limit`]); the size of the `<knowledge>`
+    /// section is then not checked either.
+    pub content_skipped: Vec<String>,
 }
 
 impl CheckReport {

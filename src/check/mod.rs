@@ -38,6 +38,7 @@ pub fn check(env: &Environment, options: &LoadOptions, thresholds: &Thresholds) 
                 root,
                 findings: vec![finding],
                 sources: locator.sources,
+                content_skipped: Vec::new(),
             }
         }
         Ok(mut loaded) => {
@@ -61,6 +62,7 @@ fn check_with(
 ) -> CheckReport {
     let mut locator = Locator::new(Some(kb.root().to_path_buf()));
     let mut out = load::warning_findings(kb.warnings(), &kb.loaded.kb, &mut locator);
+    let mut content_skipped = Vec::new();
     out.extend(argument_findings);
     let valid: Vec<&str> = kb
         .topics
@@ -85,9 +87,18 @@ fn check_with(
         topics::disabled_findings(&state.config, resolution, &mut locator, &mut out);
         out.extend(topics::empty_finding(state, resolution, &mut locator));
         contents::walk_findings(state, dir, resolution, &locator, &mut out);
-        contents::subject_findings(state, resolution, thresholds, &locator, &mut out);
+        let over = thresholds
+            .content_scan_limit
+            .is_some_and(|limit| resolution.subjects().len() > limit);
+        if over {
+            content_skipped.push(state.id().to_owned());
+        } else {
+            contents::subject_findings(state, resolution, thresholds, &locator, &mut out);
+        }
     }
-    out.extend(contents::prompt_finding(kb, thresholds));
+    if content_skipped.is_empty() {
+        out.extend(contents::prompt_finding(kb, thresholds));
+    }
     let mut findings: Vec<Finding> = Vec::with_capacity(out.len());
     for finding in out {
         if !findings.contains(&finding) {
@@ -98,6 +109,7 @@ fn check_with(
         root: Some(kb.root().to_path_buf()),
         findings,
         sources: locator.sources,
+        content_skipped,
     }
 }
 
@@ -144,5 +156,37 @@ mod tests {
         let codes: Vec<Code> = report.findings.iter().map(|f| f.code).collect();
         assert_eq!(codes, [Code::ConfigParse]);
         assert_eq!(report.findings[0].line, Some(1));
+    }
+
+    #[test]
+    fn content_scan_limit_skips_reading_large_topics_and_says_so() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ws = dir.path();
+        std::fs::create_dir_all(ws.join(".jp/kb/p")).expect("mkdir");
+        std::fs::write(ws.join(".jp/kb/p/a.md"), "a").expect("write");
+        std::fs::write(ws.join(".jp/kb/p/logo.png"), b"\x89PNG\0\0").expect("write");
+        std::fs::write(
+            ws.join(".jp/config.toml"),
+            "[kb.topic.p]\ntitle = \"P\"\nsubjects = \".jp/kb/p\"\n",
+        )
+        .expect("write");
+        let full = check(&env(ws), &LoadOptions::default(), &Thresholds::default());
+        let codes: Vec<Code> = full.findings.iter().map(|f| f.code).collect();
+        assert_eq!(codes, [Code::BinarySubject]);
+        assert!(full.content_skipped.is_empty());
+        let limited = Thresholds {
+            content_scan_limit: Some(1),
+            ..Thresholds::default()
+        };
+        let report = check(&env(ws), &LoadOptions::default(), &limited);
+        assert!(report.findings.is_empty(), "{:?}", report.findings);
+        assert_eq!(report.content_skipped, ["p"]);
+        let roomy = Thresholds {
+            content_scan_limit: Some(2),
+            ..Thresholds::default()
+        };
+        let report = check(&env(ws), &LoadOptions::default(), &roomy);
+        assert_eq!(report.findings.len(), 1);
+        assert!(report.content_skipped.is_empty());
     }
 }

@@ -39,6 +39,7 @@ pub fn run(
     let thresholds = Thresholds {
         max_subject_tokens: args.max_subject_tokens,
         max_prompt_tokens: args.max_prompt_tokens,
+        content_scan_limit: None,
     };
     let report = check(env, options, &thresholds);
     let text = if args.json {

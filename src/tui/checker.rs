@@ -6,7 +6,7 @@
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread;
 
-use crate::check::{CheckReport, Thresholds, check};
+use crate::check::{CheckReport, check};
 use crate::config::{Environment, LoadOptions};
 
 /// The worker's two ends, held by the driver.
@@ -65,7 +65,7 @@ fn work(
     env: &Environment,
     options: &LoadOptions,
 ) {
-    let thresholds = Thresholds::default();
+    let thresholds = super::findings::tui_thresholds();
     while inbox.recv().is_ok() {
         loop {
             // Requests queued meanwhile are answered by this one check.

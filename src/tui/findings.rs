@@ -47,11 +47,26 @@ impl Findings {
     }
 }
 
+/// Topics above this many subjects get no content checks in the TUI: the
+/// check runs after every load and edit, and reading every file of a
+/// 100k-subject topic each time would cost seconds of CPU and hundreds of
+/// megabytes. `jp-kb check` has no such limit; the Findings tab says which
+/// topics were skipped.
+pub const CONTENT_SCAN_LIMIT: usize = 5_000;
+
+/// The thresholds the TUI checks with.
+pub fn tui_thresholds() -> Thresholds {
+    Thresholds {
+        content_scan_limit: Some(CONTENT_SCAN_LIMIT),
+        ..Thresholds::default()
+    }
+}
+
 /// Runs the check on what the app shows: the loaded knowledge base, or,
 /// when the configuration does not load, the workspace from scratch (so
 /// the parse error is a finding with its file and line). Does I/O.
 pub fn compute(app: &App, env: &Environment, options: &LoadOptions) -> CheckReport {
-    let thresholds = Thresholds::default();
+    let thresholds = super::findings::tui_thresholds();
     match (&app.model, &app.load_error) {
         (Some(model), None) => check_knowledge_base(&model.kb, &thresholds),
         _ => check(env, options, &thresholds),

@@ -106,6 +106,22 @@ pub fn tab(app: &App) -> Text<'static> {
         shown += 1;
         lines.extend(finding_lines(app, f, mine));
     }
+    if !report.content_skipped.is_empty() {
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            format!(
+                "Not read here (over {} subjects): the contents of {}. Run `jp-kb check` for binary, size and hidden-subject findings there.",
+                crate::tui::findings::CONTENT_SCAN_LIMIT,
+                report
+                    .content_skipped
+                    .iter()
+                    .map(|id| format!("`{}`", clean_name(id)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            t.muted(),
+        ));
+    }
     if shown == 0 && !report.findings.is_empty() {
         lines.push(Line::styled(
             format!("(no findings about this topic; {toggle} shows all)"),
