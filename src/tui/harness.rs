@@ -29,9 +29,10 @@ impl Harness {
         Self::start(driver_for(root), width, height, color)
     }
 
-    /// Like [`Harness::open`], with the prompt rendered in the background
-    /// as in the terminal: its result arrives on the channel, to be passed
-    /// to [`Harness::action`] (benchmarks).
+    /// Like [`Harness::open`], with the prompt rendered and the check run in
+    /// the background as in the terminal: the prompt arrives on the
+    /// channel, to be passed to [`Harness::action`] (benchmarks; findings
+    /// are not awaited).
     pub fn open_background(
         root: &Path,
         width: u16,
@@ -40,6 +41,8 @@ impl Harness {
     ) -> (Self, std::sync::mpsc::Receiver<Action>) {
         let mut driver = driver_for(root);
         let rendered = driver.spawn_prompt_worker();
+        // As in the terminal; without a worker the check runs inline.
+        let _ = driver.check_in_background();
         (Self::start(driver, width, height, color), rendered)
     }
 
