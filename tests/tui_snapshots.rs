@@ -326,3 +326,25 @@ fn no_color_draws_no_color_but_keeps_glyphs() {
     let text = jp_kb::tui::harness::buffer_text(&buffer);
     assert!(text.contains('●') && text.contains('◉') && text.contains('⊘'));
 }
+
+#[test]
+fn first_frame_before_the_walks_then_the_loaded_state() {
+    let dir = jp_kb::tui::demo::materialize().expect("demo");
+    let (h, loads) = jp_kb::tui::harness::Harness::open_loading(dir.path(), 100, 30, true, false);
+    let mut d = Demo { dir, h };
+    assert!(d.h.app.model.is_none() && d.h.app.loading.is_some());
+    assert_snapshot!(d.screen());
+    // Keys that need subjects are ignored, never a panic or an edit.
+    let before = d.config_text();
+    d.keys("\tjjl\nduGg/x\u{1b}.n\u{1b}e5");
+    d.ctrl('r');
+    assert!(d.h.outside.is_empty(), "{:?}", d.h.outside);
+    assert_eq!(d.config_text(), before);
+    assert!(d.h.app.model.is_none());
+    // The load replaces the pre-load screen with the synchronous one.
+    let loaded = loads.recv().expect("the load arrives");
+    assert!(matches!(loaded, Action::Loaded(_)));
+    d.h.action(loaded);
+    assert!(d.h.app.loading.is_none());
+    assert_eq!(d.screen(), demo().screen());
+}

@@ -113,11 +113,58 @@ pub enum Mode {
     Form(Form),
 }
 
+/// What the first frame shows while the first load (the topic walks)
+/// runs on a worker: read from the configuration alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loading {
+    pub root: PathBuf,
+    pub topics: Vec<LoadingTopic>,
+}
+
+/// One topic of [`Loading`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadingTopic {
+    pub id: String,
+    pub title: Option<String>,
+    pub enabled: bool,
+    /// The subjects directory as shown (relative to the root when
+    /// inside), or the error naming it.
+    pub dir: Result<String, String>,
+}
+
+impl Loading {
+    /// The topics of `kb` without walking or resolving anything.
+    pub fn of(kb: &crate::KnowledgeBase) -> Self {
+        let topics = kb
+            .topics
+            .iter()
+            .map(|t| LoadingTopic {
+                id: t.id().to_owned(),
+                title: t.config.title().map(str::to_owned),
+                enabled: t.enabled(),
+                dir: t
+                    .dir
+                    .as_ref()
+                    .map(|d| kb.display_path(d).display().to_string())
+                    .map_err(ToString::to_string),
+            })
+            .collect();
+        Self {
+            root: kb.root().to_path_buf(),
+            topics,
+        }
+    }
+}
+
 /// The whole app.
 #[derive(Debug)]
 pub struct App {
     /// The last good load (None before the first success).
     pub model: Option<Model>,
+    /// Set while the first load runs in the background (the terminal):
+    /// the screen shows the configuration's topics, keys that need
+    /// subjects are ignored until the load arrives.
+    pub loading: Option<Loading>,
     /// Why the last load failed: the screen is read-only until fixed.
     pub load_error: Option<String>,
     /// A note shown at the top (the demo says it is a demo).
@@ -153,6 +200,7 @@ impl App {
     pub fn new(theme: Theme, size: (u16, u16)) -> Self {
         Self {
             model: None,
+            loading: None,
             load_error: None,
             banner: None,
             theme,

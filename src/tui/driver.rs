@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use super::action::{Action, ChangedFile, Effect};
-use super::app::App;
+use super::app::{App, Loading};
 use super::checker::Checker;
 use super::edit_bridge::{self, Journal, Saved};
 
@@ -91,12 +91,74 @@ impl Driver {
                 model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));
             }
         }
-        if let (Err(message), Some(ws)) = (&mut result, &self.options.workspace) {
-            // Show paths inside the workspace relative to it.
-            let ws = ws.canonicalize().unwrap_or_else(|_| ws.clone());
-            *message = message.replace(&format!("{}/", ws.display()), "");
+        if let Err(message) = &mut result {
+            *message = self.relative_error(message);
         }
-        Action::Loaded(std::sync::Arc::new(LoadOutcome { result, changed }))
+        Action::Loaded(Arc::new(LoadOutcome { result, changed }))
+    }
+
+    /// Paths inside the workspace in a load error, shown relative to it.
+    fn relative_error(&self, message: &str) -> String {
+        match &self.options.workspace {
+            Some(ws) => {
+                let ws = ws.canonicalize().unwrap_or_else(|_| ws.clone());
+                message.replace(&format!("{}/", ws.display()), "")
+            }
+            None => message.to_owned(),
+        }
+    }
+
+    /// Starts the first (full) load with the topic walks on a worker
+    /// thread, so the first frame need not wait for them: the
+    /// configuration is read here (cheap) and `app.loading` set from it;
+    /// the loaded state arrives on the returned channel as
+    /// [`Action::Loaded`], to be dispatched like any action (its prompt,
+    /// when a prompt worker runs, is sent there only after it). A
+    /// configuration error is dispatched at once (nothing to walk).
+    pub fn start_load(&mut self, app: &mut App) -> Receiver<Action> {
+        let (tx, rx) = mpsc::channel();
+        self.walks.clear();
+        let kb = match KnowledgeBase::load_watched(&self.env, &self.options, &self.walks) {
+            Ok(kb) => kb,
+            Err(e) => {
+                let message = self.relative_error(&e.to_string());
+                let outcome = LoadOutcome {
+                    result: Err(message),
+                    changed: Vec::new(),
+                };
+                self.dispatch(app, Action::Loaded(Arc::new(outcome)));
+                return rx;
+            }
+        };
+        app.loading = Some(Loading::of(&kb));
+        let prompts = self.prompts.clone();
+        let work = move || {
+            let mut model = Model::from_kb(kb);
+            let job = (Arc::clone(&model.kb), model.generation);
+            if prompts.is_none() {
+                model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));
+            }
+            let outcome = LoadOutcome {
+                result: Ok(model),
+                changed: Vec::new(),
+            };
+            if tx.send(Action::Loaded(Arc::new(outcome))).is_ok()
+                && let Some(prompts) = prompts
+            {
+                let _ = prompts.send(job);
+            }
+        };
+        if let Err(e) = std::thread::Builder::new()
+            .name("jp-kb-load".into())
+            .spawn(work)
+        {
+            // No thread: load here (slow, but the TUI still starts).
+            app.loading = None;
+            app.set_status(format!("cannot start the loader: {e}"), true);
+            let first = self.load(Vec::new());
+            self.dispatch(app, first);
+        }
+        rx
     }
 
     /// Runs an action and everything it causes, then reads what the next

@@ -46,6 +46,38 @@ impl Harness {
         (Self::start(driver, width, height, color), rendered)
     }
 
+    /// Like [`Harness::open_background`], with the first load's walks on
+    /// a worker as in the terminal: the harness starts on the pre-load
+    /// screen; the load, then the prompt, arrive on the channel, to be
+    /// passed to [`Harness::action`] in order (benchmarks, tests).
+    pub fn open_loading(
+        root: &Path,
+        width: u16,
+        height: u16,
+        color: bool,
+        prompt_worker: bool,
+    ) -> (Self, std::sync::mpsc::Receiver<Action>) {
+        let mut driver = driver_for(root);
+        let rendered = prompt_worker.then(|| driver.spawn_prompt_worker());
+        let mut app = App::new(Theme { color }, (width, height));
+        let loads = driver.start_load(&mut app);
+        let (tx, rx) = std::sync::mpsc::channel();
+        // One channel, load first: the prompt is sent only after it.
+        std::thread::spawn(move || {
+            for action in loads.iter().chain(rendered.iter().flat_map(|r| r.iter())) {
+                if tx.send(action).is_err() {
+                    break;
+                }
+            }
+        });
+        let harness = Self {
+            app,
+            driver,
+            outside: Vec::new(),
+        };
+        (harness, rx)
+    }
+
     fn start(mut driver: Driver, width: u16, height: u16, color: bool) -> Self {
         let mut app = App::new(Theme { color }, (width, height));
         let first = driver.load(Vec::new());

@@ -101,8 +101,9 @@ fn event_loop(
     let table = super::keymap::bindings();
     // Checks read every subject: off the event loop (inline if no thread).
     let _ = driver.check_in_background();
-    let first = driver.load(Vec::new());
-    driver.dispatch(app, first);
+    // The first frame is drawn from the configuration; the walks run on
+    // a worker and their result arrives as `Loaded`.
+    let loads = driver.start_load(app);
     let mut dirty = true;
     loop {
         if let (Some(w), Some(model)) = (watcher.as_mut(), app.model.as_ref())
@@ -123,6 +124,8 @@ fn event_loop(
             actions.push(Action::FilesChanged(paths));
         }
         dirty |= driver.poll_checks(app);
+        // Loads before prompts: a load's prompt is sent only after it.
+        actions.extend(loads.try_iter());
         actions.extend(rendered.try_iter());
         for action in actions {
             dirty = true;

@@ -13,6 +13,14 @@ use super::view;
 
 /// Applies one action.
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
+    if app.loading.is_some() && !while_loading(&action) {
+        // Nothing to act on before the subjects arrive.
+        app.set_status(
+            "still reading the subjects; try again when they show",
+            false,
+        );
+        return Vec::new();
+    }
     match action {
         Action::Resize(w, h) => {
             app.size = (w, h);
@@ -20,6 +28,9 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Loaded(outcome) => {
             if let Ok(outcome) = std::sync::Arc::try_unwrap(outcome) {
+                if app.loading.take().is_some() {
+                    app.status = super::app::Status::default();
+                }
                 loaded(app, outcome);
                 // The findings depend on everything a load reads.
                 app.findings.pending = true;
@@ -115,6 +126,22 @@ fn loaded(app: &mut App, outcome: LoadOutcome) {
         }
     }
     clamp(app);
+}
+
+/// The actions taken while the first load runs in the background:
+/// quitting, resizing, the help, and what arrives from workers.
+fn while_loading(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Quit
+            | Action::Resize(..)
+            | Action::ToggleHelp
+            | Action::Cancel
+            | Action::Loaded(_)
+            | Action::Fetched(_)
+            | Action::Checked(_)
+            | Action::Done { .. }
+    )
 }
 
 pub(super) fn topic_count(app: &App) -> usize {

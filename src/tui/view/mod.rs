@@ -81,7 +81,10 @@ fn pane<'a>(app: &App, title: Line<'a>, focus: Focus) -> Block<'a> {
 
 /// Draws the whole screen.
 pub fn render(app: &App, frame: &mut Frame) {
-    let topic_count = app.model.as_ref().map_or(0, |m| m.kb.topics.len());
+    let topic_count = app.model.as_ref().map_or_else(
+        || app.loading.as_ref().map_or(0, |l| l.topics.len()),
+        |m| m.kb.topics.len(),
+    );
     let a = areas(
         frame.area(),
         app.banner.is_some() || app.load_error.is_some(),
@@ -108,7 +111,16 @@ pub fn render(app: &App, frame: &mut Frame) {
         };
         frame.render_widget(Paragraph::new(line), area);
     }
-    if app.model.is_none() {
+    if let (None, None, Some(loading)) = (&app.model, &app.load_error, &app.loading) {
+        topics::render_loading(app, loading, frame, a.topics);
+        subjects::render_loading(app, loading, frame, a.subjects);
+        frame.render_widget(
+            Block::bordered()
+                .border_style(app.theme.border(false))
+                .title(Line::styled(" Preview ", app.theme.title())),
+            a.preview,
+        );
+    } else if app.model.is_none() {
         let main = Rect {
             y: a.topics.y,
             height: a.status.y.saturating_sub(a.topics.y),

@@ -73,6 +73,12 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         // The root gets what is left of the line.
         let room = usize::from(area.width).saturating_sub(Line::from(first.clone()).width());
         first.push(Span::raw(fit_root(model.kb.root(), room)));
+    } else if let (Some(loading), false) = (&app.loading, app.read_only()) {
+        first.push(Span::styled("prompt: … tok", t.ok()));
+        first.push(Span::styled("  walking the subjects…", t.muted()));
+        first.push(Span::styled("  ws ", t.muted()));
+        let room = usize::from(area.width).saturating_sub(Line::from(first.clone()).width());
+        first.push(Span::raw(fit_root(&loading.root, room)));
     } else if app.read_only() {
         first.push(Span::styled("cannot load the workspace", t.error()));
     }

@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::{list_offset, pane};
 use crate::subjects::Resolution;
-use crate::tui::app::{App, Focus, Mode, Tester};
+use crate::tui::app::{App, Focus, Loading, Mode, Tester};
 use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::sanitize::clean_name;
 use crate::tui::theme::Mark;
@@ -96,6 +96,30 @@ fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'stati
             }
         }
     }
+}
+
+/// The subjects pane before the first load arrives: which directory is
+/// being read.
+pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rect) {
+    let Some(topic) = loading.topics.get(app.topic) else {
+        frame.render_widget(pane(app, Line::from(" Subjects "), Focus::Subjects), area);
+        return;
+    };
+    let title = Span::styled(
+        format!(" Subjects of {} ", clean_name(&topic.id)),
+        app.theme.title(),
+    );
+    let block = pane(app, Line::from(title), Focus::Subjects);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let (text, style) = match &topic.dir {
+        Ok(dir) => (format!("reading {}…", clean_name(dir)), app.theme.muted()),
+        Err(e) => (clean_name(e).into_owned(), app.theme.error()),
+    };
+    frame.render_widget(
+        Paragraph::new(text).style(style).wrap(Wrap { trim: false }),
+        inner,
+    );
 }
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {

@@ -8,7 +8,7 @@ use ratatui::widgets::Paragraph;
 
 use super::{list_offset, pane};
 use crate::topic::TopicState;
-use crate::tui::app::{App, Focus};
+use crate::tui::app::{App, Focus, Loading};
 use crate::tui::sanitize::clean_name;
 use crate::tui::theme::Mark;
 
@@ -59,6 +59,74 @@ pub fn topic_line(app: &App, state: &TopicState) -> Line<'static> {
     } else {
         line.style(t.dimmed())
     }
+}
+
+/// The topics pane before the first load arrives: ids and titles from
+/// the configuration, the counts still being walked.
+pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rect) {
+    let t = app.theme;
+    let title = Line::from(vec![
+        Span::styled(" Topics ", t.title()),
+        Span::styled("avail/learned/hidden/disabled ", t.muted()),
+    ]);
+    let block = pane(app, title, Focus::Topics);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if loading.topics.is_empty() {
+        frame.render_widget(
+            Paragraph::new("(no topics; n creates one)")
+                .style(t.muted())
+                .wrap(ratatui::widgets::Wrap { trim: false }),
+            inner,
+        );
+        return;
+    }
+    let offset = list_offset(app.topic, usize::from(inner.height), loading.topics.len());
+    let lines: Vec<Line> = loading
+        .topics
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(usize::from(inner.height))
+        .map(|(i, topic)| {
+            let (mark, counts) = match (&topic.dir, topic.enabled) {
+                (Err(_), _) => (Mark::TopicError, "error"),
+                (Ok(_), true) => (Mark::TopicOn, "walking…"),
+                (Ok(_), false) => (Mark::TopicOff, "walking…"),
+            };
+            let mut spans = vec![
+                Span::styled(mark.glyph(), t.mark(mark)),
+                Span::raw(" "),
+                Span::styled(clean_name(&topic.id).into_owned(), t.title()),
+                Span::raw(" "),
+                Span::styled(
+                    counts,
+                    if mark == Mark::TopicError {
+                        t.error()
+                    } else {
+                        t.muted()
+                    },
+                ),
+            ];
+            if !topic.enabled {
+                spans.push(Span::styled(" (disabled)", t.muted()));
+            }
+            if let Some(title) = &topic.title {
+                spans.push(Span::raw(" "));
+                spans.push(Span::raw(clean_name(title).into_owned()));
+            }
+            let mut line = Line::from(spans);
+            if !topic.enabled {
+                line = line.style(t.dimmed());
+            }
+            if i == app.topic {
+                line.patch_style(t.selected(app.focus == Focus::Topics))
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
