@@ -59,6 +59,11 @@ impl Harness {
     ) -> (Self, std::sync::mpsc::Receiver<Action>) {
         let mut driver = driver_for(root);
         let rendered = prompt_worker.then(|| driver.spawn_prompt_worker());
+        if prompt_worker {
+            // Background mode, as the terminal: the check on its worker too
+            // (inline, it would add a whole check to every key).
+            let _ = driver.check_in_background();
+        }
         let mut app = App::new(Theme { color }, (width, height));
         let loads = driver.start_load(&mut app);
         let (tx, rx) = std::sync::mpsc::channel();
