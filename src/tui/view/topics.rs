@@ -15,7 +15,6 @@ use crate::tui::theme::Mark;
 /// One topic's row: marker, id, counts (available/learned/hidden/disabled)
 /// and title.
 pub fn topic_line(app: &App, state: &TopicState) -> Line<'static> {
-    let t = app.theme;
     let (mark, counts) = match (&state.dir, state.resolution()) {
         (Err(_), _) | (_, None) => (Mark::TopicError, "error".to_owned()),
         (Ok(_), Some(r)) => {
@@ -31,30 +30,52 @@ pub fn topic_line(app: &App, state: &TopicState) -> Line<'static> {
             )
         }
     };
+    let findings = super::findings::topic_marker(app, state.id());
+    topic_row(
+        app,
+        mark,
+        state.id(),
+        counts,
+        findings,
+        state.enabled(),
+        state.config.title(),
+    )
+}
+
+/// The row shared by the loaded and the loading pane: marker, id, counts,
+/// findings marker, `(disabled)`, title; dimmed when disabled.
+fn topic_row(
+    app: &App,
+    mark: Mark,
+    id: &str,
+    counts: String,
+    findings: Vec<Span<'static>>,
+    enabled: bool,
+    title: Option<&str>,
+) -> Line<'static> {
+    let t = app.theme;
+    let counts_style = if mark == Mark::TopicError {
+        t.error()
+    } else {
+        t.muted()
+    };
     let mut spans = vec![
         Span::styled(mark.glyph(), t.mark(mark)),
         Span::raw(" "),
-        Span::styled(clean_name(state.id()).into_owned(), t.title()),
+        Span::styled(clean_name(id).into_owned(), t.title()),
         Span::raw(" "),
-        Span::styled(
-            counts,
-            if mark == Mark::TopicError {
-                t.error()
-            } else {
-                t.muted()
-            },
-        ),
+        Span::styled(counts, counts_style),
     ];
-    spans.extend(super::findings::topic_marker(app, state.id()));
-    if !state.enabled() {
+    spans.extend(findings);
+    if !enabled {
         spans.push(Span::styled(" (disabled)", t.muted()));
     }
-    if let Some(title) = state.config.title() {
+    if let Some(title) = title {
         spans.push(Span::raw(" "));
         spans.push(Span::raw(clean_name(title).into_owned()));
     }
     let line = Line::from(spans);
-    if state.enabled() {
+    if enabled {
         line
     } else {
         line.style(t.dimmed())
@@ -94,31 +115,15 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
                 (Ok(_), true) => (Mark::TopicOn, "walking…"),
                 (Ok(_), false) => (Mark::TopicOff, "walking…"),
             };
-            let mut spans = vec![
-                Span::styled(mark.glyph(), t.mark(mark)),
-                Span::raw(" "),
-                Span::styled(clean_name(&topic.id).into_owned(), t.title()),
-                Span::raw(" "),
-                Span::styled(
-                    counts,
-                    if mark == Mark::TopicError {
-                        t.error()
-                    } else {
-                        t.muted()
-                    },
-                ),
-            ];
-            if !topic.enabled {
-                spans.push(Span::styled(" (disabled)", t.muted()));
-            }
-            if let Some(title) = &topic.title {
-                spans.push(Span::raw(" "));
-                spans.push(Span::raw(clean_name(title).into_owned()));
-            }
-            let mut line = Line::from(spans);
-            if !topic.enabled {
-                line = line.style(t.dimmed());
-            }
+            let line = topic_row(
+                app,
+                mark,
+                &topic.id,
+                counts.to_owned(),
+                Vec::new(),
+                topic.enabled,
+                topic.title.as_deref(),
+            );
             if i == app.topic {
                 line.patch_style(t.selected(app.focus == Focus::Topics))
             } else {
