@@ -165,7 +165,9 @@ fn row(what: &str, n: usize, s: &Samples, base_name: &str, base: &Samples, targe
 }
 
 /// Selects the `nth` available subject's row (an `l` on it adds its
-/// exact slug to `learned`: a write, a reload, no dialog).
+/// exact slug to `learned`: a write, a reload, no dialog), and reads what
+/// the new selection shows, as the move to it would have (untimed: it is
+/// the cost of a move, not of the key measured next).
 fn select_available(s: &mut Session, nth: usize) {
     let res = s.h.app.resolution().expect("resolution");
     let rows = s.h.app.rows();
@@ -177,6 +179,7 @@ fn select_available(s: &mut Session, nth: usize) {
         .map(|(k, _)| k)
         .expect("an available subject");
     s.h.app.row = k;
+    s.h.driver.fulfill(&mut s.h.app);
     s.draw();
 }
 

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use jp_kb::subjects::slug::{dotted_slug, is_hidden_path, is_hidden_rel, slug_of, slug_of_rel};
 use jp_kb::subjects::walk::settle_collisions;
-use jp_kb::subjects::{PatternList, Resolution, Subject, WalkResult, is_glob};
+use jp_kb::subjects::{
+    LearnedBy, PatternList, Resolution, Subject, WalkResult, WatchedWalks, is_glob,
+};
 use proptest::prelude::*;
 
 fn component() -> impl Strategy<Value = String> {
@@ -110,4 +112,129 @@ proptest! {
             }
         }
     }
+
+    #[test]
+    fn resolution_matches_the_pattern_list_reference(
+        paths in prop::collection::vec(rel_path(), 0..30),
+        learned in prop::collection::vec(pick(), 0..5),
+        disabled in prop::collection::vec(pick(), 0..4),
+    ) {
+        let subjects = subjects_of(&paths);
+        let learned = picked(&subjects, &learned);
+        let disabled = picked(&subjects, &disabled);
+        let walk = WalkResult { subjects, ..WalkResult::default() };
+        let r = Resolution::new(walk, learned.clone(), disabled.clone());
+        let expected = reference(r.subjects(), &learned, &disabled);
+        prop_assert_eq!(states(&r), expected);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The TUI's kept walks resolve a sequence of list changes (glob
+    /// matches and `disabled` states reused between them) exactly as the
+    /// pattern lists do from scratch.
+    #[test]
+    fn watched_resolutions_match_the_reference_over_a_sequence_of_edits(
+        paths in prop::collection::vec(rel_path(), 1..25),
+        steps in prop::collection::vec(
+            (prop::collection::vec(pick(), 0..5), prop::collection::vec(pick(), 0..3)),
+            1..8,
+        ),
+    ) {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        let dir = root.join("t");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        for parts in &paths {
+            let path = parts.iter().fold(dir.clone(), |p, c| p.join(c));
+            // A name used both as a file and a directory: the first wins.
+            if let Some(parent) = path.parent()
+                && std::fs::create_dir_all(parent).is_ok()
+            {
+                let _ = std::fs::write(&path, "x");
+            }
+        }
+        let walks = WatchedWalks::new();
+        let subjects = walks.walk(&dir, &root).subjects.clone();
+        let first_disabled = &steps[0].1;
+        let mut disabled = picked(&subjects, first_disabled);
+        for (i, (learned, next_disabled)) in steps.iter().enumerate() {
+            let learned = picked(&subjects, learned);
+            // Every other step keeps `disabled` (its states are shared).
+            if i % 2 == 1 {
+                disabled = picked(&subjects, next_disabled);
+            }
+            let r = walks.resolve(&dir, &root, learned.clone(), disabled.clone());
+            let expected = reference(&subjects, &learned, &disabled);
+            prop_assert_eq!(states(&r), expected, "step {} ({:?} / {:?})", i, learned, disabled);
+        }
+    }
+}
+
+/// A pattern: a random one, or (by index) one naming a walked subject
+/// exactly (slug, relative path, dotted slug) or its directory as a glob.
+#[derive(Debug, Clone)]
+enum Pick {
+    Random(String),
+    Subject(usize, u8),
+}
+
+fn pick() -> impl Strategy<Value = Pick> {
+    prop_oneof![
+        pattern().prop_map(Pick::Random),
+        (any::<usize>(), 0..5u8).prop_map(|(i, how)| Pick::Subject(i, how)),
+    ]
+}
+
+fn picked(subjects: &[Subject], picks: &[Pick]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in picks {
+        let pattern = match p {
+            Pick::Random(p) => p.clone(),
+            Pick::Subject(_, _) if subjects.is_empty() => "**".to_owned(),
+            Pick::Subject(i, how) => {
+                let s = &subjects[i % subjects.len()];
+                let dir = s.slug.rsplit_once('/').map_or("", |(d, _)| d);
+                match how {
+                    0 => s.slug.clone(),
+                    1 => s.rel_path.clone(),
+                    2 => dotted_slug(&s.rel_path).to_owned(),
+                    3 if !dir.is_empty() => format!("{dir}/*"),
+                    _ => format!("{dir}**"),
+                }
+            }
+        };
+        // The lists reach the resolver without duplicates.
+        if !out.contains(&pattern) {
+            out.push(pattern);
+        }
+    }
+    out
+}
+
+type States = (Vec<Option<usize>>, Vec<Option<LearnedBy>>, Vec<usize>);
+
+fn states(r: &Resolution) -> States {
+    (
+        r.disabled_by.as_ref().clone(),
+        r.learned_by.clone(),
+        r.learned_order.clone(),
+    )
+}
+
+/// The states as the pattern lists compute them (the `learn` tool's
+/// path): `disabled` by first match, `learned` by resolution order.
+fn reference(subjects: &[Subject], learned: &[String], disabled: &[String]) -> States {
+    let disabled_by = PatternList::new(disabled).first_match_any(subjects);
+    let list = PatternList::new(learned);
+    let mut learned_by = vec![None; subjects.len()];
+    let mut order = Vec::new();
+    for (i, p) in list.resolve(subjects, &|i| disabled_by[i].is_none()) {
+        let glob = list.is_glob(p) && learned[p] != subjects[i].slug;
+        learned_by[i] = Some(LearnedBy { pattern: p, glob });
+        order.push(i);
+    }
+    (disabled_by, learned_by, order)
 }

@@ -10,7 +10,7 @@ pub mod walk;
 pub mod watched;
 
 pub use cache::WalkCache;
-pub use pattern::{PatternList, is_glob};
+pub use pattern::{GlobHits, PatternList, is_glob};
 pub use resolve::{Counts, LearnedBy, Resolution};
 pub use walk::{Collision, Subject, WalkResult, WalkWarning, walk_subjects};
 pub use watched::WatchedWalks;

@@ -173,3 +173,84 @@ pub fn find_exact(subjects: &[Subject], pattern: &str) -> Option<usize> {
         .iter()
         .position(|s| s.rel_path == pattern || dotted_slug(&s.rel_path) == pattern)
 }
+
+/// Which subjects each glob pattern matches in one walk, before any
+/// eligibility filter: matching globs against every slug is the costly
+/// part of resolving a topic, and the lists of a topic change one entry
+/// at a time (a toggle in the TUI), so a kept `GlobHits` lets a new
+/// resolution match only the globs it has not seen (see
+/// [`Resolution::from_hits`](super::Resolution::from_hits)).
+///
+/// Two kinds of matching are kept apart: `learned` globs skip hidden
+/// subjects, `disabled` globs reach them (`hidden_too`).
+#[derive(Debug, Clone, Default)]
+pub struct GlobHits {
+    /// Indexed by `hidden_too`; values are subject indices, ascending.
+    by_kind: [std::collections::HashMap<String, std::sync::Arc<[u32]>>; 2],
+}
+
+impl GlobHits {
+    /// Matches every glob of `patterns` not matched yet, all in one pass
+    /// over `subjects`. Patterns that are not globs are left out (they
+    /// only ever name a subject exactly).
+    pub fn fill(&mut self, subjects: &[Subject], patterns: &[String], hidden_too: bool) {
+        let known = &self.by_kind[usize::from(hidden_too)];
+        let mut missing: Vec<String> = patterns
+            .iter()
+            .filter(|p| !known.contains_key(p.as_str()) && is_glob(p))
+            .cloned()
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        if missing.is_empty() {
+            return;
+        }
+        let list = PatternList::new(&missing);
+        let mut found: Vec<Vec<u32>> = vec![Vec::new(); missing.len()];
+        let mut hits = Vec::new();
+        for (i, subject) in subjects.iter().enumerate() {
+            if subject.hidden && !hidden_too {
+                continue;
+            }
+            list.globs.matches_into(subject.slug.as_str(), &mut hits);
+            for &g in &hits {
+                // Walks are far below 2^32 subjects; an index that does not
+                // fit is never produced by `enumerate` over a real walk.
+                if let Ok(i) = u32::try_from(i) {
+                    found[list.glob_owner[g]].push(i);
+                }
+            }
+        }
+        let kind = &mut self.by_kind[usize::from(hidden_too)];
+        for (pattern, indices) in missing.into_iter().zip(found) {
+            kind.insert(pattern, indices.into());
+        }
+    }
+
+    /// The subjects glob `pattern` matches (ascending), or `None` when
+    /// `pattern` is not a glob (or was never [`GlobHits::fill`]ed).
+    pub fn get(&self, pattern: &str, hidden_too: bool) -> Option<&[u32]> {
+        self.by_kind[usize::from(hidden_too)]
+            .get(pattern)
+            .map(AsRef::as_ref)
+    }
+
+    /// Forgets every pattern `keep` does not want.
+    pub fn retain(&mut self, keep: impl Fn(&str, bool) -> bool) {
+        for (kind, map) in self.by_kind.iter_mut().enumerate() {
+            map.retain(|p, _| keep(p, kind == 1));
+        }
+    }
+
+    /// How many patterns are kept (for tests and diagnostics).
+    pub fn len(&self) -> usize {
+        self.by_kind
+            .iter()
+            .map(std::collections::HashMap::len)
+            .sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::pattern::PatternList;
+use super::pattern::{GlobHits, PatternList, find_exact};
 use super::walk::{Subject, WalkResult};
 
 /// Why a subject is learned: the first `learned` pattern that selects it.
@@ -26,8 +26,9 @@ pub struct Resolution {
     pub learned_patterns: Vec<String>,
     /// `disabled` entries without duplicates.
     pub disabled_entries: Vec<String>,
-    /// Per subject: the first `disabled` entry that disables it.
-    pub disabled_by: Vec<Option<usize>>,
+    /// Per subject: the first `disabled` entry that disables it. Shared
+    /// by the resolutions of one walk with the same `disabled` list.
+    pub disabled_by: Arc<Vec<Option<usize>>>,
     /// Per subject: the `learned` pattern that pre-loads it.
     pub learned_by: Vec<Option<LearnedBy>>,
     /// Learned subjects in resolution order (pattern order, then slug).
@@ -42,16 +43,57 @@ impl Resolution {
         disabled: Vec<String>,
     ) -> Self {
         let walk = walk.into();
+        let mut hits = GlobHits::default();
+        hits.fill(&walk.subjects, &learned, false);
+        hits.fill(&walk.subjects, &disabled, true);
+        Self::from_hits(walk, learned, disabled, None, &hits)
+    }
+
+    /// [`Resolution::new`] from glob matches already made: `hits` must
+    /// hold every glob of both lists (see [`GlobHits::fill`]), and
+    /// `disabled_by`, when given, must be the `disabled_by` of another
+    /// resolution of the same walk with the same `disabled` list (shared,
+    /// not copied). What is left costs a pass over the subjects and a
+    /// binary search per exact entry, so a kept `GlobHits` makes a toggle
+    /// cheap at any size.
+    pub fn from_hits(
+        walk: Arc<WalkResult>,
+        learned: Vec<String>,
+        disabled: Vec<String>,
+        disabled_by: Option<Arc<Vec<Option<usize>>>>,
+        hits: &GlobHits,
+    ) -> Self {
         let subjects = &walk.subjects;
-        let disabled_by = PatternList::new(&disabled).first_match_any(subjects);
-        let learned_list = PatternList::new(&learned);
-        let resolved = learned_list.resolve(subjects, &|i| disabled_by[i].is_none());
-        let mut learned_by = vec![None; subjects.len()];
-        let mut learned_order = Vec::with_capacity(resolved.len());
-        for (i, p) in resolved {
-            let glob = learned_list.is_glob(p) && learned[p] != subjects[i].slug;
-            learned_by[i] = Some(LearnedBy { pattern: p, glob });
-            learned_order.push(i);
+        let disabled_by =
+            disabled_by.unwrap_or_else(|| Arc::new(first_disabling(subjects, &disabled, hits)));
+        let mut learned_by: Vec<Option<LearnedBy>> = vec![None; subjects.len()];
+        let mut learned_order = Vec::new();
+        for (p, pattern) in learned.iter().enumerate() {
+            let globbed = hits.get(pattern, false);
+            let exact = find_exact(subjects, pattern).filter(|&i| disabled_by[i].is_none());
+            let mut take = |i: usize| {
+                if learned_by[i].is_none() && disabled_by[i].is_none() {
+                    let glob = globbed.is_some() && *pattern != subjects[i].slug;
+                    learned_by[i] = Some(LearnedBy { pattern: p, glob });
+                    learned_order.push(i);
+                }
+            };
+            // The pattern's selection in slug order: its glob matches with
+            // its exact subject merged in.
+            let mut exact = exact;
+            for &g in globbed.unwrap_or(&[]) {
+                let g = g as usize;
+                if let Some(e) = exact.filter(|&e| e <= g) {
+                    if e < g {
+                        take(e);
+                    }
+                    exact = None;
+                }
+                take(g);
+            }
+            if let Some(e) = exact {
+                take(e);
+            }
         }
         Self {
             walk,
@@ -131,6 +173,30 @@ impl Resolution {
         }
         c
     }
+}
+
+/// For every subject, the first `disabled` entry that matches it (a glob
+/// reaches hidden subjects too), from glob matches already made.
+fn first_disabling(
+    subjects: &[Subject],
+    disabled: &[String],
+    hits: &GlobHits,
+) -> Vec<Option<usize>> {
+    let mut out = vec![None; subjects.len()];
+    for (p, entry) in disabled.iter().enumerate() {
+        let mut mark = |i: usize| {
+            if out[i].is_none() {
+                out[i] = Some(p);
+            }
+        };
+        for &i in hits.get(entry, true).unwrap_or(&[]) {
+            mark(i as usize);
+        }
+        if let Some(i) = find_exact(subjects, entry) {
+            mark(i);
+        }
+    }
+    out
 }
 
 /// How many subjects a topic has in each state. A hidden subject that is

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use super::pattern::GlobHits;
 use super::resolve::Resolution;
 use super::walk::{WalkResult, walk_subjects};
 
@@ -29,10 +30,18 @@ struct Kept {
     resolution: Arc<Resolution>,
 }
 
+/// A walk and what its globs matched (kept for the globs of the kept
+/// resolutions, so a toggle matches only a new glob).
+#[derive(Debug)]
+struct Walked {
+    walk: Arc<WalkResult>,
+    hits: GlobHits,
+}
+
 #[derive(Debug, Default)]
 struct Inner {
     /// Keyed by (topic directory, workspace root).
-    walks: HashMap<(PathBuf, PathBuf), Arc<WalkResult>>,
+    walks: HashMap<(PathBuf, PathBuf), Walked>,
     /// Most recently used last.
     resolutions: Vec<Kept>,
 }
@@ -57,12 +66,17 @@ impl WatchedWalks {
     /// change under it is reported.
     pub fn walk(&self, dir: &Path, root: &Path) -> Arc<WalkResult> {
         let key = (dir.to_path_buf(), root.to_path_buf());
-        if let Some(walk) = self.lock().walks.get(&key) {
-            return Arc::clone(walk);
+        if let Some(walked) = self.lock().walks.get(&key) {
+            return Arc::clone(&walked.walk);
         }
         // Walked without the lock: a walk can take a while.
         let walk = Arc::new(walk_subjects(dir, root));
-        Arc::clone(self.lock().walks.entry(key).or_insert(walk))
+        let mut inner = self.lock();
+        let walked = inner.walks.entry(key).or_insert(Walked {
+            walk,
+            hits: GlobHits::default(),
+        });
+        Arc::clone(&walked.walk)
     }
 
     /// The resolution of `dir` with these lists: the one kept when the
@@ -89,15 +103,52 @@ impl WatchedWalks {
                 return resolution;
             }
         }
-        let resolution = Arc::new(Resolution::new(walk, learned.clone(), disabled.clone()));
+        // A miss: match only the globs no kept resolution matched, and
+        // share the `disabled` states when that list did not change.
         let mut inner = self.lock();
-        if inner.resolutions.len() >= KEPT_RESOLUTIONS {
-            inner.resolutions.remove(0);
+        let disabled_by = inner
+            .resolutions
+            .iter()
+            .rev()
+            .find(|k| Arc::ptr_eq(&k.resolution.walk, &walk) && k.disabled == disabled)
+            .map(|k| Arc::clone(&k.resolution.disabled_by));
+        let Inner { walks, resolutions } = &mut *inner;
+        let key = (dir.to_path_buf(), root.to_path_buf());
+        let mut scratch = GlobHits::default();
+        let hits = match walks.get_mut(&key) {
+            Some(walked) if Arc::ptr_eq(&walked.walk, &walk) => &mut walked.hits,
+            // Invalidated meanwhile (another thread): resolve from scratch.
+            _ => &mut scratch,
+        };
+        hits.fill(&walk.subjects, &learned, false);
+        if disabled_by.is_none() {
+            hits.fill(&walk.subjects, &disabled, true);
         }
-        inner.resolutions.push(Kept {
+        let resolution = Arc::new(Resolution::from_hits(
+            walk,
+            learned.clone(),
+            disabled.clone(),
+            disabled_by,
+            hits,
+        ));
+        if resolutions.len() >= KEPT_RESOLUTIONS {
+            resolutions.remove(0);
+        }
+        resolutions.push(Kept {
             learned,
             disabled,
             resolution: Arc::clone(&resolution),
+        });
+        // Keep the matches of the globs the kept resolutions use.
+        let same_walk: Vec<&Kept> = resolutions
+            .iter()
+            .filter(|k| Arc::ptr_eq(&k.resolution.walk, &resolution.walk))
+            .collect();
+        hits.retain(|pattern, hidden_too| {
+            same_walk.iter().any(|k| {
+                let list = if hidden_too { &k.disabled } else { &k.learned };
+                list.iter().any(|p| p == pattern)
+            })
         });
         resolution
     }
@@ -105,13 +156,17 @@ impl WatchedWalks {
     /// Forgets the walks of directories holding (or under) a changed path.
     pub fn invalidate(&self, changed: &[PathBuf]) {
         let mut inner = self.lock();
-        inner.walks.retain(|(dir, _), _| {
+        inner.walks.retain(|(dir, _), _walked| {
             !changed
                 .iter()
                 .any(|p| p.starts_with(dir) || dir.starts_with(p))
         });
         let Inner { walks, resolutions } = &mut *inner;
-        resolutions.retain(|k| walks.values().any(|w| Arc::ptr_eq(w, &k.resolution.walk)));
+        resolutions.retain(|k| {
+            walks
+                .values()
+                .any(|w| Arc::ptr_eq(&w.walk, &k.resolution.walk))
+        });
     }
 
     /// Forgets everything: the next walk of every directory is fresh.
@@ -157,6 +212,21 @@ mod tests {
         let r3 = walks.resolve(&dir, &root, vec![], vec!["a/one".into()]);
         assert!(!Arc::ptr_eq(&r1, &r3));
         assert!(r3.is_disabled(0));
+
+        // A toggle of `learned` keeps the `disabled` states (shared) and
+        // matches only a glob no kept resolution used.
+        let r4 = walks.resolve(&dir, &root, vec!["a/two".into()], vec!["a/one".into()]);
+        assert!(Arc::ptr_eq(&r3.disabled_by, &r4.disabled_by));
+        assert_eq!(r4.learned_order, [1]);
+        let kept = |walks: &WatchedWalks| {
+            let inner = walks.lock();
+            inner.walks.values().map(|w| w.hits.len()).sum::<usize>()
+        };
+        // "a/*" (learned, by r1/r2) and nothing for exact entries.
+        assert_eq!(kept(&walks), 1);
+        let r5 = walks.resolve(&dir, &root, vec!["a/t*".into()], vec!["a/one".into()]);
+        assert_eq!(r5.learned_order, [1]);
+        assert_eq!(kept(&walks), 2);
 
         // Removing the directory itself (an ancestor of it changed).
         fs::remove_dir_all(&dir).expect("rm");

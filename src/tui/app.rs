@@ -252,7 +252,7 @@ impl App {
             .collect();
         let key = RowsKey {
             walk: Arc::clone(&resolution.walk),
-            states: (!self.show_hidden).then(|| Arc::clone(resolution)),
+            states: (!self.show_hidden).then(|| Arc::clone(&resolution.disabled_by)),
             show_hidden: self.show_hidden,
             filter: self.filter.clone(),
             collapsed,

@@ -146,13 +146,15 @@ fn flatten(
     }
 }
 
-/// What the rows depend on: the walk (by identity), the states when
-/// hidden and disabled subjects are left out, and the view settings.
+/// What the rows depend on: the walk (by identity), the `disabled` states
+/// when hidden and disabled subjects are left out (a `learned` toggle
+/// keeps them, shared, so it rebuilds no row), and the view settings.
 #[derive(Debug, Clone)]
 pub struct RowsKey {
     pub walk: Arc<WalkResult>,
-    /// The resolution, only when rows depend on states (`!show_hidden`).
-    pub states: Option<Arc<Resolution>>,
+    /// The `disabled` states (by identity), only when rows depend on
+    /// them (`!show_hidden`).
+    pub states: Option<Arc<Vec<Option<usize>>>>,
     pub show_hidden: bool,
     pub filter: String,
     pub collapsed: BTreeSet<String>,
