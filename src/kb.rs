@@ -8,9 +8,22 @@ use std::sync::Arc;
 use crate::config::{ConfigError, ConfigWarning, Environment, LoadOptions, LoadedConfig, load};
 use crate::content::read_formatted;
 use crate::learn::{Outcome, execute_resolved};
-use crate::render::{AvailableTopic, PreloadedTopic, render_knowledge, render_tool_definition};
+use crate::render::knowledge::push_subject;
+use crate::render::{
+    AvailableTopic, Piece, PreloadedTopic, knowledge_pieces, render_tool_definition,
+};
+use crate::subjects::Subject;
 use crate::subjects::{WalkCache, WatchedWalks};
 use crate::topic::{TopicState, WalkSource};
+
+/// A pre-loaded subject of the `<knowledge>` section, by position: the
+/// topic's index in [`KnowledgeBase::topics`] and the subject's in its
+/// resolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SubjectAt {
+    pub topic: usize,
+    pub subject: usize,
+}
 
 /// A loaded knowledge base.
 #[derive(Debug)]
@@ -152,28 +165,56 @@ impl KnowledgeBase {
         ))
     }
 
-    /// The `<knowledge>` section, or `None` when it is absent.
+    /// The `<knowledge>` section, or `None` when it is absent. Holds one
+    /// pre-loaded subject's text at a time besides the section itself.
     pub fn knowledge_section(&self) -> Option<String> {
+        let pieces = self.knowledge_pieces()?;
+        let size: usize = pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Text(text) => text.len(),
+                Piece::Subject(at) => self.subject_at(*at).map_or(0, |s| {
+                    s.slug.len() + usize::try_from(s.bytes).unwrap_or(0) + 64
+                }),
+            })
+            .sum();
+        let mut out = String::with_capacity(size);
+        for piece in &pieces {
+            match piece {
+                Piece::Text(text) => out.push_str(text),
+                Piece::Subject(at) => {
+                    if let Some(s) = self.subject_at(*at) {
+                        let text = read_formatted(&s.slug, s.extension(), &s.path);
+                        push_subject(&mut out, &s.slug, &text);
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The `<knowledge>` section as pieces, its pre-loaded subjects named
+    /// by position rather than read: what a caller that must not hold the
+    /// whole section (the TUI) renders from. `None` when it is absent.
+    pub fn knowledge_pieces(&self) -> Option<Vec<Piece<SubjectAt>>> {
         let mut preloaded = Vec::new();
         let mut available = Vec::new();
-        for state in self.enabled_topics() {
+        for (topic, state) in self.topics.iter().enumerate() {
+            if !state.enabled() {
+                continue;
+            }
             let Some(resolution) = state.resolution() else {
                 continue;
             };
             if !resolution.learned_order.is_empty() {
-                let subjects = resolution
-                    .learned_order
-                    .iter()
-                    .map(|&i| {
-                        let s = &resolution.subjects()[i];
-                        let text = read_formatted(&s.slug, s.extension(), &s.path);
-                        (s.slug.as_str(), text)
-                    })
-                    .collect();
                 preloaded.push(PreloadedTopic {
                     name: state.config.name(),
                     description: state.config.description(),
-                    subjects,
+                    subjects: resolution
+                        .learned_order
+                        .iter()
+                        .map(|&subject| SubjectAt { topic, subject })
+                        .collect(),
                 });
             }
             if resolution.has_available() {
@@ -184,7 +225,26 @@ impl KnowledgeBase {
                 });
             }
         }
-        render_knowledge(&preloaded, &available)
+        knowledge_pieces(&preloaded, &available)
+    }
+
+    /// The subject a [`SubjectAt`] names.
+    pub fn subject_at(&self, at: SubjectAt) -> Option<&Subject> {
+        self.topics
+            .get(at.topic)?
+            .resolution()?
+            .subjects()
+            .get(at.subject)
+    }
+
+    /// The rendered piece of a pre-loaded subject:
+    /// `<subject "{slug}">\n{content}\n</subject>` (reads the file).
+    pub fn subject_piece(&self, at: SubjectAt) -> Option<String> {
+        let s = self.subject_at(at)?;
+        let text = read_formatted(&s.slug, s.extension(), &s.path);
+        let mut out = String::with_capacity(text.len() + s.slug.len() + 32);
+        push_subject(&mut out, &s.slug, &text);
+        Some(out)
     }
 
     /// Topics the `learn` tool description lists: `(id, title)`.

@@ -16,9 +16,86 @@ pub fn count_tokens(text: &str) -> Option<usize> {
     Some(bpe_openai::o200k_base().count(text))
 }
 
+/// Counts the tokens of a text handed over in parts, without holding it
+/// whole: the count of the `<knowledge>` section of a large knowledge
+/// base, read one pre-loaded subject at a time.
+///
+/// The parts are joined and counted as one text, except that a part
+/// starting with `<` that follows text ending in a newline starts a new
+/// count: `o200k_base` pre-splits text by a regular expression before
+/// its byte-pair merges, and no piece of that split can hold a newline
+/// followed by `<` (a run of whitespace ends at its last newline, a run
+/// of punctuation may take newlines and `/` after it but nothing else,
+/// and a word never starts with a newline). Counting each side apart
+/// therefore gives the count of the whole; the tests check it on real
+/// texts.
+#[derive(Debug, Default)]
+pub struct TokenTally {
+    pending: String,
+    counted: usize,
+}
+
+impl TokenTally {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the next part of the text.
+    pub fn push(&mut self, part: &str) {
+        if part.starts_with('<') && self.pending.ends_with('\n') {
+            self.counted += count_tokens(&self.pending).unwrap_or(0);
+            self.pending.clear();
+        }
+        self.pending.push_str(part);
+    }
+
+    /// The tokens of everything pushed.
+    pub fn total(self) -> usize {
+        self.counted + count_tokens(&self.pending).unwrap_or(0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tally(parts: &[&str]) -> usize {
+        let mut t = TokenTally::new();
+        for p in parts {
+            t.push(p);
+        }
+        t.total()
+    }
+
+    #[test]
+    fn a_tally_in_parts_counts_what_the_whole_counts() {
+        let cases: &[&[&str]] = &[
+            &[
+                "<knowledge>\nintro\n\n",
+                "<subject \"a\">\nx\n</subject>",
+                "\n\n",
+                "<subject \"b\">\n  y  \n</subject>\n</topic>",
+            ],
+            // Whitespace, punctuation and slashes right before the split.
+            &["a  \n", "<b>"],
+            &["```\n", "<x>"],
+            &["*/\n\n  \n", "</y>"],
+            &["'s\n", "<'s>"],
+            &["日本語\n", "<日本>"],
+            &["\n", "<", "\n", "<"],
+            // Not a split: no newline before, or no `<` after.
+            &["a ", "<b"],
+            &["a\n", " <b"],
+            &["a\n", "/b"],
+        ];
+        for parts in cases {
+            assert_eq!(
+                tally(parts),
+                count_tokens(&parts.concat()).unwrap_or(0),
+                "{parts:?}"
+            );
+        }
+    }
 
     #[test]
     fn counts_o200k_tokens() {

@@ -10,6 +10,7 @@ use jp_kb::subjects::walk::settle_collisions;
 use jp_kb::subjects::{
     LearnedBy, PatternList, Resolution, Subject, WalkResult, WatchedWalks, is_glob,
 };
+use jp_kb::tokens::{TokenTally, count_tokens};
 use proptest::prelude::*;
 
 fn component() -> impl Strategy<Value = String> {
@@ -170,6 +171,31 @@ proptest! {
             let expected = reference(&subjects, &learned, &disabled);
             prop_assert_eq!(states(&r), expected, "step {} ({:?} / {:?})", i, learned, disabled);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Counting the `<knowledge>` section one subject at a time gives the
+    /// count of the whole, whatever the subjects hold.
+    #[test]
+    fn a_token_tally_in_parts_counts_what_the_whole_counts(
+        parts in prop::collection::vec("[\\PC\\s/<>`*'!\\-]{0,40}", 1..6),
+        newline_first in prop::collection::vec(any::<bool>(), 6),
+    ) {
+        let parts: Vec<String> = parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                if newline_first[i] { format!("<{p}\n") } else { p.clone() }
+            })
+            .collect();
+        let mut tally = TokenTally::new();
+        for p in &parts {
+            tally.push(p);
+        }
+        prop_assert_eq!(Some(tally.total()), count_tokens(&parts.concat()));
     }
 }
 

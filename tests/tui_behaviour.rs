@@ -16,7 +16,7 @@ const ORIGINAL_LEARNED: &str =
 fn toggling_learned_writes_the_config_updates_the_prompt_and_undo_restores() {
     let mut d = Demo::new(120, 40);
     let original = std::fs::read(d.config()).unwrap();
-    let prompt_before = d.h.app.model.as_ref().unwrap().prompt.clone().unwrap();
+    let prompt_before = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
     assert!(!prompt_before.contains("<subject \"code-quality\">"));
 
     d.keys("\t");
@@ -41,7 +41,7 @@ fn toggling_learned_writes_the_config_updates_the_prompt_and_undo_restores() {
 
     // The Prompt tab shows the subject's content, in the same frame.
     d.keys("2");
-    let prompt = d.h.app.model.as_ref().unwrap().prompt.clone().unwrap();
+    let prompt = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
     assert!(prompt.contains("<subject \"code-quality\">\n# Code quality\n"));
     let screen = d.screen();
     assert!(screen.contains("<subject \"code-quality\">"), "{screen}");
@@ -79,7 +79,7 @@ fn unlearning_a_glob_selected_subject_offers_both_fixes() {
     d.keys("2");
     let text = d.config_text();
     assert!(text.contains("learned = [\"maintainers/ryan\"]"), "{text}");
-    let prompt = d.h.app.model.as_ref().unwrap().prompt.clone().unwrap();
+    let prompt = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
     assert!(prompt.contains("<subject \"maintainers/ryan\">"));
     assert!(!prompt.contains("<subject \"maintainers/jean\">"));
 }
@@ -93,7 +93,7 @@ fn removing_the_glob_is_the_other_fix() {
     // The edit core drops the emptied array's line (and its comment).
     let text = d.config_text();
     assert!(!text.contains("maintainers/*"), "{text}");
-    let prompt = d.h.app.model.as_ref().unwrap().prompt.clone().unwrap();
+    let prompt = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
     assert!(!prompt.contains("<subject \"maintainers/ryan\">"));
 }
 
@@ -251,7 +251,10 @@ fn a_broken_config_is_read_only_until_fixed() {
     let mut d = Demo::new(120, 40);
     let good = d.config_text();
     std::fs::write(d.config(), format!("{good}\n[kb.topic.x\n")).unwrap();
-    d.h.action(Action::FilesChanged(vec![d.config()]));
+    d.h.action(Action::FilesChanged(vec![
+        d.config(),
+        d.root().join(".jp/kb"),
+    ]));
     let err = d.h.app.load_error.clone().expect("load error");
     assert!(err.contains(".jp/config.toml:32:12: invalid TOML"), "{err}");
     assert!(!err.contains(&d.root().display().to_string()), "{err}");
@@ -267,7 +270,10 @@ fn a_broken_config_is_read_only_until_fixed() {
     assert!(d.config_text().ends_with("[kb.topic.x\n"));
     // Fixed outside: editable again.
     std::fs::write(d.config(), &good).unwrap();
-    d.h.action(Action::FilesChanged(vec![d.config()]));
+    d.h.action(Action::FilesChanged(vec![
+        d.config(),
+        d.root().join(".jp/kb"),
+    ]));
     assert!(d.h.app.load_error.is_none());
     d.keys("l");
     assert!(d.config_text().contains("\"release\""));
@@ -424,4 +430,71 @@ fn a_frame_reads_only_the_subjects_on_screen() {
     let read = read_in(&d);
     assert!(read < 80, "{read}");
     assert!(d.screen().contains("5 tok"));
+}
+
+/// The Prompt tab's laid-out section (the TUI holds no copy of it) reads
+/// back byte for byte as the library renders it, its token count is the
+/// whole text's, and scrolling reads only the pieces the view needs.
+#[test]
+fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
+    let mut d = Demo::new(100, 30);
+    // Pre-load everything, with long subjects: the section is longer
+    // than any view shows at once.
+    d.keys("\t");
+    for i in 0..40 {
+        let long = (0..30)
+            .map(|l| format!("line {l} of long {i}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let path = d.root().join(format!(".jp/kb/project/long/l{i:02}.md"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, long).unwrap();
+    }
+    let text = d.config_text().replace(
+        ORIGINAL_LEARNED,
+        "learned = [\"**\"] # a glob: pre-loads every maintainer\n",
+    );
+    std::fs::write(d.config(), text).unwrap();
+    d.h.action(Action::FilesChanged(vec![
+        d.config(),
+        d.root().join(".jp/kb"),
+    ]));
+    let model = d.h.app.model.as_ref().unwrap();
+    let expected = model.kb.knowledge_section().unwrap();
+    assert_eq!(model.full_prompt().unwrap(), expected);
+    assert_eq!(
+        model.prompt_tokens,
+        jp_kb::tokens::count_tokens(&expected),
+        "the tally in pieces counts what the whole counts"
+    );
+    let layout = model.prompt.clone().unwrap();
+    assert!(layout.pieces.len() > 10, "{}", layout.pieces.len());
+    assert_eq!(layout.bytes, expected.len());
+    assert_eq!(layout.newlines, expected.matches('\n').count());
+    // Nothing read before the Prompt tab is shown.
+    assert_eq!(model.prompt_head.pieces, 0);
+
+    d.keys("2");
+    let head = &d.h.app.model.as_ref().unwrap().prompt_head;
+    assert!(head.pieces > 0 && head.pieces < layout.pieces.len());
+    assert!(expected.starts_with(&head.text));
+    assert!(
+        head.text.matches('\n').count() >= 256,
+        "a view reads at least 256 lines"
+    );
+    // Scrolling down reads the following pieces, and only those.
+    let before = head.pieces;
+    let screen = d.screen();
+    assert!(screen.contains("<knowledge>"), "{screen}");
+    d.keys("\t");
+    assert_eq!(d.h.app.focus, jp_kb::tui::app::Focus::Preview);
+    for _ in 0..400 {
+        d.keys("j");
+    }
+    let head = &d.h.app.model.as_ref().unwrap().prompt_head;
+    assert!(head.pieces > before, "{} <= {before}", head.pieces);
+    assert!(expected.starts_with(&head.text));
+    let screen = d.screen();
+    assert!(!screen.contains("<knowledge>"), "{screen}");
+    assert!(screen.contains("line "), "{screen}");
 }

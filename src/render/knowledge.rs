@@ -5,13 +5,26 @@ use std::fmt::Write as _;
 use super::clean;
 
 /// A topic with learned subjects, as shown in the pre-loaded block.
+///
+/// `S` is a pre-loaded subject: `(slug, formatted content)` for
+/// [`render_knowledge`], or a handle the caller reads later for
+/// [`knowledge_pieces`] (so the section is never held whole).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PreloadedTopic<'a> {
+pub struct PreloadedTopic<'a, S = (&'a str, String)> {
     /// The title when set, else the id.
     pub name: &'a str,
     pub description: Option<&'a str>,
-    /// `(slug, formatted content)` in resolution order.
-    pub subjects: Vec<(&'a str, String)>,
+    /// In resolution order.
+    pub subjects: Vec<S>,
+}
+
+/// One piece of the section: template text, or a pre-loaded subject,
+/// which renders as `<subject "{slug}">\n{content}\n</subject>` (see
+/// [`push_subject`]). Concatenated in order, the pieces are the section.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Piece<S> {
+    Text(String),
+    Subject(S),
 }
 
 /// A topic with at least one available subject, as listed in the menu.
@@ -37,6 +50,32 @@ pub fn render_knowledge(
     preloaded: &[PreloadedTopic<'_>],
     available: &[AvailableTopic<'_>],
 ) -> Option<String> {
+    let pieces = knowledge_pieces(preloaded, available)?;
+    // One buffer, sized up front: pre-loaded content can be large.
+    let size: usize = pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Text(text) => text.len(),
+            Piece::Subject((slug, text)) => slug.len() + text.len() + 32,
+        })
+        .sum();
+    let mut out = String::with_capacity(size);
+    for piece in &pieces {
+        match piece {
+            Piece::Text(text) => out.push_str(text),
+            Piece::Subject((slug, text)) => push_subject(&mut out, slug, text),
+        }
+    }
+    Some(out)
+}
+
+/// The section as pieces (template text between the pre-loaded subjects,
+/// consecutive text merged), or `None` when there is nothing to show.
+/// Every subject piece follows text ending in a newline.
+pub fn knowledge_pieces<S: Clone>(
+    preloaded: &[PreloadedTopic<'_, S>],
+    available: &[AvailableTopic<'_>],
+) -> Option<Vec<Piece<S>>> {
     let preloaded: Vec<_> = preloaded
         .iter()
         .filter(|t| !t.subjects.is_empty())
@@ -44,14 +83,8 @@ pub fn render_knowledge(
     if preloaded.is_empty() && available.is_empty() {
         return None;
     }
-    // One buffer, sized up front: pre-loaded content can be large.
-    let content: usize = preloaded
-        .iter()
-        .flat_map(|t| t.subjects.iter())
-        .map(|(slug, text)| slug.len() + text.len() + 32)
-        .sum();
-    let mut out = String::with_capacity(content + 1024);
-    out.push_str("<knowledge>\n");
+    let mut pieces = Vec::new();
+    let mut out = String::from("<knowledge>\n");
     if !preloaded.is_empty() {
         out.push_str(PRELOADED_HEADER);
         out.push_str("\n\n");
@@ -59,7 +92,19 @@ pub fn render_knowledge(
             if i > 0 {
                 out.push_str("\n\n");
             }
-            render_preloaded_topic(&mut out, topic);
+            let _ = write!(out, "<topic \"{}\">\n\n", topic.name);
+            if let Some(description) = clean(topic.description) {
+                out.push_str(description);
+                out.push_str("\n\n");
+            }
+            for (j, subject) in topic.subjects.iter().enumerate() {
+                if j > 0 {
+                    out.push_str("\n\n");
+                }
+                pieces.push(Piece::Text(std::mem::take(&mut out)));
+                pieces.push(Piece::Subject(subject.clone()));
+            }
+            out.push_str("\n</topic>");
         }
     }
     if !available.is_empty() {
@@ -76,22 +121,8 @@ pub fn render_knowledge(
         out.push_str(AVAILABLE_FOOTER);
     }
     out.push_str("\n</knowledge>");
-    Some(out)
-}
-
-fn render_preloaded_topic(out: &mut String, topic: &PreloadedTopic<'_>) {
-    let _ = write!(out, "<topic \"{}\">\n\n", topic.name);
-    if let Some(description) = clean(topic.description) {
-        out.push_str(description);
-        out.push_str("\n\n");
-    }
-    for (i, (slug, text)) in topic.subjects.iter().enumerate() {
-        if i > 0 {
-            out.push_str("\n\n");
-        }
-        push_subject(out, slug, text);
-    }
-    out.push_str("\n</topic>");
+    pieces.push(Piece::Text(out));
+    Some(pieces)
 }
 
 /// Appends `<subject "{slug}">\n{text}\n</subject>`.

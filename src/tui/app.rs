@@ -360,7 +360,13 @@ impl App {
                     needs.push(Need::Learn(key));
                 }
             }
-            Tab::Prompt | Tab::Tool | Tab::Config | Tab::Findings => {}
+            Tab::Prompt => {
+                let lines = super::view::preview::shown_lines(self);
+                if let Some(need) = self.model.as_ref().and_then(|m| m.prompt_need(lines)) {
+                    needs.push(need);
+                }
+            }
+            Tab::Tool | Tab::Config | Tab::Findings => {}
         }
         needs
     }

@@ -19,6 +19,7 @@ pub mod harness;
 pub mod keymap;
 pub mod model;
 pub mod mouse;
+pub mod prompt;
 pub mod sanitize;
 pub mod terminal;
 pub mod theme;

@@ -26,8 +26,11 @@ pub struct Model {
     pub kb: Arc<KnowledgeBase>,
     /// Which load this is: a prompt rendered for another load is dropped.
     pub generation: u64,
-    /// The `<knowledge>` section (None: absent, or not rendered yet).
-    pub prompt: Option<String>,
+    /// Where the `<knowledge>` section's pieces start (None: absent, or
+    /// not rendered yet); the text itself is not held.
+    pub prompt: Option<PromptLayout>,
+    /// The leading pieces the Prompt tab has shown, as text.
+    pub prompt_head: PromptHead,
     pub prompt_tokens: Option<usize>,
     /// False while the prompt is still being rendered in the background.
     pub prompt_ready: bool,
@@ -39,28 +42,8 @@ pub struct Model {
     pub default_file: PathBuf,
 }
 
-/// The `<knowledge>` section of a load and its size in tokens: it reads
-/// every pre-loaded subject, so a long-running TUI renders it off the key
-/// path ([`super::driver::Driver::spawn_prompt_worker`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RenderedPrompt {
-    pub generation: u64,
-    pub text: Option<String>,
-    pub tokens: Option<usize>,
-}
-
-impl RenderedPrompt {
-    /// Renders the prompt of `kb` (reads files, counts tokens).
-    pub fn render(kb: &KnowledgeBase, generation: u64) -> Self {
-        let text = kb.knowledge_section();
-        let tokens = count_tokens(text.as_deref().unwrap_or(""));
-        Self {
-            generation,
-            text,
-            tokens,
-        }
-    }
-}
+pub use super::prompt::RenderedPrompt;
+use super::prompt::{HeadPart, LaidPiece, PromptHead, PromptLayout, read_part};
 
 fn next_generation() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -106,6 +89,7 @@ impl Model {
             kb: Arc::new(kb),
             generation: next_generation(),
             prompt: None,
+            prompt_head: PromptHead::default(),
             prompt_tokens: None,
             prompt_ready: false,
             tool,
@@ -120,10 +104,36 @@ impl Model {
         if prompt.generation != self.generation {
             return false;
         }
-        self.prompt = prompt.text;
+        self.prompt = prompt.layout;
+        self.prompt_head = PromptHead::default();
         self.prompt_tokens = prompt.tokens;
         self.prompt_ready = true;
         true
+    }
+
+    /// Takes pieces read for the Prompt tab; false when they belong to
+    /// another load or do not continue the head.
+    pub fn extend_prompt_head(&mut self, part: HeadPart) -> bool {
+        part.generation == self.generation && self.prompt_head.extend(part)
+    }
+
+    /// What the Prompt tab needs read to show its first `lines` lines.
+    pub fn prompt_need(&self, lines: usize) -> Option<Need> {
+        let layout = self.prompt.as_ref().filter(|_| self.prompt_ready)?;
+        let from = self.prompt_head.pieces;
+        let to = layout.pieces_for(lines).max(from);
+        (to > from).then(|| Need::PromptHead {
+            generation: self.generation,
+            from,
+            pieces: layout.pieces[from..to].to_vec(),
+        })
+    }
+
+    /// The whole section as laid out, read from disk (tests compare it
+    /// with the library's; the TUI itself never holds it).
+    pub fn full_prompt(&self) -> Option<String> {
+        let layout = self.prompt.as_ref()?;
+        Some(read_part(&self.kb, &layout.pieces, self.generation, 0).text)
     }
 
     /// The TOML files edits may go to: every TOML layer, and the
@@ -193,6 +203,12 @@ pub enum Need {
     /// Token counts of these subjects (path, slug, extension).
     Tokens(Vec<(PathBuf, String, Option<String>)>),
     Learn(LearnKey),
+    /// Pieces `from..` of a load's `<knowledge>` section (the Prompt tab).
+    PromptHead {
+        generation: u64,
+        from: usize,
+        pieces: Vec<LaidPiece>,
+    },
 }
 
 /// `learn(topic)` or `learn(topic, [pattern])`.
@@ -210,6 +226,7 @@ pub enum Fetched {
     Learn(LearnKey, Outcome),
     /// The prompt of a load, rendered in the background.
     Prompt(RenderedPrompt),
+    PromptHead(HeadPart),
 }
 
 /// Everything read for previews, dropped when the files change.
@@ -230,8 +247,8 @@ impl Cache {
             Fetched::Learn(key, outcome) => {
                 self.learn.insert(key, outcome);
             }
-            // Belongs to the model, not the cache (see `update`).
-            Fetched::Prompt(_) => {}
+            // Belong to the model, not the cache (see `update`).
+            Fetched::Prompt(_) | Fetched::PromptHead(_) => {}
         }
     }
 
@@ -296,5 +313,10 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
             let patterns = key.pattern.clone().map(|p| vec![p]);
             Fetched::Learn(key.clone(), kb.learn(&key.topic, patterns.as_deref()))
         }
+        Need::PromptHead {
+            generation,
+            from,
+            pieces,
+        } => Fetched::PromptHead(read_part(kb, pieces, *generation, *from)),
     }
 }

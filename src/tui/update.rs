@@ -45,6 +45,11 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
                         model.set_prompt(prompt);
                     }
                 }
+                Fetched::PromptHead(part) => {
+                    if let Some(model) = &mut app.model {
+                        model.extend_prompt_head(part);
+                    }
+                }
                 other => app.cache.insert(other),
             }
             Vec::new()

@@ -5,7 +5,7 @@ mod dialogs;
 mod findings;
 mod help;
 pub mod markdown;
-mod preview;
+pub mod preview;
 mod status;
 mod subjects;
 mod topics;

@@ -65,7 +65,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Tab::Subject => subject(app),
         Tab::Prompt => match &model.prompt {
             _ if !model.prompt_ready => muted(app, "(rendering the <knowledge> section…)"),
-            Some(p) => plain(app, p),
+            Some(_) => plain(app, &model.prompt_head.text),
             None => muted(
                 app,
                 "(the <knowledge> section is absent: no enabled topic has an available or learned subject)",
@@ -90,10 +90,15 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
+/// How many leading lines of a text a preview scrolled to `app.scroll`
+/// can show (wrapped lines only push later ones further down).
+pub fn shown_lines(app: &App) -> usize {
+    usize::from(app.scroll) + usize::from(app.size.1).max(256)
+}
+
 /// `text` as drawn: only the lines a scrolled preview can show.
 fn plain(app: &App, text: &str) -> Text<'static> {
-    let shown = usize::from(app.scroll) + usize::from(app.size.1).max(256);
-    Text::raw(clean_text(head_lines(text, shown), true).into_owned())
+    Text::raw(clean_text(head_lines(text, shown_lines(app)), true).into_owned())
 }
 
 fn muted(app: &App, text: &str) -> Text<'static> {
