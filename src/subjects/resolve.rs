@@ -33,6 +33,9 @@ pub struct Resolution {
     pub learned_by: Vec<Option<LearnedBy>>,
     /// Learned subjects in resolution order (pattern order, then slug).
     pub learned_order: Vec<usize>,
+    /// [`Resolution::counts`], counted once: every frame of the TUI shows
+    /// them, and counting is a pass over every subject.
+    counted: Counts,
 }
 
 impl Resolution {
@@ -95,14 +98,17 @@ impl Resolution {
                 take(e);
             }
         }
-        Self {
+        let mut resolution = Self {
             walk,
             learned_patterns: learned,
             disabled_entries: disabled,
             disabled_by,
             learned_by,
             learned_order,
-        }
+            counted: Counts::default(),
+        };
+        resolution.counted = resolution.count();
+        resolution
     }
 
     pub fn subjects(&self) -> &[Subject] {
@@ -152,7 +158,12 @@ impl Resolution {
             .collect()
     }
 
+    /// How many subjects are in each state (counted once).
     pub fn counts(&self) -> Counts {
+        self.counted
+    }
+
+    fn count(&self) -> Counts {
         let mut c = Counts {
             total: self.walk.subjects.len(),
             ..Counts::default()

@@ -197,7 +197,10 @@ impl WalkState<'_> {
         }
     }
 
-    fn push(&mut self, path: PathBuf, bytes: u64) {
+    fn push(&mut self, mut path: PathBuf, bytes: u64) {
+        // `walkdir` grows each path from its parent's, leaving up to twice
+        // the bytes needed; a walk of 100k subjects keeps 100k of them.
+        path.shrink_to_fit();
         // Fast path: walkdir builds child paths as `dir/name`, so the
         // relative path is a suffix of the UTF-8 string (no component
         // parsing, one allocation for `rel_path`, one for the slug).
@@ -298,17 +301,21 @@ pub fn settle_collisions(mut found: Vec<Subject>) -> (Vec<Subject>, Vec<Collisio
             .then(a.hidden.cmp(&b.hidden))
             .then_with(|| a.rel_path.cmp(&b.rel_path))
     });
-    let mut subjects: Vec<Subject> = Vec::with_capacity(found.len());
+    // In place: a second vector of every subject would double the
+    // walk's peak memory.
     let mut collisions = Vec::new();
-    for subject in found {
-        match subjects.last() {
-            Some(kept) if kept.slug == subject.slug => collisions.push(Collision {
-                slug: subject.slug,
+    found.dedup_by(|subject, kept| {
+        let same = subject.slug == kept.slug;
+        if same {
+            collisions.push(Collision {
+                slug: std::mem::take(&mut subject.slug),
                 kept: kept.rel_path.clone(),
-                dropped: subject.rel_path,
-            }),
-            _ => subjects.push(subject),
+                dropped: std::mem::take(&mut subject.rel_path),
+            });
         }
-    }
+        same
+    });
+    found.shrink_to_fit();
+    let subjects = found;
     (subjects, collisions)
 }

@@ -3,25 +3,31 @@
 //! one worker thread. Requests coalesce: a burst of edits runs one check,
 //! and a result overtaken by a newer request is dropped, never shown.
 
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread;
 
-use crate::check::{CheckReport, check};
+use crate::KnowledgeBase;
+use crate::check::{CheckReport, check, check_knowledge_base};
 use crate::config::{Environment, LoadOptions};
+
+/// What to check: the TUI's loaded knowledge base (shared, not loaded
+/// again: a second copy of a 100k-subject walk would double the TUI's
+/// memory), or, when the configuration does not load, the workspace from
+/// scratch (so the error is a finding with its file and line).
+type Request = Option<Arc<KnowledgeBase>>;
 
 /// The worker's two ends, held by the driver.
 #[derive(Debug)]
 pub struct Checker {
-    requests: Sender<()>,
+    requests: Sender<Request>,
     results: Receiver<CheckReport>,
 }
 
 impl Checker {
-    /// Starts the worker. It loads the workspace itself (the library's
-    /// `check`: the same load and rules as `check_knowledge_base` on the
-    /// app's knowledge base) and stops when the checker is dropped.
+    /// Starts the worker; it stops when the checker is dropped.
     pub fn spawn(env: Environment, options: LoadOptions) -> std::io::Result<Self> {
-        let (requests, inbox) = mpsc::channel::<()>();
+        let (requests, inbox) = mpsc::channel::<Request>();
         let (outbox, results) = mpsc::channel();
         thread::Builder::new()
             .name("jp-kb-check".into())
@@ -29,10 +35,10 @@ impl Checker {
         Ok(Self { requests, results })
     }
 
-    /// Asks for a check of the workspace as it is now.
-    pub fn request(&self) {
+    /// Asks for a check of `kb` (`None`: of the workspace from scratch).
+    pub fn request(&self, kb: Option<Arc<KnowledgeBase>>) {
         // A dead worker only means no more findings; the TUI goes on.
-        let _ = self.requests.send(());
+        let _ = self.requests.send(kb);
     }
 
     /// The latest finished report, if any arrived.
@@ -60,20 +66,25 @@ impl super::driver::Driver {
 }
 
 fn work(
-    inbox: &Receiver<()>,
+    inbox: &Receiver<Request>,
     outbox: &Sender<CheckReport>,
     env: &Environment,
     options: &LoadOptions,
 ) {
     let thresholds = super::findings::tui_thresholds();
-    while inbox.recv().is_ok() {
+    while let Ok(mut request) = inbox.recv() {
         loop {
-            // Requests queued meanwhile are answered by this one check.
-            while inbox.try_recv().is_ok() {}
-            let report = check(env, options, &thresholds);
+            // Requests queued meanwhile: only the latest is checked.
+            while let Ok(newer) = inbox.try_recv() {
+                request = newer;
+            }
+            let report = match request.take() {
+                Some(kb) => check_knowledge_base(&kb, &thresholds),
+                None => check(env, options, &thresholds),
+            };
             match inbox.try_recv() {
                 // Overtaken: check again rather than show a stale report.
-                Ok(()) => {}
+                Ok(newer) => request = newer,
                 Err(TryRecvError::Empty) => {
                     if outbox.send(report).is_err() {
                         return;
@@ -109,18 +120,33 @@ mod tests {
             workspace: Some(dir.path().to_path_buf()),
             ..LoadOptions::default()
         };
+        let kb = KnowledgeBase::load(&env, &options).expect("loads");
         let checker = Checker::spawn(env, options).expect("spawn");
-        checker.request();
-        checker.request();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let report = loop {
-            if let Some(r) = checker.latest() {
-                break r;
-            }
-            assert!(Instant::now() < deadline, "no report");
-            std::thread::sleep(Duration::from_millis(10));
+        checker.request(None);
+        checker.request(None);
+        let codes = |checker: &Checker| {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            let report = loop {
+                if let Some(r) = checker.latest() {
+                    break r;
+                }
+                assert!(Instant::now() < deadline, "no report");
+                std::thread::sleep(Duration::from_millis(10));
+            };
+            report.findings.iter().map(|f| f.code).collect::<Vec<_>>()
         };
-        let codes: Vec<_> = report.findings.iter().map(|f| f.code).collect();
-        assert_eq!(codes, [crate::check::Code::SubjectsNotFound]);
+        assert_eq!(codes(&checker), [crate::check::Code::SubjectsNotFound]);
+
+        // A loaded knowledge base is checked as loaded, not read again:
+        // the configuration fixed on disk meanwhile changes nothing.
+        std::fs::write(
+            dir.path().join(".jp/config.toml"),
+            "[kb.topic.p]\nsubjects = \".jp/kb/p\"\n",
+        )
+        .expect("write");
+        checker.request(Some(Arc::new(kb)));
+        assert_eq!(codes(&checker), [crate::check::Code::SubjectsNotFound]);
+        checker.request(None);
+        assert!(!codes(&checker).contains(&crate::check::Code::SubjectsNotFound));
     }
 }

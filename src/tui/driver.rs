@@ -229,7 +229,12 @@ impl Driver {
             Effect::Reload { paths } => vec![self.load(paths)],
             Effect::Check => {
                 if let Some(checker) = &self.checker {
-                    checker.request();
+                    let kb = app
+                        .model
+                        .as_ref()
+                        .filter(|_| app.load_error.is_none())
+                        .map(|m| Arc::clone(&m.kb));
+                    checker.request(kb);
                     return Vec::new();
                 }
                 let report = super::findings::compute(app, &self.env, &self.options);

@@ -27,9 +27,23 @@ pub enum RowKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
     pub depth: usize,
-    /// The last path component (not yet sanitized).
-    pub name: String,
     pub kind: RowKind,
+}
+
+impl Row {
+    /// The last path component (not yet sanitized), borrowed from the
+    /// resolution the rows were built from (a tree of 100k rows holds no
+    /// copy of the names).
+    pub fn name<'a>(&'a self, resolution: &'a Resolution) -> &'a str {
+        let path = match &self.kind {
+            RowKind::Dir { rel, .. } => rel.as_str(),
+            RowKind::Subject(i) => resolution
+                .subjects()
+                .get(*i)
+                .map_or("", |s| s.rel_path.as_str()),
+        };
+        path.rsplit('/').next().unwrap_or(path)
+    }
 }
 
 /// A directory of the tree being built; names borrow from the subjects.
@@ -123,7 +137,6 @@ fn flatten(
         let prefix = slug_prefix(&resolution.subjects()[child.first].slug, depth);
         out.push(Row {
             depth,
-            name: (*name).to_owned(),
             kind: RowKind::Dir {
                 rel: rel.clone(),
                 slug_prefix: prefix.to_owned(),
@@ -137,10 +150,9 @@ fn flatten(
     }
     let mut files = node.files.clone();
     files.sort_unstable();
-    for (name, i) in files {
+    for (_, i) in files {
         out.push(Row {
             depth,
-            name: name.to_owned(),
             kind: RowKind::Subject(i),
         });
     }
@@ -238,9 +250,9 @@ mod tests {
         )
     }
 
-    fn names(rows: &[Row]) -> Vec<String> {
+    fn names(r: &Resolution, rows: &[Row]) -> Vec<String> {
         rows.iter()
-            .map(|r| format!("{}{}", "  ".repeat(r.depth), r.name))
+            .map(|row| format!("{}{}", "  ".repeat(row.depth), row.name(r)))
             .collect()
     }
 
@@ -249,7 +261,7 @@ mod tests {
         let r = resolution(&["b.md", "m/x.md", "m/.h.md", ".d/v.md", "a.md"], &["a"]);
         let all = rows(&r, &BTreeSet::new(), true, "");
         assert_eq!(
-            names(&all),
+            names(&r, &all),
             [".d", "  v.md", "m", "  .h.md", "  x.md", "a.md", "b.md"]
         );
         assert_eq!(
@@ -262,12 +274,12 @@ mod tests {
         );
         let collapsed: BTreeSet<String> = ["m".to_owned()].into();
         assert_eq!(
-            names(&rows(&r, &collapsed, true, "")),
+            names(&r, &rows(&r, &collapsed, true, "")),
             [".d", "  v.md", "m", "a.md", "b.md"]
         );
         // Hiding drops hidden paths (.d/v, m/.h) and the disabled `a`.
         assert_eq!(
-            names(&rows(&r, &BTreeSet::new(), false, "")),
+            names(&r, &rows(&r, &BTreeSet::new(), false, "")),
             ["m", "  x.md", "b.md"]
         );
     }
@@ -278,6 +290,9 @@ mod tests {
         assert!(!fuzzy_match("jm", "maintainers/jean"));
         let r = resolution(&["m/x.md", "y.md"], &[]);
         let collapsed: BTreeSet<String> = ["m".to_owned()].into();
-        assert_eq!(names(&rows(&r, &collapsed, true, "mx")), ["m", "  x.md"]);
+        assert_eq!(
+            names(&r, &rows(&r, &collapsed, true, "mx")),
+            ["m", "  x.md"]
+        );
     }
 }

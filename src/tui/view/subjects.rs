@@ -66,7 +66,7 @@ fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'stati
         RowKind::Dir { collapsed, .. } => Line::from(vec![
             Span::raw(indent),
             Span::raw(if *collapsed { "▸ " } else { "▾ " }),
-            Span::styled(format!("{}/", clean_name(&row.name)), t.title()),
+            Span::styled(format!("{}/", clean_name(row.name(res))), t.title()),
         ]),
         RowKind::Subject(i) => {
             let s = &res.subjects()[*i];
@@ -77,7 +77,7 @@ fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'stati
                 spans.push(Span::styled(m.glyph(), t.mark(*m)));
             }
             spans.push(Span::raw(" "));
-            spans.push(Span::raw(clean_name(&row.name).into_owned()));
+            spans.push(Span::raw(clean_name(row.name(res)).into_owned()));
             if let Some(by) = res.learned_by[*i].filter(|b| b.glob) {
                 spans.push(Span::styled(
                     format!(" ← {}", clean_name(&res.learned_patterns[by.pattern])),
