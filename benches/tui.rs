@@ -419,6 +419,13 @@ fn peak_memory(root: &Path) -> Option<(u64, u64)> {
     keys(&["Tab", "j", "j", "j", "j", "j"]);
     keys(&["2"]);
     std::thread::sleep(Duration::from_secs(2));
+    // Learn the selected subject and undo: each renders the prompt again
+    // (and checks again) while the last one is still held.
+    // The last row is an available subject in the generated corpus.
+    keys(&["1", "G", "l"]);
+    std::thread::sleep(Duration::from_secs(3));
+    keys(&["u"]);
+    std::thread::sleep(Duration::from_secs(3));
     keys(&["1", "g", "a", "p", "i", "*", "/", "*", "*"]);
     std::thread::sleep(Duration::from_secs(2));
     keys(&["Escape"]);

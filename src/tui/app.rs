@@ -270,7 +270,7 @@ impl App {
     pub fn selected_subject(&self) -> Option<usize> {
         match self.selected_row()?.kind {
             RowKind::Subject(i) => Some(i),
-            RowKind::Dir { .. } => None,
+            RowKind::Dir(_) => None,
         }
     }
 
@@ -397,7 +397,7 @@ impl App {
             .take(height)
             .filter_map(|r| match r.kind {
                 RowKind::Subject(i) => Some(i),
-                RowKind::Dir { .. } => None,
+                RowKind::Dir(_) => None,
             })
             .collect()
     }

@@ -128,9 +128,14 @@ fn toggle(app: &App, disabled: bool) -> Proposal {
     let result = match row.kind {
         RowKind::Subject(i) if disabled => subject_disabled(app, state, res, i),
         RowKind::Subject(i) => subject_learned(app, state, res, i),
-        RowKind::Dir {
-            rel, slug_prefix, ..
-        } => Ok(directory(app, state, res, &rel, &slug_prefix, disabled)),
+        RowKind::Dir(dir) => Ok(directory(
+            app,
+            state,
+            res,
+            &dir.rel,
+            &dir.slug_prefix,
+            disabled,
+        )),
     };
     result.unwrap_or_else(|p| p)
 }

@@ -10,18 +10,22 @@ use std::sync::Arc;
 
 use crate::subjects::{Resolution, WalkResult};
 
-/// One row of the tree.
+/// One row of the tree. Small (a directory's strings are boxed): a tree
+/// of 100k subjects has as many rows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowKind {
-    /// A directory: its relative path (dots kept) and the slug prefix of
-    /// the subjects under it (what a `dir/**` pattern names).
-    Dir {
-        rel: String,
-        slug_prefix: String,
-        collapsed: bool,
-    },
+    Dir(Box<DirRow>),
     /// A subject: its index in the resolution.
     Subject(usize),
+}
+
+/// A directory row: its relative path (dots kept) and the slug prefix of
+/// the subjects under it (what a `dir/**` pattern names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirRow {
+    pub rel: String,
+    pub slug_prefix: String,
+    pub collapsed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +40,7 @@ impl Row {
     /// copy of the names).
     pub fn name<'a>(&'a self, resolution: &'a Resolution) -> &'a str {
         let path = match &self.kind {
-            RowKind::Dir { rel, .. } => rel.as_str(),
+            RowKind::Dir(dir) => dir.rel.as_str(),
             RowKind::Subject(i) => resolution
                 .subjects()
                 .get(*i)
@@ -108,6 +112,8 @@ pub fn rows(
         !filter.is_empty(),
         &mut out,
     );
+    // Kept until the next change: no room for rows that never come.
+    out.shrink_to_fit();
     out
 }
 
@@ -137,11 +143,11 @@ fn flatten(
         let prefix = slug_prefix(&resolution.subjects()[child.first].slug, depth);
         out.push(Row {
             depth,
-            kind: RowKind::Dir {
+            kind: RowKind::Dir(Box::new(DirRow {
                 rel: rel.clone(),
                 slug_prefix: prefix.to_owned(),
                 collapsed: is_collapsed,
-            },
+            })),
         });
         if !is_collapsed {
             flatten(resolution, child, rel, depth + 1, collapsed, filtering, out);
@@ -266,11 +272,11 @@ mod tests {
         );
         assert_eq!(
             all[0].kind,
-            RowKind::Dir {
+            RowKind::Dir(Box::new(DirRow {
                 rel: ".d".into(),
                 slug_prefix: "d".into(),
                 collapsed: false
-            }
+            }))
         );
         let collapsed: BTreeSet<String> = ["m".to_owned()].into();
         assert_eq!(

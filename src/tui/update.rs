@@ -222,8 +222,9 @@ pub(super) fn set_collapsed(app: &mut App, collapse: Option<bool>) {
         return;
     };
     match row.kind {
-        RowKind::Dir { rel, collapsed, .. } => {
-            let want = collapse.unwrap_or(!collapsed);
+        RowKind::Dir(dir) => {
+            let want = collapse.unwrap_or(!dir.collapsed);
+            let rel = dir.rel;
             if want {
                 app.collapsed.insert((id, rel));
             } else {
@@ -235,7 +236,7 @@ pub(super) fn set_collapsed(app: &mut App, collapse: Option<bool>) {
             let rows = app.rows();
             if let Some(parent) = rows[..app.row]
                 .iter()
-                .rposition(|r| r.depth < row.depth && matches!(r.kind, RowKind::Dir { .. }))
+                .rposition(|r| r.depth < row.depth && matches!(r.kind, RowKind::Dir(_)))
             {
                 app.row = parent;
             }

@@ -114,9 +114,8 @@ fn subject(app: &App) -> Text<'static> {
     };
     let i = match row.kind {
         RowKind::Subject(i) => i,
-        RowKind::Dir {
-            rel, slug_prefix, ..
-        } => {
+        RowKind::Dir(dir) => {
+            let (rel, slug_prefix) = (dir.rel, dir.slug_prefix);
             let n = crate::tui::tree::subjects_under(res, &rel).len();
             return Text::from(vec![
                 Line::styled(format!("{}/", clean_name(&rel)), app.theme.title()),

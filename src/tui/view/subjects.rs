@@ -63,9 +63,9 @@ fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'stati
     let t = app.theme;
     let indent = "  ".repeat(row.depth);
     match &row.kind {
-        RowKind::Dir { collapsed, .. } => Line::from(vec![
+        RowKind::Dir(dir) => Line::from(vec![
             Span::raw(indent),
-            Span::raw(if *collapsed { "▸ " } else { "▾ " }),
+            Span::raw(if dir.collapsed { "▸ " } else { "▾ " }),
             Span::styled(format!("{}/", clean_name(row.name(res))), t.title()),
         ]),
         RowKind::Subject(i) => {
