@@ -52,6 +52,7 @@ fn subjects_of(paths: &[Vec<String>]) -> Vec<Subject> {
                 path: PathBuf::from("/nonexistent").join(refs.join("/")),
                 hidden: is_hidden_path(&refs),
                 bytes: 0,
+                modified: 0,
             }
         })
         .collect();

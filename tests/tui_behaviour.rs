@@ -294,6 +294,46 @@ fn subject_files_added_outside_appear_and_previews_refresh() {
     assert!(d.screen().contains("zeta.md"));
 }
 
+/// Token counts are kept by (path, size, modification time): after a
+/// change reported for a whole directory, the file that changed shows
+/// its new count and the others the count made for their stamp.
+#[test]
+fn token_counts_follow_file_stamps_not_directory_events() {
+    let mut d = Demo::new(120, 40);
+    let dir = d.root().join(".jp/kb/project");
+    d.keys("\t");
+    d.select("release");
+    let _ = d.screen();
+    let counted = |d: &Demo, name: &str| {
+        let path = dir.join(name);
+        let app = &d.h.app;
+        let res = app.resolution().unwrap();
+        let s = res.subjects().iter().find(|s| s.path == path).unwrap();
+        (
+            app.cache.tokens.get(&path).map(|(stamp, _)| *stamp),
+            app.cache.tokens_of(s).and_then(|t| t.tokens),
+        )
+    };
+    let (release_stamp, release_before) = counted(&d, "release.md");
+    let (quality_stamp, quality_before) = counted(&d, "code-quality.md");
+    assert!(release_before.is_some() && quality_before.is_some());
+
+    std::fs::write(dir.join("release.md"), "# Releasing\n\nShip it.\n").unwrap();
+    // Reported as a change of the whole directory: it is walked again.
+    d.h.action(Action::FilesChanged(vec![dir.clone()]));
+    let _ = d.screen();
+    let (release_now, release_after) = counted(&d, "release.md");
+    assert_ne!(release_now, release_stamp, "recounted for its new stamp");
+    let formatted = jp_kb::content::read_formatted("release", Some("md"), &dir.join("release.md"));
+    assert_eq!(release_after, jp_kb::tokens::count_tokens(&formatted));
+    assert_ne!(release_after, release_before);
+    // The unchanged file keeps the count made for its stamp.
+    assert_eq!(
+        counted(&d, "code-quality.md"),
+        (quality_stamp, quality_before)
+    );
+}
+
 #[test]
 fn huge_files_are_previewed_truncated_and_odd_names_are_escaped() {
     let mut d = Demo::new(120, 40);

@@ -234,6 +234,7 @@ mod tests {
             path: rel.into(),
             hidden: crate::subjects::slug::is_hidden_path(&components),
             bytes: 0,
+            modified: 0,
         }
     }
 

@@ -20,6 +20,9 @@ pub struct Subject {
     pub hidden: bool,
     /// Size from the file system, without reading the file.
     pub bytes: u64,
+    /// Modification time in nanoseconds since the Unix epoch (0 when
+    /// unknown): with `bytes`, what tells a cached token count is stale.
+    pub modified: i64,
 }
 
 impl Subject {
@@ -148,7 +151,7 @@ impl WalkState<'_> {
             let file_type = entry.file_type();
             if file_type.is_file() {
                 match sizes.size_of(&entry) {
-                    Ok(bytes) => self.push(entry.into_path(), bytes),
+                    Ok((bytes, modified)) => self.push(entry.into_path(), bytes, modified),
                     Err(err) => self.warnings.push(WalkWarning::Io {
                         path: entry.path().to_path_buf(),
                         message: err.to_string(),
@@ -178,7 +181,7 @@ impl WalkState<'_> {
             return;
         };
         if meta.is_file() {
-            self.push(path, meta.len());
+            self.push(path, meta.len(), modified_ns(&meta));
         } else if meta.is_dir() {
             let real_parent = path
                 .parent()
@@ -197,7 +200,7 @@ impl WalkState<'_> {
         }
     }
 
-    fn push(&mut self, mut path: PathBuf, bytes: u64) {
+    fn push(&mut self, mut path: PathBuf, bytes: u64, modified: i64) {
         // `walkdir` grows each path from its parent's, leaving up to twice
         // the bytes needed; a walk of 100k subjects keeps 100k of them.
         path.shrink_to_fit();
@@ -217,6 +220,7 @@ impl WalkState<'_> {
                 hidden: is_hidden_rel(rel),
                 path,
                 bytes,
+                modified,
             };
             self.found.push(subject);
             return;
@@ -245,6 +249,7 @@ impl WalkState<'_> {
             path,
             hidden,
             bytes,
+            modified,
         };
         self.found.push(subject);
     }
@@ -259,11 +264,15 @@ struct DirStat {
 }
 
 impl DirStat {
+    /// Size and modification time (see [`Subject::modified`]).
     #[cfg(unix)]
-    fn size_of(&mut self, entry: &walkdir::DirEntry) -> std::io::Result<u64> {
+    fn size_of(&mut self, entry: &walkdir::DirEntry) -> std::io::Result<(u64, i64)> {
         use rustix::fs::{AtFlags, Mode, OFlags};
         let Some(parent) = entry.path().parent() else {
-            return entry.metadata().map(|m| m.len()).map_err(Into::into);
+            return entry
+                .metadata()
+                .map(|m| (m.len(), modified_ns(&m)))
+                .map_err(Into::into);
         };
         let slot = entry.depth().saturating_sub(1);
         if self.dirs.len() <= slot {
@@ -283,13 +292,32 @@ impl DirStat {
             return Err(std::io::Error::other("directory handle missing"));
         };
         let stat = rustix::fs::statat(fd, entry.file_name(), AtFlags::SYMLINK_NOFOLLOW)?;
-        Ok(u64::try_from(stat.st_size).unwrap_or(0))
+        let nanos = i64::try_from(stat.st_mtime_nsec).unwrap_or(0);
+        // `time_t` is 32 bits on some targets.
+        #[allow(clippy::useless_conversion)]
+        let modified = i64::from(stat.st_mtime)
+            .saturating_mul(1_000_000_000)
+            .saturating_add(nanos);
+        Ok((u64::try_from(stat.st_size).unwrap_or(0), modified))
     }
 
     #[cfg(not(unix))]
-    fn size_of(&mut self, entry: &walkdir::DirEntry) -> std::io::Result<u64> {
-        entry.metadata().map(|m| m.len()).map_err(Into::into)
+    fn size_of(&mut self, entry: &walkdir::DirEntry) -> std::io::Result<(u64, i64)> {
+        entry
+            .metadata()
+            .map(|m| (m.len(), modified_ns(&m)))
+            .map_err(Into::into)
     }
+}
+
+/// A file's modification time in nanoseconds since the Unix epoch (0
+/// when the file system does not say).
+fn modified_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_nanos()).ok())
+        .unwrap_or(0)
 }
 
 /// Sorts by slug and keeps one subject per slug: the non-hidden one, then

@@ -324,17 +324,19 @@ impl App {
             return needs;
         };
         // Token counts only for the rows on screen: a frame reads no other
-        // subject file (the counts are cached until the files change).
+        // subject file (the counts are kept while a file's size and
+        // modification time stay the same).
         let missing: Vec<_> = self
             .visible_subjects()
             .into_iter()
             .map(|i| &resolution.subjects()[i])
-            .filter(|s| !self.cache.tokens.contains_key(&s.path))
+            .filter(|s| self.cache.tokens_of(s).is_none())
             .map(|s| {
                 (
                     s.path.clone(),
                     s.slug.clone(),
                     s.extension().map(str::to_owned),
+                    super::model::stamp(s),
                 )
             })
             .collect();

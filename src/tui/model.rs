@@ -200,8 +200,8 @@ pub enum Need {
         slug: String,
         extension: Option<String>,
     },
-    /// Token counts of these subjects (path, slug, extension).
-    Tokens(Vec<(PathBuf, String, Option<String>)>),
+    /// Token counts of these subjects (path, slug, extension, stamp).
+    Tokens(Vec<(PathBuf, String, Option<String>, Stamp)>),
     Learn(LearnKey),
     /// Pieces `from..` of a load's `<knowledge>` section (the Prompt tab).
     PromptHead {
@@ -222,18 +222,31 @@ pub struct LearnKey {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fetched {
     Subject(PathBuf, SubjectPreview),
-    Tokens(Vec<(PathBuf, TokenInfo)>),
+    Tokens(Vec<(PathBuf, Stamp, TokenInfo)>),
     Learn(LearnKey, Outcome),
     /// The prompt of a load, rendered in the background.
     Prompt(RenderedPrompt),
     PromptHead(HeadPart),
 }
 
+/// A file's size and modification time as its subject was walked: a
+/// token count is kept for a path only while these stay the same, so a
+/// change that is reported late (or a re-walk of a whole directory) never
+/// shows a stale count, nor drops the counts of the files that did not
+/// change.
+pub type Stamp = (u64, i64);
+
+/// The stamp of a walked subject.
+pub fn stamp(subject: &crate::subjects::Subject) -> Stamp {
+    (subject.bytes, subject.modified)
+}
+
 /// Everything read for previews, dropped when the files change.
 #[derive(Debug, Default)]
 pub struct Cache {
     pub subjects: HashMap<PathBuf, SubjectPreview>,
-    pub tokens: HashMap<PathBuf, TokenInfo>,
+    /// Token counts by path, with the stamp they were counted for.
+    pub tokens: HashMap<PathBuf, (Stamp, TokenInfo)>,
     pub learn: HashMap<LearnKey, Outcome>,
 }
 
@@ -243,7 +256,10 @@ impl Cache {
             Fetched::Subject(path, preview) => {
                 self.subjects.insert(path, preview);
             }
-            Fetched::Tokens(list) => self.tokens.extend(list),
+            Fetched::Tokens(list) => self.tokens.extend(
+                list.into_iter()
+                    .map(|(path, stamp, info)| (path, (stamp, info))),
+            ),
             Fetched::Learn(key, outcome) => {
                 self.learn.insert(key, outcome);
             }
@@ -252,12 +268,21 @@ impl Cache {
         }
     }
 
+    /// The token count of a walked subject, if counted for its current
+    /// size and modification time.
+    pub fn tokens_of(&self, subject: &crate::subjects::Subject) -> Option<&TokenInfo> {
+        self.tokens
+            .get(&subject.path)
+            .filter(|(counted, _)| *counted == stamp(subject))
+            .map(|(_, info)| info)
+    }
+
     /// Drops what depends on `paths` (subject files) and every `learn`
-    /// output (they depend on the configuration too).
+    /// output (they depend on the configuration too). Token counts are
+    /// kept: their stamps tell which are stale.
     pub fn invalidate(&mut self, paths: &[PathBuf]) {
         for p in paths {
             self.subjects.retain(|k, _| !k.starts_with(p));
-            self.tokens.retain(|k, _| !k.starts_with(p));
         }
         self.learn.clear();
     }
@@ -291,7 +316,7 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
         }
         Need::Tokens(list) => Fetched::Tokens(
             list.iter()
-                .map(|(path, slug, ext)| {
+                .map(|(path, slug, ext, stamp)| {
                     let (content, formatted, truncated) = read(path, slug, ext.as_deref());
                     let (kind, tokens) = match content {
                         Content::Text(_) => (FileKind::Text, count_tokens(&formatted)),
@@ -300,6 +325,7 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
                     };
                     (
                         path.clone(),
+                        *stamp,
                         TokenInfo {
                             kind,
                             tokens,

@@ -242,6 +242,7 @@ mod tests {
                     path: p.into(),
                     hidden: crate::subjects::slug::is_hidden_path(&parts),
                     bytes: 1,
+                    modified: 0,
                 }
             })
             .collect();

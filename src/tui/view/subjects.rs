@@ -70,7 +70,7 @@ fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'stati
         ]),
         RowKind::Subject(i) => {
             let s = &res.subjects()[*i];
-            let info = app.cache.tokens.get(&s.path);
+            let info = app.cache.tokens_of(s);
             let marks = marks(res, *i, info);
             let mut spans = vec![Span::raw(indent)];
             for m in &marks {
@@ -245,7 +245,7 @@ fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
         .take(usize::from(list_area.height))
         .map(|&i| {
             let s = &res.subjects()[i];
-            let mut spans: Vec<Span> = marks(res, i, app.cache.tokens.get(&s.path))
+            let mut spans: Vec<Span> = marks(res, i, app.cache.tokens_of(s))
                 .into_iter()
                 .map(|m| Span::styled(m.glyph(), t.mark(m)))
                 .collect();
