@@ -538,3 +538,44 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
     assert!(!screen.contains("<knowledge>"), "{screen}");
     assert!(screen.contains("line "), "{screen}");
 }
+
+/// With reloads in the background (as the terminal runs them), a file
+/// change answers at once and its reload arrives later; a reload that an
+/// edit's load overtook is dropped when it arrives, and the screen shows
+/// the edit and the change.
+#[test]
+fn background_reloads_arrive_later_and_overtaken_ones_are_dropped() {
+    let mut d = Demo::new(120, 40);
+    let (tx, rx) = std::sync::mpsc::channel();
+    d.h.driver.reload_in_background(tx).unwrap();
+    let recv = |rx: &std::sync::mpsc::Receiver<Action>| {
+        rx.recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the background reload")
+    };
+    let dir = d.root().join(".jp/kb/project");
+    d.keys("\t");
+
+    // A new file: nothing changes until the reload arrives.
+    std::fs::write(dir.join("zeta.md"), "new\n").unwrap();
+    d.h.action(Action::FilesChanged(vec![dir.join("zeta.md")]));
+    assert!(!d.screen().contains("zeta.md"));
+    let loaded = recv(&rx);
+    d.h.action(loaded);
+    assert!(d.screen().contains("zeta.md"), "{}", d.screen());
+
+    // A change, then an edit before its reload arrives: the edit's load
+    // (started later) already shows both; the older reload is dropped.
+    std::fs::write(dir.join("omega.md"), "newer\n").unwrap();
+    d.h.action(Action::FilesChanged(vec![dir.join("omega.md")]));
+    d.select("code-q");
+    d.keys("l");
+    assert!(d.config_text().contains("\"code-quality\""));
+    let generation = d.h.app.model.as_ref().unwrap().generation;
+    d.keys("/\u{1b}");
+    let screen = d.screen();
+    assert!(screen.contains("omega.md"), "{screen}");
+    let stale = recv(&rx);
+    d.h.action(stale);
+    assert_eq!(d.h.app.model.as_ref().unwrap().generation, generation);
+    assert!(d.screen().contains("omega.md"));
+}

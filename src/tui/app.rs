@@ -194,6 +194,8 @@ pub struct App {
     pub quit: bool,
     /// The subjects pane's rows, kept while what they depend on holds.
     pub rows_memo: RowsMemo,
+    /// When the load shown started (see `LoadOutcome::started`).
+    pub shown_load: u64,
 }
 
 impl App {
@@ -223,6 +225,7 @@ impl App {
             pending_topic: None,
             quit: false,
             rows_memo: RowsMemo::default(),
+            shown_load: 0,
         }
     }
 

@@ -12,7 +12,7 @@ use super::app::{App, Loading};
 use super::checker::Checker;
 use super::edit_bridge::{self, Journal, Saved};
 
-use super::model::{Fetched, LoadOutcome, Model, RenderedPrompt, fetch};
+use super::model::{Fetched, LoadOutcome, Model, RenderedPrompt, fetch, next_load};
 use super::update::update;
 use crate::KnowledgeBase;
 use crate::config::{Environment, LoadOptions};
@@ -33,6 +33,49 @@ pub struct Driver {
     /// Where loads send their prompt to be rendered in the background
     /// (None: rendered during the load, as tests want).
     prompts: Option<Sender<(Arc<KnowledgeBase>, u64)>>,
+    /// Where reloads for file changes run (None: during the dispatch, as
+    /// tests want): see [`Driver::reload_in_background`].
+    reloads: Option<Sender<Reload>>,
+}
+
+/// A reload asked of the background loader: what changed, and when it
+/// was asked ([`next_load`]).
+#[derive(Debug)]
+struct Reload {
+    changed: Vec<PathBuf>,
+    started: u64,
+}
+
+/// What a load off the driver's thread needs.
+#[derive(Debug, Clone)]
+struct Loader {
+    env: Environment,
+    options: LoadOptions,
+    walks: Arc<WatchedWalks>,
+    prompts: Option<Sender<(Arc<KnowledgeBase>, u64)>>,
+}
+
+impl Loader {
+    /// Loads the workspace (walking what `walks` no longer holds) and
+    /// hands the prompt to its worker, or renders it here without one.
+    fn load(&self, changed: Vec<PathBuf>, started: u64) -> Action {
+        let mut result = Model::load(&self.env, &self.options, &self.walks);
+        match &mut result {
+            Ok(model) => {
+                let job = (Arc::clone(&model.kb), model.generation);
+                let sent = self.prompts.as_ref().is_some_and(|tx| tx.send(job).is_ok());
+                if !sent {
+                    model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));
+                }
+            }
+            Err(message) => *message = relative_error(&self.options, message),
+        }
+        Action::Loaded(Arc::new(LoadOutcome {
+            result,
+            changed,
+            started,
+        }))
+    }
 }
 
 impl Driver {
@@ -44,7 +87,63 @@ impl Driver {
             checker: None,
             walks: Arc::new(WatchedWalks::new()),
             prompts: None,
+            reloads: None,
         }
+    }
+
+    fn loader(&self) -> Loader {
+        Loader {
+            env: self.env.clone(),
+            options: self.options.clone(),
+            walks: Arc::clone(&self.walks),
+            prompts: self.prompts.clone(),
+        }
+    }
+
+    /// Forgets the walks `changed` makes stale (all of them when empty:
+    /// nothing is known).
+    fn invalidate(&self, changed: &[PathBuf]) {
+        if changed.is_empty() {
+            self.walks.clear();
+        } else {
+            self.walks.invalidate(changed);
+        }
+    }
+
+    /// Runs the reloads that file changes cause on a worker thread from
+    /// now on, their results sent to `results` as [`Action::Loaded`] (the
+    /// terminal polls it): re-walking a topic of 100k subjects after a
+    /// file in it changed takes half a second, during which keys must
+    /// still be answered. Changes that arrive while a reload runs are
+    /// merged into the next one. Edits still reload during their key
+    /// (they must show what they did); a background reload they overtake
+    /// is dropped when it arrives (see `LoadOutcome::started`).
+    pub fn reload_in_background(&mut self, results: Sender<Action>) -> std::io::Result<()> {
+        let (requests, inbox) = mpsc::channel::<Reload>();
+        let loader = self.loader();
+        std::thread::Builder::new()
+            .name("jp-kb-reload".into())
+            .spawn(move || {
+                while let Ok(mut reload) = inbox.recv() {
+                    while let Ok(more) = inbox.try_recv() {
+                        // Empty means "everything": it stays empty.
+                        if reload.changed.is_empty() || more.changed.is_empty() {
+                            reload.changed.clear();
+                        } else {
+                            reload.changed.extend(more.changed);
+                        }
+                        reload.started = more.started;
+                    }
+                    if results
+                        .send(loader.load(reload.changed, reload.started))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            })?;
+        self.reloads = Some(requests);
+        Ok(())
     }
 
     /// Renders every load's prompt on a worker thread from now on (it
@@ -78,34 +177,9 @@ impl Driver {
     /// since the last load (directories holding them are walked again);
     /// empty means unknown: everything is walked again.
     pub fn load(&self, changed: Vec<PathBuf>) -> Action {
-        if changed.is_empty() {
-            self.walks.clear();
-        } else {
-            self.walks.invalidate(&changed);
-        }
-        let mut result = Model::load(&self.env, &self.options, &self.walks);
-        if let Ok(model) = &mut result {
-            let job = (Arc::clone(&model.kb), model.generation);
-            let sent = self.prompts.as_ref().is_some_and(|tx| tx.send(job).is_ok());
-            if !sent {
-                model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));
-            }
-        }
-        if let Err(message) = &mut result {
-            *message = self.relative_error(message);
-        }
-        Action::Loaded(Arc::new(LoadOutcome { result, changed }))
-    }
-
-    /// Paths inside the workspace in a load error, shown relative to it.
-    fn relative_error(&self, message: &str) -> String {
-        match &self.options.workspace {
-            Some(ws) => {
-                let ws = ws.canonicalize().unwrap_or_else(|_| ws.clone());
-                message.replace(&format!("{}/", ws.display()), "")
-            }
-            None => message.to_owned(),
-        }
+        let started = next_load();
+        self.invalidate(&changed);
+        self.loader().load(changed, started)
     }
 
     /// Starts the first (full) load with the topic walks on a worker
@@ -121,16 +195,18 @@ impl Driver {
         let kb = match KnowledgeBase::load_watched(&self.env, &self.options, &self.walks) {
             Ok(kb) => kb,
             Err(e) => {
-                let message = self.relative_error(&e.to_string());
+                let message = relative_error(&self.options, &e.to_string());
                 let outcome = LoadOutcome {
                     result: Err(message),
                     changed: Vec::new(),
+                    started: next_load(),
                 };
                 self.dispatch(app, Action::Loaded(Arc::new(outcome)));
                 return rx;
             }
         };
         app.loading = Some(Loading::of(&kb));
+        let started = next_load();
         let prompts = self.prompts.clone();
         let work = move || {
             let mut model = Model::from_kb(kb);
@@ -141,6 +217,7 @@ impl Driver {
             let outcome = LoadOutcome {
                 result: Ok(model),
                 changed: Vec::new(),
+                started,
             };
             if tx.send(Action::Loaded(Arc::new(outcome))).is_ok()
                 && let Some(prompts) = prompts
@@ -226,7 +303,25 @@ impl Driver {
                     Err(e) => vec![error(relative(app, &e))],
                 }
             }
-            Effect::Reload { paths } => vec![self.load(paths)],
+            Effect::Reload { paths } => {
+                if let Some(reloads) = &self.reloads {
+                    // Invalidated here, so a load that starts after this
+                    // one (an edit's) walks the changed directories too.
+                    let started = next_load();
+                    self.invalidate(&paths);
+                    let reload = Reload {
+                        changed: paths,
+                        started,
+                    };
+                    if let Err(mpsc::SendError(reload)) = reloads.send(reload) {
+                        // The worker is gone: reload here.
+                        self.reloads = None;
+                        return vec![self.loader().load(reload.changed, reload.started)];
+                    }
+                    return Vec::new();
+                }
+                vec![self.load(paths)]
+            }
             Effect::Check => {
                 if let Some(checker) = &self.checker {
                     let kb = app
@@ -251,6 +346,17 @@ impl Driver {
             let fetched = fetch(&model.kb, &need);
             update(app, Action::Fetched(Box::new(fetched)));
         }
+    }
+}
+
+/// Paths inside the workspace in a load error, shown relative to it.
+fn relative_error(options: &LoadOptions, message: &str) -> String {
+    match &options.workspace {
+        Some(ws) => {
+            let ws = ws.canonicalize().unwrap_or_else(|_| ws.clone());
+            message.replace(&format!("{}/", ws.display()), "")
+        }
+        None => message.to_owned(),
     }
 }
 

@@ -123,6 +123,7 @@ mod tests {
         let outcome = LoadOutcome {
             result: Err("bad".into()),
             changed: Vec::new(),
+            started: 0,
         };
         assert_eq!(
             update(&mut app, Action::Loaded(Arc::new(outcome))),

@@ -50,6 +50,13 @@ fn next_generation() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// Numbers loads in the order they start (from 1): a load that finishes
+/// after one that started later is out of date (see [`LoadOutcome`]).
+pub fn next_load() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 impl Model {
     /// Loads the workspace. The error is the config error's message (it
     /// names file and line). Walks and resolutions come from `walks`
@@ -164,6 +171,10 @@ pub struct LoadOutcome {
     pub result: Result<Model, String>,
     /// Files that changed since the last load (their caches are dropped).
     pub changed: Vec<PathBuf>,
+    /// When the load started ([`next_load`]); 0 for a load that cannot
+    /// be overtaken. Loads run in the background may finish after a
+    /// later one (an edit's): such an outcome is not shown.
+    pub started: u64,
 }
 
 /// A subject as the preview shows it.

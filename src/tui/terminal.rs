@@ -101,6 +101,10 @@ fn event_loop(
     let table = super::keymap::bindings();
     // Checks read every subject: off the event loop (inline if no thread).
     let _ = driver.check_in_background();
+    // File changes reload off the event loop too (a re-walk of a large
+    // topic takes a while); without the thread they reload inline.
+    let (reloaded, reloads) = mpsc::channel();
+    let _ = driver.reload_in_background(reloaded);
     // The first frame is drawn from the configuration; the walks run on
     // a worker and their result arrives as `Loaded`.
     let loads = driver.start_load(app);
@@ -126,6 +130,7 @@ fn event_loop(
         dirty |= driver.poll_checks(app);
         // Loads before prompts: a load's prompt is sent only after it.
         actions.extend(loads.try_iter());
+        actions.extend(reloads.try_iter());
         actions.extend(rendered.try_iter());
         for action in actions {
             dirty = true;

@@ -28,6 +28,13 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Loaded(outcome) => {
             if let Ok(outcome) = std::sync::Arc::try_unwrap(outcome) {
+                if outcome.started != 0 && outcome.started < app.shown_load {
+                    // Overtaken by a load that started later (and saw
+                    // these changes too); its caches still go.
+                    app.cache.invalidate(&outcome.changed);
+                    return Vec::new();
+                }
+                app.shown_load = app.shown_load.max(outcome.started);
                 if app.loading.take().is_some() {
                     app.status = super::app::Status::default();
                 }
