@@ -159,7 +159,7 @@ impl KnowledgeBase {
     pub fn subject_text(state: &TopicState, index: usize) -> Option<String> {
         let subject = state.resolution()?.subjects().get(index)?;
         Some(read_formatted(
-            &subject.slug,
+            subject.slug(),
             subject.extension(),
             &subject.path,
         ))
@@ -174,7 +174,7 @@ impl KnowledgeBase {
             .map(|p| match p {
                 Piece::Text(text) => text.len(),
                 Piece::Subject(at) => self.subject_at(*at).map_or(0, |s| {
-                    s.slug.len() + usize::try_from(s.bytes).unwrap_or(0) + 64
+                    s.slug().len() + usize::try_from(s.bytes).unwrap_or(0) + 64
                 }),
             })
             .sum();
@@ -184,8 +184,8 @@ impl KnowledgeBase {
                 Piece::Text(text) => out.push_str(text),
                 Piece::Subject(at) => {
                     if let Some(s) = self.subject_at(*at) {
-                        let text = read_formatted(&s.slug, s.extension(), &s.path);
-                        push_subject(&mut out, &s.slug, &text);
+                        let text = read_formatted(s.slug(), s.extension(), &s.path);
+                        push_subject(&mut out, s.slug(), &text);
                     }
                 }
             }
@@ -241,9 +241,9 @@ impl KnowledgeBase {
     /// `<subject "{slug}">\n{content}\n</subject>` (reads the file).
     pub fn subject_piece(&self, at: SubjectAt) -> Option<String> {
         let s = self.subject_at(at)?;
-        let text = read_formatted(&s.slug, s.extension(), &s.path);
-        let mut out = String::with_capacity(text.len() + s.slug.len() + 32);
-        push_subject(&mut out, &s.slug, &text);
+        let text = read_formatted(s.slug(), s.extension(), &s.path);
+        let mut out = String::with_capacity(text.len() + s.slug().len() + 32);
+        push_subject(&mut out, s.slug(), &text);
         Some(out)
     }
 

@@ -94,12 +94,12 @@ pub fn execute_resolved(
         let available: Vec<&str> = resolution
             .available()
             .into_iter()
-            .map(|i| subjects[i].slug.as_str())
+            .map(|i| subjects[i].slug())
             .collect();
         let learned: Vec<&str> = resolution
             .learned_sorted()
             .into_iter()
-            .map(|i| subjects[i].slug.as_str())
+            .map(|i| subjects[i].slug())
             .collect();
         return Outcome::Success(render_listing(name, description, &available, &learned));
     };
@@ -113,14 +113,14 @@ pub fn execute_resolved(
 
     if selected.is_empty() {
         if !learned.is_empty() {
-            let slugs: Vec<&str> = learned.iter().map(|&i| subjects[i].slug.as_str()).collect();
+            let slugs: Vec<&str> = learned.iter().map(|&i| subjects[i].slug()).collect();
             return Outcome::Success(render_already_learned(&slugs));
         }
         let disabled: Vec<&str> = patterns
             .iter()
             .filter_map(|p| crate::subjects::pattern::find_exact(subjects, p))
             .filter(|&i| resolution.is_disabled(i))
-            .map(|i| subjects[i].slug.as_str())
+            .map(|i| subjects[i].slug())
             .collect();
         if let Some(slug) = disabled.first() {
             return Outcome::Error(format!(
@@ -135,10 +135,7 @@ pub fn execute_resolved(
         .iter()
         .map(|&i| {
             let s = &subjects[i];
-            (
-                s.slug.as_str(),
-                read_formatted(&s.slug, s.extension(), &s.path),
-            )
+            (s.slug(), read_formatted(s.slug(), s.extension(), &s.path))
         })
         .collect();
     Outcome::Success(render_loaded(single_exact, &loaded))
@@ -161,7 +158,7 @@ fn nothing_selected(resolution: &Resolution, topic_id: &str, patterns: &[String]
         let lines: Vec<String> = available
             .iter()
             .take(MAX_LISTED_IN_ERROR)
-            .map(|&i| format!("- {}", resolution.subjects()[i].slug))
+            .map(|&i| format!("- {}", resolution.subjects()[i].slug()))
             .collect();
         out.push_str(&lines.join("\n"));
         if available.len() > MAX_LISTED_IN_ERROR {

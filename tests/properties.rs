@@ -46,14 +46,14 @@ fn subjects_of(paths: &[Vec<String>]) -> Vec<Subject> {
         .iter()
         .map(|parts| {
             let refs: Vec<&str> = parts.iter().map(String::as_str).collect();
-            Subject {
-                slug: slug_of(&refs),
-                rel_path: refs.join("/"),
-                path: PathBuf::from("/nonexistent").join(refs.join("/")),
-                hidden: is_hidden_path(&refs),
-                bytes: 0,
-                modified: 0,
-            }
+            Subject::new(
+                &slug_of(&refs),
+                &refs.join("/"),
+                PathBuf::from("/nonexistent").join(refs.join("/")),
+                is_hidden_path(&refs),
+                0,
+                0,
+            )
         })
         .collect();
     settle_collisions(found).0
@@ -95,8 +95,8 @@ proptest! {
                 // Only an exact selection reaches a hidden subject.
                 let p = &learned[by.pattern];
                 let s = &subjects[i];
-                prop_assert!(p == &s.slug || p == &s.rel_path || p == dotted_slug(&s.rel_path),
-                    "hidden {:?} learned by {:?}", s.rel_path, p);
+                prop_assert!(p == s.slug() || p == s.rel_path() || p == dotted_slug(s.rel_path()),
+                    "hidden {:?} learned by {:?}", s.rel_path(), p);
             }
         }
         let list = PatternList::new(&asked);
@@ -107,10 +107,10 @@ proptest! {
             prop_assert!(seen.insert(i), "duplicate in resolution");
             prop_assert!(!r.is_disabled(i));
             if subjects[i].hidden {
-                prop_assert!(!is_glob(&asked[p]) || asked[p] == subjects[i].slug
-                    || asked[p] == subjects[i].rel_path
-                    || asked[p] == dotted_slug(&subjects[i].rel_path),
-                    "glob {:?} selected hidden {:?}", asked[p], subjects[i].rel_path);
+                prop_assert!(!is_glob(&asked[p]) || asked[p] == subjects[i].slug()
+                    || asked[p] == subjects[i].rel_path()
+                    || asked[p] == dotted_slug(subjects[i].rel_path()),
+                    "glob {:?} selected hidden {:?}", asked[p], subjects[i].rel_path());
             }
         }
     }
@@ -223,11 +223,11 @@ fn picked(subjects: &[Subject], picks: &[Pick]) -> Vec<String> {
             Pick::Subject(_, _) if subjects.is_empty() => "**".to_owned(),
             Pick::Subject(i, how) => {
                 let s = &subjects[i % subjects.len()];
-                let dir = s.slug.rsplit_once('/').map_or("", |(d, _)| d);
+                let dir = s.slug().rsplit_once('/').map_or("", |(d, _)| d);
                 match how {
-                    0 => s.slug.clone(),
-                    1 => s.rel_path.clone(),
-                    2 => dotted_slug(&s.rel_path).to_owned(),
+                    0 => s.slug().to_owned(),
+                    1 => s.rel_path().to_owned(),
+                    2 => dotted_slug(s.rel_path()).to_owned(),
                     3 if !dir.is_empty() => format!("{dir}/*"),
                     _ => format!("{dir}**"),
                 }
@@ -259,7 +259,7 @@ fn reference(subjects: &[Subject], learned: &[String], disabled: &[String]) -> S
     let mut learned_by = vec![None; subjects.len()];
     let mut order = Vec::new();
     for (i, p) in list.resolve(subjects, &|i| disabled_by[i].is_none()) {
-        let glob = list.is_glob(p) && learned[p] != subjects[i].slug;
+        let glob = list.is_glob(p) && learned[p] != subjects[i].slug();
         learned_by[i] = Some(LearnedBy { pattern: p, glob });
         order.push(i);
     }

@@ -435,7 +435,7 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     d.h.action(Action::Click(4, y("git.md")));
     assert_eq!(d.h.app.focus, Focus::Subjects);
     let git = d.h.app.selected_subject().unwrap();
-    assert_eq!(d.h.app.subject(git).unwrap().slug, "git");
+    assert_eq!(d.h.app.subject(git).unwrap().slug(), "git");
     d.h.action(Action::Click(4, y("ast-grep/")));
     assert!(d.screen().contains("▾ ast-grep/"));
     d.h.action(Action::Click(4, y("ast-grep/")));

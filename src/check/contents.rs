@@ -119,11 +119,7 @@ pub fn subject_findings(
     // introduction and description, and every visible subject.
     let mut mentions = Mentions::new(unreached.iter().map(|&i| {
         let s = &subjects[i];
-        [
-            s.slug.as_str(),
-            dotted_slug(&s.rel_path),
-            s.rel_path.as_str(),
-        ]
+        [s.slug(), dotted_slug(s.rel_path()), s.rel_path()]
     }));
     for text in [state.config.introduction(), state.config.description()]
         .into_iter()
@@ -140,35 +136,35 @@ pub fn subject_findings(
             Finding::new(code, message)
                 .at(locator.file(&subject.path))
                 .topic(id)
-                .subject(&subject.slug)
+                .subject(subject.slug())
                 .hint(hint)
         };
         match &content {
             Content::Skipped(SkipReason::Binary) => out.push(skipped(
                 Code::BinarySubject,
-                format!("subject `{}` of topic `{id}` is a binary file: the assistant is told it was skipped", subject.slug),
+                format!("subject `{}` of topic `{id}` is a binary file: the assistant is told it was skipped", subject.slug()),
                 "remove it from the topic, or add its slug to `disabled`",
             )),
             Content::Skipped(SkipReason::NotUtf8) => out.push(skipped(
                 Code::NotUtf8Subject,
-                format!("subject `{}` of topic `{id}` is not valid UTF-8: the assistant is told it was skipped", subject.slug),
+                format!("subject `{}` of topic `{id}` is not valid UTF-8: the assistant is told it was skipped", subject.slug()),
                 "convert it to UTF-8 (e.g. `iconv -f latin1 -t utf-8`)",
             )),
             Content::Skipped(SkipReason::Unreadable(why)) => out.push(skipped(
                 Code::UnreadableSubject,
-                format!("subject `{}` of topic `{id}` cannot be read: {why}", subject.slug),
+                format!("subject `{}` of topic `{id}` cannot be read: {why}", subject.slug()),
                 "check the file's permissions",
             )),
             Content::Text(text) => {
                 let limit = thresholds.max_subject_tokens;
                 if subject.bytes + FENCE_MARGIN > limit as u64 {
-                    let formatted = format_subject(&subject.slug, subject.extension(), &content);
+                    let formatted = format_subject(subject.slug(), subject.extension(), &content);
                     if let Some(tokens) = count_tokens(&formatted).filter(|&n| n > limit) {
                         out.push(skipped(
                             Code::SubjectTooLarge,
                             format!(
                                 "subject `{}` of topic `{id}` is {tokens} tokens, above the limit of {limit}",
-                                subject.slug
+                                subject.slug()
                             ),
                             "split it into smaller subjects the assistant can load one by one (or raise --max-subject-tokens)",
                         ));
@@ -189,15 +185,15 @@ pub fn subject_findings(
                     Code::HiddenUnreachable,
                     format!(
                         "hidden subject `{}` of topic `{id}` is mentioned by no visible subject: the assistant can never discover it",
-                        s.slug
+                        s.slug()
                     ),
                 )
                 .at(locator.file(&s.path))
                 .topic(id)
-                .subject(&s.slug)
+                .subject(s.slug())
                 .hint(format!(
                     "mention `{}` in a visible subject (an index or README), learn it, or make it visible",
-                    s.slug
+                    s.slug()
                 )),
             );
         }
@@ -275,7 +271,7 @@ pub fn prompt_finding(kb: &KnowledgeBase, thresholds: &Thresholds) -> Option<Fin
         };
         for &i in &resolution.learned_order {
             let s = &resolution.subjects()[i];
-            learned.push((s.bytes, format!("{}/{}", state.id(), s.slug), s));
+            learned.push((s.bytes, format!("{}/{}", state.id(), s.slug()), s));
         }
     }
     learned.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
@@ -283,7 +279,7 @@ pub fn prompt_finding(kb: &KnowledgeBase, thresholds: &Thresholds) -> Option<Fin
         .iter()
         .take(3)
         .map(|(_, name, s)| {
-            let text = format_subject(&s.slug, s.extension(), &read_content(&s.path));
+            let text = format_subject(s.slug(), s.extension(), &read_content(&s.path));
             (count_tokens(&text).unwrap_or(0), name.as_str())
         })
         .collect();

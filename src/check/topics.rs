@@ -188,7 +188,7 @@ pub fn learned_findings(
                     .iter()
                     .zip(subjects)
                     .filter(|(hit, s)| hit.is_some() && s.hidden)
-                    .map(|(_, s)| s.slug.as_str())
+                    .map(|(_, s)| s.slug())
                     .collect();
                 if hidden.is_empty() {
                     format!("no slug matches this glob; {}", list_hint(&topic.id))
@@ -199,7 +199,12 @@ pub fn learned_findings(
                     )
                 }
             } else {
-                match nearest(pattern, subjects.iter().map(|s| s.slug.as_str())) {
+                match nearest(
+                    pattern,
+                    subjects
+                        .iter()
+                        .map(super::super::subjects::walk::Subject::slug),
+                ) {
                     Some(slug) => format!("did you mean `{slug}`?"),
                     None => list_hint(&topic.id),
                 }
@@ -213,7 +218,7 @@ pub fn learned_findings(
             )
             .hint(hint)
         } else if bucket.iter().all(|&i| resolution.is_disabled(i)) {
-            let slugs: Vec<&str> = bucket.iter().map(|&i| subjects[i].slug.as_str()).collect();
+            let slugs: Vec<&str> = bucket.iter().map(|&i| subjects[i].slug()).collect();
             let disabled_by = bucket
                 .first()
                 .and_then(|&i| resolution.disabled_by[i])
@@ -278,7 +283,12 @@ pub fn disabled_findings(
             )
             .hint(format!("remove it, or fix it; {}", list_hint(&topic.id)))
         } else {
-            let hint = match nearest(entry, subjects.iter().map(|s| s.slug.as_str())) {
+            let hint = match nearest(
+                entry,
+                subjects
+                    .iter()
+                    .map(super::super::subjects::walk::Subject::slug),
+            ) {
                 Some(slug) => format!("did you mean `{slug}`?"),
                 None => format!("no slug is close; {}", list_hint(&topic.id)),
             };

@@ -116,7 +116,7 @@ fn rows(resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
                 let binary = content == Content::Skipped(SkipReason::Binary);
                 let tokens = match content {
                     Content::Text(_) => jp_kb::tokens::count_tokens(
-                        &jp_kb::content::format_subject_owned(&s.slug, s.extension(), content),
+                        &jp_kb::content::format_subject_owned(s.slug(), s.extension(), content),
                     ),
                     Content::Skipped(reason) => {
                         skipped = Some(reason);
@@ -155,8 +155,8 @@ struct SubjectJson<'a> {
 fn subject_json<'a>(resolution: &'a Resolution, row: &Row) -> SubjectJson<'a> {
     let s = &resolution.subjects()[row.index];
     SubjectJson {
-        slug: &s.slug,
-        path: &s.rel_path,
+        slug: s.slug(),
+        path: s.rel_path(),
         hidden: s.hidden,
         disabled: resolution.is_disabled(row.index),
         learned: resolution.is_learned(row.index),
@@ -280,7 +280,7 @@ fn subjects_table(
     let subjects = resolution.subjects();
     let width = rows
         .iter()
-        .map(|r| subjects[r.index].slug.chars().count())
+        .map(|r| subjects[r.index].slug().chars().count())
         .max()
         .unwrap_or(4)
         .max(4);
@@ -305,7 +305,7 @@ fn subjects_table(
         let _ = write!(
             out,
             "{marks}  {:<width$}  {:>9}",
-            s.slug,
+            s.slug(),
             human_bytes(s.bytes)
         );
         if let Some((tokens, binary)) = row.measured {

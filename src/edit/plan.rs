@@ -109,7 +109,7 @@ pub fn plan_removal(state: &TopicState, root: &Path, list: List, value: &str) ->
     let Some(index) = find_exact(subjects, value) else {
         return Removal::Nothing(format!("`{value}` is not in {key} and names no subject"));
     };
-    let slug = subjects[index].slug.clone();
+    let slug = subjects[index].slug().to_owned();
     let by = match list {
         List::Learned => resolution.learned_by[index].map(|b| (b.pattern, b.glob)),
         List::Disabled => resolution.disabled_by[index]
@@ -153,7 +153,7 @@ pub fn plan_removal(state: &TopicState, root: &Path, list: List, value: &str) ->
         .select_per_pattern(subjects, &|i| !resolution.is_disabled(i))
         .into_iter()
         .flatten()
-        .map(|i| subjects[i].slug.clone())
+        .map(|i| subjects[i].slug().to_owned())
         .collect();
     let file_patterns: Vec<String> = items
         .iter()

@@ -56,9 +56,9 @@ fn entry(state: &TopicState, subject: &Subject, learned: bool) -> ResourceEntry 
         format!("Subject of topic \"{name}\".")
     };
     ResourceEntry {
-        uri: subject_uri(state.id(), &subject.slug),
-        name: format!("{}/{}", state.id(), subject.slug),
-        title: subject.slug.clone(),
+        uri: subject_uri(state.id(), subject.slug()),
+        name: format!("{}/{}", state.id(), subject.slug()),
+        title: subject.slug().to_owned(),
         description,
         mime_type: mime_type(subject.extension()),
         // The walk may be a reused one: the size is taken now.
@@ -148,12 +148,12 @@ pub fn read_resource(kb: &KnowledgeBase, uri: &str) -> Result<ResourceContent, R
     if resolution.is_disabled(index) {
         return Err(ReadError::Disabled {
             topic,
-            slug: subject.slug.clone(),
+            slug: subject.slug().to_owned(),
         });
     }
     let unreadable = |reason: String| ReadError::Unreadable {
         topic: topic.clone(),
-        slug: subject.slug.clone(),
+        slug: subject.slug().to_owned(),
         reason,
     };
     // The walk only keeps files inside the workspace; check again at read

@@ -120,7 +120,10 @@ mod tests {
     }
 
     fn slugs(walk: &WalkResult) -> Vec<&str> {
-        walk.subjects.iter().map(|s| s.slug.as_str()).collect()
+        walk.subjects
+            .iter()
+            .map(super::super::walk::Subject::slug)
+            .collect()
     }
 
     #[test]

@@ -95,7 +95,7 @@ impl PatternList {
                 if subject.hidden || !eligible(i) {
                     continue;
                 }
-                self.globs.matches_into(subject.slug.as_str(), &mut hits);
+                self.globs.matches_into(subject.slug(), &mut hits);
                 for &g in &hits {
                     buckets[self.glob_owner[g]].push(i);
                 }
@@ -147,7 +147,7 @@ impl PatternList {
         let mut hits = Vec::new();
         if !self.glob_owner.is_empty() {
             for (i, subject) in subjects.iter().enumerate() {
-                self.globs.matches_into(subject.slug.as_str(), &mut hits);
+                self.globs.matches_into(subject.slug(), &mut hits);
                 out[i] = hits.iter().map(|&g| self.glob_owner[g]).min();
             }
         }
@@ -163,7 +163,7 @@ impl PatternList {
 /// The subject `pattern` names exactly: by slug (binary search over the
 /// slug-sorted list), else by dotted slug or relative path.
 pub fn find_exact(subjects: &[Subject], pattern: &str) -> Option<usize> {
-    if let Ok(i) = subjects.binary_search_by(|s| s.slug.as_str().cmp(pattern)) {
+    if let Ok(i) = subjects.binary_search_by(|s| s.slug().cmp(pattern)) {
         return Some(i);
     }
     if !pattern.contains('.') {
@@ -171,7 +171,7 @@ pub fn find_exact(subjects: &[Subject], pattern: &str) -> Option<usize> {
     }
     subjects
         .iter()
-        .position(|s| s.rel_path == pattern || dotted_slug(&s.rel_path) == pattern)
+        .position(|s| s.rel_path() == pattern || dotted_slug(s.rel_path()) == pattern)
 }
 
 /// Which subjects each glob pattern matches in one walk, before any
@@ -212,7 +212,7 @@ impl GlobHits {
             if subject.hidden && !hidden_too {
                 continue;
             }
-            list.globs.matches_into(subject.slug.as_str(), &mut hits);
+            list.globs.matches_into(subject.slug(), &mut hits);
             for &g in &hits {
                 // Walks are far below 2^32 subjects; an index that does not
                 // fit is never produced by `enumerate` over a real walk.

@@ -76,7 +76,7 @@ impl Resolution {
             let exact = find_exact(subjects, pattern).filter(|&i| disabled_by[i].is_none());
             let mut take = |i: usize| {
                 if learned_by[i].is_none() && disabled_by[i].is_none() {
-                    let glob = globbed.is_some() && *pattern != subjects[i].slug;
+                    let glob = globbed.is_some() && *pattern != subjects[i].slug();
                     learned_by[i] = Some(LearnedBy { pattern: p, glob });
                     learned_order.push(i);
                 }
@@ -228,14 +228,14 @@ mod tests {
 
     fn subject(rel: &str) -> Subject {
         let components: Vec<&str> = rel.split('/').collect();
-        Subject {
-            slug: crate::subjects::slug::slug_of(&components),
-            rel_path: rel.to_owned(),
-            path: rel.into(),
-            hidden: crate::subjects::slug::is_hidden_path(&components),
-            bytes: 0,
-            modified: 0,
-        }
+        Subject::new(
+            &crate::subjects::slug::slug_of(&components),
+            rel,
+            rel.into(),
+            crate::subjects::slug::is_hidden_path(&components),
+            0,
+            0,
+        )
     }
 
     #[test]
@@ -253,7 +253,7 @@ mod tests {
         let r = Resolution::new(walk, vec![], vec!["m/b".into()]);
         let slugs = |v: Vec<usize>| -> Vec<String> {
             v.into_iter()
-                .map(|i| r.subjects()[i].slug.clone())
+                .map(|i| r.subjects()[i].slug().to_owned())
                 .collect()
         };
         // The glob skips the hidden m/c and the disabled m/b.

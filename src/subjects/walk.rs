@@ -10,11 +10,17 @@ use walkdir::WalkDir;
 use super::slug::{is_hidden_path, is_hidden_rel, slug_of, slug_of_rel, split_extension};
 
 /// One file of a topic.
+///
+/// Compact, as a walk of 100k subjects keeps 100k of them: the slug and
+/// the relative path share one allocation (the slug is usually a prefix
+/// of the path).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subject {
-    pub slug: String,
-    /// Path relative to the topic directory, `/`-separated, dots kept.
-    pub rel_path: String,
+    /// The relative path, then the slug unless it is a prefix of it.
+    names: Box<str>,
+    rel_len: u32,
+    slug_at: u32,
+    slug_len: u32,
     /// Absolute path (as walked; may be a symlink inside the workspace).
     pub path: PathBuf,
     pub hidden: bool,
@@ -26,10 +32,77 @@ pub struct Subject {
 }
 
 impl Subject {
+    /// A subject named `slug` at `rel_path` (relative to the topic
+    /// directory, `/`-separated, dots kept).
+    pub fn new(
+        slug: &str,
+        rel_path: &str,
+        path: PathBuf,
+        hidden: bool,
+        bytes: u64,
+        modified: i64,
+    ) -> Self {
+        Names::new(slug, rel_path).with(path, hidden, bytes, modified)
+    }
+
+    /// The slug (contract §3).
+    pub fn slug(&self) -> &str {
+        let at = self.slug_at as usize;
+        self.names
+            .get(at..at + self.slug_len as usize)
+            .unwrap_or_default()
+    }
+
+    /// Path relative to the topic directory, `/`-separated, dots kept.
+    pub fn rel_path(&self) -> &str {
+        self.names.get(..self.rel_len as usize).unwrap_or_default()
+    }
+
     /// The last extension of the file name, if any.
     pub fn extension(&self) -> Option<&str> {
-        let name = self.rel_path.rsplit('/').next().unwrap_or(&self.rel_path);
+        let rel = self.rel_path();
+        let name = rel.rsplit('/').next().unwrap_or(rel);
         split_extension(name).1
+    }
+}
+
+/// A subject's slug and relative path in one allocation, made before the
+/// path they were cut from moves into the subject.
+struct Names {
+    text: Box<str>,
+    rel_len: u32,
+    slug_at: u32,
+    slug_len: u32,
+}
+
+impl Names {
+    fn new(slug: &str, rel_path: &str) -> Self {
+        let (text, slug_at) = if rel_path.starts_with(slug) {
+            (Box::from(rel_path), 0)
+        } else {
+            ([rel_path, slug].concat().into_boxed_str(), rel_path.len())
+        };
+        // Names longer than 4 GiB do not exist on any file system.
+        let len = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Self {
+            text,
+            rel_len: len(rel_path.len()),
+            slug_at: len(slug_at),
+            slug_len: len(slug.len()),
+        }
+    }
+
+    fn with(self, path: PathBuf, hidden: bool, bytes: u64, modified: i64) -> Subject {
+        Subject {
+            names: self.text,
+            rel_len: self.rel_len,
+            slug_at: self.slug_at,
+            slug_len: self.slug_len,
+            path,
+            hidden,
+            bytes,
+            modified,
+        }
     }
 }
 
@@ -214,15 +287,9 @@ impl WalkState<'_> {
                 .split('/')
                 .any(|c| c.is_empty() || c == "." || c == "..")
         {
-            let subject = Subject {
-                slug: slug_of_rel(rel),
-                rel_path: rel.to_owned(),
-                hidden: is_hidden_rel(rel),
-                path,
-                bytes,
-                modified,
-            };
-            self.found.push(subject);
+            let names = Names::new(&slug_of_rel(rel), rel);
+            let hidden = is_hidden_rel(rel);
+            self.found.push(names.with(path, hidden, bytes, modified));
             return;
         }
         let Ok(rel) = path.strip_prefix(self.topic_dir) else {
@@ -243,14 +310,7 @@ impl WalkState<'_> {
             components.join("/"),
             is_hidden_path(&components),
         );
-        let subject = Subject {
-            slug,
-            rel_path,
-            path,
-            hidden,
-            bytes,
-            modified,
-        };
+        let subject = Subject::new(&slug, &rel_path, path, hidden, bytes, modified);
         self.found.push(subject);
     }
 }
@@ -324,21 +384,21 @@ fn modified_ns(meta: &std::fs::Metadata) -> i64 {
 /// the lexicographically smaller relative path.
 pub fn settle_collisions(mut found: Vec<Subject>) -> (Vec<Subject>, Vec<Collision>) {
     found.sort_unstable_by(|a, b| {
-        a.slug
-            .cmp(&b.slug)
+        a.slug()
+            .cmp(b.slug())
             .then(a.hidden.cmp(&b.hidden))
-            .then_with(|| a.rel_path.cmp(&b.rel_path))
+            .then_with(|| a.rel_path().cmp(b.rel_path()))
     });
     // In place: a second vector of every subject would double the
     // walk's peak memory.
     let mut collisions = Vec::new();
     found.dedup_by(|subject, kept| {
-        let same = subject.slug == kept.slug;
+        let same = subject.slug() == kept.slug();
         if same {
             collisions.push(Collision {
-                slug: std::mem::take(&mut subject.slug),
-                kept: kept.rel_path.clone(),
-                dropped: std::mem::take(&mut subject.rel_path),
+                slug: subject.slug().to_owned(),
+                kept: kept.rel_path().to_owned(),
+                dropped: subject.rel_path().to_owned(),
             });
         }
         same
@@ -346,4 +406,31 @@ pub fn settle_collisions(mut found: Vec<Subject>) -> (Vec<Subject>, Vec<Collisio
     found.shrink_to_fit();
     let subjects = found;
     (subjects, collisions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_share_one_allocation_and_read_back() {
+        // The slug a prefix of the path: stored once.
+        let s = Subject::new("a/b", "a/b.md", "/t/a/b.md".into(), false, 3, 7);
+        assert_eq!((s.slug(), s.rel_path()), ("a/b", "a/b.md"));
+        assert_eq!(s.names.len(), "a/b.md".len());
+        assert_eq!(s.extension(), Some("md"));
+        // Not a prefix (dots dropped from a hidden name): appended.
+        let h = Subject::new(
+            "x/internal-notes",
+            ".x/.internal-notes.md",
+            "/t/.x/.internal-notes.md".into(),
+            true,
+            0,
+            0,
+        );
+        assert_eq!(h.slug(), "x/internal-notes");
+        assert_eq!(h.rel_path(), ".x/.internal-notes.md");
+        assert_eq!(h.extension(), Some("md"));
+        assert!(std::mem::size_of::<Subject>() <= 72);
+    }
 }

@@ -337,7 +337,7 @@ impl App {
             .map(|s| {
                 (
                     s.path.clone(),
-                    s.slug.clone(),
+                    s.slug().to_owned(),
                     s.extension().map(str::to_owned),
                     super::model::stamp(s),
                 )
@@ -353,7 +353,7 @@ impl App {
                 {
                     needs.push(Need::Subject {
                         path: s.path.clone(),
-                        slug: s.slug.clone(),
+                        slug: s.slug().to_owned(),
                         extension: s.extension().map(str::to_owned),
                     });
                 }

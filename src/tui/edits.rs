@@ -146,7 +146,7 @@ fn subject_learned(
     res: &Resolution,
     i: usize,
 ) -> Result<Proposal, Proposal> {
-    let slug = res.subjects()[i].slug.clone();
+    let slug = res.subjects()[i].slug().to_owned();
     if let Some(e) = res.disabled_by[i] {
         return Err(Proposal::Refuse(format!(
             "`{slug}` is disabled by `{}`: disabled beats learned; press d to enable it first",
@@ -173,7 +173,7 @@ fn subject_disabled(
     res: &Resolution,
     i: usize,
 ) -> Result<Proposal, Proposal> {
-    let slug = res.subjects()[i].slug.clone();
+    let slug = res.subjects()[i].slug().to_owned();
     let Some(e) = res.disabled_by[i] else {
         return Ok(addition(app, state, vec![slug], true));
     };
@@ -219,7 +219,7 @@ fn glob_fix(
     let others: Vec<String> = selected
         .iter()
         .filter(|&&k| k != me)
-        .map(|&k| res.subjects()[k].slug.clone())
+        .map(|&k| res.subjects()[k].slug().to_owned())
         .collect();
     let mut note = None;
     let mut replace = remove.clone();
@@ -242,7 +242,7 @@ fn glob_fix(
             .collect();
         let matched: Vec<String> = selected
             .iter()
-            .map(|&k| res.subjects()[k].slug.clone())
+            .map(|&k| res.subjects()[k].slug().to_owned())
             .collect();
         match unlearn_via_glob(state.id(), &in_file, pattern, &matched, slug) {
             Ok(fix) => {
@@ -305,7 +305,7 @@ fn directory(
                 res.is_available(i)
             }
         })
-        .map(|&i| res.subjects()[i].slug.clone())
+        .map(|&i| res.subjects()[i].slug().to_owned())
         .collect();
     let mut options = Vec::new();
     let entries = if disabled {
@@ -324,10 +324,7 @@ fn directory(
         options.push((format!("add the {} slug(s) one by one", slugs.len()), plan));
     }
     // Entries naming this directory: its glob and exact slugs under it.
-    let under_slugs: Vec<&str> = under
-        .iter()
-        .map(|&i| res.subjects()[i].slug.as_str())
-        .collect();
+    let under_slugs: Vec<&str> = under.iter().map(|&i| res.subjects()[i].slug()).collect();
     let named: Vec<String> = entries
         .iter()
         .filter(|e| **e == glob || under_slugs.contains(&e.as_str()))

@@ -41,10 +41,7 @@ impl Row {
     pub fn name<'a>(&'a self, resolution: &'a Resolution) -> &'a str {
         let path = match &self.kind {
             RowKind::Dir(dir) => dir.rel.as_str(),
-            RowKind::Subject(i) => resolution
-                .subjects()
-                .get(*i)
-                .map_or("", |s| s.rel_path.as_str()),
+            RowKind::Subject(i) => resolution.subjects().get(*i).map_or("", |s| s.rel_path()),
         };
         path.rsplit('/').next().unwrap_or(path)
     }
@@ -85,12 +82,12 @@ pub fn rows(
         if !show_hidden && (subject.hidden || resolution.is_disabled(i)) {
             continue;
         }
-        if !filter.is_empty() && !fuzzy_match(filter, &subject.slug) {
+        if !filter.is_empty() && !fuzzy_match(filter, subject.slug()) {
             continue;
         }
-        let (dirs, name) = match subject.rel_path.rsplit_once('/') {
+        let (dirs, name) = match subject.rel_path().rsplit_once('/') {
             Some((dirs, name)) => (Some(dirs), name),
-            None => (None, subject.rel_path.as_str()),
+            None => (None, subject.rel_path()),
         };
         let mut node = &mut root;
         for part in dirs.into_iter().flat_map(|d| d.split('/')) {
@@ -140,7 +137,7 @@ fn flatten(
         }
         rel.push_str(name);
         let is_collapsed = !filtering && collapsed.contains(rel.as_str());
-        let prefix = slug_prefix(&resolution.subjects()[child.first].slug, depth);
+        let prefix = slug_prefix(resolution.subjects()[child.first].slug(), depth);
         out.push(Row {
             depth,
             kind: RowKind::Dir(Box::new(DirRow {
@@ -221,7 +218,7 @@ pub fn subjects_under(resolution: &Resolution, rel_dir: &str) -> Vec<usize> {
         .subjects()
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.rel_path.starts_with(&prefix))
+        .filter(|(_, s)| s.rel_path().starts_with(&prefix))
         .map(|(i, _)| i)
         .collect()
 }
@@ -236,14 +233,14 @@ mod tests {
             .iter()
             .map(|p| {
                 let parts: Vec<&str> = p.split('/').collect();
-                Subject {
-                    slug: crate::subjects::slug::slug_of(&parts),
-                    rel_path: (*p).to_owned(),
-                    path: p.into(),
-                    hidden: crate::subjects::slug::is_hidden_path(&parts),
-                    bytes: 1,
-                    modified: 0,
-                }
+                Subject::new(
+                    &crate::subjects::slug::slug_of(&parts),
+                    p,
+                    p.into(),
+                    crate::subjects::slug::is_hidden_path(&parts),
+                    1,
+                    0,
+                )
             })
             .collect();
         let (subjects, _) = crate::subjects::walk::settle_collisions(subjects);

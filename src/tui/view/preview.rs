@@ -132,11 +132,11 @@ fn subject(app: &App) -> Text<'static> {
     };
     let s = &res.subjects()[i];
     let mut header = vec![Span::styled(
-        clean_name(&s.slug).into_owned(),
+        clean_name(s.slug()).into_owned(),
         app.theme.title(),
     )];
     header.push(Span::styled(
-        format!("  {} · {} bytes", clean_name(&s.rel_path), s.bytes),
+        format!("  {} · {} bytes", clean_name(s.rel_path()), s.bytes),
         app.theme.muted(),
     ));
     let mut lines = vec![Line::from(header)];

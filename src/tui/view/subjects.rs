@@ -249,7 +249,7 @@ fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
                 .into_iter()
                 .map(|m| Span::styled(m.glyph(), t.mark(m)))
                 .collect();
-            spans.push(Span::raw(format!(" {}", clean_name(&s.slug))));
+            spans.push(Span::raw(format!(" {}", clean_name(s.slug()))));
             Line::from(spans)
         })
         .collect();
