@@ -161,7 +161,7 @@ impl KnowledgeBase {
         Some(read_formatted(
             subject.slug(),
             subject.extension(),
-            &subject.path,
+            subject.path(),
         ))
     }
 
@@ -184,7 +184,7 @@ impl KnowledgeBase {
                 Piece::Text(text) => out.push_str(text),
                 Piece::Subject(at) => {
                     if let Some(s) = self.subject_at(*at) {
-                        let text = read_formatted(s.slug(), s.extension(), &s.path);
+                        let text = read_formatted(s.slug(), s.extension(), s.path());
                         push_subject(&mut out, s.slug(), &text);
                     }
                 }
@@ -241,7 +241,7 @@ impl KnowledgeBase {
     /// `<subject "{slug}">\n{content}\n</subject>` (reads the file).
     pub fn subject_piece(&self, at: SubjectAt) -> Option<String> {
         let s = self.subject_at(at)?;
-        let text = read_formatted(s.slug(), s.extension(), &s.path);
+        let text = read_formatted(s.slug(), s.extension(), s.path());
         let mut out = String::with_capacity(text.len() + s.slug().len() + 32);
         push_subject(&mut out, s.slug(), &text);
         Some(out)

@@ -135,7 +135,7 @@ pub fn execute_resolved(
         .iter()
         .map(|&i| {
             let s = &subjects[i];
-            (s.slug(), read_formatted(s.slug(), s.extension(), &s.path))
+            (s.slug(), read_formatted(s.slug(), s.extension(), s.path()))
         })
         .collect();
     Outcome::Success(render_loaded(single_exact, &loaded))

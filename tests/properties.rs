@@ -49,7 +49,7 @@ fn subjects_of(paths: &[Vec<String>]) -> Vec<Subject> {
             Subject::new(
                 &slug_of(&refs),
                 &refs.join("/"),
-                PathBuf::from("/nonexistent").join(refs.join("/")),
+                &PathBuf::from("/nonexistent").join(refs.join("/")),
                 is_hidden_path(&refs),
                 0,
                 0,

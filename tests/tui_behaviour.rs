@@ -308,7 +308,7 @@ fn token_counts_follow_file_stamps_not_directory_events() {
         let path = dir.join(name);
         let app = &d.h.app;
         let res = app.resolution().unwrap();
-        let s = res.subjects().iter().find(|s| s.path == path).unwrap();
+        let s = res.subjects().iter().find(|s| s.path() == path).unwrap();
         (
             app.cache.tokens.get(&path).map(|(stamp, _)| *stamp),
             app.cache.tokens_of(s).and_then(|t| t.tokens),

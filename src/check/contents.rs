@@ -131,10 +131,10 @@ pub fn subject_findings(
         if resolution.is_disabled(i) {
             continue;
         }
-        let content = read_content(&subject.path);
+        let content = read_content(subject.path());
         let skipped = |code, message: String, hint: &str| {
             Finding::new(code, message)
-                .at(locator.file(&subject.path))
+                .at(locator.file(subject.path()))
                 .topic(id)
                 .subject(subject.slug())
                 .hint(hint)
@@ -188,7 +188,7 @@ pub fn subject_findings(
                         s.slug()
                     ),
                 )
-                .at(locator.file(&s.path))
+                .at(locator.file(s.path()))
                 .topic(id)
                 .subject(s.slug())
                 .hint(format!(
@@ -279,7 +279,7 @@ pub fn prompt_finding(kb: &KnowledgeBase, thresholds: &Thresholds) -> Option<Fin
         .iter()
         .take(3)
         .map(|(_, name, s)| {
-            let text = format_subject(s.slug(), s.extension(), &read_content(&s.path));
+            let text = format_subject(s.slug(), s.extension(), &read_content(s.path()));
             (count_tokens(&text).unwrap_or(0), name.as_str())
         })
         .collect();

@@ -112,7 +112,7 @@ fn rows(resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
         .map(|(index, s)| {
             let mut skipped = None;
             let measured = args.tokens.then(|| {
-                let content = read_content(&s.path);
+                let content = read_content(s.path());
                 let binary = content == Content::Skipped(SkipReason::Binary);
                 let tokens = match content {
                     Content::Text(_) => jp_kb::tokens::count_tokens(

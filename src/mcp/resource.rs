@@ -62,7 +62,7 @@ fn entry(state: &TopicState, subject: &Subject, learned: bool) -> ResourceEntry 
         description,
         mime_type: mime_type(subject.extension()),
         // The walk may be a reused one: the size is taken now.
-        size: std::fs::metadata(&subject.path).map_or(subject.bytes, |m| m.len()),
+        size: std::fs::metadata(subject.path()).map_or(subject.bytes, |m| m.len()),
     }
 }
 
@@ -159,14 +159,14 @@ pub fn read_resource(kb: &KnowledgeBase, uri: &str) -> Result<ResourceContent, R
     // The walk only keeps files inside the workspace; check again at read
     // time, in case a file was swapped for a symlink since.
     let inside = subject
-        .path
+        .path()
         .canonicalize()
         .map_err(|e| unreadable(e.to_string()))?
         .starts_with(kb.root());
     if !inside {
         return Err(unreadable("it now leaves the workspace".to_owned()));
     }
-    let bytes = std::fs::read(&subject.path).map_err(|e| unreadable(e.to_string()))?;
+    let bytes = std::fs::read(subject.path()).map_err(|e| unreadable(e.to_string()))?;
     let body = if looks_binary(&bytes) {
         Body::Blob(bytes)
     } else {

@@ -231,7 +231,7 @@ mod tests {
         Subject::new(
             &crate::subjects::slug::slug_of(&components),
             rel,
-            rel.into(),
+            std::path::Path::new(rel),
             crate::subjects::slug::is_hidden_path(&components),
             0,
             0,

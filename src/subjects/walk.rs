@@ -11,18 +11,22 @@ use super::slug::{is_hidden_path, is_hidden_rel, slug_of, slug_of_rel, split_ext
 
 /// One file of a topic.
 ///
-/// Compact, as a walk of 100k subjects keeps 100k of them: the slug and
-/// the relative path share one allocation (the slug is usually a prefix
-/// of the path).
+/// Compact, as a walk of 100k subjects keeps 100k of them: the absolute
+/// path, the relative path (its tail) and the slug (usually a prefix of
+/// the relative path) are one allocation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subject {
-    /// The relative path, then the slug unless it is a prefix of it.
-    names: Box<str>,
-    rel_len: u32,
+    /// The absolute path (UTF-8), then the slug unless it is a prefix of
+    /// the relative path; without `own_path`, the relative path instead
+    /// of the absolute one.
+    text: Box<str>,
+    /// The absolute path when it is not UTF-8 or does not end with the
+    /// relative path (never for a walked subject of a UTF-8 workspace).
+    own_path: Option<Box<Path>>,
+    rel_at: u32,
+    rel_end: u32,
     slug_at: u32,
     slug_len: u32,
-    /// Absolute path (as walked; may be a symlink inside the workspace).
-    pub path: PathBuf,
     pub hidden: bool,
     /// Size from the file system, without reading the file.
     pub bytes: u64,
@@ -33,29 +37,76 @@ pub struct Subject {
 
 impl Subject {
     /// A subject named `slug` at `rel_path` (relative to the topic
-    /// directory, `/`-separated, dots kept).
+    /// directory, `/`-separated, dots kept) whose file is `path`.
     pub fn new(
         slug: &str,
         rel_path: &str,
-        path: PathBuf,
+        path: &Path,
         hidden: bool,
         bytes: u64,
         modified: i64,
     ) -> Self {
-        Names::new(slug, rel_path).with(path, hidden, bytes, modified)
+        let (text, rel_at, own_path) = match path.to_str() {
+            Some(p) if p.ends_with(rel_path) => (p, p.len() - rel_path.len(), None),
+            _ => (rel_path, 0, Some(path)),
+        };
+        let mut subject = Self::from_text(text, rel_at, slug, hidden, bytes, modified);
+        subject.own_path = own_path.map(Box::from);
+        subject
+    }
+
+    /// The subject whose relative path is `text[rel_at..]`, `text` being
+    /// its absolute path.
+    fn from_text(
+        text: &str,
+        rel_at: usize,
+        slug: &str,
+        hidden: bool,
+        bytes: u64,
+        modified: i64,
+    ) -> Self {
+        let rel = text.get(rel_at..).unwrap_or_default();
+        let (text, slug_at) = if rel.starts_with(slug) {
+            (Box::from(text), rel_at)
+        } else {
+            ([text, slug].concat().into_boxed_str(), text.len())
+        };
+        // Paths longer than 4 GiB do not exist on any file system.
+        let len = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Self {
+            rel_at: len(rel_at),
+            rel_end: len(rel_at + rel.len()),
+            slug_at: len(slug_at),
+            slug_len: len(slug.len()),
+            text,
+            own_path: None,
+            hidden,
+            bytes,
+            modified,
+        }
     }
 
     /// The slug (contract §3).
     pub fn slug(&self) -> &str {
         let at = self.slug_at as usize;
-        self.names
+        self.text
             .get(at..at + self.slug_len as usize)
             .unwrap_or_default()
     }
 
     /// Path relative to the topic directory, `/`-separated, dots kept.
     pub fn rel_path(&self) -> &str {
-        self.names.get(..self.rel_len as usize).unwrap_or_default()
+        self.text
+            .get(self.rel_at as usize..self.rel_end as usize)
+            .unwrap_or_default()
+    }
+
+    /// Absolute path (as walked; may be a symlink inside the workspace).
+    pub fn path(&self) -> &Path {
+        match &self.own_path {
+            Some(path) => path,
+            None => Path::new(self.text.get(..self.rel_end as usize).unwrap_or_default()),
+        }
     }
 
     /// The last extension of the file name, if any.
@@ -63,46 +114,6 @@ impl Subject {
         let rel = self.rel_path();
         let name = rel.rsplit('/').next().unwrap_or(rel);
         split_extension(name).1
-    }
-}
-
-/// A subject's slug and relative path in one allocation, made before the
-/// path they were cut from moves into the subject.
-struct Names {
-    text: Box<str>,
-    rel_len: u32,
-    slug_at: u32,
-    slug_len: u32,
-}
-
-impl Names {
-    fn new(slug: &str, rel_path: &str) -> Self {
-        let (text, slug_at) = if rel_path.starts_with(slug) {
-            (Box::from(rel_path), 0)
-        } else {
-            ([rel_path, slug].concat().into_boxed_str(), rel_path.len())
-        };
-        // Names longer than 4 GiB do not exist on any file system.
-        let len = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        Self {
-            text,
-            rel_len: len(rel_path.len()),
-            slug_at: len(slug_at),
-            slug_len: len(slug.len()),
-        }
-    }
-
-    fn with(self, path: PathBuf, hidden: bool, bytes: u64, modified: i64) -> Subject {
-        Subject {
-            names: self.text,
-            rel_len: self.rel_len,
-            slug_at: self.slug_at,
-            slug_len: self.slug_len,
-            path,
-            hidden,
-            bytes,
-            modified,
-        }
     }
 }
 
@@ -224,7 +235,7 @@ impl WalkState<'_> {
             let file_type = entry.file_type();
             if file_type.is_file() {
                 match sizes.size_of(&entry) {
-                    Ok((bytes, modified)) => self.push(entry.into_path(), bytes, modified),
+                    Ok((bytes, modified)) => self.push(entry.path(), bytes, modified),
                     Err(err) => self.warnings.push(WalkWarning::Io {
                         path: entry.path().to_path_buf(),
                         message: err.to_string(),
@@ -254,7 +265,7 @@ impl WalkState<'_> {
             return;
         };
         if meta.is_file() {
-            self.push(path, meta.len(), modified_ns(&meta));
+            self.push(&path, meta.len(), modified_ns(&meta));
         } else if meta.is_dir() {
             let real_parent = path
                 .parent()
@@ -273,10 +284,7 @@ impl WalkState<'_> {
         }
     }
 
-    fn push(&mut self, mut path: PathBuf, bytes: u64, modified: i64) {
-        // `walkdir` grows each path from its parent's, leaving up to twice
-        // the bytes needed; a walk of 100k subjects keeps 100k of them.
-        path.shrink_to_fit();
+    fn push(&mut self, path: &Path, bytes: u64, modified: i64) {
         // Fast path: walkdir builds child paths as `dir/name`, so the
         // relative path is a suffix of the UTF-8 string (no component
         // parsing, one allocation for `rel_path`, one for the slug).
@@ -287,9 +295,15 @@ impl WalkState<'_> {
                 .split('/')
                 .any(|c| c.is_empty() || c == "." || c == "..")
         {
-            let names = Names::new(&slug_of_rel(rel), rel);
-            let hidden = is_hidden_rel(rel);
-            self.found.push(names.with(path, hidden, bytes, modified));
+            let subject = Subject::from_text(
+                full,
+                full.len() - rel.len(),
+                &slug_of_rel(rel),
+                is_hidden_rel(rel),
+                bytes,
+                modified,
+            );
+            self.found.push(subject);
             return;
         }
         let Ok(rel) = path.strip_prefix(self.topic_dir) else {
@@ -300,8 +314,9 @@ impl WalkState<'_> {
             if let Some(s) = c.as_os_str().to_str() {
                 components.push(s);
             } else {
-                self.warnings
-                    .push(WalkWarning::NonUtf8Name { path: path.clone() });
+                self.warnings.push(WalkWarning::NonUtf8Name {
+                    path: path.to_path_buf(),
+                });
                 return;
             }
         }
@@ -415,15 +430,16 @@ mod tests {
     #[test]
     fn names_share_one_allocation_and_read_back() {
         // The slug a prefix of the path: stored once.
-        let s = Subject::new("a/b", "a/b.md", "/t/a/b.md".into(), false, 3, 7);
+        let s = Subject::new("a/b", "a/b.md", Path::new("/t/a/b.md"), false, 3, 7);
         assert_eq!((s.slug(), s.rel_path()), ("a/b", "a/b.md"));
-        assert_eq!(s.names.len(), "a/b.md".len());
+        assert_eq!(s.text.len(), "/t/a/b.md".len());
+        assert_eq!(s.path(), Path::new("/t/a/b.md"));
         assert_eq!(s.extension(), Some("md"));
         // Not a prefix (dots dropped from a hidden name): appended.
         let h = Subject::new(
             "x/internal-notes",
             ".x/.internal-notes.md",
-            "/t/.x/.internal-notes.md".into(),
+            Path::new("/t/.x/.internal-notes.md"),
             true,
             0,
             0,
@@ -431,6 +447,11 @@ mod tests {
         assert_eq!(h.slug(), "x/internal-notes");
         assert_eq!(h.rel_path(), ".x/.internal-notes.md");
         assert_eq!(h.extension(), Some("md"));
+        assert_eq!(h.path(), Path::new("/t/.x/.internal-notes.md"));
+        // A path that does not end with the relative one is kept apart.
+        let odd = Subject::new("a", "a.md", Path::new("/elsewhere/b.md"), false, 0, 0);
+        assert_eq!((odd.slug(), odd.rel_path()), ("a", "a.md"));
+        assert_eq!(odd.path(), Path::new("/elsewhere/b.md"));
         assert!(std::mem::size_of::<Subject>() <= 72);
     }
 }

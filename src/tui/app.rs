@@ -336,7 +336,7 @@ impl App {
             .filter(|s| self.cache.tokens_of(s).is_none())
             .map(|s| {
                 (
-                    s.path.clone(),
+                    s.path().to_path_buf(),
                     s.slug().to_owned(),
                     s.extension().map(str::to_owned),
                     super::model::stamp(s),
@@ -349,10 +349,10 @@ impl App {
         match self.tab {
             Tab::Subject => {
                 if let Some(s) = self.selected_subject().and_then(|i| self.subject(i))
-                    && !self.cache.subjects.contains_key(&s.path)
+                    && !self.cache.subjects.contains_key(s.path())
                 {
                     needs.push(Need::Subject {
-                        path: s.path.clone(),
+                        path: s.path().to_path_buf(),
                         slug: s.slug().to_owned(),
                         extension: s.extension().map(str::to_owned),
                     });

@@ -283,7 +283,7 @@ impl Cache {
     /// size and modification time.
     pub fn tokens_of(&self, subject: &crate::subjects::Subject) -> Option<&TokenInfo> {
         self.tokens
-            .get(&subject.path)
+            .get(subject.path())
             .filter(|(counted, _)| *counted == stamp(subject))
             .map(|(_, info)| info)
     }

@@ -236,7 +236,7 @@ mod tests {
                 Subject::new(
                     &crate::subjects::slug::slug_of(&parts),
                     p,
-                    p.into(),
+                    std::path::Path::new(p),
                     crate::subjects::slug::is_hidden_path(&parts),
                     1,
                     0,

@@ -380,7 +380,7 @@ fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
                 _ => app
                     .selected_subject()
                     .and_then(|i| app.subject(i))
-                    .map(|s| s.path.clone()),
+                    .map(|s| s.path().to_path_buf()),
             };
             let path = match (subject, app.tab) {
                 (Some(p), tab) if tab != Tab::Config => Some(p),

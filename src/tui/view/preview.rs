@@ -140,7 +140,7 @@ fn subject(app: &App) -> Text<'static> {
         app.theme.muted(),
     ));
     let mut lines = vec![Line::from(header)];
-    let Some(preview) = app.cache.subjects.get(&s.path) else {
+    let Some(preview) = app.cache.subjects.get(s.path()) else {
         lines.push(Line::styled("(reading…)", app.theme.muted()));
         return Text::from(lines);
     };
