@@ -90,7 +90,7 @@ proptest! {
         for &i in &r.learned_order {
             prop_assert!(i < subjects.len());
             prop_assert!(!r.is_disabled(i), "disabled beats learned");
-            let by = r.learned_by[i].unwrap();
+            let by = r.learned_by.get(i).unwrap();
             if subjects[i].hidden {
                 // Only an exact selection reaches a hidden subject.
                 let p = &learned[by.pattern];
@@ -244,9 +244,11 @@ fn picked(subjects: &[Subject], picks: &[Pick]) -> Vec<String> {
 type States = (Vec<Option<usize>>, Vec<Option<LearnedBy>>, Vec<usize>);
 
 fn states(r: &Resolution) -> States {
+    let n = r.subjects().len();
+    assert_eq!((r.disabled_by.len(), r.learned_by.len()), (n, n));
     (
-        r.disabled_by.as_ref().clone(),
-        r.learned_by.clone(),
+        (0..n).map(|i| r.disabled_by.get(i)).collect(),
+        (0..n).map(|i| r.learned_by.get(i)).collect(),
         r.learned_order.clone(),
     )
 }

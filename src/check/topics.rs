@@ -221,7 +221,7 @@ pub fn learned_findings(
             let slugs: Vec<&str> = bucket.iter().map(|&i| subjects[i].slug()).collect();
             let disabled_by = bucket
                 .first()
-                .and_then(|&i| resolution.disabled_by[i])
+                .and_then(|&i| resolution.disabled_by.get(i))
                 .map(|d| resolution.disabled_entries[d].as_str())
                 .unwrap_or_default();
             let where_ = first_with(&topic.disabled, disabled_by)

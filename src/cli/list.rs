@@ -355,14 +355,14 @@ fn why(kb: &KnowledgeBase, state: &TopicState, r: &Resolution, i: usize) -> Stri
             .map(|v| format!(" ({})", v.origin.display_relative(kb.root())))
             .unwrap_or_default()
     };
-    if let Some(d) = r.disabled_by[i] {
+    if let Some(d) = r.disabled_by.get(i) {
         let entry = &r.disabled_entries[d];
         return format!(
             "disabled by \"{entry}\"{}",
             origin_of(&state.config.disabled, entry)
         );
     }
-    if let Some(l) = r.learned_by[i] {
+    if let Some(l) = r.learned_by.get(i) {
         let pattern = &r.learned_patterns[l.pattern];
         let kind = if l.glob { "glob" } else { "exact slug" };
         return format!(

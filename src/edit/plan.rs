@@ -111,8 +111,13 @@ pub fn plan_removal(state: &TopicState, root: &Path, list: List, value: &str) ->
     };
     let slug = subjects[index].slug().to_owned();
     let by = match list {
-        List::Learned => resolution.learned_by[index].map(|b| (b.pattern, b.glob)),
-        List::Disabled => resolution.disabled_by[index]
+        List::Learned => resolution
+            .learned_by
+            .get(index)
+            .map(|b| (b.pattern, b.glob)),
+        List::Disabled => resolution
+            .disabled_by
+            .get(index)
             .map(|d| (d, PatternList::new(&resolution.disabled_entries).is_glob(d))),
     };
     let Some((entry_index, glob)) = by else {

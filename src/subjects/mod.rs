@@ -11,6 +11,6 @@ pub mod watched;
 
 pub use cache::WalkCache;
 pub use pattern::{GlobHits, PatternList, is_glob};
-pub use resolve::{Counts, LearnedBy, Resolution};
+pub use resolve::{Counts, DisabledStates, LearnedBy, LearnedStates, Resolution};
 pub use walk::{Collision, Subject, WalkResult, WalkWarning, walk_subjects};
 pub use watched::WatchedWalks;

@@ -16,6 +16,70 @@ pub struct LearnedBy {
     pub glob: bool,
 }
 
+/// Per subject, the index of the first `disabled` entry that disables
+/// it: four bytes a subject (a resolution of 100k subjects is kept
+/// several times over in the TUI).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DisabledStates(Vec<u32>);
+
+impl DisabledStates {
+    fn none(len: usize) -> Self {
+        Self(vec![0; len])
+    }
+
+    /// The entry that disables subject `i`, if any.
+    pub fn get(&self, i: usize) -> Option<usize> {
+        self.0
+            .get(i)
+            .and_then(|&v| v.checked_sub(1))
+            .map(|v| v as usize)
+    }
+
+    fn set(&mut self, i: usize, entry: usize) {
+        self.0[i] = u32::try_from(entry + 1).unwrap_or(u32::MAX);
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Per subject, the `learned` pattern that pre-loads it (see
+/// [`DisabledStates`] for why it is packed).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LearnedStates(Vec<u32>);
+
+impl LearnedStates {
+    /// Why subject `i` is learned, if it is.
+    pub fn get(&self, i: usize) -> Option<LearnedBy> {
+        let v = self.0.get(i)?.checked_sub(1)?;
+        Some(LearnedBy {
+            pattern: (v >> 1) as usize,
+            glob: v & 1 == 1,
+        })
+    }
+
+    fn set(&mut self, i: usize, by: LearnedBy) {
+        let packed = u32::try_from(by.pattern)
+            .ok()
+            .and_then(|p| p.checked_mul(2))
+            .map_or(u32::MAX - 1, |p| p | u32::from(by.glob));
+        self.0[i] = packed + 1;
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// A topic's subjects with their states.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolution {
@@ -28,9 +92,9 @@ pub struct Resolution {
     pub disabled_entries: Vec<String>,
     /// Per subject: the first `disabled` entry that disables it. Shared
     /// by the resolutions of one walk with the same `disabled` list.
-    pub disabled_by: Arc<Vec<Option<usize>>>,
+    pub disabled_by: Arc<DisabledStates>,
     /// Per subject: the `learned` pattern that pre-loads it.
-    pub learned_by: Vec<Option<LearnedBy>>,
+    pub learned_by: LearnedStates,
     /// Learned subjects in resolution order (pattern order, then slug).
     pub learned_order: Vec<usize>,
     /// [`Resolution::counts`], counted once: every frame of the TUI shows
@@ -63,21 +127,21 @@ impl Resolution {
         walk: Arc<WalkResult>,
         learned: Vec<String>,
         disabled: Vec<String>,
-        disabled_by: Option<Arc<Vec<Option<usize>>>>,
+        disabled_by: Option<Arc<DisabledStates>>,
         hits: &GlobHits,
     ) -> Self {
         let subjects = &walk.subjects;
         let disabled_by =
             disabled_by.unwrap_or_else(|| Arc::new(first_disabling(subjects, &disabled, hits)));
-        let mut learned_by: Vec<Option<LearnedBy>> = vec![None; subjects.len()];
+        let mut learned_by = LearnedStates(vec![0; subjects.len()]);
         let mut learned_order = Vec::new();
         for (p, pattern) in learned.iter().enumerate() {
             let globbed = hits.get(pattern, false);
-            let exact = find_exact(subjects, pattern).filter(|&i| disabled_by[i].is_none());
+            let exact = find_exact(subjects, pattern).filter(|&i| disabled_by.get(i).is_none());
             let mut take = |i: usize| {
-                if learned_by[i].is_none() && disabled_by[i].is_none() {
+                if learned_by.get(i).is_none() && disabled_by.get(i).is_none() {
                     let glob = globbed.is_some() && *pattern != subjects[i].slug();
-                    learned_by[i] = Some(LearnedBy { pattern: p, glob });
+                    learned_by.set(i, LearnedBy { pattern: p, glob });
                     learned_order.push(i);
                 }
             };
@@ -116,11 +180,11 @@ impl Resolution {
     }
 
     pub fn is_disabled(&self, i: usize) -> bool {
-        self.disabled_by[i].is_some()
+        self.disabled_by.get(i).is_some()
     }
 
     pub fn is_learned(&self, i: usize) -> bool {
-        self.learned_by[i].is_some()
+        self.learned_by.get(i).is_some()
     }
 
     /// Not hidden, not disabled, not learned: what `learn` lists.
@@ -188,16 +252,12 @@ impl Resolution {
 
 /// For every subject, the first `disabled` entry that matches it (a glob
 /// reaches hidden subjects too), from glob matches already made.
-fn first_disabling(
-    subjects: &[Subject],
-    disabled: &[String],
-    hits: &GlobHits,
-) -> Vec<Option<usize>> {
-    let mut out = vec![None; subjects.len()];
+fn first_disabling(subjects: &[Subject], disabled: &[String], hits: &GlobHits) -> DisabledStates {
+    let mut out = DisabledStates::none(subjects.len());
     for (p, entry) in disabled.iter().enumerate() {
         let mut mark = |i: usize| {
-            if out[i].is_none() {
-                out[i] = Some(p);
+            if out.get(i).is_none() {
+                out.set(i, p);
             }
         };
         for &i in hits.get(entry, true).unwrap_or(&[]) {

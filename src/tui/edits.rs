@@ -147,13 +147,13 @@ fn subject_learned(
     i: usize,
 ) -> Result<Proposal, Proposal> {
     let slug = res.subjects()[i].slug().to_owned();
-    if let Some(e) = res.disabled_by[i] {
+    if let Some(e) = res.disabled_by.get(i) {
         return Err(Proposal::Refuse(format!(
             "`{slug}` is disabled by `{}`: disabled beats learned; press d to enable it first",
             res.disabled_entries[e]
         )));
     }
-    let Some(by) = res.learned_by[i] else {
+    let Some(by) = res.learned_by.get(i) else {
         return Ok(addition(app, state, vec![slug], false));
     };
     let pattern = res.learned_patterns[by.pattern].clone();
@@ -174,7 +174,7 @@ fn subject_disabled(
     i: usize,
 ) -> Result<Proposal, Proposal> {
     let slug = res.subjects()[i].slug().to_owned();
-    let Some(e) = res.disabled_by[i] else {
+    let Some(e) = res.disabled_by.get(i) else {
         return Ok(addition(app, state, vec![slug], true));
     };
     let entry = res.disabled_entries[e].clone();

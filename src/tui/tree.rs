@@ -169,7 +169,7 @@ pub struct RowsKey {
     pub walk: Arc<WalkResult>,
     /// The `disabled` states (by identity), only when rows depend on
     /// them (`!show_hidden`).
-    pub states: Option<Arc<Vec<Option<usize>>>>,
+    pub states: Option<Arc<crate::subjects::DisabledStates>>,
     pub show_hidden: bool,
     pub filter: String,
     pub collapsed: BTreeSet<String>,

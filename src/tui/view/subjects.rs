@@ -20,7 +20,7 @@ pub fn marks(res: &Resolution, i: usize, tokens: Option<&TokenInfo>) -> Vec<Mark
     let hidden = res.subjects()[i].hidden;
     let state = if res.is_disabled(i) {
         Mark::Disabled
-    } else if let Some(by) = res.learned_by[i] {
+    } else if let Some(by) = res.learned_by.get(i) {
         if by.glob {
             Mark::LearnedGlob
         } else {
@@ -78,7 +78,7 @@ fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'stati
             }
             spans.push(Span::raw(" "));
             spans.push(Span::raw(clean_name(row.name(res)).into_owned()));
-            if let Some(by) = res.learned_by[*i].filter(|b| b.glob) {
+            if let Some(by) = res.learned_by.get(*i).filter(|b| b.glob) {
                 spans.push(Span::styled(
                     format!(" ← {}", clean_name(&res.learned_patterns[by.pattern])),
                     t.mark(Mark::LearnedGlob),
