@@ -44,6 +44,9 @@ struct Inner {
     walks: HashMap<(PathBuf, PathBuf), Walked>,
     /// Most recently used last.
     resolutions: Vec<Kept>,
+    /// Bumped by every invalidation: a walk that began before one may
+    /// have missed the change, so it is not kept (see `keep`).
+    epoch: u64,
 }
 
 /// See the module documentation.
@@ -66,12 +69,25 @@ impl WatchedWalks {
     /// change under it is reported.
     pub fn walk(&self, dir: &Path, root: &Path) -> Arc<WalkResult> {
         let key = (dir.to_path_buf(), root.to_path_buf());
-        if let Some(walked) = self.lock().walks.get(&key) {
-            return Arc::clone(&walked.walk);
-        }
+        let epoch = {
+            let inner = self.lock();
+            if let Some(walked) = inner.walks.get(&key) {
+                return Arc::clone(&walked.walk);
+            }
+            inner.epoch
+        };
         // Walked without the lock: a walk can take a while.
-        let walk = Arc::new(walk_subjects(dir, root));
+        self.keep(key, Arc::new(walk_subjects(dir, root)), epoch)
+    }
+
+    /// Keeps a walk that began at `epoch`, unless a change was reported
+    /// since (it may have missed it: the next walk of the directory walks
+    /// again) or another thread kept one meanwhile (that one is shared).
+    fn keep(&self, key: (PathBuf, PathBuf), walk: Arc<WalkResult>, epoch: u64) -> Arc<WalkResult> {
         let mut inner = self.lock();
+        if inner.epoch != epoch {
+            return walk;
+        }
         let walked = inner.walks.entry(key).or_insert(Walked {
             walk,
             hits: GlobHits::default(),
@@ -112,7 +128,9 @@ impl WatchedWalks {
             .rev()
             .find(|k| Arc::ptr_eq(&k.resolution.walk, &walk) && k.disabled == disabled)
             .map(|k| Arc::clone(&k.resolution.disabled_by));
-        let Inner { walks, resolutions } = &mut *inner;
+        let Inner {
+            walks, resolutions, ..
+        } = &mut *inner;
         let key = (dir.to_path_buf(), root.to_path_buf());
         let mut scratch = GlobHits::default();
         let hits = match walks.get_mut(&key) {
@@ -156,12 +174,15 @@ impl WatchedWalks {
     /// Forgets the walks of directories holding (or under) a changed path.
     pub fn invalidate(&self, changed: &[PathBuf]) {
         let mut inner = self.lock();
+        inner.epoch += 1;
         inner.walks.retain(|(dir, _), _walked| {
             !changed
                 .iter()
                 .any(|p| p.starts_with(dir) || dir.starts_with(p))
         });
-        let Inner { walks, resolutions } = &mut *inner;
+        let Inner {
+            walks, resolutions, ..
+        } = &mut *inner;
         resolutions.retain(|k| {
             walks
                 .values()
@@ -171,7 +192,12 @@ impl WatchedWalks {
 
     /// Forgets everything: the next walk of every directory is fresh.
     pub fn clear(&self) {
-        *self.lock() = Inner::default();
+        let mut inner = self.lock();
+        let epoch = inner.epoch + 1;
+        *inner = Inner {
+            epoch,
+            ..Inner::default()
+        };
     }
 }
 
@@ -237,5 +263,35 @@ mod tests {
         assert!(walks.walk(&dir, &root).subjects.is_empty());
         walks.clear();
         assert!(walks.lock().walks.is_empty());
+    }
+
+    #[test]
+    fn a_walk_that_began_before_a_reported_change_is_not_kept() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        let dir = root.join("t");
+        fs::create_dir_all(&dir).expect("mkdir");
+        fs::write(dir.join("one.md"), "1").expect("write");
+        let walks = WatchedWalks::new();
+        let key = (dir.clone(), root.clone());
+        // A walk begins (another thread, say), then a change is reported
+        // before it is kept: it is used once, not kept.
+        let epoch = walks.lock().epoch;
+        let early = Arc::new(walk_subjects(&dir, &root));
+        fs::write(dir.join("two.md"), "2").expect("write");
+        walks.invalidate(std::slice::from_ref(&dir));
+        let used = walks.keep(key.clone(), Arc::clone(&early), epoch);
+        assert!(Arc::ptr_eq(&used, &early));
+        assert!(walks.lock().walks.is_empty());
+        assert_eq!(slugs(&walks.walk(&dir, &root)), ["one", "two"]);
+        // Without a change in between, a walk is kept and shared.
+        let epoch = walks.lock().epoch;
+        let kept = walks.keep(key, Arc::new(WalkResult::default()), epoch);
+        assert!(!Arc::ptr_eq(&kept, &early));
+        assert_eq!(
+            slugs(&kept),
+            ["one", "two"],
+            "the walk kept first is shared"
+        );
     }
 }
