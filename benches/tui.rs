@@ -318,6 +318,39 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         "",
     );
 
+    // A subject file saved outside (the watcher's event): reload with the
+    // walk patched for that file, resolve again, draw. The terminal runs
+    // this on its reload worker; here it runs on the bench's thread.
+    let file =
+        s.h.app
+            .resolution()
+            .map(|r| r.subjects()[r.subjects().len() / 2].path().to_path_buf())
+            .expect("a subject");
+    let original_text = std::fs::read(&file).unwrap();
+    let mut saves = Vec::new();
+    let began = Instant::now();
+    while saves.len() < reps.min(10) && (saves.len() < MIN_REPS || began.elapsed() < BUDGET) {
+        let mut text = original_text.clone();
+        text.extend(std::iter::repeat_n(b'x', saves.len() + 1));
+        std::fs::write(&file, &text).unwrap();
+        let t = Instant::now();
+        s.h.action(Action::FilesChanged(vec![file.clone()]));
+        s.draw();
+        saves.push(t.elapsed());
+        s.prompt_ready();
+    }
+    std::fs::write(&file, &original_text).unwrap();
+    s.h.action(Action::FilesChanged(vec![file.clone()]));
+    s.prompt_ready();
+    row(
+        "a subject file saved outside (reload, walk patched)",
+        n,
+        &Samples(saves),
+        "`walk_subjects`",
+        &walk,
+        "",
+    );
+
     // Pattern tester: open, type one character, close (untimed).
     let mut opens = Vec::new();
     let mut types = Vec::new();

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use jp_kb::subjects::slug::{dotted_slug, is_hidden_path, is_hidden_rel, slug_of, slug_of_rel};
 use jp_kb::subjects::walk::settle_collisions;
 use jp_kb::subjects::{
-    LearnedBy, PatternList, Resolution, Subject, WalkResult, WatchedWalks, is_glob,
+    LearnedBy, PatternList, Resolution, Subject, WalkResult, WatchedWalks, is_glob, walk_subjects,
 };
 use jp_kb::tokens::{TokenTally, count_tokens};
 use proptest::prelude::*;
@@ -197,6 +197,60 @@ proptest! {
             tally.push(p);
         }
         prop_assert_eq!(Some(tally.total()), count_tokens(&parts.concat()));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The TUI's walks, patched from reported file changes (or walked
+    /// again when a patch cannot tell), are always the walk of the tree
+    /// as it is.
+    #[test]
+    fn walks_patched_from_reported_changes_equal_fresh_walks(
+        ops in prop::collection::vec((0..4u8, 0..12usize, 0..40usize), 1..25),
+    ) {
+        const NAMES: [&str; 12] = [
+            "a.md", "b.txt", ".h.md", "d/a.md", "d/c.md", "d/.x.md",
+            "d/e/f.md", ".g/k.md", "a.txt", "d/e/a.md", "z", "d/c.txt",
+        ];
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        let dir = root.join("t");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let walks = WatchedWalks::new();
+        let _ = walks.walk(&dir, &root);
+        for (op, name, len) in ops {
+            let path = dir.join(NAMES[name]);
+            let reported = match op {
+                // Write (create or change), as an editor saves.
+                0 | 1 => {
+                    if let Some(parent) = path.parent() {
+                        std::fs::create_dir_all(parent).expect("mkdir");
+                    }
+                    std::fs::write(&path, "x".repeat(len)).expect("write");
+                    path
+                }
+                2 => {
+                    let _ = std::fs::remove_file(&path);
+                    path
+                }
+                // A whole directory removed.
+                _ => {
+                    let sub = path.parent().unwrap_or(&dir).to_path_buf();
+                    if sub == dir {
+                        continue;
+                    }
+                    let _ = std::fs::remove_dir_all(&sub);
+                    sub
+                }
+            };
+            walks.invalidate(std::slice::from_ref(&reported));
+            let kept = walks.walk(&dir, &root);
+            let fresh = walk_subjects(&dir, &root);
+            prop_assert_eq!(&kept.subjects, &fresh.subjects, "after {:?}", reported);
+            prop_assert_eq!(&kept.collisions, &fresh.collisions);
+        }
     }
 }
 

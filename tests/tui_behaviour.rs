@@ -287,8 +287,10 @@ fn subject_files_added_outside_appear_and_previews_refresh() {
     d.select("release");
     assert!(d.screen().contains("1. Bump the version."));
     std::fs::write(&file, "# Releasing\n\nShip it on Fridays.\n").unwrap();
-    std::fs::write(d.root().join(".jp/kb/project/zeta.md"), "new\n").unwrap();
-    d.h.action(Action::FilesChanged(vec![file]));
+    let zeta = d.root().join(".jp/kb/project/zeta.md");
+    std::fs::write(&zeta, "new\n").unwrap();
+    // As the watcher reports them: every path that changed.
+    d.h.action(Action::FilesChanged(vec![file, zeta]));
     assert!(d.screen().contains("Ship it on Fridays."));
     d.keys("/\u{1b}");
     assert!(d.screen().contains("zeta.md"));

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::pattern::GlobHits;
 use super::resolve::Resolution;
-use super::walk::{WalkResult, walk_subjects};
+use super::walk::{WalkResult, patch_walk, walk_subjects};
 
 /// How many resolutions are kept (each holds a few bytes per subject):
 /// enough for every topic of a reload and the states an undo returns to.
@@ -42,6 +42,10 @@ struct Walked {
 struct Inner {
     /// Keyed by (topic directory, workspace root).
     walks: HashMap<(PathBuf, PathBuf), Walked>,
+    /// Walks with changes reported under them, and those changes: the
+    /// next walk of the directory patches them (see [`patch_walk`]), or
+    /// walks again when a patch cannot tell.
+    stale: HashMap<(PathBuf, PathBuf), (Arc<WalkResult>, Vec<PathBuf>)>,
     /// Most recently used last.
     resolutions: Vec<Kept>,
     /// Bumped by every invalidation: a walk that began before one may
@@ -66,18 +70,21 @@ impl WatchedWalks {
     }
 
     /// The walk of `dir` (see [`walk_subjects`]), walked once until a
-    /// change under it is reported.
+    /// change under it is reported, then patched for the changed files
+    /// when that is enough.
     pub fn walk(&self, dir: &Path, root: &Path) -> Arc<WalkResult> {
         let key = (dir.to_path_buf(), root.to_path_buf());
-        let epoch = {
-            let inner = self.lock();
+        let (epoch, stale) = {
+            let mut inner = self.lock();
             if let Some(walked) = inner.walks.get(&key) {
                 return Arc::clone(&walked.walk);
             }
-            inner.epoch
+            (inner.epoch, inner.stale.remove(&key))
         };
-        // Walked without the lock: a walk can take a while.
-        self.keep(key, Arc::new(walk_subjects(dir, root)), epoch)
+        // Patched or walked without the lock: either can take a while.
+        let patched = stale.and_then(|(walk, changed)| patch_walk(&walk, dir, &changed));
+        let walk = patched.unwrap_or_else(|| walk_subjects(dir, root));
+        self.keep(key, Arc::new(walk), epoch)
     }
 
     /// Keeps a walk that began at `epoch`, unless a change was reported
@@ -171,18 +178,38 @@ impl WatchedWalks {
         resolution
     }
 
-    /// Forgets the walks of directories holding (or under) a changed path.
+    /// Marks the walks of directories holding a changed path as stale
+    /// (to be patched), and forgets those of directories under one.
     pub fn invalidate(&self, changed: &[PathBuf]) {
         let mut inner = self.lock();
         inner.epoch += 1;
-        inner.walks.retain(|(dir, _), _walked| {
-            !changed
-                .iter()
-                .any(|p| p.starts_with(dir) || dir.starts_with(p))
-        });
         let Inner {
-            walks, resolutions, ..
+            walks,
+            stale,
+            resolutions,
+            ..
         } = &mut *inner;
+        // The directory itself, or one above it, changed: walk again.
+        let replaced = |dir: &Path| changed.iter().any(|p| dir.starts_with(p));
+        stale.retain(|(dir, _), _| !replaced(dir));
+        walks.retain(|(dir, _), _| !replaced(dir));
+        for ((dir, _), (_, pending)) in stale.iter_mut() {
+            pending.extend(changed.iter().filter(|p| p.starts_with(dir)).cloned());
+        }
+        let keys: Vec<(PathBuf, PathBuf)> = walks.keys().cloned().collect();
+        for key in keys {
+            let under: Vec<PathBuf> = changed
+                .iter()
+                .filter(|p| p.starts_with(&key.0))
+                .cloned()
+                .collect();
+            if under.is_empty() {
+                continue;
+            }
+            if let Some(walked) = walks.remove(&key) {
+                stale.insert(key, (walked.walk, under));
+            }
+        }
         resolutions.retain(|k| {
             walks
                 .values()

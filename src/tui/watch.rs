@@ -26,6 +26,12 @@ pub struct Watcher {
 pub fn start(tx: Sender<Vec<PathBuf>>) -> Result<Watcher, String> {
     let debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
         let Ok(events) = result else { return };
+        // Events were lost (the kernel's queue overflowed): no list of
+        // paths can be trusted, so everything is reloaded (an empty list).
+        if events.iter().any(|e| e.need_rescan()) {
+            let _ = tx.send(Vec::new());
+            return;
+        }
         let mut paths: Vec<PathBuf> = events
             .into_iter()
             .filter(|e| !e.kind.is_access())
