@@ -180,17 +180,24 @@ impl KnowledgeBase {
             .sum();
         let mut out = String::with_capacity(size);
         for piece in &pieces {
-            match piece {
-                Piece::Text(text) => out.push_str(text),
-                Piece::Subject(at) => {
-                    if let Some(s) = self.subject_at(*at) {
-                        let text = read_formatted(s.slug(), s.extension(), s.path());
-                        push_subject(&mut out, s.slug(), &text);
-                    }
+            self.push_piece(piece, &mut out);
+        }
+        Some(out)
+    }
+
+    /// Appends a piece of the section to `out`: template text as it is, a
+    /// pre-loaded subject as `<subject "{slug}">\n{content}\n</subject>`
+    /// (reads the file). Every renderer of the section goes through here.
+    pub fn push_piece(&self, piece: &Piece<SubjectAt>, out: &mut String) {
+        match piece {
+            Piece::Text(text) => out.push_str(text),
+            Piece::Subject(at) => {
+                if let Some(s) = self.subject_at(*at) {
+                    let text = read_formatted(s.slug(), s.extension(), s.path());
+                    push_subject(out, s.slug(), &text);
                 }
             }
         }
-        Some(out)
     }
 
     /// The `<knowledge>` section as pieces, its pre-loaded subjects named
@@ -235,16 +242,6 @@ impl KnowledgeBase {
             .resolution()?
             .subjects()
             .get(at.subject)
-    }
-
-    /// The rendered piece of a pre-loaded subject:
-    /// `<subject "{slug}">\n{content}\n</subject>` (reads the file).
-    pub fn subject_piece(&self, at: SubjectAt) -> Option<String> {
-        let s = self.subject_at(at)?;
-        let text = read_formatted(s.slug(), s.extension(), s.path());
-        let mut out = String::with_capacity(text.len() + s.slug().len() + 32);
-        push_subject(&mut out, s.slug(), &text);
-        Some(out)
     }
 
     /// Topics the `learn` tool description lists: `(id, title)`.

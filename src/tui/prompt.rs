@@ -60,19 +60,13 @@ impl RenderedPrompt {
         };
         let mut tally = TokenTally::new();
         let mut layout = PromptLayout::default();
+        // One piece's text at a time (reused).
+        let mut text = String::new();
         for piece in pieces {
             let first_line = layout.newlines;
-            let text = match &piece {
-                Piece::Text(text) => {
-                    tally.push(text);
-                    text.as_str().into()
-                }
-                Piece::Subject(at) => {
-                    let text = kb.subject_piece(*at).unwrap_or_default();
-                    tally.push(&text);
-                    std::borrow::Cow::Owned(text)
-                }
-            };
+            text.clear();
+            kb.push_piece(&piece, &mut text);
+            tally.push(&text);
             layout.newlines += bytecount_newlines(&text);
             layout.bytes += text.len();
             layout.pieces.push(LaidPiece { piece, first_line });
@@ -134,10 +128,7 @@ pub fn read_part(
 ) -> HeadPart {
     let mut text = String::new();
     for laid in layout {
-        match &laid.piece {
-            Piece::Text(t) => text.push_str(t),
-            Piece::Subject(at) => text.push_str(&kb.subject_piece(*at).unwrap_or_default()),
-        }
+        kb.push_piece(&laid.piece, &mut text);
     }
     HeadPart {
         generation,
