@@ -147,6 +147,7 @@ impl KnowledgeBase {
             return Outcome::Error(format!("Topic \"{}\" cannot be read: {why}", state.id()));
         };
         execute_resolved(
+            self.root(),
             resolution,
             state.id(),
             state.config.name(),
@@ -155,10 +156,12 @@ impl KnowledgeBase {
         )
     }
 
-    /// The formatted text of subject `index` of `topic` (reads the file).
-    pub fn subject_text(state: &TopicState, index: usize) -> Option<String> {
+    /// The formatted text of subject `index` of `topic` (reads the file,
+    /// through the guarded open).
+    pub fn subject_text(&self, state: &TopicState, index: usize) -> Option<String> {
         let subject = state.resolution()?.subjects().get(index)?;
         Some(read_formatted(
+            self.root(),
             subject.slug(),
             subject.extension(),
             subject.path(),
@@ -173,8 +176,11 @@ impl KnowledgeBase {
             .iter()
             .map(|p| match p {
                 Piece::Text(text) => text.len(),
+                // Never more than a subject can inline, whatever the walk
+                // says (a sparse 1 GiB file must not reserve 1 GiB).
                 Piece::Subject(at) => self.subject_at(*at).map_or(0, |s| {
-                    s.slug().len() + usize::try_from(s.bytes).unwrap_or(0) + 64
+                    let bytes = s.bytes.min(crate::content::MAX_SUBJECT_BYTES);
+                    s.slug().len() + usize::try_from(bytes).unwrap_or(0) + 64
                 }),
             })
             .sum();
@@ -193,7 +199,7 @@ impl KnowledgeBase {
             Piece::Text(text) => out.push_str(text),
             Piece::Subject(at) => {
                 if let Some(s) = self.subject_at(*at) {
-                    let text = read_formatted(s.slug(), s.extension(), s.path());
+                    let text = read_formatted(self.root(), s.slug(), s.extension(), s.path());
                     push_subject(out, s.slug(), &text);
                 }
             }

@@ -3,7 +3,7 @@
 //! it returns and nothing else, and does not know who calls it.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::content::read_formatted;
 use crate::render::learn::render_already_learned;
@@ -63,6 +63,7 @@ pub fn execute(input: &LearnInput) -> Outcome {
         .filter(|t| !t.is_empty())
         .unwrap_or(&input.topic_id);
     execute_resolved(
+        &input.workspace_root,
         &resolution,
         &input.topic_id,
         name,
@@ -81,8 +82,11 @@ fn dedup(items: &[String]) -> Vec<String> {
 }
 
 /// Runs `learn` over an already resolved topic (the CLI, TUI and MCP
-/// server reuse their cached resolution).
+/// server reuse their cached resolution). Subjects are read through the
+/// guarded open, relative to `root` (the canonical workspace root): the
+/// resolution may be older than the files.
 pub fn execute_resolved(
+    root: &Path,
     resolution: &Resolution,
     topic_id: &str,
     name: &str,
@@ -135,7 +139,10 @@ pub fn execute_resolved(
         .iter()
         .map(|&i| {
             let s = &subjects[i];
-            (s.slug(), read_formatted(s.slug(), s.extension(), s.path()))
+            (
+                s.slug(),
+                read_formatted(root, s.slug(), s.extension(), s.path()),
+            )
         })
         .collect();
     Outcome::Success(render_loaded(single_exact, &loaded))

@@ -113,6 +113,12 @@ impl TopicState {
         &self.config.id
     }
 
+    /// The canonical workspace root: what every read of a subject is
+    /// guarded against (see [`crate::content::open`]).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     pub fn enabled(&self) -> bool {
         self.config.enabled()
     }

@@ -66,6 +66,15 @@ pub fn walk_findings(
                 format!("file name in topic `{id}` is not valid UTF-8: skipped"),
                 "rename the file: a slug must be text",
             ),
+            WalkWarning::SpecialFile { path, kind } => (
+                Code::UnreadableSubject,
+                path,
+                format!(
+                    "{} in topic `{id}` is {kind}, not a regular file: skipped, never opened",
+                    locator.display(path).display()
+                ),
+                "move it out of the topic directory: only regular files are subjects",
+            ),
             WalkWarning::Io { path, message } => (
                 Code::UnreadableSubject,
                 path,
@@ -102,7 +111,8 @@ pub fn walk_findings(
     }
 }
 
-/// KB107–KB109, KB111 and KB115: reads every subject that is not disabled.
+/// KB107–KB109, KB111, KB115 and KB116: reads every subject that is not
+/// disabled (through the guarded, bounded read).
 pub fn subject_findings(
     state: &TopicState,
     resolution: &Resolution,
@@ -131,7 +141,7 @@ pub fn subject_findings(
         if resolution.is_disabled(i) {
             continue;
         }
-        let content = read_content(subject.path());
+        let content = read_content(state.root(), subject.path());
         let skipped = |code, message: String, hint: &str| {
             Finding::new(code, message)
                 .at(locator.file(subject.path()))
@@ -154,6 +164,14 @@ pub fn subject_findings(
                 Code::UnreadableSubject,
                 format!("subject `{}` of topic `{id}` cannot be read: {why}", subject.slug()),
                 "check the file's permissions",
+            )),
+            Content::Skipped(SkipReason::TooLarge { bytes, limit }) => out.push(skipped(
+                Code::SubjectOverSizeLimit,
+                format!(
+                    "subject `{}` of topic `{id}` is {bytes} bytes, above the {limit}-byte limit: it is never read, the assistant is told it was skipped",
+                    subject.slug()
+                ),
+                "split it into smaller subjects, or remove it from the topic (or add its slug to `disabled`)",
             )),
             Content::Text(text) => {
                 let limit = thresholds.max_subject_tokens;
@@ -279,7 +297,7 @@ pub fn prompt_finding(kb: &KnowledgeBase, thresholds: &Thresholds) -> Option<Fin
         .iter()
         .take(3)
         .map(|(_, name, s)| {
-            let text = format_subject(s.slug(), s.extension(), &read_content(s.path()));
+            let text = format_subject(s.slug(), s.extension(), &read_content(kb.root(), s.path()));
             (count_tokens(&text).unwrap_or(0), name.as_str())
         })
         .collect();

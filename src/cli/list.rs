@@ -53,7 +53,7 @@ pub fn run(kb: &KnowledgeBase, args: &ListArgs) -> Result<ExitCode, CliError> {
                     .unwrap_or_default();
                 return Err(CliError::runtime(format!("topic `{}`: {why}", state.id())));
             };
-            let rows = rows(resolution, args);
+            let rows = rows(kb, resolution, args);
             if args.json {
                 let items: Vec<SubjectJson> =
                     rows.iter().map(|r| subject_json(resolution, r)).collect();
@@ -103,7 +103,10 @@ struct Row {
     skipped: Option<SkipReason>,
 }
 
-fn rows(resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
+/// With `--tokens`, each file is read through the guarded, bounded read:
+/// one above the size limit is not counted (its row says why), so memory
+/// stays bounded whatever the files hold.
+fn rows(kb: &KnowledgeBase, resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
     resolution
         .subjects()
         .iter()
@@ -112,7 +115,7 @@ fn rows(resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
         .map(|(index, s)| {
             let mut skipped = None;
             let measured = args.tokens.then(|| {
-                let content = read_content(s.path());
+                let content = read_content(kb.root(), s.path());
                 let binary = content == Content::Skipped(SkipReason::Binary);
                 let tokens = match content {
                     Content::Text(_) => jp_kb::tokens::count_tokens(

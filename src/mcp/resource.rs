@@ -6,10 +6,15 @@
 //! RFD's exact-slug rule, through the same lookup `learn` uses). Never
 //! readable: disabled subjects, subjects of disabled topics, and anything
 //! that is not a walked subject of the topic: a URI is only ever looked up
-//! among the topic's subjects, never turned into a path.
+//! among the topic's subjects, never turned into a path. Read through the
+//! guarded open ([`crate::content::open`]), up to
+//! [`MAX_RESOURCE_BYTES`](crate::content::MAX_RESOURCE_BYTES).
 
 use crate::KnowledgeBase;
-use crate::content::looks_binary;
+use std::io::Read as _;
+
+use crate::content::open::{open_subject, os_reason};
+use crate::content::{MAX_RESOURCE_BYTES, looks_binary};
 use crate::subjects::pattern::find_exact;
 use crate::subjects::{Resolution, Subject};
 use crate::topic::TopicState;
@@ -111,6 +116,15 @@ pub enum ReadError {
         slug: String,
         reason: String,
     },
+    #[error(
+        "subject \"{slug}\" of topic \"{topic}\" is too large to read as a resource: {bytes} bytes, above the limit of {limit} bytes"
+    )]
+    TooLarge {
+        topic: String,
+        slug: String,
+        bytes: u64,
+        limit: u64,
+    },
 }
 
 impl ReadError {
@@ -156,17 +170,28 @@ pub fn read_resource(kb: &KnowledgeBase, uri: &str) -> Result<ResourceContent, R
         slug: subject.slug().to_owned(),
         reason,
     };
-    // The walk only keeps files inside the workspace; check again at read
-    // time, in case a file was swapped for a symlink since.
-    let inside = subject
-        .path()
-        .canonicalize()
-        .map_err(|e| unreadable(e.to_string()))?
-        .starts_with(kb.root());
-    if !inside {
-        return Err(unreadable("it now leaves the workspace".to_owned()));
+    // The walk may be older than the files (it is reused while directory
+    // times hold): the guarded open checks the file as it is now.
+    let opened = open_subject(kb.root(), subject.path()).map_err(|e| unreadable(e.to_string()))?;
+    let too_large = |bytes: u64| ReadError::TooLarge {
+        topic: topic.clone(),
+        slug: subject.slug().to_owned(),
+        bytes,
+        limit: MAX_RESOURCE_BYTES,
+    };
+    if opened.size > MAX_RESOURCE_BYTES {
+        return Err(too_large(opened.size));
     }
-    let bytes = std::fs::read(subject.path()).map_err(|e| unreadable(e.to_string()))?;
+    let mut bytes = Vec::new();
+    // One byte more than the limit tells a file that grew since `fstat`.
+    opened
+        .file
+        .take(MAX_RESOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| unreadable(os_reason(&e)))?;
+    if bytes.len() as u64 > MAX_RESOURCE_BYTES {
+        return Err(too_large(opened.size.max(bytes.len() as u64)));
+    }
     let body = if looks_binary(&bytes) {
         Body::Blob(bytes)
     } else {

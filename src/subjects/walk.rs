@@ -128,6 +128,9 @@ pub enum WalkWarning {
     NonUtf8Name { path: PathBuf },
     /// A directory that could not be read, or a symlink loop.
     Io { path: PathBuf, message: String },
+    /// A FIFO, a socket or a device (directly or behind a symlink): never
+    /// opened (opening a FIFO blocks until a writer comes).
+    SpecialFile { path: PathBuf, kind: &'static str },
 }
 
 impl std::fmt::Display for WalkWarning {
@@ -148,6 +151,11 @@ impl std::fmt::Display for WalkWarning {
                 path.display()
             ),
             WalkWarning::Io { path, message } => write!(f, "{}: {message}", path.display()),
+            WalkWarning::SpecialFile { path, kind } => write!(
+                f,
+                "{}: {kind}, not a regular file; skipped (never opened)",
+                path.display()
+            ),
         }
     }
 }
@@ -245,6 +253,11 @@ impl WalkState<'_> {
                 self.follow_link(entry.into_path());
             } else if file_type.is_dir() {
                 self.dirs.push(entry.into_path());
+            } else {
+                self.warnings.push(WalkWarning::SpecialFile {
+                    path: entry.into_path(),
+                    kind: crate::content::open::kind_name(&file_type),
+                });
             }
         }
         self.active.pop();
@@ -281,6 +294,11 @@ impl WalkState<'_> {
             } else {
                 self.walk(&path, target);
             }
+        } else {
+            self.warnings.push(WalkWarning::SpecialFile {
+                path,
+                kind: crate::content::open::kind_name(&meta.file_type()),
+            });
         }
     }
 
@@ -460,7 +478,8 @@ fn warned_about(warning: &WalkWarning, path: &Path) -> bool {
         WalkWarning::SymlinkOutside { path, .. }
         | WalkWarning::BrokenSymlink { path }
         | WalkWarning::NonUtf8Name { path }
-        | WalkWarning::Io { path, .. } => path,
+        | WalkWarning::Io { path, .. }
+        | WalkWarning::SpecialFile { path, .. } => path,
     };
     at.starts_with(path) || path.starts_with(at)
 }

@@ -299,13 +299,14 @@ impl Cache {
     }
 }
 
-fn read(path: &Path, slug: &str, extension: Option<&str>) -> (Content, String, bool) {
-    let (content, truncated) = read_content_prefix(path, PREVIEW_LIMIT);
+fn read(root: &Path, path: &Path, slug: &str, extension: Option<&str>) -> (Content, String, bool) {
+    let (content, truncated) = read_content_prefix(root, path, PREVIEW_LIMIT);
     let formatted = format_subject(slug, extension, &content);
     (content, formatted, truncated)
 }
 
-/// Reads what a need asks for. `kb` answers `learn` needs.
+/// Reads what a need asks for, every file through the guarded open
+/// relative to `kb`'s root. `kb` answers `learn` needs.
 pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
     match need {
         Need::Subject {
@@ -313,7 +314,7 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
             slug,
             extension,
         } => {
-            let (content, formatted, truncated) = read(path, slug, extension.as_deref());
+            let (content, formatted, truncated) = read(kb.root(), path, slug, extension.as_deref());
             let markdown = matches!(content, Content::Text(_))
                 && crate::content::fence_language(extension.as_deref()).is_none();
             Fetched::Subject(
@@ -328,7 +329,8 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
         Need::Tokens(list) => Fetched::Tokens(
             list.iter()
                 .map(|(path, slug, ext, stamp)| {
-                    let (content, formatted, truncated) = read(path, slug, ext.as_deref());
+                    let (content, formatted, truncated) =
+                        read(kb.root(), path, slug, ext.as_deref());
                     let (kind, tokens) = match content {
                         Content::Text(_) => (FileKind::Text, count_tokens(&formatted)),
                         Content::Skipped(SkipReason::Binary) => (FileKind::Binary, None),

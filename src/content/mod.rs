@@ -1,6 +1,7 @@
 //! Reading a subject file and formatting it the way the assistant sees it
 //! (contract §4): pass-through or fenced by extension; binary, non-UTF-8
-//! and unreadable files are skipped with a reason, never inlined.
+//! and unreadable files are skipped with a reason, never inlined. Every
+//! read goes through the guarded open of [`open`] and is bounded.
 
 use std::io::Read as _;
 use std::path::Path;
@@ -8,12 +9,22 @@ use std::path::Path;
 /// How many leading bytes are searched for a NUL byte.
 pub const BINARY_SNIFF_LEN: usize = 8192;
 
+pub mod open;
+
+pub use open::{MAX_RESOURCE_BYTES, MAX_SUBJECT_BYTES};
+
 /// Why a subject's content is not shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkipReason {
     Binary,
     NotUtf8,
     Unreadable(String),
+    /// Larger than the limit it was read with (see
+    /// [`MAX_SUBJECT_BYTES`]): never read whole.
+    TooLarge {
+        bytes: u64,
+        limit: u64,
+    },
 }
 
 impl std::fmt::Display for SkipReason {
@@ -22,6 +33,10 @@ impl std::fmt::Display for SkipReason {
             SkipReason::Binary => f.write_str("binary file (NUL byte in the first 8192 bytes)"),
             SkipReason::NotUtf8 => f.write_str("not valid UTF-8"),
             SkipReason::Unreadable(why) => write!(f, "unreadable: {why}"),
+            SkipReason::TooLarge { bytes, limit } => write!(
+                f,
+                "too large: {bytes} bytes, above the limit of {limit} bytes"
+            ),
         }
     }
 }
@@ -39,33 +54,72 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(BINARY_SNIFF_LEN)].contains(&0)
 }
 
-/// Reads a subject file.
-pub fn read_content(path: &Path) -> Content {
-    match std::fs::read(path) {
+/// Reads a subject file through the guarded open ([`open::open_subject`]):
+/// a file that now resolves outside `root` (the canonical workspace root),
+/// or is no regular file, is skipped as unreadable. Reads 8 KiB to tell a
+/// binary file, and no more than [`MAX_SUBJECT_BYTES`] in all.
+pub fn read_content(root: &Path, path: &Path) -> Content {
+    read_content_limited(root, path, MAX_SUBJECT_BYTES)
+}
+
+/// [`read_content`] with another size limit.
+pub fn read_content_limited(root: &Path, path: &Path, limit: u64) -> Content {
+    match read_bytes(root, path, limit) {
         Ok(bytes) => decode_content(bytes),
-        Err(err) => Content::Skipped(SkipReason::Unreadable(os_reason(&err))),
+        Err(reason) => Content::Skipped(reason),
     }
 }
 
+/// The bytes of a subject, at most `limit` of them: a binary file (by its
+/// first 8 KiB) or one above the limit is a [`SkipReason`], as is any
+/// file the guarded open refuses.
+pub fn read_bytes(root: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, SkipReason> {
+    let unreadable = |e: &dyn std::fmt::Display| SkipReason::Unreadable(e.to_string());
+    let opened = open::open_subject(root, path).map_err(|e| unreadable(&e))?;
+    let mut file = opened.file;
+    let mut bytes = Vec::new();
+    let sniff = limit.min(BINARY_SNIFF_LEN as u64);
+    read_up_to(&mut file, sniff, &mut bytes).map_err(|e| unreadable(&open::os_reason(&e)))?;
+    if looks_binary(&bytes) {
+        return Err(SkipReason::Binary);
+    }
+    let too_large = |bytes: u64| SkipReason::TooLarge { bytes, limit };
+    if opened.size > limit {
+        return Err(too_large(opened.size));
+    }
+    // One byte more than the limit tells a file that grew since `fstat`.
+    let rest = (limit + 1).saturating_sub(bytes.len() as u64);
+    read_up_to(&mut file, rest, &mut bytes).map_err(|e| unreadable(&open::os_reason(&e)))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(opened.size.max(bytes.len() as u64)));
+    }
+    Ok(bytes)
+}
+
+/// Appends up to `count` more bytes of `file` to `bytes`.
+fn read_up_to(file: &mut std::fs::File, count: u64, bytes: &mut Vec<u8>) -> std::io::Result<()> {
+    file.by_ref().take(count).read_to_end(bytes).map(|_| ())
+}
+
 /// Reads a subject and formats it: what the assistant gets for it.
-pub fn read_formatted(slug: &str, extension: Option<&str>, path: &Path) -> String {
-    format_subject_owned(slug, extension, read_content(path))
+pub fn read_formatted(root: &Path, slug: &str, extension: Option<&str>, path: &Path) -> String {
+    format_subject_owned(slug, extension, read_content(root, path))
 }
 
 /// Reads at most `limit` bytes of a subject file (for previews of huge
-/// files). Returns the content and whether the file was cut; a cut never
-/// splits a UTF-8 character (the incomplete tail is dropped).
-pub fn read_content_prefix(path: &Path, limit: usize) -> (Content, bool) {
+/// files), through the guarded open. Returns the content and whether the
+/// file was cut; a cut never splits a UTF-8 character (the incomplete tail
+/// is dropped).
+pub fn read_content_prefix(root: &Path, path: &Path, limit: usize) -> (Content, bool) {
     let mut bytes = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| {
-        let mut taken = f.take(limit as u64 + 1);
-        taken.read_to_end(&mut bytes)
-    });
-    if let Err(err) = read {
-        return (
-            Content::Skipped(SkipReason::Unreadable(os_reason(&err))),
-            false,
-        );
+    let read = open::open_subject(root, path)
+        .map_err(|e| e.to_string())
+        .and_then(|opened| {
+            let mut file = opened.file;
+            read_up_to(&mut file, limit as u64 + 1, &mut bytes).map_err(|e| open::os_reason(&e))
+        });
+    if let Err(why) = read {
+        return (Content::Skipped(SkipReason::Unreadable(why)), false);
     }
     let truncated = bytes.len() > limit;
     if truncated {
@@ -91,15 +145,6 @@ pub fn decode_content(bytes: Vec<u8>) -> Content {
             Content::Text(text)
         }
         Err(_) => Content::Skipped(SkipReason::NotUtf8),
-    }
-}
-
-/// The OS's reason without Rust's "(os error 13)" suffix.
-fn os_reason(err: &std::io::Error) -> String {
-    let text = err.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_owned(),
-        None => text,
     }
 }
 
@@ -183,24 +228,23 @@ mod tests {
 
     #[test]
     fn prefix_read_is_bounded_and_keeps_whole_characters() {
-        let dir = std::env::temp_dir().join(format!("jp-kb-prefix-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().canonicalize().unwrap();
         let path = dir.join("big.md");
         std::fs::write(&path, "ab\u{e9}cd").unwrap();
         // "ab" + 2-byte é: a 3-byte limit cuts é in half; it is dropped.
         assert_eq!(
-            read_content_prefix(&path, 3),
+            read_content_prefix(&dir, &path, 3),
             (Content::Text("ab".into()), true)
         );
         assert_eq!(
-            read_content_prefix(&path, 100),
+            read_content_prefix(&dir, &path, 100),
             (Content::Text("ab\u{e9}cd".into()), false)
         );
         assert!(matches!(
-            read_content_prefix(&dir.join("missing"), 10),
+            read_content_prefix(&dir, &dir.join("missing"), 10),
             (Content::Skipped(SkipReason::Unreadable(_)), false)
         ));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -219,9 +263,11 @@ mod read_tests {
 
     #[test]
     fn unreadable_files_give_the_os_reason() {
-        let dir = std::env::temp_dir();
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("dir.md")).unwrap();
         // A directory cannot be read as a file, for any user (root too).
-        match read_content(&dir) {
+        match read_content(&root, &root.join("dir.md")) {
             Content::Skipped(SkipReason::Unreadable(why)) => {
                 assert!(why.contains("directory"), "{why}");
                 assert!(!why.contains("os error"), "{why}");
@@ -229,8 +275,15 @@ mod read_tests {
             other => panic!("expected unreadable, got {other:?}"),
         }
         assert!(matches!(
-            read_content(Path::new("/nonexistent/x.md")),
+            read_content(&root, &root.join("missing/x.md")),
             Content::Skipped(SkipReason::Unreadable(_))
         ));
+        // Not a subject of this workspace at all.
+        assert_eq!(
+            read_content(&root, Path::new("/etc/hostname")),
+            Content::Skipped(SkipReason::Unreadable(
+                "resolves outside the workspace".into()
+            ))
+        );
     }
 }
