@@ -8,6 +8,7 @@
 
 mod common;
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -197,7 +198,9 @@ fn mcp_answers(workspace: &mcp::Workspace) -> String {
     out.push_str(&mcp::knowledge_text(&kb).unwrap_or_default());
     for uri in ["kb://t/a", "kb://t/sub/b"] {
         match mcp::read_resource(&kb, uri) {
-            Ok(content) => out.push_str(&format!("{:?}", content.body)),
+            Ok(content) => {
+                let _ = write!(out, "{:?}", content.body);
+            }
             Err(e) => out.push_str(&e.to_string()),
         }
     }

@@ -124,14 +124,10 @@ fn open_plain(path: &Path) -> std::io::Result<File> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt as _;
-        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32 | nocty());
+        let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
+        options.custom_flags(flags.bits().cast_signed());
     }
     options.open(path)
-}
-
-#[cfg(unix)]
-fn nocty() -> i32 {
-    rustix::fs::OFlags::NOCTTY.bits() as i32
 }
 
 /// The open file when `fstat` says it is a regular file.
