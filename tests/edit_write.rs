@@ -9,7 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt as _;
+use std::os::unix::fs::{FileTypeExt as _, PermissionsExt as _};
 use std::path::Path;
 
 use jp_kb::edit::write::{save_with_hook, write_atomic_with_hook};
@@ -446,4 +446,36 @@ fn a_new_file_gets_the_usual_mode_and_an_existing_one_keeps_its_own() {
         fs::metadata(&probe).unwrap().permissions().mode() & 0o777,
         "a new file gets what any new file gets under this umask"
     );
+}
+
+#[test]
+fn save_refuses_a_fifo_without_waiting_for_a_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    )
+    .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let p = path.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(save(&p, &add("x")).map(|_| ()).map_err(|e| e.to_string()));
+    });
+    let result = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("save blocked on the FIFO");
+    let msg = result.unwrap_err();
+    assert!(
+        msg.starts_with(&format!(
+            "{}: cannot read: not a regular file",
+            path.display()
+        )),
+        "{msg}"
+    );
+    assert!(fs::symlink_metadata(&path).unwrap().file_type().is_fifo());
+    assert!(temp_files(dir.path()).is_empty());
 }
