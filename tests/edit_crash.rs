@@ -1,6 +1,8 @@
 //! Crash safety of `save`: a child process saves edits in a tight loop and
 //! is killed (SIGKILL) at a random moment, over and over; after every kill
-//! the file must parse and hold exactly the old or the new content.
+//! the file must parse and hold exactly the old or the new content, and no
+//! temporary copy of a 0600 file may ever be readable by anyone else or
+//! outlive the next write (issue 12, item 6).
 //!
 //! The child is this same test binary, re-run with `--exact crash_child`
 //! and the environment variable `JP_KB_EDIT_CRASH_CHILD` naming the file;
@@ -8,9 +10,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
 use std::os::unix::process::ExitStatusExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use jp_kb::edit::{Edit, apply, save};
@@ -144,4 +149,114 @@ fn killed_mid_save_leaves_old_or_new_content() {
         saw_old > 0 && saw_new > 0,
         "the child never got to save: old {saw_old}, new {saw_new}"
     );
+}
+
+const PRIVATE_KILLS: usize = 200;
+
+/// Temporary files in `dir` whose mode lets anyone but the owner in:
+/// `(name, mode)`.
+fn temp_files(dir: &Path) -> Vec<(String, u32)> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let name = e.file_name().into_string().ok()?;
+            // Gone between listing and stat: renamed into place or removed.
+            let mode = e.metadata().ok()?.permissions().mode() & 0o7777;
+            name.ends_with(".jp-kb.tmp").then_some((name, mode))
+        })
+        .collect()
+}
+
+#[test]
+fn killed_writers_never_expose_a_private_file() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let path = dir.path().join("config.toml");
+    let ready = path.with_extension("ready");
+    fs::write(&path, BASE).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    let start = Instant::now();
+    for _ in 0..6 {
+        let text = fs::read_to_string(&path).unwrap();
+        save(&path, &toggle(&text)).unwrap();
+    }
+    let window = u64::try_from((start.elapsed() / 2).as_micros())
+        .unwrap()
+        .max(2000);
+    // Watches the directory the whole time for a temporary file wider
+    // than 0600.
+    let stop = Arc::new(AtomicBool::new(false));
+    let (seen, exposed) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let watcher = {
+        let (dir, stop) = (dir.path().to_path_buf(), Arc::clone(&stop));
+        let (seen, exposed) = (Arc::clone(&seen), Arc::clone(&exposed));
+        std::thread::spawn(move || {
+            let mut wide = Vec::new();
+            while !stop.load(Ordering::Relaxed) {
+                for (name, mode) in temp_files(&dir) {
+                    seen.fetch_add(1, Ordering::Relaxed);
+                    if mode & 0o077 != 0 {
+                        exposed.fetch_add(1, Ordering::Relaxed);
+                        wide.push(format!("{name} {mode:o}"));
+                    }
+                }
+            }
+            wide
+        })
+    };
+    let exe = std::env::current_exe().unwrap();
+    let mut rng = Lcg(0x0600);
+    let mut leftovers = 0;
+    for round in 0..PRIVATE_KILLS {
+        let _ = fs::remove_file(&ready);
+        let mut child = Command::new(&exe)
+            .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
+            .env(CHILD_ENV, &path)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for(&ready);
+        std::thread::sleep(Duration::from_micros(rng.next() % window));
+        child.kill().unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(
+            status.signal(),
+            Some(9),
+            "round {round}: child ended with {status}"
+        );
+        let left = temp_files(dir.path());
+        for (name, mode) in &left {
+            assert_eq!(
+                mode & 0o077,
+                0,
+                "round {round}: {name} left with mode {mode:o}"
+            );
+        }
+        leftovers += left.len();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(
+            mode, 0o600,
+            "round {round}: the file's mode became {mode:o}"
+        );
+    }
+    stop.store(true, Ordering::Relaxed);
+    let wide = watcher.join().unwrap();
+    eprintln!(
+        "{PRIVATE_KILLS} kills within {window} µs: temporary files seen {} times by the watcher, {} of them wider than 0600; {leftovers} found right after a kill",
+        seen.load(Ordering::Relaxed),
+        exposed.load(Ordering::Relaxed)
+    );
+    assert!(
+        wide.is_empty(),
+        "temporary files readable by others: {wide:?}"
+    );
+    // The next edit removes whatever the killed writers left.
+    let text = fs::read_to_string(&path).unwrap();
+    save(&path, &toggle(&text)).unwrap();
+    assert_eq!(temp_files(dir.path()), Vec::new());
+    assert!(leftovers > 0, "no kill ever landed during a write");
 }

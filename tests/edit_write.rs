@@ -9,7 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt as _;
+use std::os::unix::fs::{FileTypeExt as _, PermissionsExt as _};
 use std::path::Path;
 
 use jp_kb::edit::write::{save_with_hook, write_atomic_with_hook};
@@ -322,4 +322,160 @@ fn journal_undo_of_a_created_file_removes_it() {
     fs::write(&path, BASE).unwrap();
     j.save(&path, &add("z")).unwrap();
     assert!(!j.can_redo());
+}
+
+/// Runs `f` on another thread while this one holds the write lock of
+/// `path` for `hold`; returns how long `f` took.
+fn while_locked(
+    path: &Path,
+    hold: std::time::Duration,
+    f: impl FnOnce() + Send + 'static,
+) -> std::time::Duration {
+    let lock = jp_kb::edit::write::lock(path).unwrap();
+    let start = std::time::Instant::now();
+    let worker = std::thread::spawn(move || {
+        f();
+        start.elapsed()
+    });
+    std::thread::sleep(hold);
+    drop(lock);
+    worker.join().unwrap()
+}
+
+#[test]
+fn save_waits_for_the_lock_of_another_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, BASE).unwrap();
+    let hold = std::time::Duration::from_millis(300);
+    let p = path.clone();
+    let took = while_locked(&path, hold, move || {
+        save(&p, &add("waited")).unwrap();
+    });
+    assert!(took >= hold, "save did not wait for the lock: {took:?}");
+    assert!(fs::read_to_string(&path).unwrap().contains("\"waited\""));
+    // Undo (the TUI's path too) takes the same lock.
+    let mut journal = Journal::new();
+    journal.save(&path, &add("undo-me")).unwrap();
+    let took = while_locked(&path, hold, move || {
+        journal.undo().unwrap();
+    });
+    assert!(took >= hold, "undo did not wait for the lock: {took:?}");
+    assert!(!fs::read_to_string(&path).unwrap().contains("undo-me"));
+}
+
+#[test]
+fn a_lock_held_too_long_is_a_clear_error_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, BASE).unwrap();
+    let _held = jp_kb::edit::write::lock(&path).unwrap();
+    let err = std::thread::scope(|s| {
+        s.spawn(|| jp_kb::edit::write::lock_within(&path, std::time::Duration::from_millis(200)))
+            .join()
+            .unwrap()
+            .unwrap_err()
+    });
+    assert!(matches!(err, WriteError::Locked { .. }), "{err}");
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with(&format!(
+            "{}: another program kept {} locked for 0.",
+            path.display(),
+            dir.path().display()
+        )) && msg.ends_with("nothing written, try again once it has finished"),
+        "{msg}"
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), BASE);
+}
+
+#[test]
+fn a_write_removes_temporary_files_whose_writer_is_gone_and_only_those() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, BASE).unwrap();
+    // A pid that cannot be running: above Linux's largest pid_max.
+    let dead = dir.path().join(".config.toml.4194305.AbC123.jp-kb.tmp");
+    // pid 1 always runs.
+    let live = dir.path().join(".config.toml.1.AbC123.jp-kb.tmp");
+    // Without a pid (an older jp-kb): removed once clearly stale.
+    let old_unowned = dir.path().join(".config.toml.Xy7Zq1.jp-kb.tmp");
+    let new_unowned = dir.path().join(".config.toml.Qq1Zz2.jp-kb.tmp");
+    let other_file = dir.path().join(".other.toml.4194305.AbC123.jp-kb.tmp");
+    for p in [&dead, &live, &old_unowned, &new_unowned, &other_file] {
+        fs::write(p, "secret = 1\n").unwrap();
+    }
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    fs::File::options()
+        .write(true)
+        .open(&old_unowned)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
+    save(&path, &add("next")).unwrap();
+    let mut left = temp_files(dir.path());
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            ".config.toml.1.AbC123.jp-kb.tmp",
+            ".config.toml.Qq1Zz2.jp-kb.tmp",
+            ".other.toml.4194305.AbC123.jp-kb.tmp",
+        ]
+    );
+}
+
+#[test]
+fn a_new_file_gets_the_usual_mode_and_an_existing_one_keeps_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    fs::write(&path, BASE).unwrap();
+    for mode in [0o600, 0o640, 0o604, 0o400] {
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+        let before = fs::read(&path).unwrap();
+        write_atomic(&path, Some(&before), format!("m = {mode}\n").as_bytes()).unwrap();
+        let got = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(got, mode, "{mode:o}");
+    }
+    let fresh = dir.path().join("fresh.toml");
+    let probe = dir.path().join("probe");
+    fs::write(&probe, "").unwrap();
+    write_atomic(&fresh, None, b"a = 1\n").unwrap();
+    assert_eq!(
+        fs::metadata(&fresh).unwrap().permissions().mode() & 0o777,
+        fs::metadata(&probe).unwrap().permissions().mode() & 0o777,
+        "a new file gets what any new file gets under this umask"
+    );
+}
+
+#[test]
+fn save_refuses_a_fifo_without_waiting_for_a_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    )
+    .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let p = path.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(save(&p, &add("x")).map(|_| ()).map_err(|e| e.to_string()));
+    });
+    let result = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("save blocked on the FIFO");
+    let msg = result.unwrap_err();
+    assert!(
+        msg.starts_with(&format!(
+            "{}: cannot read: not a regular file",
+            path.display()
+        )),
+        "{msg}"
+    );
+    assert!(fs::symlink_metadata(&path).unwrap().file_type().is_fifo());
+    assert!(temp_files(dir.path()).is_empty());
 }

@@ -1,5 +1,14 @@
 //! Reading one configuration file (TOML, JSON or YAML) into a [`RawNode`].
+//!
+//! Only regular files are configuration: a directory, a FIFO, a socket, a
+//! device or a dangling symbolic link where a config file is looked for is
+//! an error naming the file and what it is, never "no such layer" (a
+//! misplaced `config.toml/` directory used to drop the whole layer without
+//! a word). The type is checked before anything is opened, so a FIFO is
+//! never opened and a device never touched.
 
+use std::fs;
+use std::io::{self, Read as _};
 use std::path::Path;
 
 use super::error::ConfigError;
@@ -23,10 +32,27 @@ impl Format {
     }
 }
 
+/// Whether anything at all is at `path`: a file, a directory, a FIFO, a
+/// symbolic link (dangling or not), or something that cannot be examined.
+/// Layer lookups use this, not `is_file`, so that [`read_config_file`]
+/// reports what is wrong with a path that holds something other than a
+/// regular file instead of the layer being skipped silently.
+pub fn is_present(path: &Path) -> bool {
+    match fs::symlink_metadata(path) {
+        Ok(_) => true,
+        Err(e) => !matches!(
+            e.kind(),
+            io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+        ),
+    }
+}
+
 /// Reads and parses `path`. A missing file is an `Io` error; callers that
-/// probe optional layers check existence first.
+/// probe optional layers check [`is_present`] first. Anything but a regular
+/// file (after following symbolic links) is an `Io` error saying what it
+/// is.
 pub fn read_config_file(path: &Path) -> Result<RawNode, ConfigError> {
-    let bytes = std::fs::read(path).map_err(|source| ConfigError::Io {
+    let bytes = read_regular(path).map_err(|source| ConfigError::Io {
         path: path.to_owned(),
         source,
     })?;
@@ -43,6 +69,86 @@ pub fn read_config_file(path: &Path) -> Result<RawNode, ConfigError> {
         }
     })?;
     parse_config_text(path, text)
+}
+
+/// The bytes of the regular file at `path`. The type is checked first
+/// (nothing else is opened), and again on the open handle in case the path
+/// was swapped in between; the open is non-blocking so even then a FIFO
+/// cannot hang the program.
+fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    let meta = match fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(match fs::read_link(path) {
+                Ok(target) => io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "is a symbolic link to {}, which does not exist \
+                         (create its target, or remove the link)",
+                        target.display()
+                    ),
+                ),
+                Err(_) => e,
+            });
+        }
+        Err(e) => return Err(e),
+    };
+    check_regular(&meta)?;
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed());
+    }
+    let mut file = options.open(path)?;
+    let meta = file.metadata()?;
+    check_regular(&meta)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+fn check_regular(meta: &fs::Metadata) -> io::Result<()> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    Err(not_a_file(file_kind(meta)))
+}
+
+fn not_a_file(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "is {what}, not a configuration file; jp-kb reads only regular files here \
+             (remove it, or put the configuration in a file of that name)"
+        ),
+    )
+}
+
+/// What a non-regular file is, in words.
+fn file_kind(meta: &fs::Metadata) -> &'static str {
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+    }
+    "a special file"
 }
 
 /// Parses configuration text whose format follows `path`'s extension.

@@ -108,7 +108,7 @@ fn expand_extends(
 ) -> Result<Vec<PathBuf>, ConfigError> {
     if !entry.contains(GLOB_CHARS) {
         let path = base.join(entry);
-        if !path.is_file() {
+        if !super::file::is_present(&path) {
             return Err(ConfigError::ExtendsMissing {
                 origin: origin.clone(),
                 path,

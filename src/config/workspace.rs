@@ -86,12 +86,13 @@ pub const CONFIG_FILE_NAMES: [&str; 4] =
     ["config.toml", "config.json", "config.yaml", "config.yml"];
 
 /// The first of `config.toml`, `config.json`, `config.yaml`, `config.yml`
-/// that exists in `dir`.
+/// that exists in `dir` (as anything: reading it then says what is wrong
+/// with one that is not a regular file).
 pub fn config_file_in(dir: &Path) -> Option<PathBuf> {
     CONFIG_FILE_NAMES
         .iter()
         .map(|name| dir.join(name))
-        .find(|p| p.is_file())
+        .find(|p| super::file::is_present(p))
 }
 
 /// `.jp.toml` files from the workspace root down to `cwd` (lowest
@@ -100,7 +101,7 @@ pub fn config_file_in(dir: &Path) -> Option<PathBuf> {
 pub fn jp_toml_chain(root: &Path, cwd: &Path) -> Vec<PathBuf> {
     jp_toml_candidates(root, cwd)
         .into_iter()
-        .filter(|p| p.is_file())
+        .filter(|p| super::file::is_present(p))
         .collect()
 }
 

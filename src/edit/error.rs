@@ -56,6 +56,18 @@ pub enum WriteError {
     /// The file no longer holds the bytes the caller read.
     #[error("{}: the file changed since it was read; not overwritten", path.display())]
     Conflict { path: PathBuf },
+    /// Another writer held the directory's lock for the whole wait.
+    #[error(
+        "{}: another program kept {} locked for {:.1} s while saving; nothing written, try again once it has finished",
+        path.display(),
+        dir.display(),
+        waited.as_secs_f64()
+    )]
+    Locked {
+        path: PathBuf,
+        dir: PathBuf,
+        waited: std::time::Duration,
+    },
     /// An I/O step failed; `action` says which.
     #[error("{}: cannot {action}: {source}", path.display())]
     Io {

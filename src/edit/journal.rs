@@ -2,12 +2,14 @@
 //! the file's bytes before and after; undo and redo write them back
 //! through `write_atomic`, and refuse when the file was changed since
 //! (by hand or by another program), so they never clobber anything.
+//! Every write, undo and redo holds the directory's write lock
+//! ([`crate::edit::lock`]), like the CLI's.
 
 use std::path::{Path, PathBuf};
 
-use crate::edit::error::{JournalError, SaveError, WriteError};
-use crate::edit::ops::Edit;
-use crate::edit::write::{Saved, remove_checked, save, write_atomic};
+use crate::edit::error::{EditError, JournalError, SaveError, WriteError};
+use crate::edit::ops::{Applied, Edit};
+use crate::edit::write::{Saved, remove_checked, save, save_with, write_atomic};
 
 /// One saved edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +56,22 @@ impl Journal {
     /// As [`save`].
     pub fn save(&mut self, path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
         let saved = save(path, edit)?;
+        if saved.applied.changed {
+            self.record(Change::from(saved.clone()));
+        }
+        Ok(saved)
+    }
+
+    /// [`save_with`], recording the change when something was written.
+    ///
+    /// # Errors
+    /// As [`save_with`].
+    pub fn save_with(
+        &mut self,
+        path: &Path,
+        compute: &mut dyn FnMut(&str) -> Result<Applied, EditError>,
+    ) -> Result<Saved, SaveError> {
+        let saved = save_with(path, compute)?;
         if saved.applied.changed {
             self.record(Change::from(saved.clone()));
         }
@@ -129,6 +147,6 @@ fn restore(
     };
     result.map_err(|e| match e {
         WriteError::Conflict { path } => JournalError::Changed { path, action },
-        other @ WriteError::Io { .. } => JournalError::Write(other),
+        other => JournalError::Write(other),
     })
 }

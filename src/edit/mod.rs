@@ -2,7 +2,9 @@
 //!
 //! `apply` turns a file's text and an [`Edit`] into the new text (pure, so
 //! the TUI and `--diff` can show it first); `write` puts it on disk
-//! atomically without clobbering concurrent changes; `journal` undoes and
+//! atomically without clobbering concurrent changes (`lock`: the
+//! directory lock writers take turns on; `temp`: the owner-only temporary
+//! file); `journal` undoes and
 //! redoes saved edits; `glob_fix` builds the edits that un-learn a subject
 //! selected by a glob; `diff` renders a unified diff.
 
@@ -16,11 +18,13 @@ pub mod journal;
 mod keys;
 mod lists;
 pub mod locate;
+pub mod lock;
 pub mod ops;
 mod patch;
 pub mod plan;
 mod strings;
 pub mod target;
+pub mod temp;
 mod text;
 mod topic;
 mod tree;

@@ -1,16 +1,22 @@
 //! Putting an edit on disk safely: the new bytes go to a temporary file
-//! in the same directory, are synced, and replace the file by `rename`, so
-//! a crash leaves either the old or the new content. The file's
+//! in the same directory (never readable by more people than the file, see
+//! [`crate::edit::temp`]), are synced, and replace the file by `rename`,
+//! so a crash leaves either the old or the new content. The file's
 //! permissions (and, when allowed, owner) are kept; a symbolic link is
 //! written through, not replaced. A file whose bytes are no longer those
-//! the caller read is never overwritten.
+//! the caller read is never overwritten, and every write holds the
+//! directory's lock ([`crate::edit::lock`]) from the read to the rename,
+//! so concurrent jp-kb writers take turns instead of losing updates.
 
 use std::fs;
-use std::io::{self, Write as _};
+use std::io::{self, Read as _, Write as _};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::edit::error::{SaveError, WriteError};
+use crate::edit::lock::{DirLock, LOCK_TIMEOUT, lock_dir};
 use crate::edit::ops::{Applied, Edit, apply};
+use crate::edit::temp;
 
 fn io_err<'a>(path: &'a Path, action: &'static str) -> impl FnOnce(io::Error) -> WriteError + 'a {
     move |source| WriteError::Io {
@@ -20,16 +26,67 @@ fn io_err<'a>(path: &'a Path, action: &'static str) -> impl FnOnce(io::Error) ->
     }
 }
 
+/// Takes the write lock for the file at `path` (the lock of the directory
+/// holding it, or holding its symbolic link's target), waiting up to
+/// [`LOCK_TIMEOUT`]. Every function here that writes takes it itself; this
+/// is for callers that must keep others out across several steps.
+///
+/// # Errors
+/// `Locked` when another writer kept it for the whole wait; `Io`.
+pub fn lock(path: &Path) -> Result<DirLock, WriteError> {
+    lock_within(path, LOCK_TIMEOUT)
+}
+
+/// [`lock`] with a chosen wait.
+///
+/// # Errors
+/// As [`lock`].
+pub fn lock_within(path: &Path, timeout: Duration) -> Result<DirLock, WriteError> {
+    let target = resolve_link(path)?;
+    lock_dir(path, &parent_dir(&target), timeout)
+}
+
+fn parent_dir(target: &Path) -> PathBuf {
+    match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// The file's bytes, `None` when it does not exist.
 ///
 /// # Errors
 /// Any read error other than "not found".
 pub fn read_current(path: &Path) -> Result<Option<Vec<u8>>, WriteError> {
-    match fs::read(path) {
+    match read_regular(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(io_err(path, "read the file")(e)),
     }
+}
+
+/// Reads a regular file. Anything else (a FIFO, a device, a directory) is
+/// refused from its open handle, and the open itself never blocks: a FIFO
+/// is opened non-blocking, so no writer has to appear at its other end.
+fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed());
+    }
+    let mut file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file; jp-kb only edits regular files",
+        ));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Replaces the file at `path` by `new`, atomically.
@@ -64,37 +121,31 @@ pub fn write_atomic_with_hook(
     new: &[u8],
     before_commit: &mut dyn FnMut(),
 ) -> Result<(), WriteError> {
+    let _lock = lock(path)?;
+    write_locked(path, expected_old, new, before_commit)
+}
+
+/// The write itself; the caller holds the lock.
+fn write_locked(
+    path: &Path,
+    expected_old: Option<&[u8]>,
+    new: &[u8],
+    before_commit: &mut dyn FnMut(),
+) -> Result<(), WriteError> {
     let target = resolve_link(path)?;
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = parent_dir(&target);
     let name = target
         .file_name()
         .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".jp-kb.tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        // Subject to the umask, like any newly created file.
-        builder.permissions(fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder
-        .tempfile_in(&dir)
+    temp::remove_leftovers(&dir, &name);
+    let like = fs::metadata(&target).ok().filter(fs::Metadata::is_file);
+    let mut tmp = temp::create(&dir, &name, like.as_ref())
         .map_err(io_err(path, "create a temporary file in its directory"))?;
     tmp.write_all(new)
         .map_err(io_err(path, "write the temporary file"))?;
     tmp.as_file()
         .sync_all()
         .map_err(io_err(path, "sync the temporary file"))?;
-    if let Ok(meta) = fs::metadata(&target) {
-        tmp.as_file()
-            .set_permissions(meta.permissions())
-            .map_err(io_err(path, "copy the file's permissions"))?;
-        keep_owner(tmp.as_file(), &meta);
-    }
     before_commit();
     if read_current(&target)?.as_deref() != expected_old {
         return Err(WriteError::Conflict {
@@ -113,6 +164,7 @@ pub fn write_atomic_with_hook(
 /// # Errors
 /// `Conflict` when the content differs or the file is gone; `Io`.
 pub fn remove_checked(path: &Path, expected: &[u8]) -> Result<(), WriteError> {
+    let _lock = lock(path)?;
     if read_current(path)?.as_deref() != Some(expected) {
         return Err(WriteError::Conflict {
             path: path.to_path_buf(),
@@ -134,22 +186,6 @@ fn resolve_link(path: &Path) -> Result<PathBuf, WriteError> {
         _ => Ok(path.to_path_buf()),
     }
 }
-
-#[cfg(unix)]
-fn keep_owner(file: &fs::File, meta: &fs::Metadata) {
-    use std::os::unix::fs::MetadataExt as _;
-    let same = file
-        .metadata()
-        .is_ok_and(|m| m.uid() == meta.uid() && m.gid() == meta.gid());
-    if !same {
-        // Only root may give a file away; otherwise the new file is ours,
-        // as with any editor that saves by renaming.
-        let _ = std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid()));
-    }
-}
-
-#[cfg(not(unix))]
-fn keep_owner(_file: &fs::File, _meta: &fs::Metadata) {}
 
 /// Makes the rename durable. The file already holds the new content when
 /// this runs, so a failure here (some file systems refuse to sync a
@@ -209,19 +245,44 @@ pub fn save_with_hook(
     save_impl(path, edit, hook, apply)
 }
 
+/// [`save`] with any computation of the new text from the current one
+/// (the TUI applies several edits as one step). The lock is held from the
+/// read to the rename, so `compute` sees the bytes that get replaced.
+///
+/// # Errors
+/// As [`save`].
+pub fn save_with(
+    path: &Path,
+    compute: &mut dyn FnMut(&str) -> Result<Applied, crate::edit::EditError>,
+) -> Result<Saved, SaveError> {
+    save_locked(path, compute, &mut |_| {})
+}
+
 fn save_impl(
     path: &Path,
     edit: &Edit,
     hook: &mut dyn FnMut(u8),
     apply: fn(&str, &Edit) -> Result<Applied, crate::edit::EditError>,
 ) -> Result<Saved, SaveError> {
+    save_locked(path, &mut |source| apply(source, edit), hook)
+}
+
+/// Read, apply, write under the lock. The lock keeps other jp-kb writers
+/// out; the content check before the rename still catches any other
+/// program, and then the file is re-read and the edit re-applied once.
+fn save_locked(
+    path: &Path,
+    compute: &mut dyn FnMut(&str) -> Result<Applied, crate::edit::EditError>,
+    hook: &mut dyn FnMut(u8),
+) -> Result<Saved, SaveError> {
+    let _lock = lock(path).map_err(SaveError::Write)?;
     for attempt in 1..=2u8 {
         let before = read_current(path).map_err(|e| match e {
             WriteError::Io { source, .. } => SaveError::Read {
                 path: path.to_path_buf(),
                 source,
             },
-            other @ WriteError::Conflict { .. } => SaveError::Write(other),
+            other => SaveError::Write(other),
         })?;
         let source = match &before {
             Some(bytes) => std::str::from_utf8(bytes).map_err(|_| SaveError::NotUtf8 {
@@ -233,7 +294,7 @@ fn save_impl(
             path: path.to_path_buf(),
             source,
         };
-        let applied = apply(source, edit).map_err(edit_err)?;
+        let applied = compute(source).map_err(edit_err)?;
         if !applied.changed {
             let after = before.clone().unwrap_or_default();
             return Ok(Saved {
@@ -245,7 +306,7 @@ fn save_impl(
         }
         crate::edit::locate::parse_document(&applied.text).map_err(edit_err)?;
         let after = applied.text.as_bytes().to_vec();
-        match write_atomic_with_hook(path, before.as_deref(), &after, &mut || hook(attempt)) {
+        match write_locked(path, before.as_deref(), &after, &mut || hook(attempt)) {
             Ok(()) => {
                 return Ok(Saved {
                     path: path.to_path_buf(),

@@ -6,13 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::edit::write::{read_current, write_atomic};
-use crate::edit::{Change, WriteError, apply};
+use crate::edit::{Applied, Change, EditError, apply};
 pub use crate::edit::{Edit, Field, FieldValue, Journal};
 
 /// The name ending of the edit core's temporary files (the watcher
 /// ignores them).
-pub const TEMP_SUFFIX: &str = ".jp-kb.tmp";
+pub const TEMP_SUFFIX: &str = crate::edit::temp::TEMP_SUFFIX;
 
 /// What a save, undo or redo did to one file, as text for the status line
 /// and the Config tab's highlight.
@@ -43,65 +42,39 @@ impl Saved {
 }
 
 /// Applies `edits` in order to the file at `path` (missing: empty) and
-/// writes the result once, atomically; a concurrent change is re-read and
-/// the edits re-applied once. Recorded in `journal` as one step.
+/// writes the result once, atomically, under the edit core's write lock; a
+/// concurrent change by another program is re-read and the edits
+/// re-applied once. Recorded in `journal` as one step.
 pub fn save(journal: &mut Journal, path: &Path, edits: &[Edit]) -> Result<Saved, String> {
-    if let [edit] = edits {
-        let saved = journal.save(path, edit).map_err(|e| e.to_string())?;
-        return Ok(Saved {
-            path: saved.path,
-            before: saved.before.as_deref().map(text),
-            after: text(&saved.after),
-            changed: saved.applied.changed,
-            summary: saved.applied.summary,
-        });
+    let saved = journal
+        .save_with(path, &mut |source| apply_all(source, edits))
+        .map_err(|e| e.to_string())?;
+    Ok(Saved {
+        path: saved.path,
+        before: saved.before.as_deref().map(text),
+        after: text(&saved.after),
+        changed: saved.applied.changed,
+        summary: saved.applied.summary,
+    })
+}
+
+/// The edits one after the other, as one change with their summaries
+/// joined.
+fn apply_all(source: &str, edits: &[Edit]) -> Result<Applied, EditError> {
+    let mut current = source.to_owned();
+    let mut summaries = Vec::new();
+    let mut changed = false;
+    for edit in edits {
+        let applied = apply(&current, edit)?;
+        changed |= applied.changed;
+        summaries.push(applied.summary);
+        current = applied.text;
     }
-    for attempt in 1..=2 {
-        let before = read_current(path).map_err(|e| e.to_string())?;
-        let source = match &before {
-            Some(bytes) => std::str::from_utf8(bytes)
-                .map_err(|_| format!("{}: not valid UTF-8; nothing written", path.display()))?,
-            None => "",
-        };
-        let mut current = source.to_owned();
-        let mut summaries = Vec::new();
-        let mut changed = false;
-        for edit in edits {
-            let applied = apply(&current, edit).map_err(|e| format!("{}: {e}", path.display()))?;
-            changed |= applied.changed;
-            summaries.push(applied.summary);
-            current = applied.text;
-        }
-        let summary = summaries.join("; ");
-        if !changed {
-            return Ok(Saved {
-                path: path.to_path_buf(),
-                before: before.as_deref().map(text),
-                after: current,
-                changed: false,
-                summary,
-            });
-        }
-        match write_atomic(path, before.as_deref(), current.as_bytes()) {
-            Ok(()) => {
-                let change = Change {
-                    path: path.to_path_buf(),
-                    before,
-                    after: current.into_bytes(),
-                    summary,
-                };
-                let saved = Saved::from_change(&change);
-                journal.record(change);
-                return Ok(saved);
-            }
-            Err(WriteError::Conflict { .. }) if attempt == 1 => {}
-            Err(e) => return Err(e.to_string()),
-        }
-    }
-    Err(format!(
-        "{}: the file kept changing while being saved; nothing written, try again",
-        path.display()
-    ))
+    Ok(Applied {
+        text: current,
+        changed,
+        summary: summaries.join("; "),
+    })
 }
 
 /// Undoes the last step; `Ok(None)` when there is nothing to undo.
