@@ -87,6 +87,7 @@ codes! {
     TopicUndescribed = "KB113", Warning, "no title and no introduction";
     TopicEmpty = "KB114", Warning, "contributes nothing to the prompt";
     HiddenUnreachable = "KB115", Warning, "never mentioned";
+    WorkspaceIdInvalid = "KB116", Warning, "not a workspace id";
 }
 
 impl std::fmt::Display for Code {
@@ -96,7 +97,7 @@ impl std::fmt::Display for Code {
 }
 
 /// One problem `jp-kb check` found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Finding {
     pub code: Code,
     pub severity: Severity,
