@@ -88,6 +88,7 @@ codes! {
     TopicEmpty = "KB114", Warning, "contributes nothing to the prompt";
     HiddenUnreachable = "KB115", Warning, "never mentioned";
     SubjectOverSizeLimit = "KB116", Warning, "too large to read";
+    WorkspaceIdInvalid = "KB117", Warning, "not a workspace id";
 }
 
 impl std::fmt::Display for Code {
@@ -97,7 +98,7 @@ impl std::fmt::Display for Code {
 }
 
 /// One problem `jp-kb check` found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Finding {
     pub code: Code,
     pub severity: Severity,

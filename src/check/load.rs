@@ -4,6 +4,7 @@
 use super::findings::{Code, Finding};
 use super::locate::{Locator, Target};
 use crate::config::overrides::apply_knowledge;
+use crate::config::workspace::BAD_ID_PREFIX;
 use crate::config::{ConfigError, ConfigWarning, KbConfig, Origin};
 
 /// The finding a fatal configuration error becomes.
@@ -195,7 +196,12 @@ pub fn warning_findings(
                     None => format!("valid keys here: {valid}"),
                 }
             });
-            let mut finding = Finding::new(Code::UnknownKey, message);
+            let code = if w.message.starts_with(BAD_ID_PREFIX) {
+                Code::WorkspaceIdInvalid
+            } else {
+                Code::UnknownKey
+            };
+            let mut finding = Finding::new(code, message);
             if let Some(origin) = &w.origin {
                 let location = match key {
                     Some(key) => locator.origin(origin, &Target::Key(key)),

@@ -1,14 +1,20 @@
 //! Turning an [`Origin`] (file and line) into a location with a column and
 //! a span to underline, by re-reading the TOML file with
-//! [`TomlSpans`]. Files are read once and only when a finding points into
-//! them.
+//! [`TomlSpans`]. Files are read, indexed and judged once, and only when a
+//! finding points into them, so a check costs the same per finding
+//! whether it has ten findings or 100k.
+//!
+//! Only files inside the workspace or the user's own JP directories
+//! (user-global configuration, user data) are quoted: any other file (a
+//! `.jp/config.toml` symlinked to `~/.ssh/id_rsa`, an `extends` of
+//! `/etc/…`) is named with its line and column, its text never kept.
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::config::Origin;
-use crate::config::spans::{SpanEntry, TomlSpans, line_span_in, offset_of, position_of};
+use crate::config::spans::{LineIndex, SpanEntry, TomlSpans};
 
 /// Where a finding points.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -39,19 +45,43 @@ pub enum Target<'a> {
     },
 }
 
+/// One file findings point into, read once.
+#[derive(Debug)]
+struct SourceFile {
+    /// `None` when the file cannot be read.
+    text: Option<String>,
+    lines: LineIndex,
+    /// `None` for JSON/YAML and for TOML that does not parse.
+    spans: Option<TomlSpans>,
+    /// Whether its text may be shown (see the module documentation).
+    quotable: bool,
+    display: PathBuf,
+}
+
 /// Reads and caches the files findings point into.
 #[derive(Debug, Default)]
 pub struct Locator {
     root: Option<PathBuf>,
-    spans: HashMap<PathBuf, Option<TomlSpans>>,
+    /// Canonical directories whose files may be quoted.
+    quotable_dirs: Vec<PathBuf>,
+    files: HashMap<PathBuf, SourceFile>,
     /// Texts of the files a span points into, by display path.
     pub sources: BTreeMap<PathBuf, String>,
 }
 
 impl Locator {
-    pub fn new(root: Option<PathBuf>) -> Self {
+    /// A locator for the workspace at `root`; files under `root` or under
+    /// one of `user_dirs` (the user's JP configuration and data
+    /// directories) may be quoted.
+    pub fn new(root: Option<PathBuf>, user_dirs: &[PathBuf]) -> Self {
+        let quotable_dirs = root
+            .iter()
+            .chain(user_dirs)
+            .filter_map(|dir| dir.canonicalize().ok())
+            .collect();
         Self {
             root,
+            quotable_dirs,
             ..Self::default()
         }
     }
@@ -76,19 +106,32 @@ impl Locator {
         }
     }
 
-    /// A location at a 1-based line and *byte* column (how parse errors
-    /// report positions), underlining one character.
-    pub fn line_column(&mut self, path: &Path, line: u32, byte_column: u32) -> Location {
-        let Some(text) = read_text(path) else {
-            return Location {
-                line: Some(line),
-                column: Some(byte_column),
-                ..self.file(path)
-            };
+    /// A location at a 1-based line and character column (how
+    /// [`ConfigError::Parse`](crate::config::ConfigError) reports
+    /// positions), underlining one character.
+    pub fn line_column(&mut self, path: &Path, line: u32, column: u32) -> Location {
+        let offset = {
+            let source = self.source(path);
+            source
+                .text
+                .as_deref()
+                .map(|text| (source.lines.offset(text, line, column), text))
+                .map(|(offset, text)| {
+                    let len = text
+                        .get(offset..)
+                        .and_then(|rest| rest.chars().next())
+                        .map_or(0, char::len_utf8);
+                    offset..offset + len
+                })
         };
-        let offset = offset_of(&text, line, byte_column);
-        let len = text[offset..].chars().next().map_or(0, char::len_utf8);
-        self.with_span(path, text, offset..offset + len)
+        match offset {
+            Some(range) => self.with_span(path, range),
+            None => Location {
+                line: Some(line),
+                column: Some(column),
+                ..self.file(path)
+            },
+        }
     }
 
     /// The location of a configuration value: its file, and on its line
@@ -99,27 +142,23 @@ impl Locator {
         let Origin::File { path, line } = origin else {
             return Location::default();
         };
-        let found = self
-            .spans_of(path)
+        let source = self.source(path);
+        let found = source
+            .spans
+            .as_ref()
             .and_then(|spans| find_target(spans, path, *line, target));
         if let Some(range) = found {
-            let text = self
-                .spans_of(path)
-                .map(|s| s.text().to_owned())
-                .unwrap_or_default();
-            return self.with_span(path, text, range);
+            return self.with_span(path, range);
         }
         let Some(line) = *line else {
             return self.file(path);
         };
-        match read_text(path) {
-            Some(text) => match line_span_in(&text, line) {
-                Some(range) => self.with_span(path, text, range),
-                None => Location {
-                    line: Some(line),
-                    ..self.file(path)
-                },
-            },
+        let whole_line = source
+            .text
+            .as_deref()
+            .and_then(|text| source.lines.line_span(text, line));
+        match whole_line {
+            Some(range) => self.with_span(path, range),
             None => Location {
                 line: Some(line),
                 ..self.file(path)
@@ -127,10 +166,31 @@ impl Locator {
         }
     }
 
-    fn with_span(&mut self, path: &Path, text: String, span: Range<usize>) -> Location {
-        let (line, column) = position_of(&text, span.start);
-        let file = self.display(path);
-        self.sources.entry(file.clone()).or_insert(text);
+    /// The location of `span` of `path` (already read by [`Self::source`]),
+    /// keeping the file's text for quoting only when it may be quoted.
+    fn with_span(&mut self, path: &Path, span: Range<usize>) -> Location {
+        if !self.files.contains_key(path) {
+            let file = self.read(path);
+            self.files.insert(path.to_path_buf(), file);
+        }
+        let Some(source) = self.files.get(path) else {
+            return self.file(path);
+        };
+        let text = source.text.as_deref().unwrap_or_default();
+        let (line, column) = source.lines.position(text, span.start);
+        let file = source.display.clone();
+        if !source.quotable {
+            return Location {
+                file: Some(file),
+                line: Some(line),
+                column: Some(column),
+                span: None,
+            };
+        }
+        if !self.sources.contains_key(&file) {
+            let text = text.to_owned();
+            self.sources.insert(file.clone(), text);
+        }
         Location {
             file: Some(file),
             line: Some(line),
@@ -139,26 +199,38 @@ impl Locator {
         }
     }
 
-    fn spans_of(&mut self, path: &Path) -> Option<&TomlSpans> {
+    /// The file at `path`, read and indexed on first use.
+    fn source(&mut self, path: &Path) -> &SourceFile {
+        if !self.files.contains_key(path) {
+            let file = self.read(path);
+            self.files.insert(path.to_path_buf(), file);
+        }
+        &self.files[path]
+    }
+
+    fn read(&self, path: &Path) -> SourceFile {
+        let text = std::fs::read(path)
+            .ok()
+            .map(|b| String::from_utf8_lossy(&b).into_owned());
         let is_toml = path
             .extension()
             .is_none_or(|e| !matches!(e.to_str(), Some("json" | "yaml" | "yml")));
-        self.spans
-            .entry(path.to_path_buf())
-            .or_insert_with(|| {
-                if !is_toml {
-                    return None;
-                }
-                read_text(path).and_then(|t| TomlSpans::parse(&t))
-            })
-            .as_ref()
+        let spans = text
+            .as_deref()
+            .filter(|_| is_toml)
+            .and_then(TomlSpans::parse);
+        // Decided by where the file really is, whatever path names it.
+        let quotable = path
+            .canonicalize()
+            .is_ok_and(|real| self.quotable_dirs.iter().any(|dir| real.starts_with(dir)));
+        SourceFile {
+            lines: text.as_deref().map(LineIndex::new).unwrap_or_default(),
+            text,
+            spans,
+            quotable,
+            display: self.display(path),
+        }
     }
-}
-
-fn read_text(path: &Path) -> Option<String> {
-    std::fs::read(path)
-        .ok()
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
 fn find_target(
@@ -173,11 +245,7 @@ fn find_target(
                 Some(keys) => (keys, true),
                 None => (*dotted, false),
             };
-            let candidates: Vec<&SpanEntry> = spans
-                .entries()
-                .iter()
-                .filter(|e| e.is_item() == item && e.key_path() == keys)
-                .collect();
+            let candidates = spans.with_key_path(keys, item);
             // For "an item of the wrong type", prefer an item that is not a
             // string.
             let entry = pick(spans, &candidates, line, |e| !item || e.string.is_none())?;
@@ -189,16 +257,7 @@ fn find_target(
         Target::Item { keys, value } => {
             // `learned = [...]` or the table form `learned = { value = [...] }`.
             let table_form = format!("{keys}.value");
-            let candidates: Vec<&SpanEntry> = spans
-                .entries()
-                .iter()
-                .filter(|e| {
-                    e.is_item() && e.string.as_deref() == Some(*value) && {
-                        let path = e.key_path();
-                        path == *keys || path == table_form
-                    }
-                })
-                .collect();
+            let candidates = spans.items_with(&[keys, &table_form], value);
             pick(spans, &candidates, line, |_| true)?.value.clone()
         }
         Target::PathItem {
@@ -253,7 +312,7 @@ mod tests {
         let path = root.join("config.toml");
         let text = "[kb.topic.x]\nlearned = [\"a\", 7]\nlearnd = true\n[kb.topic.\"a.b\"]\ndisabled = { value = [\"z\"] }\n";
         std::fs::write(&path, text).expect("write");
-        let mut locator = Locator::new(Some(root.clone()));
+        let mut locator = Locator::new(Some(root.clone()), &[]);
         let at = |line| Origin::File {
             path: path.clone(),
             line: Some(line),
@@ -293,6 +352,10 @@ mod tests {
         assert!(locator.sources.contains_key(Path::new("config.toml")));
 
         let parse = locator.line_column(&path, 2, 17);
+        assert_eq!(parse.span.clone().map(|r| &text[r]), Some("7"));
+        // A column past the line, or inside nothing, never panics.
+        let past = locator.line_column(&path, 2, 999);
+        assert_eq!(past.span.map(|r| &text[r]), Some("\n"));
         assert_eq!((parse.line, parse.column), (Some(2), Some(17)));
         assert_eq!(parse.span.map(|r| &text[r]), Some("7"));
     }

@@ -32,7 +32,7 @@ pub fn check(env: &Environment, options: &LoadOptions, thresholds: &Thresholds) 
     match load(env, &without_k) {
         Err(err) => {
             let root = resolve_root(env, options.workspace.as_deref()).ok();
-            let mut locator = Locator::new(root.clone());
+            let mut locator = Locator::new(root.clone(), &env.user_dirs());
             let finding = error_finding(&err, &mut locator);
             CheckReport {
                 root,
@@ -60,7 +60,7 @@ fn check_with(
     thresholds: &Thresholds,
     argument_findings: Vec<Finding>,
 ) -> CheckReport {
-    let mut locator = Locator::new(Some(kb.root().to_path_buf()));
+    let mut locator = Locator::new(Some(kb.root().to_path_buf()), &kb.loaded.user_dirs);
     let mut out = load::warning_findings(kb.warnings(), &kb.loaded.kb, &mut locator);
     let mut content_skipped = Vec::new();
     out.extend(argument_findings);
@@ -99,12 +99,17 @@ fn check_with(
     if content_skipped.is_empty() {
         out.extend(contents::prompt_finding(kb, thresholds));
     }
-    let mut findings: Vec<Finding> = Vec::with_capacity(out.len());
-    for finding in out {
-        if !findings.contains(&finding) {
-            findings.push(finding);
-        }
-    }
+    // Drop repeated findings, keeping the first: hashed, so 100k findings
+    // cost 100k lookups rather than 10^10 comparisons.
+    let keep: Vec<bool> = {
+        let mut seen = std::collections::HashSet::with_capacity(out.len());
+        out.iter().map(|f| seen.insert(f)).collect()
+    };
+    let findings: Vec<Finding> = out
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(f, keep)| keep.then_some(f))
+        .collect();
     CheckReport {
         root: Some(kb.root().to_path_buf()),
         findings,

@@ -86,13 +86,17 @@ impl Diagnostic for FindingDiagnostic<'_> {
     }
 }
 
-/// The headline of a finding: its message, prefixed by the file (and line)
-/// when no source snippet will show them.
+/// The headline of a finding: its message, prefixed by the file (and line
+/// and column) when no source snippet will show them — a file that is not
+/// quoted (outside the workspace) is still named to the character.
 fn headline(finding: &Finding, has_snippet: bool) -> String {
     match (&finding.file, has_snippet) {
-        (Some(file), false) => match finding.line {
-            Some(line) => format!("{}:{line}: {}", file.display(), finding.message),
-            None => format!("{}: {}", file.display(), finding.message),
+        (Some(file), false) => match (finding.line, finding.column) {
+            (Some(line), Some(column)) => {
+                format!("{}:{line}:{column}: {}", file.display(), finding.message)
+            }
+            (Some(line), None) => format!("{}:{line}: {}", file.display(), finding.message),
+            _ => format!("{}: {}", file.display(), finding.message),
         },
         _ => finding.message.clone(),
     }

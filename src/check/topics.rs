@@ -2,6 +2,8 @@
 //! title and introduction, its `learned` and `disabled` entries, and
 //! whether it shows up in the prompt at all. No file content is read here.
 
+use std::collections::HashMap;
+
 use super::findings::{Code, Finding};
 use super::load::{from_argument, nearest};
 use super::locate::{Location, Locator, Target};
@@ -132,9 +134,14 @@ pub fn description_finding(topic: &Topic, locator: &mut Locator) -> Option<Findi
     )
 }
 
-/// The first entry with `value` of an array (duplicates are kept there).
-fn first_with<'a>(items: &'a [Valued<String>], value: &str) -> Option<&'a Valued<String>> {
-    items.iter().find(|v| v.value == value)
+/// The first entry of each value of an array (duplicates are kept there),
+/// by value: one pass, so a finding per entry stays linear.
+fn first_of_each(items: &[Valued<String>]) -> HashMap<&str, &Valued<String>> {
+    let mut out = HashMap::with_capacity(items.len());
+    for item in items {
+        out.entry(item.value.as_str()).or_insert(item);
+    }
+    out
 }
 
 fn entry_location(
@@ -174,11 +181,13 @@ pub fn learned_findings(
     out: &mut Vec<Finding>,
 ) {
     let subjects = resolution.subjects();
+    let learned = first_of_each(&topic.learned);
+    let disabled = first_of_each(&topic.disabled);
     let list = PatternList::new(&resolution.learned_patterns);
     let buckets = list.select_per_pattern(subjects, &|_| true);
     for (p, bucket) in buckets.iter().enumerate() {
         let pattern = &resolution.learned_patterns[p];
-        let entry = first_with(&topic.learned, pattern);
+        let entry = learned.get(pattern.as_str()).copied();
         let from = entry.map(|e| from_argument(&e.origin)).unwrap_or_default();
         let location = entry_location(topic, "learned", entry, locator);
         let finding = if bucket.is_empty() {
@@ -224,7 +233,9 @@ pub fn learned_findings(
                 .and_then(|&i| resolution.disabled_by.get(i))
                 .map(|d| resolution.disabled_entries[d].as_str())
                 .unwrap_or_default();
-            let where_ = first_with(&topic.disabled, disabled_by)
+            let where_ = disabled
+                .get(disabled_by)
+                .copied()
                 .map(|v| format!(" ({})", v.origin.display_relative(locator_root(locator))))
                 .unwrap_or_default();
             let message = if list.is_glob(p) {
@@ -265,12 +276,13 @@ pub fn disabled_findings(
     out: &mut Vec<Finding>,
 ) {
     let subjects = resolution.subjects();
+    let disabled = first_of_each(&topic.disabled);
     for entry in &resolution.disabled_entries {
         let hits = PatternList::new(std::slice::from_ref(entry)).first_match_any(subjects);
         if hits.iter().any(Option::is_some) {
             continue;
         }
-        let valued = first_with(&topic.disabled, entry);
+        let valued = disabled.get(entry.as_str()).copied();
         let from = valued.map(|e| from_argument(&e.origin)).unwrap_or_default();
         let location = entry_location(topic, "disabled", valued, locator);
         let finding = if is_glob(entry) {

@@ -59,7 +59,7 @@ pub fn read_config_file(path: &Path) -> Result<RawNode, ConfigError> {
     let text = String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let text = String::from_utf8_lossy(e.as_bytes());
-        let (line, column) = LineIndex::new(&text).position(offset);
+        let (line, column) = LineIndex::new(&text).position(&text, offset);
         ConfigError::Parse {
             path: path.to_owned(),
             line,
@@ -68,7 +68,7 @@ pub fn read_config_file(path: &Path) -> Result<RawNode, ConfigError> {
             message: "the file is not valid UTF-8".to_owned(),
         }
     })?;
-    parse_config_text(path, text)
+    parse_config_text(path, &text)
 }
 
 /// The bytes of the regular file at `path`. The type is checked first
@@ -152,33 +152,37 @@ fn file_kind(meta: &fs::Metadata) -> &'static str {
 }
 
 /// Parses configuration text whose format follows `path`'s extension.
-pub fn parse_config_text(path: &Path, text: String) -> Result<RawNode, ConfigError> {
+/// Error columns count characters whatever the parser counts
+/// ([`LineIndex`] maps them), so they always point at a whole character.
+pub fn parse_config_text(path: &Path, text: &str) -> Result<RawNode, ConfigError> {
+    let index = LineIndex::new(text);
     match Format::of(path) {
-        Format::Toml => {
-            let index = LineIndex::new(&text);
-            match toml_edit::Document::parse(text) {
-                Ok(doc) => Ok(raw::from_toml(&doc)),
-                Err(e) => {
-                    let (line, column) = e.span().map_or((1, 1), |s| index.position(s.start));
-                    Err(ConfigError::Parse {
-                        path: path.to_owned(),
-                        line,
-                        column,
-                        format: "TOML",
-                        message: e.message().trim().to_owned(),
-                    })
-                }
-            }
-        }
-        Format::Json => {
-            let value: serde_json::Value =
-                serde_json::from_str(&text).map_err(|e| ConfigError::Parse {
+        Format::Toml => match toml_edit::Document::parse(text.to_owned()) {
+            Ok(doc) => Ok(raw::from_toml(&doc)),
+            Err(e) => {
+                let (line, column) = e.span().map_or((1, 1), |s| index.position(text, s.start));
+                Err(ConfigError::Parse {
                     path: path.to_owned(),
-                    line: u32::try_from(e.line()).unwrap_or(u32::MAX),
-                    column: u32::try_from(e.column()).unwrap_or(u32::MAX),
+                    line,
+                    column,
+                    format: "TOML",
+                    message: e.message().trim().to_owned(),
+                })
+            }
+        },
+        Format::Json => {
+            let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+                // serde_json counts bytes.
+                let line = u32::try_from(e.line()).unwrap_or(u32::MAX);
+                let byte_column = u32::try_from(e.column()).unwrap_or(u32::MAX);
+                ConfigError::Parse {
+                    path: path.to_owned(),
+                    line,
+                    column: index.char_column(text, line, byte_column),
                     format: "JSON",
                     message: e.to_string(),
-                })?;
+                }
+            })?;
             Ok(raw::from_json(&value, None))
         }
         Format::Yaml => {
@@ -188,13 +192,13 @@ pub fn parse_config_text(path: &Path, text: String) -> Result<RawNode, ConfigErr
                     None,
                 ));
             }
-            let value: serde_json::Value = serde_norway::from_str(&text).map_err(|e| {
-                let (line, column) = e.location().map_or((1, 1), |l| {
-                    (
-                        u32::try_from(l.line()).unwrap_or(u32::MAX),
-                        u32::try_from(l.column()).unwrap_or(u32::MAX),
-                    )
-                });
+            let value: serde_json::Value = serde_norway::from_str(text).map_err(|e| {
+                // libyaml's index is a byte offset after any byte order
+                // mark (its column counts characters): map the offset.
+                let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+                let (line, column) = e
+                    .location()
+                    .map_or((1, 1), |l| index.position(text, l.index() + bom));
                 ConfigError::Parse {
                     path: path.to_owned(),
                     line,

@@ -1,6 +1,8 @@
 //! Loading configuration files with their `extends` chains.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use globset::GlobBuilder;
 
@@ -44,57 +46,166 @@ pub struct LayerFile {
 
 /// Loads `path` and everything it `extends`, appending the layers in merge
 /// order: `extends` entries before the file, then the file itself, then
-/// entries with `strategy = "after"`.
+/// entries with `strategy = "after"`. See [`ExtendsLoader::load`].
 pub fn load_with_extends(
     path: &Path,
     kind: LayerKind,
     out: &mut Vec<LayerFile>,
     warnings: &mut Vec<ConfigWarning>,
 ) -> Result<(), ConfigError> {
-    let mut stack = Vec::new();
-    load_recursive(path, kind, &mut stack, out, warnings)
+    ExtendsLoader::default().load(path, kind, out, warnings)
 }
 
-fn load_recursive(
-    path: &Path,
+/// One configuration file, read, interpreted and its `extends` expanded.
+#[derive(Debug)]
+struct ParsedFile {
+    partial: PartialConfig,
+    before: Vec<PathBuf>,
+    after: Vec<PathBuf>,
+}
+
+/// Loads configuration files with their `extends`, parsing each file once
+/// per configuration load (files are remembered by canonical path): a
+/// diamond of `extends` costs one read per file, not one per path through
+/// it. The walk keeps its own stack, so a chain of 16,000 files needs no
+/// deeper native stack than a chain of one.
+#[derive(Debug, Default)]
+pub struct ExtendsLoader {
+    parsed: HashMap<PathBuf, Rc<ParsedFile>>,
+}
+
+/// A file whose `extends` are being loaded.
+struct Frame {
+    canonical: PathBuf,
+    path: PathBuf,
     kind: LayerKind,
-    stack: &mut Vec<PathBuf>,
-    out: &mut Vec<LayerFile>,
-    warnings: &mut Vec<ConfigWarning>,
-) -> Result<(), ConfigError> {
-    let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    if let Some(pos) = stack.iter().position(|p| *p == canonical) {
-        let mut chain = stack[pos..].to_vec();
-        chain.push(canonical);
-        return Err(ConfigError::ExtendsCycle { chain });
+    file: Rc<ParsedFile>,
+    /// How many of `before`, then the file itself, then `after` are done.
+    next: usize,
+}
+
+impl ExtendsLoader {
+    /// Loads `path` and everything it `extends`, appending the layers in
+    /// merge order: `extends` entries before the file, then the file
+    /// itself, then entries with `strategy = "after"`. A file reached
+    /// twice from `path` (a diamond) is a layer once, at its first place;
+    /// a file that `extends` itself, directly or not, is an
+    /// [`ConfigError::ExtendsCycle`] naming the cycle.
+    pub fn load(
+        &mut self,
+        path: &Path,
+        kind: LayerKind,
+        out: &mut Vec<LayerFile>,
+        warnings: &mut Vec<ConfigWarning>,
+    ) -> Result<(), ConfigError> {
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut on_stack: HashSet<PathBuf> = HashSet::new();
+        let mut done: HashSet<PathBuf> = HashSet::new();
+        self.enter(path, kind, &mut stack, &mut on_stack, warnings)?;
+        while let Some(top) = stack.last_mut() {
+            let before = top.file.before.len();
+            let step = top.next;
+            top.next += 1;
+            let child = match step.cmp(&before) {
+                std::cmp::Ordering::Less => top.file.before.get(step).cloned(),
+                std::cmp::Ordering::Equal => {
+                    out.push(LayerFile {
+                        path: top.path.clone(),
+                        kind: top.kind,
+                        partial: top.file.partial.clone(),
+                    });
+                    continue;
+                }
+                std::cmp::Ordering::Greater => top.file.after.get(step - before - 1).cloned(),
+            };
+            match child {
+                Some(child) => {
+                    let canonical = canonical(&child);
+                    if !done.contains(&canonical) {
+                        self.enter(
+                            &child,
+                            LayerKind::Extends,
+                            &mut stack,
+                            &mut on_stack,
+                            warnings,
+                        )?;
+                    }
+                }
+                None => {
+                    if let Some(frame) = stack.pop() {
+                        on_stack.remove(&frame.canonical);
+                        done.insert(frame.canonical);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
+
+    /// Starts loading `path`: a cycle error when it is already being
+    /// loaded, else its parsed file pushed on `stack`.
+    fn enter(
+        &mut self,
+        path: &Path,
+        kind: LayerKind,
+        stack: &mut Vec<Frame>,
+        on_stack: &mut HashSet<PathBuf>,
+        warnings: &mut Vec<ConfigWarning>,
+    ) -> Result<(), ConfigError> {
+        let canonical = canonical(path);
+        if on_stack.contains(&canonical) {
+            let start = stack
+                .iter()
+                .position(|f| f.canonical == canonical)
+                .unwrap_or(0);
+            let mut chain: Vec<PathBuf> =
+                stack[start..].iter().map(|f| f.canonical.clone()).collect();
+            chain.push(canonical);
+            return Err(ConfigError::ExtendsCycle { chain });
+        }
+        let file = if let Some(file) = self.parsed.get(&canonical) {
+            Rc::clone(file)
+        } else {
+            let file = Rc::new(parse_file(path, warnings)?);
+            self.parsed.insert(canonical.clone(), Rc::clone(&file));
+            file
+        };
+        on_stack.insert(canonical.clone());
+        stack.push(Frame {
+            canonical,
+            path: path.to_path_buf(),
+            kind,
+            file,
+            next: 0,
+        });
+        Ok(())
+    }
+}
+
+fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Reads and interprets one file and expands its `extends` entries
+/// (relative to the file's directory as named).
+fn parse_file(path: &Path, warnings: &mut Vec<ConfigWarning>) -> Result<ParsedFile, ConfigError> {
     let raw = read_config_file(path)?;
     let partial = interpret_layer(&raw, &OriginSource::File(path), ArrayMode::Append, warnings)?;
     let base = path.parent().unwrap_or(Path::new("."));
-    stack.push(canonical);
-    for entry in partial.extends.iter().filter(|e| !e.after) {
-        for target in expand_extends(base, &entry.path, &entry.origin)? {
-            load_recursive(&target, LayerKind::Extends, stack, out, warnings)?;
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    for entry in &partial.extends {
+        let targets = expand_extends(base, &entry.path, &entry.origin)?;
+        if entry.after {
+            after.extend(targets);
+        } else {
+            before.extend(targets);
         }
     }
-    let after: Vec<_> = partial
-        .extends
-        .iter()
-        .filter(|e| e.after)
-        .cloned()
-        .collect();
-    out.push(LayerFile {
-        path: path.to_path_buf(),
-        kind,
+    Ok(ParsedFile {
         partial,
-    });
-    for entry in &after {
-        for target in expand_extends(base, &entry.path, &entry.origin)? {
-            load_recursive(&target, LayerKind::Extends, stack, out, warnings)?;
-        }
-    }
-    stack.pop();
-    Ok(())
+        before,
+        after,
+    })
 }
 
 const GLOB_CHARS: &[char] = &['*', '?', '[', '{'];

@@ -24,7 +24,7 @@ pub use origin::{Origin, Valued};
 pub use watch::ConfigWatch;
 pub use workspace::Environment;
 
-use layers::load_with_extends;
+use layers::ExtendsLoader;
 use overrides::{CfgArg, apply_knowledge, assignment_layer, classify_cfg, find_cfg_files};
 
 /// What the command line adds to configuration loading.
@@ -47,6 +47,9 @@ pub struct LoadedConfig {
     pub files: Vec<LayerFile>,
     pub kb: KbConfig,
     pub warnings: Vec<ConfigWarning>,
+    /// The user's own JP directories (user-global configuration, user
+    /// data), whose files `check` may quote besides the workspace's.
+    pub user_dirs: Vec<PathBuf>,
 }
 
 impl LoadedConfig {
@@ -68,23 +71,26 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
     let root = workspace::resolve_root(env, options.workspace.as_deref())?;
     let mut files = Vec::new();
     let mut warnings = Vec::new();
+    // One loader for the whole load: a file is parsed once however many
+    // layers and `extends` reach it.
+    let mut loader = ExtendsLoader::default();
 
     if let Some(path) = env
         .global_config_dir
         .as_deref()
         .and_then(workspace::config_file_in)
     {
-        load_with_extends(&path, LayerKind::UserGlobal, &mut files, &mut warnings)?;
+        loader.load(&path, LayerKind::UserGlobal, &mut files, &mut warnings)?;
     }
     if let Some(path) = workspace::config_file_in(&root.join(".jp")) {
-        load_with_extends(&path, LayerKind::Workspace, &mut files, &mut warnings)?;
+        loader.load(&path, LayerKind::Workspace, &mut files, &mut warnings)?;
     }
     for path in workspace::jp_toml_chain(&root, &env.cwd) {
-        load_with_extends(&path, LayerKind::JpToml, &mut files, &mut warnings)?;
+        loader.load(&path, LayerKind::JpToml, &mut files, &mut warnings)?;
     }
-    let user_ws = workspace::user_workspace_dir(env, &root);
+    let user_ws = workspace::user_workspace_dir(env, &root, &mut warnings);
     if let Some(path) = user_ws.as_deref().and_then(workspace::config_file_in) {
-        load_with_extends(&path, LayerKind::UserWorkspace, &mut files, &mut warnings)?;
+        loader.load(&path, LayerKind::UserWorkspace, &mut files, &mut warnings)?;
     }
 
     let mut kb = KbConfig::default();
@@ -106,7 +112,7 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
             CfgArg::Layer(name) => {
                 let mut layer_files = Vec::new();
                 for path in find_cfg_files(&name, &env.cwd, &roots, &load_paths)? {
-                    load_with_extends(&path, LayerKind::Cfg, &mut layer_files, &mut warnings)?;
+                    loader.load(&path, LayerKind::Cfg, &mut layer_files, &mut warnings)?;
                 }
                 for file in &layer_files {
                     merge::merge_layer(&mut kb, &file.partial);
@@ -126,5 +132,6 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
         files,
         kb,
         warnings,
+        user_dirs: env.user_dirs(),
     })
 }

@@ -50,35 +50,7 @@ impl RawNode {
     }
 }
 
-/// Maps byte offsets of a source text to 1-based line numbers.
-pub struct LineIndex {
-    starts: Vec<usize>,
-}
-
-impl LineIndex {
-    pub fn new(text: &str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Self { starts }
-    }
-
-    /// The 1-based line and column of `offset`.
-    pub fn position(&self, offset: usize) -> (u32, u32) {
-        let line = self
-            .starts
-            .partition_point(|&s| s <= offset)
-            .saturating_sub(1);
-        let col = offset - self.starts.get(line).copied().unwrap_or(0);
-        (
-            u32::try_from(line + 1).unwrap_or(u32::MAX),
-            u32::try_from(col + 1).unwrap_or(u32::MAX),
-        )
-    }
-
-    pub fn line(&self, offset: usize) -> u32 {
-        self.position(offset).0
-    }
-}
+pub use super::spans::LineIndex;
 
 /// Converts a parsed TOML document (with spans) into a [`RawNode`] tree.
 pub fn from_toml(doc: &toml_edit::Document<String>) -> RawNode {
@@ -188,13 +160,5 @@ mod tests {
             panic!("array expected")
         };
         assert_eq!(items[0].line, Some(5));
-    }
-
-    #[test]
-    fn line_index_positions() {
-        let idx = LineIndex::new("ab\ncd\n");
-        assert_eq!(idx.position(0), (1, 1));
-        assert_eq!(idx.position(4), (2, 2));
-        assert_eq!(idx.position(6), (3, 1));
     }
 }

@@ -7,6 +7,7 @@
 //! `"foo"` of that array on line 7". It is read-only and changes nothing
 //! about how configuration is loaded.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::ops::Range;
 
@@ -75,12 +76,22 @@ impl SpanEntry {
 }
 
 /// Every key and array item of a TOML document with its spans, in document
-/// order of the parsed tree.
+/// order of the parsed tree, indexed by key path so that pointing at one of
+/// 100k `learned` items does not scan the other 99,999.
 #[derive(Debug, Clone)]
 pub struct TomlSpans {
     text: String,
-    line_starts: Vec<usize>,
+    lines: LineIndex,
     entries: Vec<SpanEntry>,
+    by_key_path: HashMap<String, KeyPathEntries>,
+}
+
+/// The entries (indices, in document order) of one key path.
+#[derive(Debug, Clone, Default)]
+struct KeyPathEntries {
+    keys: Vec<usize>,
+    items: Vec<usize>,
+    items_by_string: HashMap<String, Vec<usize>>,
 }
 
 impl TomlSpans {
@@ -89,13 +100,58 @@ impl TomlSpans {
         let doc = toml_edit::Document::parse(text.to_owned()).ok()?;
         let mut entries = Vec::new();
         walk_table(doc.as_table(), &mut Vec::new(), &mut entries);
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let mut by_key_path: HashMap<String, KeyPathEntries> = HashMap::new();
+        for (i, entry) in entries.iter().enumerate() {
+            let slot = by_key_path.entry(entry.key_path()).or_default();
+            if entry.is_item() {
+                slot.items.push(i);
+                if let Some(string) = &entry.string {
+                    slot.items_by_string
+                        .entry(string.clone())
+                        .or_default()
+                        .push(i);
+                }
+            } else {
+                slot.keys.push(i);
+            }
+        }
         Some(Self {
             text: text.to_owned(),
-            line_starts,
+            lines: LineIndex::new(text),
             entries,
+            by_key_path,
         })
+    }
+
+    /// The line index of the text.
+    pub fn lines(&self) -> &LineIndex {
+        &self.lines
+    }
+
+    /// The entries whose [`SpanEntry::key_path`] is `key_path`: array items
+    /// when `items`, else keys; in document order.
+    pub fn with_key_path(&self, key_path: &str, items: bool) -> Vec<&SpanEntry> {
+        self.by_key_path
+            .get(key_path)
+            .map_or_else(Vec::new, |slot| {
+                let indices = if items { &slot.items } else { &slot.keys };
+                indices.iter().map(|&i| &self.entries[i]).collect()
+            })
+    }
+
+    /// The string items `value` of the arrays at any of `key_paths`, in
+    /// document order.
+    pub fn items_with(&self, key_paths: &[&str], value: &str) -> Vec<&SpanEntry> {
+        let mut indices: Vec<usize> = key_paths
+            .iter()
+            .filter_map(|k| self.by_key_path.get(*k))
+            .filter_map(|slot| slot.items_by_string.get(value))
+            .flatten()
+            .copied()
+            .collect();
+        indices.sort_unstable();
+        indices.dedup();
+        indices.into_iter().map(|i| &self.entries[i]).collect()
     }
 
     pub fn entries(&self) -> &[SpanEntry] {
@@ -171,73 +227,120 @@ impl TomlSpans {
     /// The 1-based line and column of a byte offset; the column counts
     /// characters, not bytes.
     pub fn position(&self, offset: usize) -> (u32, u32) {
-        position_in(&self.text, &self.line_starts, offset)
+        self.lines.position(&self.text, offset)
     }
 
-    /// The byte offset of the first non-blank character of `line`
-    /// (1-based), and the length of the rest of the line without trailing
-    /// blanks.
+    /// The byte range of `line` (1-based) without its leading and
+    /// trailing blanks.
     pub fn line_span(&self, line: u32) -> Option<Range<usize>> {
-        line_span_in(&self.text, line)
+        self.lines.line_span(&self.text, line)
     }
+}
+
+/// Where the lines of a text start: the one mapping between byte offsets
+/// and 1-based line / *character* column used for configuration files
+/// (parse errors, spans, diagnostics). Columns count characters, never
+/// bytes, so a column from one parser can never split a multi-byte
+/// character when it is turned back into an offset.
+#[derive(Debug, Clone, Default)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Self { starts }
+    }
+
+    /// The 1-based line of byte `offset`.
+    pub fn line(&self, offset: usize) -> u32 {
+        to_u32(self.line_index(offset) + 1)
+    }
+
+    fn line_index(&self, offset: usize) -> usize {
+        self.starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
+    }
+
+    /// The 1-based line and character column of byte `offset` of `text`
+    /// (the text the index was built from). An offset inside a character
+    /// counts as that character; one past the end is clamped.
+    pub fn position(&self, text: &str, offset: usize) -> (u32, u32) {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.line_index(offset);
+        let start = self.starts.get(line).copied().unwrap_or(0).min(offset);
+        let column = text.get(start..offset).map_or(0, |s| s.chars().count());
+        (to_u32(line + 1), to_u32(column + 1))
+    }
+
+    /// The byte offset of a 1-based line and character column of `text`,
+    /// clamped to the end of that line (and of the text): always a
+    /// character boundary.
+    pub fn offset(&self, text: &str, line: u32, column: u32) -> usize {
+        let line = usize::try_from(line).unwrap_or(usize::MAX).max(1) - 1;
+        let Some(&start) = self.starts.get(line) else {
+            return text.len();
+        };
+        let end = self.starts.get(line + 1).map_or(text.len(), |&s| s - 1);
+        let Some(line_text) = text.get(start..end) else {
+            return text.len();
+        };
+        let skip = usize::try_from(column).unwrap_or(usize::MAX).max(1) - 1;
+        line_text
+            .char_indices()
+            .nth(skip)
+            .map_or(end, |(i, _)| start + i)
+    }
+
+    /// The byte range of `line` (1-based) of `text` without its leading and
+    /// trailing blanks; `None` past the end.
+    pub fn line_span(&self, text: &str, line: u32) -> Option<Range<usize>> {
+        let index = usize::try_from(line).ok()?.checked_sub(1)?;
+        let start = *self.starts.get(index)?;
+        let end = self
+            .starts
+            .get(index + 1)
+            .map_or(text.len(), |&s| s.saturating_sub(1));
+        let l = text.get(start..end)?;
+        let trimmed_start = l.len() - l.trim_start().len();
+        Some(start + trimmed_start..start + trimmed_start + l.trim().len())
+    }
+
+    /// The character column of a 1-based line and *byte* column (as JSON
+    /// and TOML parsers count).
+    pub fn char_column(&self, text: &str, line: u32, byte_column: u32) -> u32 {
+        let index = usize::try_from(line).unwrap_or(usize::MAX).max(1) - 1;
+        let Some(&start) = self.starts.get(index) else {
+            return byte_column;
+        };
+        let skip = usize::try_from(byte_column).unwrap_or(usize::MAX).max(1) - 1;
+        self.position(text, start.saturating_add(skip)).1
+    }
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
 }
 
 /// The 1-based line and character column of `offset` in `text`.
 pub fn position_of(text: &str, offset: usize) -> (u32, u32) {
-    let mut line_starts = vec![0];
-    line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-    position_in(text, &line_starts, offset)
-}
-
-fn position_in(text: &str, line_starts: &[usize], offset: usize) -> (u32, u32) {
-    let offset = offset.min(text.len());
-    let line = line_starts
-        .partition_point(|&s| s <= offset)
-        .saturating_sub(1);
-    let start = line_starts.get(line).copied().unwrap_or(0);
-    let column = text
-        .get(start..offset)
-        .map_or(offset - start, |s| s.chars().count());
-    (
-        u32::try_from(line + 1).unwrap_or(u32::MAX),
-        u32::try_from(column + 1).unwrap_or(u32::MAX),
-    )
+    LineIndex::new(text).position(text, offset)
 }
 
 /// The byte range of `line` (1-based) of `text` without its leading and
 /// trailing blanks; `None` past the end.
 pub fn line_span_in(text: &str, line: u32) -> Option<Range<usize>> {
-    let index = usize::try_from(line).ok()?.checked_sub(1)?;
-    let mut start = 0;
-    for (i, l) in text.split('\n').enumerate() {
-        if i == index {
-            let trimmed_start = l.len() - l.trim_start().len();
-            let trimmed = l.trim();
-            return Some(start + trimmed_start..start + trimmed_start + trimmed.len());
-        }
-        start += l.len() + 1;
-    }
-    None
-}
-
-/// The byte offset of a 1-based line and *byte* column (as TOML parse
-/// errors report them).
-pub fn offset_of(text: &str, line: u32, byte_column: u32) -> usize {
-    let mut start = 0;
-    let target = usize::try_from(line)
-        .unwrap_or(usize::MAX)
-        .saturating_sub(1);
-    for (i, l) in text.split('\n').enumerate() {
-        if i == target {
-            let col = usize::try_from(byte_column)
-                .unwrap_or(0)
-                .saturating_sub(1)
-                .min(l.len());
-            return start + col;
-        }
-        start += l.len() + 1;
-    }
-    text.len()
+    LineIndex::new(text).line_span(text, line)
 }
 
 fn walk_table(table: &toml_edit::Table, path: &mut Vec<PathPart>, out: &mut Vec<SpanEntry>) {
@@ -385,8 +488,49 @@ learnd = 1
     fn positions_count_characters() {
         assert_eq!(position_of("é = 1\nab", 3), (1, 3));
         assert_eq!(position_of("é = 1\nab", 8), (2, 2));
-        assert_eq!(offset_of("ab\ncd", 2, 2), 4);
+        let text = "ab\ncd";
+        assert_eq!(LineIndex::new(text).offset(text, 2, 2), 4);
         assert_eq!(line_span_in("a\n  b c  \n", 2), Some(4..7));
         assert!(TomlSpans::parse("a = ").is_none());
+    }
+
+    #[test]
+    fn columns_never_split_a_character() {
+        let text = "kb: {topic: \"ééé\" x}\nb\r\n";
+        let index = LineIndex::new(text);
+        // Byte 16 is inside the second `é`.
+        assert_eq!(index.position(text, 16), (1, 15));
+        assert_eq!(index.position(text, 18), (1, 16));
+        assert_eq!(index.position(text, 999), (3, 1));
+        for column in 0..40 {
+            let offset = index.offset(text, 1, column);
+            assert!(text.is_char_boundary(offset), "{column}");
+        }
+        assert_eq!(index.offset(text, 1, 19), "kb: {topic: \"ééé\" ".len());
+        assert_eq!(index.offset(text, 1, 99), text.find('\n').unwrap_or(0));
+        assert_eq!(index.offset(text, 9, 1), text.len());
+        assert_eq!(index.char_column(text, 1, 23), 20);
+        assert_eq!(index.char_column(text, 1, 16), 15);
+        assert_eq!(index.line_span(text, 2), Some(24..25));
+        assert_eq!(index.line_span(text, 3), Some(27..27));
+        assert_eq!(index.line_span(text, 4), None);
+    }
+
+    #[test]
+    fn entries_are_found_by_key_path_and_item() {
+        let spans = TomlSpans::parse(TEXT).expect("valid");
+        let learned = spans.with_key_path("kb.topic.project.learned", true);
+        assert_eq!(learned.len(), 2);
+        assert_eq!(
+            spans.with_key_path("kb.topic.project.learned", false).len(),
+            1
+        );
+        let items = spans.items_with(
+            &["kb.topic.other.disabled", "kb.topic.other.disabled.value"],
+            "x",
+        );
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0].dotted(), "kb.topic.other.disabled.value[0]");
+        assert!(spans.items_with(&["kb.nope"], "x").is_empty());
     }
 }

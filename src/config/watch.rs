@@ -33,7 +33,7 @@ pub fn config_paths(
         jp_toml_candidates(&root, &env.cwd)
             .into_iter()
             .for_each(&mut push);
-        if let Some(dir) = user_workspace_dir(env, &root) {
+        if let Some(dir) = user_workspace_dir(env, &root, &mut Vec::new()) {
             layer_dir(&dir).into_iter().for_each(&mut push);
         }
     }

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use super::error::ConfigError;
+use super::model::ConfigWarning;
+use super::origin::Origin;
 
 /// The process facts configuration loading depends on. Built from the real
 /// process by [`Environment::from_process`]; tests build their own so a
@@ -32,6 +34,19 @@ impl Environment {
             global_config_dir,
             user_data_dir,
         })
+    }
+}
+
+impl Environment {
+    /// The user's own JP directories that exist: the user-global
+    /// configuration directory and the user data directory.
+    pub fn user_dirs(&self) -> Vec<PathBuf> {
+        [&self.global_config_dir, &self.user_data_dir]
+            .into_iter()
+            .flatten()
+            .filter(|d| d.is_dir())
+            .cloned()
+            .collect()
     }
 }
 
@@ -71,13 +86,60 @@ pub fn resolve_root(env: &Environment, explicit: Option<&Path>) -> Result<PathBu
 }
 
 /// The user-workspace directory `<data>/workspace/<name>-<id>`, when the
-/// workspace has a `.jp/.id` file (its last non-empty line is the id).
-pub fn user_workspace_dir(env: &Environment, root: &Path) -> Option<PathBuf> {
+/// workspace has a `.jp/.id` file (its last non-empty line is the id) and
+/// the id is valid ([`is_valid_workspace_id`]). An invalid id is a warning
+/// naming `.jp/.id`, and no directory: it is joined into a path, and
+/// `x/../../…` would load a configuration from anywhere.
+pub fn user_workspace_dir(
+    env: &Environment,
+    root: &Path,
+    warnings: &mut Vec<ConfigWarning>,
+) -> Option<PathBuf> {
     let data = env.user_data_dir.as_ref()?;
-    let text = std::fs::read_to_string(root.join(".jp").join(".id")).ok()?;
-    let id = text.lines().map(str::trim).rfind(|l| !l.is_empty())?;
+    let id_file = root.join(".jp").join(".id");
+    let text = std::fs::read(&id_file).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    let (index, id) = text
+        .lines()
+        .map(str::trim)
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty())
+        .last()?;
+    if !is_valid_workspace_id(id) {
+        // The id itself is not repeated: `.jp/.id` may be a symlink to a
+        // file whose content must not be printed.
+        warnings.push(ConfigWarning {
+            origin: Some(Origin::File {
+                path: id_file,
+                line: u32::try_from(index + 1).ok(),
+            }),
+            message: format!(
+                "{BAD_ID_PREFIX}: the user-workspace configuration is ignored (an id is 1 to {MAX_ID_LEN} ASCII letters, digits, `-` or `_`; JP writes 5 of a-z, 0-9)"
+            ),
+        });
+        return None;
+    }
     let name = root.file_name()?.to_str()?;
     Some(data.join("workspace").join(format!("{name}-{id}")))
+}
+
+/// How a warning about an invalid `.jp/.id` starts (`check` gives it its
+/// own code).
+pub const BAD_ID_PREFIX: &str = "`.jp/.id` does not hold a valid workspace id";
+
+/// The longest workspace id accepted.
+pub const MAX_ID_LEN: usize = 64;
+
+/// Whether `id` may name a directory below `<data>/workspace/`: 1 to
+/// [`MAX_ID_LEN`] ASCII letters, digits, `-` and `_`. JP itself writes five
+/// characters of `0-9a-z`; the few extra characters accept hand-made ids
+/// while keeping out every path separator, `.`/`..`, NUL and anything a
+/// file system might treat specially.
+pub fn is_valid_workspace_id(id: &str) -> bool {
+    (1..=MAX_ID_LEN).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// The names a layer directory's config file may have, in the order they
@@ -117,4 +179,30 @@ pub fn jp_toml_candidates(root: &Path, cwd: &Path) -> Vec<PathBuf> {
     };
     dirs.reverse();
     dirs.into_iter().map(|d| d.join(".jp.toml")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workspace_ids_are_plain_names() {
+        for good in ["abc12", "a", "ab-1_Z", &"x".repeat(MAX_ID_LEN)] {
+            assert!(is_valid_workspace_id(good), "{good}");
+        }
+        for bad in [
+            "",
+            "x/../../evil",
+            "..",
+            ".",
+            "a.b",
+            "a\\b",
+            "a\0b",
+            "ab c",
+            "é",
+            &"x".repeat(MAX_ID_LEN + 1),
+        ] {
+            assert!(!is_valid_workspace_id(bad), "{bad:?}");
+        }
+    }
 }
