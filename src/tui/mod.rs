@@ -20,7 +20,6 @@ pub mod keymap;
 pub mod model;
 pub mod mouse;
 pub mod prompt;
-pub mod sanitize;
 pub mod terminal;
 pub mod theme;
 pub mod tree;
