@@ -9,11 +9,13 @@
 //! its `report` module renders findings to strings, never to a terminal),
 //! [`mcp`] (the same texts as an MCP server's tool, prompt and resources).
 //! [`tui`] is the curator's terminal UI on top of them; the core modules
-//! know nothing of it.
+//! know nothing of it. [`display`] escapes untrusted names and text for
+//! every human-facing output (the CLI's and the TUI's).
 
 pub mod check;
 pub mod config;
 pub mod content;
+pub mod display;
 pub mod edit;
 pub mod kb;
 pub mod learn;

@@ -6,111 +6,21 @@
 //! restores the terminal (same `stty` settings before and after: no raw
 //! mode left behind).
 //!
-//! Skipped, with a message, only when tmux is not installed (`.ci/run`
-//! installs it).
+//! Needs tmux (`.ci/run` installs it); fails without it.
 
-use std::path::Path;
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+mod tmux_support;
 
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("run tmux")
-    }
-
-    fn send(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "main"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).status.success());
-    }
-
-    fn literal(&self, text: &str) {
-        assert!(
-            self.run(&["send-keys", "-t", "main", "-l", text])
-                .status
-                .success()
-        );
-    }
-
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "main"]).stdout)
-            .into_owned()
-    }
-
-    /// Waits until the screen satisfies `ok`; panics with the screen.
-    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if ok(&screen) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
-
-fn tmux_installed() -> bool {
-    Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn shell_quote(path: &Path) -> String {
-    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
-}
+use tmux_support::{Tmux, binary, shell_quote};
 
 #[test]
 fn demo_learn_prompt_and_quit_in_tmux() {
-    if !tmux_installed() {
-        eprintln!("SKIPPED tui_tmux: tmux is not installed (.ci/run installs it)");
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let before = dir.path().join("before.txt");
-    let after = dir.path().join("after.txt");
-    let tmux = Tmux {
-        socket: format!("jp-kb-test-{}", std::process::id()),
-    };
-    let started = tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "main",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        "-c",
-        &dir.path().display().to_string(),
-        "sh",
-    ]);
-    assert!(started.status.success(), "{started:?}");
-    let bin = Path::new(env!("CARGO_BIN_EXE_jp-kb"));
+    let tmux = Tmux::start("tui");
+    let before = tmux.path("before.txt");
+    let after = tmux.path("after.txt");
     tmux.literal(&format!(
         "stty -g > {}; EDITOR='sed -i s/Bump/BUMPED/' {} tui --demo; stty -g > {}; echo EXIT-$?",
         shell_quote(&before),
-        shell_quote(bin),
+        binary(),
         shell_quote(&after),
     ));
     tmux.send(&["Enter"]);
@@ -175,4 +85,5 @@ fn demo_learn_prompt_and_quit_in_tmux() {
     let after = std::fs::read_to_string(&after).unwrap();
     assert!(!before.trim().is_empty());
     assert_eq!(before, after, "stty settings differ after quitting");
+    tmux.assert_restored("quit");
 }

@@ -17,10 +17,10 @@ pub mod findings;
 pub mod forms;
 pub mod harness;
 pub mod keymap;
+pub mod lifecycle;
 pub mod model;
 pub mod mouse;
 pub mod prompt;
-pub mod sanitize;
 pub mod terminal;
 pub mod theme;
 pub mod tree;
@@ -42,6 +42,7 @@ pub struct StartOptions {
 
 /// Starts the TUI on the workspace (or the demo) and runs it until quit.
 pub fn run(start: StartOptions) -> Result<(), String> {
+    terminal::require_terminal()?;
     let env = Environment::from_process()
         .map_err(|e| format!("cannot read the current directory: {e}"))?;
     let no_workspace = start.load.workspace.is_none() && find_root(&env.cwd).is_none();
@@ -74,7 +75,7 @@ pub fn run(start: StartOptions) -> Result<(), String> {
     let mut app = app::App::new(theme::Theme::from_env(), (80, 24));
     app.banner = banner;
     let driver = driver::Driver::new(env, options);
-    let result = terminal::run(app, driver).map_err(|e| format!("terminal error: {e}"));
+    let result = terminal::run(app, driver);
     drop(demo_dir);
     result
 }

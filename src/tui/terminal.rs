@@ -1,23 +1,22 @@
-//! The real terminal: lifecycle through `ratatui::init`/`restore` (panic
-//! hook included), the event loop, mouse capture, and suspending for
-//! `$VISUAL`/`$EDITOR`.
+//! The real terminal: the event loop, mouse events, and suspending for
+//! `$VISUAL`/`$EDITOR`. Entering, leaving, signals and panics are
+//! [`lifecycle`]'s: this loop draws only through it.
 
-use std::io::stdout;
+use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind, MouseButton, MouseEventKind,
+    self, Event, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
-use ratatui::crossterm::execute;
-use ratatui::crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 
 use super::action::{Action, Effect};
 use super::app::App;
 use super::driver::Driver;
 use super::keymap::{Binding, Scope, resolve};
+use super::lifecycle;
 use super::view;
 use super::watch;
 
@@ -38,20 +37,18 @@ pub fn map_event(table: &[Binding], app: &App, event: &Event) -> Option<Action> 
     }
 }
 
-fn leave() {
-    let _ = execute!(stdout(), DisableMouseCapture);
-    ratatui::restore();
-}
-
-fn enter(terminal: &mut DefaultTerminal) -> std::io::Result<()> {
-    enable_raw_mode()?;
-    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
-    terminal.clear()
+/// Ctrl-z: in raw mode the terminal sends it as a key, not as SIGTSTP;
+/// it suspends in every mode, as in a shell.
+fn is_suspend_key(event: &Event) -> bool {
+    matches!(event, Event::Key(key)
+        if key.kind != KeyEventKind::Release
+            && key.code == KeyCode::Char('z')
+            && key.modifiers.contains(KeyModifiers::CONTROL))
 }
 
 /// Suspends the TUI, runs the editor on `path`, restores the TUI.
-fn edit_file(terminal: &mut DefaultTerminal, path: &Path) -> Result<String, String> {
-    leave();
+fn edit_file(path: &Path) -> Result<String, String> {
+    lifecycle::lend();
     let editor = ["VISUAL", "EDITOR"]
         .iter()
         .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()))
@@ -64,7 +61,7 @@ fn edit_file(terminal: &mut DefaultTerminal, path: &Path) -> Result<String, Stri
         .arg("jp-kb")
         .arg(path)
         .status();
-    enter(terminal).map_err(|e| e.to_string())?;
+    lifecycle::take_back().map_err(|e| e.to_string())?;
     match status {
         Ok(s) if s.success() => Ok(format!("edited {} with {editor}", path.display())),
         Ok(s) => Err(format!("{editor} exited with {s}")),
@@ -72,19 +69,37 @@ fn edit_file(terminal: &mut DefaultTerminal, path: &Path) -> Result<String, Stri
     }
 }
 
+/// The TUI reads keys from stdin and draws on stdout: both must be a
+/// terminal, else it says so before anything starts.
+pub fn require_terminal() -> Result<(), String> {
+    let missing: Vec<&str> = [
+        ("stdin", std::io::stdin().is_terminal()),
+        ("stdout", std::io::stdout().is_terminal()),
+    ]
+    .into_iter()
+    .filter_map(|(name, tty)| (!tty).then_some(name))
+    .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "`jp-kb tui` needs a terminal, and {} not one; run it in a terminal \
+         (or use `jp-kb list`, `prompt`, `check`, which need none)",
+        match missing.as_slice() {
+            [one] => format!("{one} is"),
+            _ => "stdin and stdout are".to_owned(),
+        }
+    ))
+}
+
 /// Runs the TUI until the user quits.
-pub fn run(mut app: App, mut driver: Driver) -> std::io::Result<()> {
-    // Installed before ratatui's hook, so on panic the terminal is restored
-    // first (ratatui's hook), then mouse capture is turned off here.
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let _ = execute!(stdout(), DisableMouseCapture);
-        previous(info);
-    }));
-    let mut terminal = ratatui::init();
+pub fn run(mut app: App, mut driver: Driver) -> Result<(), String> {
+    require_terminal()?;
+    let mut terminal =
+        lifecycle::start().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let result = event_loop(&mut terminal, &mut app, &mut driver);
-    leave();
-    result
+    lifecycle::finish();
+    result.map_err(|e| format!("the TUI stopped: {e}"))
 }
 
 fn event_loop(
@@ -92,7 +107,6 @@ fn event_loop(
     app: &mut App,
     driver: &mut Driver,
 ) -> std::io::Result<()> {
-    execute!(stdout(), EnableMouseCapture)?;
     let size = terminal.size()?;
     app.size = (size.width, size.height);
     let (tx, rx) = mpsc::channel();
@@ -115,13 +129,20 @@ fn event_loop(
         {
             w.sync(watch::targets(model));
         }
+        // A panic on a worker closed the screen (error), or SIGCONT
+        // asks for a full frame.
+        dirty |= lifecycle::poll()?;
         if dirty {
-            terminal.draw(|frame| view::render(app, frame))?;
+            lifecycle::draw(terminal, |frame| view::render(app, frame))?;
             dirty = false;
         }
         let mut actions = Vec::new();
         if event::poll(Duration::from_millis(100))? {
             let ev = event::read()?;
+            if is_suspend_key(&ev) {
+                lifecycle::suspend();
+                continue;
+            }
             actions.extend(map_event(&table, app, &ev));
         }
         while let Ok(paths) = rx.try_recv() {
@@ -138,7 +159,7 @@ fn event_loop(
                 match effect {
                     Effect::Quit => return Ok(()),
                     Effect::OpenEditor(path) => {
-                        let (message, error) = match edit_file(terminal, &path) {
+                        let (message, error) = match edit_file(&path) {
                             Ok(m) => (m, false),
                             Err(m) => (m, true),
                         };

@@ -7,10 +7,10 @@ use ratatui::text::{Line, Span, Text};
 
 use crate::check::report::summary;
 use crate::check::{Finding, Severity};
+use crate::display::clean_name;
 use crate::tui::action::{Action, Tab};
 use crate::tui::app::App;
 use crate::tui::keymap::{Scope, bindings, key_for};
-use crate::tui::sanitize::clean_name;
 
 /// The glyph of a severity (the same in the tab, the topics pane and help).
 pub fn glyph(severity: Severity) -> &'static str {

@@ -5,7 +5,7 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span, Text};
 
-use crate::tui::sanitize::clean_text;
+use crate::display::clean_text;
 use crate::tui::theme::Theme;
 
 /// Renders markdown into owned lines.

@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::action::Tab;
 use super::app::{App, Focus, Mode};
-use super::sanitize::clean_text;
+use crate::display::clean_text;
 
 pub use preview::tab_at;
 

@@ -8,13 +8,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{pane, tab_labels};
 use crate::config::Valued;
+use crate::display::{clean_name, clean_text, head_lines};
 use crate::learn::Outcome;
 use crate::topic::TopicState;
 use crate::tui::action::Tab;
 use crate::tui::app::{App, Focus};
 use crate::tui::diff::changed_lines;
 use crate::tui::model::{Model, PREVIEW_LIMIT};
-use crate::tui::sanitize::{clean_name, clean_text, head_lines};
 use crate::tui::tree::RowKind;
 
 /// The tab under column `x` of the tab row of a preview at `area`.

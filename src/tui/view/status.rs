@@ -7,10 +7,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::display::clean_name;
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::{Scope, bindings, key_for};
-use crate::tui::sanitize::clean_name;
 
 /// Above this many tokens the prompt size is shown as a warning.
 pub const TOKEN_WARNING: usize = 8000;

@@ -8,10 +8,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::{list_offset, pane};
+use crate::display::clean_name;
 use crate::subjects::Resolution;
 use crate::tui::app::{App, Focus, Loading, Mode, Tester};
 use crate::tui::model::{FileKind, TokenInfo};
-use crate::tui::sanitize::clean_name;
 use crate::tui::theme::Mark;
 use crate::tui::tree::{Row, RowKind};
 

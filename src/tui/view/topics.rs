@@ -7,9 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{list_offset, pane};
+use crate::display::clean_name;
 use crate::topic::TopicState;
 use crate::tui::app::{App, Focus, Loading};
-use crate::tui::sanitize::clean_name;
 use crate::tui::theme::Mark;
 
 /// One topic's row: marker, id, counts (available/learned/hidden/disabled)
