@@ -95,7 +95,7 @@ fn a_writer_that_cannot_get_the_lock_fails_clearly_and_writes_nothing() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("config.toml: another program kept")
-            && stderr.contains("locked for 5.")
+            && stderr.contains(" locked for ")
             && stderr.contains("nothing written, try again"),
         "{stderr}"
     );

@@ -66,9 +66,13 @@ pub fn read_current(path: &Path) -> Result<Option<Vec<u8>>, WriteError> {
 }
 
 /// Reads a regular file. Anything else (a FIFO, a device, a directory) is
-/// refused from its open handle, and the open itself never blocks: a FIFO
-/// is opened non-blocking, so no writer has to appear at its other end.
+/// refused before it is opened, and again from the open handle in case the
+/// path was swapped meanwhile; that open never blocks: a FIFO is opened
+/// non-blocking, so no writer has to appear at its other end.
 fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(not_regular());
+    }
     let mut options = fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -79,14 +83,18 @@ fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     let mut file = options.open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file; jp-kb only edits regular files",
-        ));
+        return Err(not_regular());
     }
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     file.read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+fn not_regular() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "not a regular file; jp-kb only edits regular files",
+    )
 }
 
 /// Replaces the file at `path` by `new`, atomically.
