@@ -18,7 +18,7 @@ pub struct EditOpts {
     /// The TOML file to edit (e.g. the user-workspace config, for personal
     /// pre-loads the team's config should not get). Default: the file that
     /// sets the value, else the one that sets the topic's `subjects`, else
-    /// `.jp/config.toml`.
+    /// `.jp/kb.toml`.
     #[arg(long, value_name = "PATH")]
     pub file: Option<PathBuf>,
     /// Also print a unified diff of each changed file.
@@ -63,6 +63,10 @@ impl EditContext<'_> {
         opts: &EditOpts,
         declare: bool,
     ) -> Result<bool, CliError> {
+        // Refused before anything is written: no partial change.
+        for p in planned {
+            jp_kb::edit::target::creatable(&p.path).map_err(CliError::runtime)?;
+        }
         let mut changed_any = false;
         for p in planned {
             if let Some(parent) = p.path.parent()

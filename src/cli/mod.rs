@@ -103,7 +103,7 @@ Examples:
     /// Create, change or remove topics.
     #[command(subcommand)]
     Topic(topic::TopicCommand),
-    /// Create .jp/config.toml with an example topic and subject (never overwrites).
+    /// Create .jp/kb.toml with an example topic and subject (never overwrites).
     Init,
     /// Serve the knowledge base over MCP on stdio: the `learn` tool, the
     /// `knowledge` prompt (also the server instructions) and `kb://` resources.

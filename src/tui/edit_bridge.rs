@@ -46,6 +46,7 @@ impl Saved {
 /// writes the result once, atomically; a concurrent change is re-read and
 /// the edits re-applied once. Recorded in `journal` as one step.
 pub fn save(journal: &mut Journal, path: &Path, edits: &[Edit]) -> Result<Saved, String> {
+    crate::edit::target::creatable(path)?;
     if let [edit] = edits {
         let saved = journal.save(path, edit).map_err(|e| e.to_string())?;
         return Ok(Saved {
