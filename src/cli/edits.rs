@@ -96,7 +96,31 @@ impl EditContext<'_> {
                 println!("{shown}: {}", saved.applied.summary);
             }
         }
+        if changed_any {
+            self.sync_clients();
+        }
         Ok(changed_any)
+    }
+
+    /// Keeps the connected clients' generated files current (contract §8).
+    fn sync_clients(&self) {
+        if jp_kb::clients::sync::connected(&self.kb).is_empty() {
+            return;
+        }
+        if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {
+            // Generated files hold the workspace's configuration, never
+            // this command line's overrides.
+            eprintln!(
+                "note: the generated client files were not updated (--cfg/-k given); run `jp-kb sync`"
+            );
+            return;
+        }
+        match KnowledgeBase::load(self.env, self.options) {
+            Ok(after) => super::connect::after_write(&self.kb, &after),
+            Err(e) => eprintln!(
+                "warning: the generated client files were not updated: the configuration no longer loads: {e}"
+            ),
+        }
     }
 
     /// Reloads the configuration and prints what the assistant now gets

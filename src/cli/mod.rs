@@ -2,6 +2,7 @@
 //! in its own file and only parses, calls the library and prints.
 
 mod check;
+mod connect;
 mod edits;
 mod init;
 mod learn;
@@ -105,6 +106,19 @@ Examples:
     Topic(topic::TopicCommand),
     /// Create .jp/kb.toml with an example topic and subject (never overwrites).
     Init,
+    /// Connect an assistant: write the files it needs to get the `learn`
+    /// tool and the whole <knowledge> section exactly.
+    #[command(after_help = "\
+jp:          .jp/config.d/jp-kb.toml (generated layer: MCP server, `learn` tool, the
+             section as a system-prompt section) and `extends` in .jp/config.toml
+claude-code: .mcp.json (server `kb`, `jp-kb mcp --instructions none`) and
+             .claude/rules/jp-kb.md (the section, as project memory)
+codex:       .codex/config.toml ([mcp_servers.kb] running `jp-kb mcp`)
+Every jp-kb edit keeps the generated files current; `jp-kb sync` rewrites them.")]
+    Connect(connect::ConnectArgs),
+    /// Rewrite every generated client file (see `connect`) from the
+    /// knowledge base as it is now, including ones edited by hand.
+    Sync(connect::SyncArgs),
     /// Serve the knowledge base over MCP on stdio: the `learn` tool, the
     /// `knowledge` prompt (also the server instructions) and `kb://` resources.
     #[command(after_help = "\
@@ -137,6 +151,35 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     if let Command::Init = &cli.command {
         return init::run(&env, cli.workspace.as_deref());
     }
+    if let Command::Connect(_) | Command::Sync(_) = &cli.command {
+        // A broken configuration would generate a wrong section: refuse.
+        // Generated files hold the workspace's configuration, never this
+        // command line's --cfg/-k overrides.
+        let plain = LoadOptions {
+            workspace: options.workspace.clone(),
+            ..LoadOptions::default()
+        };
+        if !options.cfg.is_empty() || !options.knowledge.is_empty() {
+            eprintln!(
+                "note: --cfg and -k are ignored: generated files hold the workspace's configuration"
+            );
+        }
+        let kb = KnowledgeBase::load(&env, &plain).map_err(|e| {
+            CliError::runtime(format!(
+                "the configuration does not load, so nothing is written: {e}\n(fix it first; `jp-kb check` shows where)"
+            ))
+        })?;
+        output::print_config_warnings(&kb);
+        return match &cli.command {
+            Command::Connect(args) => connect::connect(&kb, args),
+            _ => connect::sync(
+                &kb,
+                &connect::SyncArgs {
+                    dry_run: matches!(&cli.command, Command::Sync(a) if a.dry_run),
+                },
+            ),
+        };
+    }
     let kb = KnowledgeBase::load(&env, &options).map_err(|e| config_error(&e))?;
     output::print_config_warnings(&kb);
     let editing = |kb| edits::EditContext {
@@ -155,6 +198,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
         Command::Check(args) => check::run(&env, &options, args),
+        Command::Connect(args) => connect::connect(&kb, args),
+        Command::Sync(args) => connect::sync(&kb, args),
         Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options)),
         Command::Tui(args) => tui::run(cli, args),
     }

@@ -16,6 +16,7 @@ pub mod journal;
 mod keys;
 mod lists;
 pub mod locate;
+pub mod move_kb;
 pub mod ops;
 mod patch;
 pub mod plan;
