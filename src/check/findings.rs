@@ -87,6 +87,8 @@ codes! {
     TopicUndescribed = "KB113", Warning, "no title and no introduction";
     TopicEmpty = "KB114", Warning, "contributes nothing to the prompt";
     HiddenUnreachable = "KB115", Warning, "never mentioned";
+    KbInJpFile = "KB120", Warning, "JP refuses this `kb` table";
+    GeneratedStale = "KB121", Warning, "out of date";
 }
 
 impl std::fmt::Display for Code {

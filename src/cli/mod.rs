@@ -9,6 +9,7 @@ mod learn;
 mod learned;
 mod list;
 mod mcp;
+mod migrate;
 mod output;
 mod prompt;
 mod schema;
@@ -119,6 +120,9 @@ Every jp-kb edit keeps the generated files current; `jp-kb sync` rewrites them."
     /// Rewrite every generated client file (see `connect`) from the
     /// knowledge base as it is now, including ones edited by hand.
     Sync(connect::SyncArgs),
+    /// Move the `kb` table out of every file JP loads (JP refuses to start
+    /// with one) into the kb.toml beside it, byte for byte.
+    Migrate(migrate::MigrateArgs),
     /// Serve the knowledge base over MCP on stdio: the `learn` tool, the
     /// `knowledge` prompt (also the server instructions) and `kb://` resources.
     #[command(after_help = "\
@@ -200,6 +204,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Check(args) => check::run(&env, &options, args),
         Command::Connect(args) => connect::connect(&kb, args),
         Command::Sync(args) => connect::sync(&kb, args),
+        Command::Migrate(args) => migrate::run(&kb, args),
         Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options)),
         Command::Tui(args) => tui::run(cli, args),
     }

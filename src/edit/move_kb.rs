@@ -7,8 +7,55 @@
 //! returned.
 
 use std::ops::Range;
+use std::path::PathBuf;
 
 use toml_edit::{Document, Item, Table};
+
+use crate::config::{LayerKind, LoadedConfig};
+
+/// A file JP loads that holds a `kb` table (JP refuses to start).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KbInJpFile {
+    pub path: PathBuf,
+    /// The line of its first topic, when known.
+    pub line: Option<u32>,
+    /// The `kb.toml` beside it that `jp-kb migrate` moves the table to;
+    /// `None` when it must be moved by hand (a JSON/YAML file, a `.jp.toml`
+    /// or `extends` file: no `kb.toml` is read beside those).
+    pub target: Option<PathBuf>,
+}
+
+/// Every file of `loaded` that JP loads (not a `kb.*` file nor what one
+/// extends, not a `--cfg` file) and that declares topics.
+pub fn kb_in_jp_files(loaded: &LoadedConfig) -> Vec<KbInJpFile> {
+    let mut out: Vec<KbInJpFile> = Vec::new();
+    for file in &loaded.files {
+        if file.kind == LayerKind::Cfg
+            || loaded.kb_files.contains(&file.path)
+            || file.partial.topics.is_empty()
+            || out.iter().any(|f| f.path == file.path)
+        {
+            continue;
+        }
+        let line = file
+            .partial
+            .topics
+            .values()
+            .find_map(|t| t.origin.as_ref().and_then(crate::config::Origin::line));
+        let in_config_dir = matches!(
+            file.kind,
+            LayerKind::UserGlobal | LayerKind::Workspace | LayerKind::UserWorkspace
+        );
+        let target = (in_config_dir && file.path.extension().is_some_and(|e| e == "toml"))
+            .then(|| file.path.with_file_name("kb.toml"));
+        out.push(KbInJpFile {
+            path: file.path.clone(),
+            line,
+            target,
+        });
+    }
+    out
+}
 
 /// The two new texts.
 #[derive(Debug, Clone, PartialEq, Eq)]
