@@ -5,6 +5,8 @@
 //! change is changed through `toml_edit`, which re-emits untouched items
 //! as they were.
 
+use std::fmt::Write as _;
+
 use globset::GlobBuilder;
 use toml_edit::{Array, DocumentMut, Item, Value};
 
@@ -55,11 +57,12 @@ pub fn codex_server(text: &str, command: &str, args: &[&str]) -> Result<Option<S
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "[mcp_servers.kb]\ncommand = {}\nargs = {}\n",
             Value::from(command).decorated("", ""),
             Value::Array(args.iter().copied().collect::<Array>()).decorated("", "")
-        ));
+        );
         // Appending fails when `mcp_servers` is an inline table or a
         // dotted key of the root: then edit the document instead.
         if parse(&out).is_ok_and(|d| codex_entry_is(&d, command, args)) {
@@ -151,18 +154,17 @@ pub fn jp_extends(text: &str, rel: &str) -> Result<Option<String>, String> {
     if reaches(&entries, rel) {
         return Ok(None);
     }
-    match doc.get_mut("extends").and_then(Item::as_array_mut) {
-        Some(array) => array.push(rel),
-        None => {
-            let array: Array = std::iter::once(rel).collect();
-            if doc.iter().next().is_none() && text.trim().is_empty() {
-                return Ok(Some(format!(
-                    "extends = {}\n",
-                    Value::Array(array).decorated("", "")
-                )));
-            }
-            doc.insert("extends", Item::Value(Value::Array(array)));
+    if let Some(array) = doc.get_mut("extends").and_then(Item::as_array_mut) {
+        array.push(rel);
+    } else {
+        let array: Array = std::iter::once(rel).collect();
+        if doc.iter().next().is_none() && text.trim().is_empty() {
+            return Ok(Some(format!(
+                "extends = {}\n",
+                Value::Array(array).decorated("", "")
+            )));
         }
+        doc.insert("extends", Item::Value(Value::Array(array)));
     }
     Ok(Some(doc.to_string()))
 }

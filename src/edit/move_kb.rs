@@ -156,6 +156,21 @@ pub fn move_kb(source: &str, kb_file: &str) -> Result<Option<Moved>, String> {
         ));
     }
 
+    let (mut cuts, root_cut, table_cut) = cut(source, &doc);
+    cuts.sort_by_key(|r| r.start);
+    let rest = without(source, &cuts);
+    let new_kb = compose(&root_cut, kb_file, &table_cut);
+    verify(&rest, &new_kb, &topics)?;
+    Ok(Some(Moved {
+        source: rest,
+        kb_file: new_kb,
+        topics,
+    }))
+}
+
+/// The line-aligned ranges of `source` that hold `kb` parts, and their
+/// texts: root-level key-values, then tables.
+fn cut(source: &str, doc: &Document<&str>) -> (Vec<Range<usize>>, String, String) {
     let mut heads = Vec::new();
     headers(doc.as_table(), false, 0, &mut heads);
     heads.sort_unstable();
@@ -221,10 +236,14 @@ pub fn move_kb(source: &str, kb_file: &str) -> Result<Option<Moved>, String> {
         }
         cuts.push(from..to_comments);
     }
-    cuts.sort_by_key(|r| r.start);
+    (cuts, root_cut, table_cut)
+}
+
+/// `source` without the (sorted) `cuts`.
+fn without(source: &str, cuts: &[Range<usize>]) -> String {
     let mut rest = String::with_capacity(source.len());
     let mut at = 0;
-    for cut in &cuts {
+    for cut in cuts {
         if cut.start >= at {
             rest.push_str(&source[at..cut.start]);
             at = cut.end;
@@ -232,8 +251,14 @@ pub fn move_kb(source: &str, kb_file: &str) -> Result<Option<Moved>, String> {
     }
     rest.push_str(&source[at..]);
 
+    rest
+}
+
+/// The new `kb.toml`: moved root key-values first (they must precede every
+/// table), the old content, then the moved tables.
+fn compose(root_cut: &str, kb_file: &str, table_cut: &str) -> String {
     let mut new_kb = String::new();
-    new_kb.push_str(&root_cut);
+    new_kb.push_str(root_cut);
     if !root_cut.is_empty() && !kb_file.is_empty() && !kb_file.starts_with('\n') {
         new_kb.push('\n');
     }
@@ -245,10 +270,14 @@ pub fn move_kb(source: &str, kb_file: &str) -> Result<Option<Moved>, String> {
         if !new_kb.is_empty() && !new_kb.ends_with("\n\n") {
             new_kb.push('\n');
         }
-        new_kb.push_str(&table_cut);
+        new_kb.push_str(table_cut);
     }
 
-    let check_rest = Document::parse(rest.as_str())
+    new_kb
+}
+
+fn verify(rest: &str, new_kb: &str, topics: &[String]) -> Result<(), String> {
+    let check_rest = Document::parse(rest)
         .map_err(|e| format!("internal error: the file would not parse: {e}"))?;
     if check_rest.get("kb").is_some() {
         return Err(
@@ -257,7 +286,7 @@ pub fn move_kb(source: &str, kb_file: &str) -> Result<Option<Moved>, String> {
                 .to_owned(),
         );
     }
-    let check_kb = Document::parse(new_kb.as_str()).map_err(|e| {
+    let check_kb = Document::parse(new_kb).map_err(|e| {
         format!(
             "the kb file would not parse after the move ({}): merge by hand",
             e.to_string().trim_end()
@@ -273,11 +302,7 @@ pub fn move_kb(source: &str, kb_file: &str) -> Result<Option<Moved>, String> {
     if !moved_all {
         return Err("internal error: a topic would be lost; nothing moved".to_owned());
     }
-    Ok(Some(Moved {
-        source: rest,
-        kb_file: new_kb,
-        topics,
-    }))
+    Ok(())
 }
 
 #[cfg(test)]

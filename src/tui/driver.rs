@@ -278,7 +278,8 @@ impl Driver {
             Ok(after) => crate::clients::sync::after_edit(&before.kb, &after)
                 .iter()
                 .map(|line| format!(" · {line}"))
-                .collect(),
+                .collect::<Vec<_>>()
+                .concat(),
             Err(_) => String::new(),
         }
     }
