@@ -137,6 +137,12 @@ fn every_edit_keeps_generated_files_current_but_never_overwrites_a_hand_edit() {
         .args(["check"])
         .assert()
         .stdout(predicate::str::contains("KB121").not());
+    // The generated files hold the workspace's configuration: -k does not
+    // make them stale.
+    sb.cmd()
+        .args(["-k", "project/notes", "check"])
+        .assert()
+        .stdout(predicate::str::contains("KB121").not());
 
     // A hand edit: the next edit leaves it, check reports it, sync fixes it.
     sb.write("ws/.claude/rules/jp-kb.md", "mine\n");

@@ -4,10 +4,26 @@
 
 use crate::KnowledgeBase;
 use crate::clients::sync::stale;
+use crate::config::{LayerKind, Origin};
 use crate::edit::move_kb::kb_in_jp_files;
 
 use super::findings::{Code, Finding};
 use super::locate::Locator;
+
+/// Whether `--cfg` or `-k` changed the configuration checked.
+fn has_overrides(kb: &KnowledgeBase) -> bool {
+    let arg = |o: &Origin| !matches!(o, Origin::File { .. });
+    kb.loaded.files.iter().any(|f| f.kind == LayerKind::Cfg)
+        || kb.loaded.kb.topics.values().any(|t| {
+            arg(&t.origin)
+                || t.learned.iter().chain(&t.disabled).any(|v| arg(&v.origin))
+                || [&t.title, &t.introduction, &t.description, &t.subjects]
+                    .into_iter()
+                    .flatten()
+                    .any(|v| arg(&v.origin))
+                || t.enable.as_ref().is_some_and(|v| arg(&v.origin))
+        })
+}
 
 pub fn findings(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Finding>) {
     for file in kb_in_jp_files(&kb.loaded) {
@@ -30,6 +46,11 @@ pub fn findings(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Finding
             .at(location)
             .hint(hint),
         );
+    }
+    if has_overrides(kb) {
+        // Generated files hold the workspace's configuration; compared with
+        // one changed by --cfg/-k they would all look stale.
+        return;
     }
     let (changed, errors) = stale(kb);
     for write in changed {
