@@ -21,7 +21,14 @@ pub fn run(env: &Environment, workspace: Option<&Path>) -> Result<ExitCode, CliE
         )));
     }
     let config = jp_kb::edit::target::workspace_file(&root);
-    jp_kb::edit::target::creatable(&config).map_err(CliError::runtime)?;
+    if let Some(hidden) = jp_kb::config::workspace::shadowed_by_creating(&config) {
+        return Err(CliError::runtime(format!(
+            "{} exists; jp-kb init would create {} beside it, which would hide it: nothing created \
+             (add topics to it by hand, or with `jp-kb topic add ... --file PATH` naming a TOML file)",
+            hidden.display(),
+            config.display()
+        )));
+    }
     if config.exists() {
         return Err(CliError::runtime(format!(
             "{} already exists; jp-kb init never overwrites (see `jp-kb topic add` to add a topic)",

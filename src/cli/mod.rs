@@ -40,7 +40,8 @@ Examples:
 
 Configuration is read the way JP reads it: user-global config, .jp/config.toml
 (with `extends`), .jp.toml files up to the current directory, the
-user-workspace config, then --cfg values and -k flags.";
+user-workspace config, then --cfg values and -k flags. Each configuration
+directory's kb.toml (a file JP does not load) is read right after its config.";
 
 /// Curate the knowledge base of the JP assistant and see exactly what it is shown.
 #[derive(Debug, Parser)]
