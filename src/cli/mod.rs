@@ -96,7 +96,7 @@ Every finding has a stable code (KB001…); docs/check.md explains each one.")]
         after_help = "\
 Examples:
   jp-kb learned add project 'maintainers/*'
-  jp-kb learned add project style --file ~/.local/share/jp/workspace/<name>-<id>/config.toml
+  jp-kb learned add project style --file ~/.local/share/jp/workspace/<name>-<id>/kb.toml
   jp-kb learned rm project maintainers/jean --expand"
     )]
     Learned(learned::ListCommand),
