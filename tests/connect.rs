@@ -159,6 +159,15 @@ fn every_edit_keeps_generated_files_current_but_never_overwrites_a_hand_edit() {
         predicate::str::contains("\"KB121\"")
             .and(predicate::str::contains(".claude/rules/jp-kb.md")),
     );
+    // `connect` does not overwrite it either; only `sync` does.
+    sb.cmd()
+        .args(["connect", "claude-code"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "left as it is: `jp-kb sync` overwrites it",
+        ));
+    assert_eq!(read(&sb, ".claude/rules/jp-kb.md"), "mine\n");
     // A subject changed outside jp-kb makes the JP layer stale too.
     sb.write("ws/kb/people/jean.md", "# Jean, maintainer\n");
     sb.cmd()

@@ -86,13 +86,19 @@ pub fn connect(kb: &KnowledgeBase, args: &ConnectArgs) -> Result<ExitCode, CliEr
         let name = shown(kb, write);
         if !write.changed() {
             println!("{name}: up to date");
+        } else if write.part == Part::Generated && write.before.is_some() {
+            // Only `sync` overwrites a generated file that is not what
+            // jp-kb wrote: it may hold someone's edit.
+            println!(
+                "{name}: differs from what jp-kb generates (edited by hand, or the knowledge base \
+                 changed outside jp-kb); left as it is: `jp-kb sync` overwrites it"
+            );
         } else if args.dry_run {
             print_diff(kb, write);
         } else {
             write.write().map_err(CliError::runtime)?;
             let what = match (write.part, write.before.is_some()) {
-                (Part::Generated, false) => "created (generated)",
-                (Part::Generated, true) => "rewritten (generated)",
+                (Part::Generated, _) => "created (generated)",
                 (Part::Entry, false) => "created",
                 (Part::Entry, true) => "updated, every other byte kept",
             };
