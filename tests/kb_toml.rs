@@ -105,6 +105,15 @@ fn a_yaml_workspace_is_never_shadowed() {
         .code(1)
         .stderr(predicate::str::contains("config.yaml").and(predicate::str::contains("--file")));
     assert!(!sb.ws().join(".jp/config.toml").exists());
+
+    // `init` in a YAML workspace adds .jp/kb.toml beside it: both count.
+    let sb = Sandbox::new();
+    sb.write("ws/.jp/config.yaml", yaml);
+    sb.write("ws/kb/a.md", "A");
+    sb.cmd().arg("init").assert().success();
+    assert!(!sb.ws().join(".jp/config.toml").exists());
+    let out = prompt(&sb);
+    assert!(out.contains("- p") && out.contains("- project"), "{out}");
 }
 
 #[test]
