@@ -7,12 +7,15 @@
 //! and format handling) → [`render`] (the byte-exact texts) → [`learn`]
 //! and [`kb`] (the texts for a whole workspace) → [`check`] (the linter;
 //! its `report` module renders findings to strings, never to a terminal),
-//! [`mcp`] (the same texts as an MCP server's tool, prompt and resources).
+//! [`mcp`] (the same texts as an MCP server's tool, prompt and resources),
+//! [`clients`] (the files `connect` and `sync` write for JP, Claude Code
+//! and Codex).
 //! [`tui`] is the curator's terminal UI on top of them; the core modules
 //! know nothing of it. [`display`] escapes untrusted names and text for
 //! every human-facing output (the CLI's and the TUI's).
 
 pub mod check;
+pub mod clients;
 pub mod config;
 pub mod content;
 pub mod display;

@@ -18,7 +18,7 @@ subjects = \".jp/kb/project\"
 
 fn workspace(config: &str) -> Sandbox {
     let sb = Sandbox::new();
-    sb.write("ws/.jp/config.toml", config);
+    sb.write("ws/.jp/kb.toml", config);
     sb.write(
         "ws/.jp/kb/project/guide.md",
         "# Guide\n\nRead `style` first.\n",
@@ -83,7 +83,7 @@ fn assert_only(sb: &Sandbox, pre: &[&str], code: &str, at: &At<'_>, exit: i32) -
     f
 }
 
-const CONFIG: &str = ".jp/config.toml";
+const CONFIG: &str = ".jp/kb.toml";
 
 // ---------------------------------------------------------------- clean
 
@@ -236,11 +236,11 @@ fn kb007_subjects_not_a_directory() {
 #[test]
 fn kb008_extends_cycle() {
     let sb = workspace(&format!("extends = [\"a.toml\"]\n{CLEAN}"));
-    sb.write("ws/.jp/a.toml", "# a\nextends = [\"config.toml\"]\n");
+    sb.write("ws/.jp/a.toml", "# a\nextends = [\"kb.toml\"]\n");
     let f = assert_only(&sb, &[], "KB008", &At::Pos(".jp/a.toml", 2, 12), 1);
     assert_eq!(
         f["message"],
-        "`extends` cycle: .jp/config.toml -> .jp/a.toml -> .jp/config.toml"
+        "`extends` cycle: .jp/kb.toml -> .jp/a.toml -> .jp/kb.toml"
     );
 }
 
@@ -373,7 +373,7 @@ fn kb105_learned_and_disabled() {
     let f = assert_only(&sb, &[], "KB105", &At::Pos(CONFIG, 5, 12), 0);
     assert_eq!(f["subject"], "old");
     assert!(f["message"].as_str().unwrap().contains("disabled wins"));
-    assert!(f["hint"].as_str().unwrap().contains(".jp/config.toml:6"));
+    assert!(f["hint"].as_str().unwrap().contains(".jp/kb.toml:6"));
 }
 
 #[test]

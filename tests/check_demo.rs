@@ -57,7 +57,7 @@ fn untouched_demo_finds_exactly_what_it_shows_off() {
         ("KB115", ".jp/kb/project/.hidden-dir/visible.md", None),
         ("KB115", ".jp/kb/project/.internal-notes.md", None),
         ("KB107", ".jp/kb/formats/logo.png", None),
-        ("KB006", ".jp/config.toml", Some(30)),
+        ("KB006", ".jp/kb.toml", Some(30)),
     ]
     .map(|(c, f, l)| (c.to_owned(), f.to_owned(), l));
     assert_eq!(findings, expected);

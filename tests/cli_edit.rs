@@ -235,7 +235,10 @@ fn init_scaffolds_and_never_overwrites() {
     let sb = Sandbox::new();
     std::fs::create_dir_all(sb.ws()).unwrap();
     sb.cmd().arg("init").assert().success();
-    let created = config(&sb);
+    // The `kb` tables go to .jp/kb.toml: JP refuses them in its own files.
+    assert!(!sb.ws().join(".jp/config.toml").exists());
+    let kb_toml = || std::fs::read_to_string(sb.ws().join(".jp/kb.toml")).unwrap();
+    let created = kb_toml();
     assert!(created.contains("[kb.topic.project]"));
     sb.cmd()
         .args(["learn", "project", "conventions"])
@@ -247,5 +250,5 @@ fn init_scaffolds_and_never_overwrites() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("never overwrites"));
-    assert_eq!(config(&sb), created);
+    assert_eq!(kb_toml(), created);
 }

@@ -37,7 +37,7 @@ fn toggling_learned_writes_the_config_updates_the_prompt_and_undo_restores() {
         "{}",
         d.h.app.status.message
     );
-    assert!(d.h.app.status.message.ends_with("in .jp/config.toml"));
+    assert!(d.h.app.status.message.ends_with("in .jp/kb.toml"));
 
     // The Prompt tab shows the subject's content, in the same frame.
     d.keys("2");
@@ -71,7 +71,7 @@ fn unlearning_a_glob_selected_subject_offers_both_fixes() {
         choice.lines
     );
     assert!(
-        choice.lines[0].contains(".jp/config.toml:9"),
+        choice.lines[0].contains(".jp/kb.toml:9"),
         "{:?}",
         choice.lines
     );
@@ -256,7 +256,7 @@ fn a_broken_config_is_read_only_until_fixed() {
         d.root().join(".jp/kb"),
     ]));
     let err = d.h.app.load_error.clone().expect("load error");
-    assert!(err.contains(".jp/config.toml:32:12: invalid TOML"), "{err}");
+    assert!(err.contains(".jp/kb.toml:32:12: invalid TOML"), "{err}");
     assert!(!err.contains(&d.root().display().to_string()), "{err}");
     // The last good state stays on screen; edits are refused.
     assert!(d.h.app.model.is_some());

@@ -89,6 +89,8 @@ codes! {
     HiddenUnreachable = "KB115", Warning, "never mentioned";
     SubjectOverSizeLimit = "KB116", Warning, "too large to read";
     WorkspaceIdInvalid = "KB117", Warning, "not a workspace id";
+    KbInJpFile = "KB120", Warning, "JP refuses this `kb` table";
+    GeneratedStale = "KB121", Warning, "out of date";
 }
 
 impl std::fmt::Display for Code {

@@ -6,6 +6,7 @@
 //! check. [`report`] renders findings; it formats strings and knows nothing
 //! of terminals.
 
+mod clients;
 mod contents;
 pub mod findings;
 mod load;
@@ -99,6 +100,7 @@ fn check_with(
     if content_skipped.is_empty() {
         out.extend(contents::prompt_finding(kb, thresholds));
     }
+    clients::findings(kb, &mut locator, &mut out);
     // Drop repeated findings, keeping the first: hashed, so 100k findings
     // cost 100k lookups rather than 10^10 comparisons.
     let keep: Vec<bool> = {
@@ -137,7 +139,7 @@ mod tests {
         std::fs::create_dir_all(ws.join(".jp/kb/p")).expect("mkdir");
         std::fs::write(ws.join(".jp/kb/p/a.md"), "a").expect("write");
         std::fs::write(
-            ws.join(".jp/config.toml"),
+            ws.join(".jp/kb.toml"),
             "[kb.topic.p]\ntitle = \"P\"\nsubjects = \".jp/kb/p\"\nlearnd = []\n",
         )
         .expect("write");
@@ -153,10 +155,10 @@ mod tests {
         assert!(
             report
                 .sources
-                .contains_key(std::path::Path::new(".jp/config.toml"))
+                .contains_key(std::path::Path::new(".jp/kb.toml"))
         );
 
-        std::fs::write(ws.join(".jp/config.toml"), "[kb.topic.p\n").expect("write");
+        std::fs::write(ws.join(".jp/kb.toml"), "[kb.topic.p\n").expect("write");
         let report = check(&env(ws), &LoadOptions::default(), &Thresholds::default());
         let codes: Vec<Code> = report.findings.iter().map(|f| f.code).collect();
         assert_eq!(codes, [Code::ConfigParse]);
@@ -171,7 +173,7 @@ mod tests {
         std::fs::write(ws.join(".jp/kb/p/a.md"), "a").expect("write");
         std::fs::write(ws.join(".jp/kb/p/logo.png"), b"\x89PNG\0\0").expect("write");
         std::fs::write(
-            ws.join(".jp/config.toml"),
+            ws.join(".jp/kb.toml"),
             "[kb.topic.p]\ntitle = \"P\"\nsubjects = \".jp/kb/p\"\n",
         )
         .expect("write");

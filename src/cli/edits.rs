@@ -18,7 +18,7 @@ pub struct EditOpts {
     /// The TOML file to edit (e.g. the user-workspace config, for personal
     /// pre-loads the team's config should not get). Default: the file that
     /// sets the value, else the one that sets the topic's `subjects`, else
-    /// `.jp/config.toml`.
+    /// `.jp/kb.toml`.
     #[arg(long, value_name = "PATH")]
     pub file: Option<PathBuf>,
     /// Also print a unified diff of each changed file.
@@ -63,6 +63,10 @@ impl EditContext<'_> {
         opts: &EditOpts,
         declare: bool,
     ) -> Result<bool, CliError> {
+        // Refused before anything is written: no partial change.
+        for p in planned {
+            jp_kb::edit::target::creatable(&p.path).map_err(CliError::runtime)?;
+        }
         let mut changed_any = false;
         for p in planned {
             if let Some(parent) = p.path.parent()
@@ -92,7 +96,31 @@ impl EditContext<'_> {
                 println!("{shown}: {}", saved.applied.summary);
             }
         }
+        if changed_any {
+            self.sync_clients();
+        }
         Ok(changed_any)
+    }
+
+    /// Keeps the connected clients' generated files current (contract §8).
+    fn sync_clients(&self) {
+        if jp_kb::clients::sync::connected(&self.kb).is_empty() {
+            return;
+        }
+        if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {
+            // Generated files hold the workspace's configuration, never
+            // this command line's overrides.
+            eprintln!(
+                "note: the generated client files were not updated (--cfg/-k given); run `jp-kb sync`"
+            );
+            return;
+        }
+        match KnowledgeBase::load(self.env, self.options) {
+            Ok(after) => super::connect::after_write(&self.kb, &after),
+            Err(e) => eprintln!(
+                "warning: the generated client files were not updated: the configuration no longer loads: {e}"
+            ),
+        }
     }
 
     /// Reloads the configuration and prints what the assistant now gets

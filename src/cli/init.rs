@@ -1,5 +1,6 @@
-//! `jp-kb init`: scaffold `.jp/config.toml` with a commented example topic
-//! and its subjects directory with one example subject. Never overwrites.
+//! `jp-kb init`: scaffold `.jp/kb.toml` with a commented example topic
+//! and its subjects directory with one example subject. Never overwrites,
+//! never touches JP's own files, never hides a `kb.json`/`kb.yaml`.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -8,7 +9,7 @@ use jp_kb::config::Environment;
 
 use super::output::CliError;
 
-const CONFIG: &str = include_str!("../../assets/init/config.toml");
+const CONFIG: &str = include_str!("../../assets/init/kb.toml");
 const SUBJECT: &str = include_str!("../../assets/init/conventions.md");
 
 pub fn run(env: &Environment, workspace: Option<&Path>) -> Result<ExitCode, CliError> {
@@ -19,7 +20,15 @@ pub fn run(env: &Environment, workspace: Option<&Path>) -> Result<ExitCode, CliE
             root.display()
         )));
     }
-    let config = root.join(".jp").join("config.toml");
+    let config = jp_kb::edit::target::workspace_file(&root);
+    if let Some(hidden) = jp_kb::config::workspace::shadowed_by_creating(&config) {
+        return Err(CliError::runtime(format!(
+            "{} exists; jp-kb init would create {} beside it, which would hide it: nothing created \
+             (add topics to it by hand, or with `jp-kb topic add ... --file PATH` naming a TOML file)",
+            hidden.display(),
+            config.display()
+        )));
+    }
     if config.exists() {
         return Err(CliError::runtime(format!(
             "{} already exists; jp-kb init never overwrites (see `jp-kb topic add` to add a topic)",
@@ -33,7 +42,7 @@ pub fn run(env: &Environment, workspace: Option<&Path>) -> Result<ExitCode, CliE
     // `None`: the file must not exist, so a concurrent init cannot clobber.
     jp_kb::edit::write_atomic(&config, None, CONFIG.as_bytes())
         .map_err(|e| CliError::runtime(e.to_string()))?;
-    println!("created .jp/config.toml (topic `project`)");
+    println!("created .jp/kb.toml (topic `project`; JP's own files untouched)");
     if subject.exists() {
         println!("kept the existing .jp/kb/project/conventions.md");
     } else {

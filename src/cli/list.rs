@@ -231,7 +231,7 @@ fn topic_json(kb: &KnowledgeBase, state: &TopicState) -> Value {
 fn topics_table(kb: &KnowledgeBase) -> String {
     if kb.topics.is_empty() {
         return format!(
-            "No topics configured in {}. Add a [kb.topic.<id>] table to .jp/config.toml.",
+            "No topics configured in {}. Add a [kb.topic.<id>] table to .jp/kb.toml (or run `jp-kb init`).",
             kb.root().display()
         );
     }

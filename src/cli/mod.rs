@@ -2,12 +2,14 @@
 //! in its own file and only parses, calls the library and prints.
 
 mod check;
+mod connect;
 mod edits;
 mod init;
 mod learn;
 mod learned;
 mod list;
 mod mcp;
+mod migrate;
 mod output;
 mod prompt;
 mod schema;
@@ -38,7 +40,8 @@ Examples:
 
 Configuration is read the way JP reads it: user-global config, .jp/config.toml
 (with `extends`), .jp.toml files up to the current directory, the
-user-workspace config, then --cfg values and -k flags.";
+user-workspace config, then --cfg values and -k flags. Each configuration
+directory's kb.toml (a file JP does not load) is read right after its config.";
 
 /// Curate the knowledge base of the JP assistant and see exactly what it is shown.
 #[derive(Debug, Parser)]
@@ -93,7 +96,7 @@ Every finding has a stable code (KB001…); docs/check.md explains each one.")]
         after_help = "\
 Examples:
   jp-kb learned add project 'maintainers/*'
-  jp-kb learned add project style --file ~/.local/share/jp/workspace/<name>-<id>/config.toml
+  jp-kb learned add project style --file ~/.local/share/jp/workspace/<name>-<id>/kb.toml
   jp-kb learned rm project maintainers/jean --expand"
     )]
     Learned(learned::ListCommand),
@@ -103,8 +106,24 @@ Examples:
     /// Create, change or remove topics.
     #[command(subcommand)]
     Topic(topic::TopicCommand),
-    /// Create .jp/config.toml with an example topic and subject (never overwrites).
+    /// Create .jp/kb.toml with an example topic and subject (never overwrites).
     Init,
+    /// Connect an assistant: write the files it needs to get the `learn`
+    /// tool and the whole <knowledge> section exactly.
+    #[command(after_help = "\
+jp:          .jp/config.d/jp-kb.toml (generated layer: MCP server, `learn` tool, the
+             section as a system-prompt section) and `extends` in .jp/config.toml
+claude-code: .mcp.json (server `kb`, `jp-kb mcp --instructions none`) and
+             .claude/rules/jp-kb.md (the section, as project memory)
+codex:       .codex/config.toml ([mcp_servers.kb] running `jp-kb mcp`)
+Every jp-kb edit keeps the generated files current; `jp-kb sync` rewrites them.")]
+    Connect(connect::ConnectArgs),
+    /// Rewrite every generated client file (see `connect`) from the
+    /// knowledge base as it is now, including ones edited by hand.
+    Sync(connect::SyncArgs),
+    /// Move the `kb` table out of every file JP loads (JP refuses to start
+    /// with one) into the kb.toml beside it, byte for byte.
+    Migrate(migrate::MigrateArgs),
     /// Serve the knowledge base over MCP on stdio: the `learn` tool, the
     /// `knowledge` prompt (also the server instructions) and `kb://` resources.
     #[command(after_help = "\
@@ -137,6 +156,35 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     if let Command::Init = &cli.command {
         return init::run(&env, cli.workspace.as_deref());
     }
+    if let Command::Connect(_) | Command::Sync(_) = &cli.command {
+        // A broken configuration would generate a wrong section: refuse.
+        // Generated files hold the workspace's configuration, never this
+        // command line's --cfg/-k overrides.
+        let plain = LoadOptions {
+            workspace: options.workspace.clone(),
+            ..LoadOptions::default()
+        };
+        if !options.cfg.is_empty() || !options.knowledge.is_empty() {
+            eprintln!(
+                "note: --cfg and -k are ignored: generated files hold the workspace's configuration"
+            );
+        }
+        let kb = KnowledgeBase::load(&env, &plain).map_err(|e| {
+            CliError::runtime(format!(
+                "the configuration does not load, so nothing is written: {e}\n(fix it first; `jp-kb check` shows where)"
+            ))
+        })?;
+        output::print_config_warnings(&kb);
+        return match &cli.command {
+            Command::Connect(args) => connect::connect(&kb, args),
+            _ => connect::sync(
+                &kb,
+                &connect::SyncArgs {
+                    dry_run: matches!(&cli.command, Command::Sync(a) if a.dry_run),
+                },
+            ),
+        };
+    }
     let kb = KnowledgeBase::load(&env, &options).map_err(|e| config_error(&e))?;
     output::print_config_warnings(&kb);
     let editing = |kb| edits::EditContext {
@@ -155,6 +203,9 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
         Command::Check(args) => check::run(&env, &options, args),
+        Command::Connect(args) => connect::connect(&kb, args),
+        Command::Sync(args) => connect::sync(&kb, args),
+        Command::Migrate(args) => migrate::run(&kb, args),
         Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options)),
         Command::Tui(args) => tui::run(cli, args),
     }

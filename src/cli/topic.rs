@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use jp_kb::edit::plan::Planned;
-use jp_kb::edit::target::{editable, for_field, workspace_file};
+use jp_kb::edit::target::{editable, for_field, for_new_topic};
 use jp_kb::edit::{Edit, Field, FieldValue};
 
 use super::edits::{EditContext, EditOpts};
@@ -122,7 +122,7 @@ fn add(ctx: &EditContext<'_>, args: &AddArgs) -> Result<ExitCode, CliError> {
     }
     let path = ctx
         .explicit_file(&args.opts)?
-        .unwrap_or_else(|| workspace_file(ctx.kb.root()));
+        .unwrap_or_else(|| for_new_topic(&ctx.kb.loaded).path);
     let edit = Edit::AddTopic {
         id: args.id.clone(),
         subjects: args.subjects.clone(),

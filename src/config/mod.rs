@@ -45,6 +45,9 @@ pub struct LoadedConfig {
     pub root: PathBuf,
     /// Every file read, in merge order (lowest precedence first).
     pub files: Vec<LayerFile>,
+    /// The files read because of a `kb.*` file (it and what it `extends`):
+    /// files JP itself never loads.
+    pub kb_files: Vec<PathBuf>,
     pub kb: KbConfig,
     pub warnings: Vec<ConfigWarning>,
     /// The user's own JP directories (user-global configuration, user
@@ -66,6 +69,31 @@ impl LoadedConfig {
     }
 }
 
+/// Loads the files of one configuration directory.
+struct LayerLoader<'a> {
+    loader: &'a mut ExtendsLoader,
+    files: &'a mut Vec<LayerFile>,
+    kb_files: &'a mut Vec<PathBuf>,
+    warnings: &'a mut Vec<ConfigWarning>,
+}
+
+impl LayerLoader<'_> {
+    /// The directory's config file, then its `kb.*` file (contract §2):
+    /// one layer, the `kb` file winning.
+    fn load_dir(&mut self, dir: &Path, kind: LayerKind) -> Result<(), ConfigError> {
+        if let Some(path) = workspace::config_file_in(dir) {
+            self.loader.load(&path, kind, self.files, self.warnings)?;
+        }
+        if let Some(path) = workspace::kb_file_in(dir) {
+            let first = self.files.len();
+            self.loader.load(&path, kind, self.files, self.warnings)?;
+            self.kb_files
+                .extend(self.files[first..].iter().map(|f| f.path.clone()));
+        }
+        Ok(())
+    }
+}
+
 /// Loads the effective `kb` configuration (contract §2).
 pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, ConfigError> {
     let root = workspace::resolve_root(env, options.workspace.as_deref())?;
@@ -75,22 +103,25 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
     // layers and `extends` reach it.
     let mut loader = ExtendsLoader::default();
 
-    if let Some(path) = env
-        .global_config_dir
-        .as_deref()
-        .and_then(workspace::config_file_in)
-    {
-        loader.load(&path, LayerKind::UserGlobal, &mut files, &mut warnings)?;
+    let mut kb_files = Vec::new();
+    let mut layer = LayerLoader {
+        loader: &mut loader,
+        files: &mut files,
+        kb_files: &mut kb_files,
+        warnings: &mut warnings,
+    };
+    if let Some(dir) = env.global_config_dir.as_deref() {
+        layer.load_dir(dir, LayerKind::UserGlobal)?;
     }
-    if let Some(path) = workspace::config_file_in(&root.join(".jp")) {
-        loader.load(&path, LayerKind::Workspace, &mut files, &mut warnings)?;
-    }
+    layer.load_dir(&root.join(".jp"), LayerKind::Workspace)?;
     for path in workspace::jp_toml_chain(&root, &env.cwd) {
-        loader.load(&path, LayerKind::JpToml, &mut files, &mut warnings)?;
+        layer
+            .loader
+            .load(&path, LayerKind::JpToml, layer.files, layer.warnings)?;
     }
-    let user_ws = workspace::user_workspace_dir(env, &root, &mut warnings);
-    if let Some(path) = user_ws.as_deref().and_then(workspace::config_file_in) {
-        loader.load(&path, LayerKind::UserWorkspace, &mut files, &mut warnings)?;
+    let user_ws = workspace::user_workspace_dir(env, &root, layer.warnings);
+    if let Some(dir) = user_ws.as_deref() {
+        layer.load_dir(dir, LayerKind::UserWorkspace)?;
     }
 
     let mut kb = KbConfig::default();
@@ -130,6 +161,7 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
     Ok(LoadedConfig {
         root,
         files,
+        kb_files,
         kb,
         warnings,
         user_dirs: env.user_dirs(),

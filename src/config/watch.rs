@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::workspace::{CONFIG_FILE_NAMES, jp_toml_candidates, resolve_root, user_workspace_dir};
+use super::workspace::{
+    CONFIG_FILE_NAMES, KB_FILE_NAMES, jp_toml_candidates, resolve_root, user_workspace_dir,
+};
 use super::{Environment, LoadOptions, LoadedConfig, load};
 
 /// Every path whose creation, change or removal can change the effective
@@ -23,7 +25,13 @@ pub fn config_paths(
             paths.push(p);
         }
     };
-    let layer_dir = |dir: &Path| CONFIG_FILE_NAMES.map(|name| dir.join(name));
+    let layer_dir = |dir: &Path| {
+        CONFIG_FILE_NAMES
+            .into_iter()
+            .chain(KB_FILE_NAMES)
+            .map(|name| dir.join(name))
+            .collect::<Vec<_>>()
+    };
     if let Some(dir) = &env.global_config_dir {
         layer_dir(dir).into_iter().for_each(&mut push);
     }

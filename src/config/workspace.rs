@@ -157,6 +157,41 @@ pub fn config_file_in(dir: &Path) -> Option<PathBuf> {
         .find(|p| super::file::is_present(p))
 }
 
+/// The names of jp-kb's own file beside a layer directory's config file
+/// (contract §2: a file JP never loads, read right after the config file
+/// as part of the same layer), in the order they are looked for.
+pub const KB_FILE_NAMES: [&str; 4] = ["kb.toml", "kb.json", "kb.yaml", "kb.yml"];
+
+/// The first of `kb.toml`, `kb.json`, `kb.yaml`, `kb.yml` that exists in
+/// `dir`.
+pub fn kb_file_in(dir: &Path) -> Option<PathBuf> {
+    KB_FILE_NAMES
+        .iter()
+        .map(|name| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The file of `dir`'s layer that creating `path` would hide: `path` is a
+/// missing `config.toml` or `kb.toml` (or `.json`) and a later-looked-for
+/// sibling of the same family (`config.yaml` beside `config.toml`) exists.
+/// jp-kb never creates such a file (contract §7).
+pub fn shadowed_by_creating(path: &Path) -> Option<PathBuf> {
+    if path.exists() {
+        return None;
+    }
+    let name = path.file_name()?.to_str()?;
+    let dir = path.parent()?;
+    [CONFIG_FILE_NAMES, KB_FILE_NAMES]
+        .into_iter()
+        .find_map(|family| {
+            let at = family.iter().position(|n| *n == name)?;
+            family[at + 1..]
+                .iter()
+                .map(|n| dir.join(n))
+                .find(|p| p.is_file())
+        })
+}
+
 /// `.jp.toml` files from the workspace root down to `cwd` (lowest
 /// precedence first, so the one nearest the current directory wins). When
 /// `cwd` is outside the workspace only the root's `.jp.toml` counts.

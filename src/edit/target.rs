@@ -1,10 +1,14 @@
 //! Which file an edit goes to (contract §7): `--file` when given; else the
 //! file whose value is being changed (for `learned`/`disabled`, the file
-//! that sets the topic's `subjects`); else the workspace `.jp/config.toml`.
+//! that sets the topic's `subjects`, or the `kb.toml` beside it when that
+//! file is JSON or YAML); a new topic goes to the file that declares the
+//! workspace's other topics; else `.jp/kb.toml`, a file JP never loads.
+//! Nothing here creates a file that would shadow a layer: see [`creatable`].
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{Origin, Topic, Valued};
+use crate::config::workspace::{CONFIG_FILE_NAMES, shadowed_by_creating};
+use crate::config::{LoadedConfig, Origin, Topic, Valued};
 
 /// A file to edit and why it was chosen (shown to the user).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,9 +17,10 @@ pub struct Target {
     pub reason: String,
 }
 
-/// `<root>/.jp/config.toml`.
+/// `<root>/.jp/kb.toml`: where the `kb` tables go by default (contract
+/// §2: JP refuses a `kb` table in any file it loads).
 pub fn workspace_file(root: &Path) -> PathBuf {
-    root.join(".jp").join("config.toml")
+    root.join(".jp").join("kb.toml")
 }
 
 /// The TOML file an origin points at; JSON/YAML layers and command-line
@@ -29,22 +34,83 @@ pub fn editable(origin: &Origin) -> Option<&Path> {
 fn workspace_target(root: &Path) -> Target {
     Target {
         path: workspace_file(root),
-        reason: "the workspace config".to_owned(),
+        reason: "the workspace's kb.toml".to_owned(),
     }
 }
 
-/// The file that sets the topic's `subjects`, else the workspace file.
+/// The file an edit of a value set at `origin` goes to: the file itself
+/// when it is TOML; for a JSON/YAML `config.*` file, the `kb.toml` of the
+/// same directory (read right after it, as part of the same layer).
+fn editable_or_beside(origin: &Origin) -> Option<(PathBuf, &'static str)> {
+    if let Some(path) = editable(origin) {
+        return Some((path.to_path_buf(), ""));
+    }
+    let path = origin.path()?;
+    let name = path.file_name()?.to_str()?;
+    CONFIG_FILE_NAMES.contains(&name).then(|| {
+        (
+            path.with_file_name("kb.toml"),
+            " (the kb.toml beside it: JSON and YAML are read-only)",
+        )
+    })
+}
+
+/// The file that sets the topic's `subjects` (or the `kb.toml` beside it),
+/// else the workspace's `kb.toml`.
 pub fn for_lists(topic: Option<&Topic>, root: &Path) -> Target {
     topic
         .and_then(|t| t.subjects.as_ref())
-        .and_then(|s| editable(&s.origin))
+        .and_then(|s| editable_or_beside(&s.origin))
         .map_or_else(
             || workspace_target(root),
-            |path| Target {
-                path: path.to_path_buf(),
-                reason: "the file that sets the topic's `subjects`".to_owned(),
+            |(path, beside)| Target {
+                path,
+                reason: format!("the file that sets the topic's `subjects`{beside}"),
             },
         )
+}
+
+/// Where a new topic goes: the first TOML file under the workspace root
+/// that declares topics (the workspace keeps them there), else
+/// `.jp/kb.toml`.
+pub fn for_new_topic(loaded: &LoadedConfig) -> Target {
+    loaded
+        .files
+        .iter()
+        .filter(|f| f.path.starts_with(&loaded.root) && !f.partial.topics.is_empty())
+        .find(|f| f.path.extension().is_some_and(|e| e == "toml"))
+        .map_or_else(
+            || workspace_target(&loaded.root),
+            |f| Target {
+                path: f.path.clone(),
+                reason: "the file that declares the workspace's other topics".to_owned(),
+            },
+        )
+}
+
+/// Refuses to create `path` when it would hide a JSON/YAML file of the
+/// same layer (a new `config.toml` beside `config.yaml` takes precedence
+/// and every topic of the YAML file vanishes). The message names that
+/// file and suggests `--file`.
+pub fn creatable(path: &Path) -> Result<(), String> {
+    let Some(hidden) = shadowed_by_creating(path) else {
+        return Ok(());
+    };
+    let instead = if path.file_name().is_some_and(|n| n == "config.toml") {
+        format!(
+            " (e.g. `--file {}`)",
+            path.with_file_name("kb.toml").display()
+        )
+    } else {
+        String::new()
+    };
+    Err(format!(
+        "{}: not created: it would take the place of {}, and every setting there would be \
+         ignored; convert that file to TOML yourself, or name a TOML file to edit with \
+         `--file PATH`{instead}",
+        path.display(),
+        hidden.display(),
+    ))
 }
 
 /// The file that sets `field`, else the file that sets `subjects`, else
@@ -58,10 +124,10 @@ pub fn for_field(topic: Option<&Topic>, field: &str, root: &Path) -> Target {
         "enable" => t.enable.as_ref().map(|v| &v.origin),
         _ => None,
     });
-    match value.and_then(editable) {
-        Some(path) => Target {
-            path: path.to_path_buf(),
-            reason: format!("the file that sets `{field}`"),
+    match value.and_then(editable_or_beside) {
+        Some((path, beside)) => Target {
+            path,
+            reason: format!("the file that sets `{field}`{beside}"),
         },
         None => for_lists(topic, root),
     }
@@ -99,23 +165,47 @@ mod tests {
         let mut t = Topic::new("t".into(), origin("/w/.jp/config.toml"));
         assert_eq!(
             for_lists(Some(&t), Path::new("/w")).path,
-            PathBuf::from("/w/.jp/config.toml")
+            PathBuf::from("/w/.jp/kb.toml")
         );
         t.subjects = Some(Valued::new("kb".into(), origin("/w/.jp.toml")));
         assert_eq!(
             for_lists(Some(&t), Path::new("/w")).path,
             PathBuf::from("/w/.jp.toml")
         );
-        t.subjects = Some(Valued::new("kb".into(), origin("/w/.jp/config.json")));
+        t.subjects = Some(Valued::new("kb".into(), origin("/g/config.json")));
         assert_eq!(
             for_lists(Some(&t), Path::new("/w")).path,
-            PathBuf::from("/w/.jp/config.toml")
+            PathBuf::from("/g/kb.toml")
         );
         t.title = Some(Valued::new("T".into(), origin("/g/config.toml")));
         assert_eq!(
             for_field(Some(&t), "title", Path::new("/w")).path,
             PathBuf::from("/g/config.toml")
         );
+    }
+
+    #[test]
+    fn never_creates_a_file_that_shadows_a_layer() {
+        let dir = tempfile::tempdir().unwrap();
+        let jp = dir.path();
+        assert!(creatable(&jp.join("config.toml")).is_ok());
+        std::fs::write(jp.join("config.yaml"), "kb: {}\n").unwrap();
+        let err = creatable(&jp.join("config.toml")).unwrap_err();
+        assert!(
+            err.contains("config.yaml") && err.contains("--file"),
+            "{err}"
+        );
+        // kb.toml is another file of the layer: it hides nothing.
+        assert!(creatable(&jp.join("kb.toml")).is_ok());
+        std::fs::write(jp.join("kb.json"), "{}").unwrap();
+        assert!(
+            creatable(&jp.join("kb.toml"))
+                .unwrap_err()
+                .contains("kb.json")
+        );
+        // An existing file is edited, not created.
+        std::fs::write(jp.join("kb.toml"), "").unwrap();
+        assert!(creatable(&jp.join("kb.toml")).is_ok());
     }
 
     #[test]

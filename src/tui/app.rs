@@ -296,21 +296,17 @@ impl App {
     }
 
     /// Where a new `learned`/`disabled` entry of `topic` goes: the file
-    /// chosen with `f`, else the file setting the topic's `subjects`, else
-    /// `.jp/config.toml` (contract §7).
+    /// chosen with `f`, else the file setting the topic's `subjects` (or
+    /// the `kb.toml` beside it), else the default file (contract §7).
     pub fn target_for(&self, topic: &TopicState) -> Option<PathBuf> {
         let model = self.model.as_ref()?;
         if let Some(t) = &self.target {
             return Some(t.clone());
         }
-        let from_subjects = topic
-            .config
-            .subjects
-            .as_ref()
-            .and_then(|s| s.origin.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-            .map(std::path::Path::to_path_buf);
-        Some(from_subjects.unwrap_or_else(|| model.default_file.clone()))
+        if topic.config.subjects.is_none() {
+            return Some(model.default_file.clone());
+        }
+        Some(crate::edit::target::for_lists(Some(&topic.config), model.kb.root()).path)
     }
 
     /// The file the status line names as the edit target.

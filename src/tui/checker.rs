@@ -107,7 +107,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join(".jp/kb/p")).expect("mkdir");
         std::fs::write(
-            dir.path().join(".jp/config.toml"),
+            dir.path().join(".jp/kb.toml"),
             "[kb.topic.p]\nsubjects = \".jp/kb/nope\"\n",
         )
         .expect("write");
@@ -140,7 +140,7 @@ mod tests {
         // A loaded knowledge base is checked as loaded, not read again:
         // the configuration fixed on disk meanwhile changes nothing.
         std::fs::write(
-            dir.path().join(".jp/config.toml"),
+            dir.path().join(".jp/kb.toml"),
             "[kb.topic.p]\nsubjects = \".jp/kb/p\"\n",
         )
         .expect("write");

@@ -20,7 +20,7 @@ mod tests {
     fn demo_includes_hidden_files_and_a_binary() {
         let dir = super::materialize().unwrap();
         let root = dir.path();
-        assert!(root.join(".jp/config.toml").is_file());
+        assert!(root.join(".jp/kb.toml").is_file());
         let png = std::fs::read(root.join(".jp/kb/formats/logo.png")).unwrap();
         assert!(png.contains(&0), "the demo PNG must be binary");
         assert!(root.join(".jp/kb/project/.internal-notes.md").is_file());

@@ -261,6 +261,29 @@ impl Driver {
         outside
     }
 
+    /// After a saved edit, undo or redo: keeps the connected clients'
+    /// generated files current (contract §8). Returns what to add to the
+    /// status message ("" when no client is connected).
+    fn sync_clients(&self, app: &App) -> String {
+        let Some(before) = app.model.as_ref().filter(|_| app.load_error.is_none()) else {
+            return String::new();
+        };
+        if crate::clients::sync::connected(&before.kb).is_empty() {
+            return String::new();
+        }
+        if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {
+            return " · client files not synced (--cfg/-k given): run `jp-kb sync`".to_owned();
+        }
+        match KnowledgeBase::load(&self.env, &self.options) {
+            Ok(after) => crate::clients::sync::after_edit(&before.kb, &after)
+                .iter()
+                .map(|line| format!(" · {line}"))
+                .collect::<Vec<_>>()
+                .concat(),
+            Err(_) => String::new(),
+        }
+    }
+
     fn perform(&mut self, app: &App, effect: Effect) -> Vec<Action> {
         let show = |path: &PathBuf| {
             app.model
@@ -271,7 +294,10 @@ impl Driver {
             Effect::ApplyEdit { file, edits } => {
                 match edit_bridge::save(&mut self.journal, &file, &edits) {
                     Ok(saved) => {
-                        let message = format!("{} in {}", saved.summary, show(&file));
+                        let mut message = format!("{} in {}", saved.summary, show(&file));
+                        if saved.changed {
+                            message.push_str(&self.sync_clients(app));
+                        }
                         let done = done(&saved, &message, false);
                         if saved.changed {
                             vec![done, self.load(vec![file])]
@@ -292,7 +318,9 @@ impl Driver {
                 match result {
                     Ok(Some(saved)) => {
                         let verb = if undo { "undid" } else { "redid" };
-                        let message = format!("{verb}: {} in {}", saved.summary, show(&saved.path));
+                        let mut message =
+                            format!("{verb}: {} in {}", saved.summary, show(&saved.path));
+                        message.push_str(&self.sync_clients(app));
                         let file = saved.path.clone();
                         vec![done(&saved, &message, undo), self.load(vec![file])]
                     }

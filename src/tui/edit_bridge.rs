@@ -46,6 +46,7 @@ impl Saved {
 /// concurrent change by another program is re-read and the edits
 /// re-applied once. Recorded in `journal` as one step.
 pub fn save(journal: &mut Journal, path: &Path, edits: &[Edit]) -> Result<Saved, String> {
+    crate::edit::target::creatable(path)?;
     let saved = journal
         .save_with(path, &mut |source| apply_all(source, edits))
         .map_err(|e| e.to_string())?;

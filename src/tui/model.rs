@@ -38,7 +38,8 @@ pub struct Model {
     pub tool: Option<String>,
     /// Text of every TOML file the TUI may edit (missing files absent).
     pub config_texts: BTreeMap<PathBuf, String>,
-    /// Where edits go when nothing else decides: `<root>/.jp/config.toml`.
+    /// Where edits go when nothing else decides: the file holding the
+    /// workspace's topics, else `<root>/.jp/kb.toml`.
     pub default_file: PathBuf,
 }
 
@@ -78,7 +79,7 @@ impl Model {
             let _ = topic.resolution();
         }
         let tool = kb.tool_definition();
-        let default_file = kb.root().join(".jp").join("config.toml");
+        let default_file = crate::edit::target::for_new_topic(&kb.loaded).path;
         let mut config_texts = BTreeMap::new();
         let mut files: Vec<PathBuf> = kb
             .loaded

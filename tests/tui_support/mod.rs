@@ -29,7 +29,7 @@ impl Demo {
     }
 
     pub fn config(&self) -> PathBuf {
-        self.root().join(".jp/config.toml")
+        self.root().join(".jp/kb.toml")
     }
 
     pub fn config_text(&self) -> String {

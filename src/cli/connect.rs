@@ -1,0 +1,176 @@
+//! `jp-kb connect CLIENT [--dry-run]` and `jp-kb sync [--dry-run]`: write
+//! (or show) the files a client needs (`jp_kb::clients`).
+
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use jp_kb::KnowledgeBase;
+use jp_kb::clients::connect::{Client, FileWrite, Part, Texts, plan};
+use jp_kb::clients::sync::{after_edit, plan_sync};
+use jp_kb::edit::unified_diff;
+
+use super::output::CliError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientArg {
+    Jp,
+    ClaudeCode,
+    Codex,
+}
+
+impl ClientArg {
+    fn client(self) -> Client {
+        match self {
+            ClientArg::Jp => Client::Jp,
+            ClientArg::ClaudeCode => Client::ClaudeCode,
+            ClientArg::Codex => Client::Codex,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    /// The assistant to connect.
+    pub client: ClientArg,
+    /// Show the diff of every file instead of writing it.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// Show the diff of every file instead of writing it.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+fn shown(kb: &KnowledgeBase, write: &FileWrite) -> String {
+    kb.display_path(&write.path).display().to_string()
+}
+
+fn print_diff(kb: &KnowledgeBase, write: &FileWrite) {
+    let old = write.before.as_deref().unwrap_or("");
+    print!("{}", unified_diff(old, &write.after, &shown(kb, write)));
+}
+
+/// What the person must know after connecting: how the client finds the
+/// tool, and what it asks first.
+fn next_steps(client: Client) -> &'static str {
+    match client {
+        Client::Jp => {
+            "JP now gets the <knowledge> section as a system-prompt section and the `learn` tool \
+             (run unattended, its whole description as summary). `jp -w DIR` works from anywhere: \
+             the server is started with --workspace. JP's `-k` is `--compact`, not jp-kb's -k."
+        }
+        Client::ClaudeCode => {
+            "Claude Code reads .claude/rules/jp-kb.md when a session starts (the whole section, as \
+             project memory) and offers the tool as `mcp__kb__learn`; approve the project server \
+             `kb` once in `claude` (it stays \"pending approval\" until then)."
+        }
+        Client::Codex => {
+            "Codex starts `jp-kb mcp` in a trusted project and gets the whole section as the \
+             server's instructions; the tool is `mcp__kb__learn`."
+        }
+    }
+}
+
+pub fn connect(kb: &KnowledgeBase, args: &ConnectArgs) -> Result<ExitCode, CliError> {
+    let client = args.client.client();
+    let texts = Texts::of(kb);
+    // Everything is planned (and validated) before anything is written.
+    let writes = plan(client, kb, &texts).map_err(CliError::runtime)?;
+    for write in &writes {
+        for note in &write.notes {
+            eprintln!("note: {note}");
+        }
+        let name = shown(kb, write);
+        if !write.changed() {
+            println!("{name}: up to date");
+        } else if write.part == Part::Generated && write.before.is_some() {
+            // Only `sync` overwrites a generated file that is not what
+            // jp-kb wrote: it may hold someone's edit.
+            println!(
+                "{name}: differs from what jp-kb generates (edited by hand, or the knowledge base \
+                 changed outside jp-kb); left as it is: `jp-kb sync` overwrites it"
+            );
+        } else if args.dry_run {
+            print_diff(kb, write);
+        } else {
+            write.write().map_err(CliError::runtime)?;
+            let what = match (write.part, write.before.is_some()) {
+                (Part::Generated, _) => "created (generated)",
+                (Part::Entry, false) => "created",
+                (Part::Entry, true) => "updated, every other byte kept",
+            };
+            println!("{name}: {what}");
+        }
+    }
+    if args.dry_run {
+        println!("dry run: nothing written");
+    } else {
+        println!("{}", next_steps(client));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn sync(kb: &KnowledgeBase, args: &SyncArgs) -> Result<ExitCode, CliError> {
+    let (writes, errors) = plan_sync(kb);
+    if writes.is_empty() && errors.is_empty() {
+        println!(
+            "nothing to sync: no client is connected (see `jp-kb connect jp|claude-code|codex`)"
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut failed = !errors.is_empty();
+    for error in &errors {
+        eprintln!("error: {error}");
+    }
+    for write in &writes {
+        let name = shown(kb, write);
+        if !write.changed() {
+            println!("{name}: up to date");
+            continue;
+        }
+        if args.dry_run {
+            print_diff(kb, write);
+            continue;
+        }
+        match write.write() {
+            Ok(()) => println!(
+                "{name}: {}",
+                match (write.part, &write.before) {
+                    (_, None) => "created",
+                    (Part::Generated, Some(_)) => {
+                        "differed from what jp-kb generates (edited by hand, or the knowledge base \
+                         changed outside jp-kb); rewritten"
+                    }
+                    (Part::Entry, Some(_)) =>
+                        "jp-kb's entry differed; rewritten, every other byte kept",
+                }
+            ),
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed = true;
+            }
+        }
+    }
+    if args.dry_run {
+        println!("dry run: nothing written");
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// After an edit: keeps the generated files current (prints what it did).
+pub fn after_write(before: &KnowledgeBase, after: &KnowledgeBase) {
+    for line in after_edit(before, after) {
+        if line.starts_with("warning:") {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    }
+}

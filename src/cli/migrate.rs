@@ -1,0 +1,88 @@
+//! `jp-kb migrate [--dry-run]`: moves the `kb` table out of every file JP
+//! loads into the `kb.toml` beside it, byte for byte (today's JP refuses
+//! to start with a `kb` table in its own files).
+
+use std::process::ExitCode;
+
+use clap::Args;
+use jp_kb::KnowledgeBase;
+use jp_kb::clients::connect::read_text;
+use jp_kb::edit::move_kb::{kb_in_jp_files, move_kb};
+use jp_kb::edit::target::creatable;
+use jp_kb::edit::{unified_diff, write_atomic};
+
+use super::output::CliError;
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// Show the diffs instead of writing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+pub fn run(kb: &KnowledgeBase, args: &MigrateArgs) -> Result<ExitCode, CliError> {
+    let found = kb_in_jp_files(&kb.loaded);
+    if found.is_empty() {
+        println!("nothing to move: no file JP loads holds a `kb` table");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let shown = |p: &std::path::Path| kb.display_path(p).display().to_string();
+    let mut by_hand = false;
+    for file in &found {
+        let Some(target) = &file.target else {
+            eprintln!(
+                "{}: holds a `kb` table but no kb.toml is read beside it: move the table by hand into .jp/kb.toml (or your user-workspace kb.toml)",
+                shown(&file.path)
+            );
+            by_hand = true;
+            continue;
+        };
+        creatable(target).map_err(CliError::runtime)?;
+        let source = read_text(&file.path)
+            .map_err(CliError::runtime)?
+            .unwrap_or_default();
+        let before_kb = read_text(target).map_err(CliError::runtime)?;
+        let moved = move_kb(&source, before_kb.as_deref().unwrap_or(""))
+            .map_err(|e| CliError::runtime(format!("{}: {e}; nothing moved", shown(&file.path))))?;
+        let Some(moved) = moved else { continue };
+        if args.dry_run {
+            print!(
+                "{}",
+                unified_diff(&source, &moved.source, &shown(&file.path))
+            );
+            print!(
+                "{}",
+                unified_diff(
+                    before_kb.as_deref().unwrap_or(""),
+                    &moved.kb_file,
+                    &shown(target)
+                )
+            );
+            continue;
+        }
+        // kb.toml first: a failure in between leaves the topics in both
+        // files (kb.toml wins), never in neither.
+        let io = |e: jp_kb::edit::WriteError| CliError::runtime(e.to_string());
+        write_atomic(
+            target,
+            before_kb.as_deref().map(str::as_bytes),
+            moved.kb_file.as_bytes(),
+        )
+        .map_err(io)?;
+        write_atomic(&file.path, Some(source.as_bytes()), moved.source.as_bytes()).map_err(io)?;
+        println!(
+            "moved the `kb` table (topics {}) from {} to {}, byte for byte",
+            moved.topics.join(", "),
+            shown(&file.path),
+            shown(target)
+        );
+    }
+    if args.dry_run {
+        println!("dry run: nothing written");
+    }
+    Ok(if by_hand {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,265 @@
+//! `jp-kb connect CLIENT`: what one client needs written so that it gets
+//! the `learn` tool and the whole `<knowledge>` section exactly (contract
+//! §8). [`plan`] computes every file's new content from the disk and the
+//! knowledge base without writing; [`FileWrite::write`] puts one on disk
+//! atomically, and only over the bytes that were read.
+
+use std::path::{Path, PathBuf};
+
+use crate::KnowledgeBase;
+use crate::config::workspace::config_file_in;
+use crate::edit::write::{read_current, write_atomic};
+use crate::render::tool::tool_description;
+
+use super::generated::{
+    self, CLAUDE_MCP, CLAUDE_RULES, CODEX_ARGS, CODEX_COMMAND, CODEX_CONFIG, JP_CONFIG, JP_LAYER,
+    JP_LAYER_FROM_CONFIG,
+};
+use super::{json_merge, toml_merge};
+
+/// A client `connect` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Client {
+    Jp,
+    ClaudeCode,
+    Codex,
+}
+
+impl Client {
+    pub const ALL: [Client; 3] = [Client::Jp, Client::ClaudeCode, Client::Codex];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Client::Jp => "jp",
+            Client::ClaudeCode => "claude-code",
+            Client::Codex => "codex",
+        }
+    }
+}
+
+/// How a file relates to the knowledge base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The whole file is generated from the knowledge base (the JP layer,
+    /// the Claude Code rules file): every edit changes it.
+    Generated,
+    /// jp-kb owns one entry of a file the person owns (a server entry, an
+    /// `extends` item); it does not depend on the knowledge base.
+    Entry,
+}
+
+/// One file `connect` or `sync` writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileWrite {
+    pub client: Client,
+    pub path: PathBuf,
+    pub part: Part,
+    /// What the file holds now (`None`: missing).
+    pub before: Option<String>,
+    /// What it must hold.
+    pub after: String,
+    /// Things the person should know (Claude Code imports, …).
+    pub notes: Vec<String>,
+}
+
+impl FileWrite {
+    pub fn changed(&self) -> bool {
+        self.before.as_deref() != Some(self.after.as_str())
+    }
+
+    /// Writes the new content, creating directories; refuses when the file
+    /// no longer holds `before`.
+    ///
+    /// # Errors
+    /// A message naming the file.
+    pub fn write(&self) -> Result<(), String> {
+        if let Some(parent) = self.path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("{}: cannot create: {e}", parent.display()))?;
+        }
+        write_atomic(
+            &self.path,
+            self.before.as_deref().map(str::as_bytes),
+            self.after.as_bytes(),
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// Reads a text file; `None` when missing.
+///
+/// # Errors
+/// Unreadable or not UTF-8, naming the file.
+pub fn read_text(path: &Path) -> Result<Option<String>, String> {
+    match read_current(path).map_err(|e| e.to_string())? {
+        None => Ok(None),
+        Some(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| format!("{}: not valid UTF-8; not written", path.display())),
+    }
+}
+
+/// The texts the generated files hold, rendered once per knowledge base.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Texts {
+    pub section: Option<String>,
+    pub tool_description: Option<String>,
+}
+
+impl Texts {
+    pub fn of(kb: &KnowledgeBase) -> Self {
+        let topics = kb.learnable_topics();
+        Self {
+            section: kb.knowledge_section(),
+            tool_description: (!topics.is_empty()).then(|| tool_description(&topics)),
+        }
+    }
+
+    /// The content of a [`Part::Generated`] file of `client` at `rel`.
+    pub fn generated(&self, root: &Path, rel: &str) -> Option<String> {
+        match rel {
+            JP_LAYER => Some(generated::jp_layer(
+                root,
+                self.section.as_deref(),
+                self.tool_description.as_deref(),
+            )),
+            CLAUDE_RULES => Some(generated::claude_rules(self.section.as_deref())),
+            _ => None,
+        }
+    }
+}
+
+/// The files that [`Part::Generated`] covers, per client.
+pub fn generated_files(client: Client) -> &'static [&'static str] {
+    match client {
+        Client::Jp => &[JP_LAYER],
+        Client::ClaudeCode => &[CLAUDE_RULES],
+        Client::Codex => &[],
+    }
+}
+
+fn generated_write(
+    client: Client,
+    root: &Path,
+    rel: &str,
+    texts: &Texts,
+) -> Result<FileWrite, String> {
+    let path = root.join(rel);
+    Ok(FileWrite {
+        client,
+        before: read_text(&path)?,
+        after: texts.generated(root, rel).unwrap_or_default(),
+        path,
+        part: Part::Generated,
+        notes: Vec::new(),
+    })
+}
+
+/// An entry merged into a file the person owns: `merge` gets the current
+/// text (empty when missing) and returns the new one, `None` when the
+/// entry is already right. An invalid file is never written.
+fn entry_write(
+    client: Client,
+    root: &Path,
+    rel: &str,
+    merge: impl Fn(&str) -> Result<Option<String>, String>,
+) -> Result<FileWrite, String> {
+    let path = root.join(rel);
+    let before = read_text(&path)?;
+    let current = before.as_deref().unwrap_or("");
+    let after = merge(current)
+        .map_err(|e| format!("{}: {e}; not written (fix the file first)", path.display()))?
+        .unwrap_or_else(|| current.to_owned());
+    Ok(FileWrite {
+        client,
+        path,
+        part: Part::Entry,
+        before,
+        after,
+        notes: Vec::new(),
+    })
+}
+
+/// JP needs `.jp/config.toml` to `extends` the generated layer (JP applies
+/// no default). A JSON/YAML config is read-only: when it does not reach the
+/// layer already, the person is told what to add.
+fn jp_extends(root: &Path) -> Result<Option<FileWrite>, String> {
+    let jp_dir = root.join(".jp");
+    if let Some(config) =
+        config_file_in(&jp_dir).filter(|p| p.extension().is_some_and(|e| e != "toml"))
+    {
+        let text = read_text(&config)?.unwrap_or_default();
+        let value: serde_json::Value = if config.extension().is_some_and(|e| e == "json") {
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", config.display()))?
+        } else {
+            serde_norway::from_str(&text).map_err(|e| format!("{}: {e}", config.display()))?
+        };
+        let entries = toml_merge::extends_entries(value.get("extends"));
+        if toml_merge::reaches(&entries, JP_LAYER_FROM_CONFIG) {
+            return Ok(None);
+        }
+        return Err(format!(
+            "{}: add `{JP_LAYER_FROM_CONFIG}` to its `extends` so JP loads the generated layer \
+             (jp-kb edits TOML only); nothing written",
+            config.display()
+        ));
+    }
+    entry_write(Client::Jp, root, JP_CONFIG, |text| {
+        toml_merge::jp_extends(text, JP_LAYER_FROM_CONFIG)
+    })
+    .map(Some)
+}
+
+/// Every file `client` needs, with its current and new content. Nothing is
+/// written; an error (a client config that does not parse, a read-only
+/// JP config) means nothing may be.
+///
+/// # Errors
+/// A message naming the file.
+pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<FileWrite>, String> {
+    let root = kb.root();
+    let mut out = Vec::new();
+    match client {
+        Client::Jp => {
+            out.push(generated_write(client, root, JP_LAYER, texts)?);
+            out.extend(jp_extends(root)?);
+        }
+        Client::ClaudeCode => {
+            let mut rules = generated_write(client, root, CLAUDE_RULES, texts)?;
+            let imports = texts
+                .section
+                .as_deref()
+                .map(|s| generated::claude_imports(s, root))
+                .unwrap_or_default();
+            if !imports.is_empty() {
+                rules.notes.push(format!(
+                    "the section holds {} naming existing files: Claude Code imports such files into project memory too",
+                    imports.join(", ")
+                ));
+            }
+            out.push(rules);
+            let server = generated::claude_server();
+            out.push(entry_write(client, root, CLAUDE_MCP, |text| {
+                json_merge::set_member(text, &["mcpServers", "kb"], &server)
+            })?);
+        }
+        Client::Codex => {
+            out.push(entry_write(client, root, CODEX_CONFIG, |text| {
+                toml_merge::codex_server(text, CODEX_COMMAND, &CODEX_ARGS)
+            })?);
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `client` is connected in the workspace at `root`: its generated
+/// file exists (Codex: its config declares the `kb` server).
+pub fn is_connected(client: Client, root: &Path) -> bool {
+    match client {
+        Client::Jp => root.join(JP_LAYER).is_file(),
+        Client::ClaudeCode => root.join(CLAUDE_RULES).is_file(),
+        Client::Codex => std::fs::read_to_string(root.join(CODEX_CONFIG))
+            .is_ok_and(|t| toml_merge::codex_has_server(&t)),
+    }
+}

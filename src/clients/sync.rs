@@ -1,0 +1,107 @@
+//! Keeping the generated files current (contract §8): `jp-kb sync`
+//! rewrites every one that exists; every jp-kb edit (CLI and TUI) calls
+//! [`after_edit`]; `check` reports what [`stale`] finds.
+//!
+//! A generated file that differs from what jp-kb would have written before
+//! the edit was changed by someone else (edited by hand, or a subject
+//! changed outside jp-kb): an edit leaves it alone and says so, and only
+//! `jp-kb sync` overwrites it.
+
+use crate::KnowledgeBase;
+
+use super::connect::{
+    Client, FileWrite, Part, Texts, generated_files, is_connected, plan, read_text,
+};
+
+/// The clients connected in `kb`'s workspace.
+pub fn connected(kb: &KnowledgeBase) -> Vec<Client> {
+    Client::ALL
+        .into_iter()
+        .filter(|c| is_connected(*c, kb.root()))
+        .collect()
+}
+
+/// What `jp-kb sync` writes: every file of every connected client, with
+/// its current content (unchanged ones included). The errors are per
+/// client (a client config that does not parse): the other clients are
+/// still planned.
+pub fn plan_sync(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<String>) {
+    let clients = connected(kb);
+    if clients.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let texts = Texts::of(kb);
+    let mut writes = Vec::new();
+    let mut errors = Vec::new();
+    for client in clients {
+        match plan(client, kb, &texts) {
+            Ok(files) => writes.extend(files),
+            Err(e) => errors.push(e),
+        }
+    }
+    (writes, errors)
+}
+
+/// The files `sync` would change (what `check` reports), and the errors
+/// that would stop it.
+pub fn stale(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<String>) {
+    let (writes, errors) = plan_sync(kb);
+    (
+        writes.into_iter().filter(FileWrite::changed).collect(),
+        errors,
+    )
+}
+
+/// After an edit changed the configuration from `before` to `after`:
+/// rewrites each generated file that was current (it held what `before`
+/// generates) and leaves any other one alone. Returns one line per file
+/// it wrote or left, for the person to read.
+pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> {
+    let clients = connected(after);
+    if clients.is_empty() {
+        return Vec::new();
+    }
+    let (old, new) = (Texts::of(before), Texts::of(after));
+    let root = after.root();
+    let mut lines = Vec::new();
+    for client in clients {
+        for rel in generated_files(client) {
+            let path = root.join(rel);
+            let (Some(was), Some(now)) = (old.generated(root, rel), new.generated(root, rel))
+            else {
+                continue;
+            };
+            let current = match read_text(&path) {
+                Ok(Some(text)) => text,
+                Ok(None) => continue,
+                Err(e) => {
+                    lines.push(format!("warning: {e}"));
+                    continue;
+                }
+            };
+            if current == now {
+                continue;
+            }
+            if current != was {
+                lines.push(format!(
+                    "warning: {rel} differs from what jp-kb generated (edited by hand, or a subject changed \
+                     outside jp-kb); not overwritten: run `jp-kb sync` to regenerate it"
+                ));
+                continue;
+            }
+            let write = FileWrite {
+                client,
+                path,
+                part: Part::Generated,
+                before: Some(current),
+                after: now,
+                notes: Vec::new(),
+            };
+            match write.write() {
+                Ok(()) => lines.push(format!("synced {rel} ({})", client.name())),
+                Err(e) => lines.push(format!("warning: {e}")),
+            }
+        }
+    }
+    lines
+}
