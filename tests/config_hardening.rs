@@ -17,7 +17,7 @@ const TOPIC: &str = "[kb.topic.t]\ntitle = \"T\"\nintroduction = \"Tests.\"\nsub
 
 fn workspace(config: &str) -> Sandbox {
     let sb = Sandbox::new();
-    sb.write("ws/.jp/config.toml", config);
+    sb.write("ws/.jp/kb.toml", config);
     sb.write("ws/kb/a.md", "A\n");
     sb
 }
