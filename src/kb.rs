@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::{ConfigError, ConfigWarning, Environment, LoadOptions, LoadedConfig, load};
-use crate::content::read_formatted;
+use crate::content::{Root, read_formatted};
 use crate::learn::{Outcome, execute_resolved};
 use crate::render::knowledge::push_subject;
 use crate::render::{
@@ -161,7 +161,7 @@ impl KnowledgeBase {
     pub fn subject_text(&self, state: &TopicState, index: usize) -> Option<String> {
         let subject = state.resolution()?.subjects().get(index)?;
         Some(read_formatted(
-            self.root(),
+            &Root::new(self.root()),
             subject.slug(),
             subject.extension(),
             subject.path(),
@@ -185,8 +185,9 @@ impl KnowledgeBase {
             })
             .sum();
         let mut out = String::with_capacity(size);
+        let root = Root::new(self.root());
         for piece in &pieces {
-            self.push_piece(piece, &mut out);
+            self.push_piece_in(&root, piece, &mut out);
         }
         Some(out)
     }
@@ -195,11 +196,17 @@ impl KnowledgeBase {
     /// pre-loaded subject as `<subject "{slug}">\n{content}\n</subject>`
     /// (reads the file). Every renderer of the section goes through here.
     pub fn push_piece(&self, piece: &Piece<SubjectAt>, out: &mut String) {
+        self.push_piece_in(&Root::new(self.root()), piece, out);
+    }
+
+    /// [`KnowledgeBase::push_piece`] reading through `root`, a handle on
+    /// this knowledge base's root kept across the pieces of a batch.
+    pub fn push_piece_in(&self, root: &Root<'_>, piece: &Piece<SubjectAt>, out: &mut String) {
         match piece {
             Piece::Text(text) => out.push_str(text),
             Piece::Subject(at) => {
                 if let Some(s) = self.subject_at(*at) {
-                    let text = read_formatted(self.root(), s.slug(), s.extension(), s.path());
+                    let text = read_formatted(root, s.slug(), s.extension(), s.path());
                     push_subject(out, s.slug(), &text);
                 }
             }

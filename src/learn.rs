@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::content::read_formatted;
+use crate::content::{Root, read_formatted};
 use crate::render::learn::render_already_learned;
 use crate::render::{render_listing, render_loaded};
 use crate::subjects::{PatternList, Resolution, walk_subjects};
@@ -135,13 +135,14 @@ pub fn execute_resolved(
     }
 
     let single_exact = patterns.len() == 1 && !list.is_glob(0) && selected.len() == 1;
+    let root = Root::new(root);
     let loaded: Vec<(&str, String)> = selected
         .iter()
         .map(|&i| {
             let s = &subjects[i];
             (
                 s.slug(),
-                read_formatted(root, s.slug(), s.extension(), s.path()),
+                read_formatted(&root, s.slug(), s.extension(), s.path()),
             )
         })
         .collect();

@@ -48,12 +48,17 @@ fn sparse(path: &Path, size: u64) {
 
 /// Runs `jp-kb args` with its address space limited to 4 GiB.
 fn run_limited(ws: &Path, args: &[&str]) -> Output {
+    run_under(ws, args, 4 * 1024 * 1024)
+}
+
+/// Runs `jp-kb args` with its address space limited to `kib` KiB.
+fn run_under(ws: &Path, args: &[&str], kib: u64) -> Output {
     let cmd = common::jp_kb_std(&ws.join("../sandbox"), ws);
     let program = cmd.get_program().to_owned();
     let mut limited = std::process::Command::new("/bin/sh");
     limited
         .arg("-c")
-        .arg("ulimit -v 4194304 && exec \"$@\"")
+        .arg(format!("ulimit -v {kib} && exec \"$@\""))
         .arg("sh")
         .arg(program)
         .args(args)
@@ -136,4 +141,24 @@ fn a_resource_over_its_limit_is_refused_naming_the_limit() {
     }
     // At the limit: served.
     assert!(mcp::read_resource(&kb, "kb://t/fits").is_ok());
+}
+
+#[test]
+fn a_50_mb_line_is_listed_with_tokens_in_under_600_mb() {
+    let (_tmp, ws) = workspace();
+    let topic = ws.join(".jp/kb/t");
+    std::fs::remove_file(topic.join("huge.md")).unwrap();
+    std::fs::write(topic.join("line.md"), "a".repeat(50_000_000)).unwrap();
+    // The address space bounds the resident set: 600 MiB of it.
+    let list = run_under(&ws, &["list", "t", "--tokens", "--json"], 600 * 1024);
+    assert!(list.status.success(), "{list:?}");
+    let rows: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let line = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["slug"] == "line")
+        .unwrap();
+    assert_eq!(line["tokens"], serde_json::Value::Null, "{line}");
+    assert_eq!(line["binary"], false);
 }

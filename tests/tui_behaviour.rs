@@ -327,8 +327,12 @@ fn token_counts_follow_file_stamps_not_directory_events() {
     let (release_now, release_after) = counted(&d, "release.md");
     assert_ne!(release_now, release_stamp, "recounted for its new stamp");
     let root = dir.canonicalize().unwrap();
-    let formatted =
-        jp_kb::content::read_formatted(&root, "release", Some("md"), &root.join("release.md"));
+    let formatted = jp_kb::content::read_formatted(
+        &jp_kb::content::Root::new(&root),
+        "release",
+        Some("md"),
+        &root.join("release.md"),
+    );
     assert_eq!(release_after, jp_kb::tokens::count_tokens(&formatted));
     assert_ne!(release_after, release_before);
     // The unchanged file keeps the count made for its stamp.

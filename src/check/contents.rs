@@ -12,7 +12,7 @@ use aho_corasick::AhoCorasick;
 use super::findings::{Code, Finding, Thresholds};
 use super::locate::Locator;
 use crate::KnowledgeBase;
-use crate::content::{Content, SkipReason, format_subject, read_content};
+use crate::content::{Content, Root, SkipReason, format_subject, read_content};
 use crate::subjects::slug::{dotted_slug, slug_of};
 use crate::subjects::{Resolution, WalkWarning};
 use crate::tokens::count_tokens;
@@ -137,11 +137,12 @@ pub fn subject_findings(
     {
         mentions.scan(text);
     }
+    let root = Root::new(state.root());
     for (i, subject) in subjects.iter().enumerate() {
         if resolution.is_disabled(i) {
             continue;
         }
-        let content = read_content(state.root(), subject.path());
+        let content = read_content(&root, subject.path());
         let skipped = |code, message: String, hint: &str| {
             Finding::new(code, message)
                 .at(locator.file(subject.path()))
@@ -297,7 +298,11 @@ pub fn prompt_finding(kb: &KnowledgeBase, thresholds: &Thresholds) -> Option<Fin
         .iter()
         .take(3)
         .map(|(_, name, s)| {
-            let text = format_subject(s.slug(), s.extension(), &read_content(kb.root(), s.path()));
+            let text = format_subject(
+                s.slug(),
+                s.extension(),
+                &read_content(&Root::new(kb.root()), s.path()),
+            );
             (count_tokens(&text).unwrap_or(0), name.as_str())
         })
         .collect();

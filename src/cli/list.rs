@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 use jp_kb::KnowledgeBase;
 use jp_kb::config::{Origin, Valued};
-use jp_kb::content::{Content, SkipReason, read_content};
+use jp_kb::content::{Content, Root, SkipReason, read_content};
 use jp_kb::subjects::Resolution;
 use jp_kb::topic::TopicState;
 use serde_json::{Value, json};
@@ -107,6 +107,7 @@ struct Row {
 /// one above the size limit is not counted (its row says why), so memory
 /// stays bounded whatever the files hold.
 fn rows(kb: &KnowledgeBase, resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
+    let root = Root::new(kb.root());
     resolution
         .subjects()
         .iter()
@@ -115,7 +116,7 @@ fn rows(kb: &KnowledgeBase, resolution: &Resolution, args: &ListArgs) -> Vec<Row
         .map(|(index, s)| {
             let mut skipped = None;
             let measured = args.tokens.then(|| {
-                let content = read_content(kb.root(), s.path());
+                let content = read_content(&root, s.path());
                 let binary = content == Content::Skipped(SkipReason::Binary);
                 let tokens = match content {
                     Content::Text(_) => jp_kb::tokens::count_tokens(

@@ -11,7 +11,7 @@ pub const BINARY_SNIFF_LEN: usize = 8192;
 
 pub mod open;
 
-pub use open::{MAX_RESOURCE_BYTES, MAX_SUBJECT_BYTES};
+pub use open::{MAX_RESOURCE_BYTES, MAX_SUBJECT_BYTES, Root};
 
 /// Why a subject's content is not shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,16 +54,16 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(BINARY_SNIFF_LEN)].contains(&0)
 }
 
-/// Reads a subject file through the guarded open ([`open::open_subject`]):
-/// a file that now resolves outside `root` (the canonical workspace root),
+/// Reads a subject file through the guarded open ([`Root::open`]): a
+/// file that now resolves outside `root` (the canonical workspace root),
 /// or is no regular file, is skipped as unreadable. Reads 8 KiB to tell a
 /// binary file, and no more than [`MAX_SUBJECT_BYTES`] in all.
-pub fn read_content(root: &Path, path: &Path) -> Content {
+pub fn read_content(root: &Root<'_>, path: &Path) -> Content {
     read_content_limited(root, path, MAX_SUBJECT_BYTES)
 }
 
 /// [`read_content`] with another size limit.
-pub fn read_content_limited(root: &Path, path: &Path, limit: u64) -> Content {
+pub fn read_content_limited(root: &Root<'_>, path: &Path, limit: u64) -> Content {
     match read_bytes(root, path, limit) {
         Ok(bytes) => decode_content(bytes),
         Err(reason) => Content::Skipped(reason),
@@ -73,11 +73,14 @@ pub fn read_content_limited(root: &Path, path: &Path, limit: u64) -> Content {
 /// The bytes of a subject, at most `limit` of them: a binary file (by its
 /// first 8 KiB) or one above the limit is a [`SkipReason`], as is any
 /// file the guarded open refuses.
-pub fn read_bytes(root: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, SkipReason> {
+pub fn read_bytes(root: &Root<'_>, path: &Path, limit: u64) -> Result<Vec<u8>, SkipReason> {
     let unreadable = |e: &dyn std::fmt::Display| SkipReason::Unreadable(e.to_string());
-    let opened = open::open_subject(root, path).map_err(|e| unreadable(&e))?;
+    let opened = root.open(path).map_err(|e| unreadable(&e))?;
     let mut file = opened.file;
-    let mut bytes = Vec::new();
+    // The size `fstat` gave, plus one byte to see the end: one allocation
+    // for most files, never more than the limit allows.
+    let expected = opened.size.min(limit).saturating_add(1);
+    let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0));
     let sniff = limit.min(BINARY_SNIFF_LEN as u64);
     read_up_to(&mut file, sniff, &mut bytes).map_err(|e| unreadable(&open::os_reason(&e)))?;
     if looks_binary(&bytes) {
@@ -86,6 +89,10 @@ pub fn read_bytes(root: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, SkipR
     let too_large = |bytes: u64| SkipReason::TooLarge { bytes, limit };
     if opened.size > limit {
         return Err(too_large(opened.size));
+    }
+    if (bytes.len() as u64) < sniff {
+        // The end came before the sniff was full.
+        return Ok(bytes);
     }
     // One byte more than the limit tells a file that grew since `fstat`.
     let rest = (limit + 1).saturating_sub(bytes.len() as u64);
@@ -102,7 +109,7 @@ fn read_up_to(file: &mut std::fs::File, count: u64, bytes: &mut Vec<u8>) -> std:
 }
 
 /// Reads a subject and formats it: what the assistant gets for it.
-pub fn read_formatted(root: &Path, slug: &str, extension: Option<&str>, path: &Path) -> String {
+pub fn read_formatted(root: &Root<'_>, slug: &str, extension: Option<&str>, path: &Path) -> String {
     format_subject_owned(slug, extension, read_content(root, path))
 }
 
@@ -110,9 +117,10 @@ pub fn read_formatted(root: &Path, slug: &str, extension: Option<&str>, path: &P
 /// files), through the guarded open. Returns the content and whether the
 /// file was cut; a cut never splits a UTF-8 character (the incomplete tail
 /// is dropped).
-pub fn read_content_prefix(root: &Path, path: &Path, limit: usize) -> (Content, bool) {
+pub fn read_content_prefix(root: &Root<'_>, path: &Path, limit: usize) -> (Content, bool) {
     let mut bytes = Vec::new();
-    let read = open::open_subject(root, path)
+    let read = root
+        .open(path)
         .map_err(|e| e.to_string())
         .and_then(|opened| {
             let mut file = opened.file;
@@ -234,15 +242,15 @@ mod tests {
         std::fs::write(&path, "ab\u{e9}cd").unwrap();
         // "ab" + 2-byte é: a 3-byte limit cuts é in half; it is dropped.
         assert_eq!(
-            read_content_prefix(&dir, &path, 3),
+            read_content_prefix(&Root::new(&dir), &path, 3),
             (Content::Text("ab".into()), true)
         );
         assert_eq!(
-            read_content_prefix(&dir, &path, 100),
+            read_content_prefix(&Root::new(&dir), &path, 100),
             (Content::Text("ab\u{e9}cd".into()), false)
         );
         assert!(matches!(
-            read_content_prefix(&dir, &dir.join("missing"), 10),
+            read_content_prefix(&Root::new(&dir), &dir.join("missing"), 10),
             (Content::Skipped(SkipReason::Unreadable(_)), false)
         ));
     }
@@ -262,12 +270,57 @@ mod read_tests {
     use super::*;
 
     #[test]
+    fn reads_stop_at_the_limit_and_binary_wins_over_size() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let text = "x".repeat(BINARY_SNIFF_LEN + 100);
+        std::fs::write(root.join("t.md"), &text).unwrap();
+        let path = root.join("t.md");
+        let len = text.len() as u64;
+        assert_eq!(
+            read_content_limited(&Root::new(&root), &path, len),
+            Content::Text(text.clone())
+        );
+        assert_eq!(
+            read_content_limited(&Root::new(&root), &path, len - 1),
+            Content::Skipped(SkipReason::TooLarge {
+                bytes: len,
+                limit: len - 1
+            })
+        );
+        // Within the sniff, too.
+        assert_eq!(
+            read_content_limited(&Root::new(&root), &path, 10),
+            Content::Skipped(SkipReason::TooLarge {
+                bytes: len,
+                limit: 10
+            })
+        );
+        let mut binary = vec![b'a'; 100];
+        binary.push(0);
+        binary.resize(BINARY_SNIFF_LEN * 4, b'a');
+        std::fs::write(root.join("b.bin"), &binary).unwrap();
+        assert_eq!(
+            read_content_limited(&Root::new(&root), &root.join("b.bin"), 1000),
+            Content::Skipped(SkipReason::Binary)
+        );
+        assert_eq!(
+            format_subject(
+                "t",
+                None,
+                &read_content_limited(&Root::new(&root), &path, 10)
+            ),
+            format!("[skipped subject \"t\": too large: {len} bytes, above the limit of 10 bytes]")
+        );
+    }
+
+    #[test]
     fn unreadable_files_give_the_os_reason() {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().canonicalize().unwrap();
         std::fs::create_dir(root.join("dir.md")).unwrap();
         // A directory cannot be read as a file, for any user (root too).
-        match read_content(&root, &root.join("dir.md")) {
+        match read_content(&Root::new(&root), &root.join("dir.md")) {
             Content::Skipped(SkipReason::Unreadable(why)) => {
                 assert!(why.contains("directory"), "{why}");
                 assert!(!why.contains("os error"), "{why}");
@@ -275,12 +328,12 @@ mod read_tests {
             other => panic!("expected unreadable, got {other:?}"),
         }
         assert!(matches!(
-            read_content(&root, &root.join("missing/x.md")),
+            read_content(&Root::new(&root), &root.join("missing/x.md")),
             Content::Skipped(SkipReason::Unreadable(_))
         ));
         // Not a subject of this workspace at all.
         assert_eq!(
-            read_content(&root, Path::new("/etc/hostname")),
+            read_content(&Root::new(&root), Path::new("/etc/hostname")),
             Content::Skipped(SkipReason::Unreadable(
                 "resolves outside the workspace".into()
             ))

@@ -79,9 +79,65 @@ pub struct OpenSubject {
 
 /// Opens the subject at `path` for reading, refusing anything that does
 /// not resolve, at open time, to a regular file under `root` (the
-/// canonical workspace root).
+/// canonical workspace root). For many reads, see [`Root`].
 pub fn open_subject(root: &Path, path: &Path) -> Result<OpenSubject, OpenError> {
-    open_subject_with(root, path, Strategy::Best)
+    Root::new(root).open(path)
+}
+
+/// The canonical workspace root that subject reads are guarded against,
+/// with a handle on it opened at the first read and kept for the next
+/// ones: a batch of reads (a `learn`, a `prompt`, a `check`) resolves the
+/// root's path once, not once per subject.
+#[derive(Debug)]
+pub struct Root<'a> {
+    path: &'a Path,
+    #[cfg(target_os = "linux")]
+    dir: std::cell::OnceCell<Option<rustix::fd::OwnedFd>>,
+}
+
+impl<'a> Root<'a> {
+    pub fn new(path: &'a Path) -> Self {
+        Self {
+            path,
+            #[cfg(target_os = "linux")]
+            dir: std::cell::OnceCell::new(),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.path
+    }
+
+    /// Opens the subject at `path` (see [`open_subject`]).
+    pub fn open(&self, path: &Path) -> Result<OpenSubject, OpenError> {
+        self.open_with(path, Strategy::Best)
+    }
+
+    pub(crate) fn open_with(
+        &self,
+        path: &Path,
+        strategy: Strategy,
+    ) -> Result<OpenSubject, OpenError> {
+        let root = self.path;
+        // Walked subjects always lie under the root by their path; anything
+        // else is not a subject of this workspace.
+        let rel = path.strip_prefix(root).map_err(|_| OpenError::Outside)?;
+        if rel.as_os_str().is_empty() {
+            return Err(OpenError::NotRegular("a directory"));
+        }
+        #[cfg(target_os = "linux")]
+        if strategy == Strategy::Best
+            && let Some(dir) = self.dir.get_or_init(|| linux::open_root(root))
+            && let Some(file) = linux::open_beneath(dir, rel)?
+        {
+            return regular(file);
+        }
+        let _ = strategy;
+        let file = open_plain(path)?;
+        let opened = regular(file)?;
+        check_location(root, path, &opened.file)?;
+        Ok(opened)
+    }
 }
 
 /// Which way to open: the best the kernel has, or the fallback (tests run
@@ -91,30 +147,6 @@ pub(crate) enum Strategy {
     Best,
     #[cfg_attr(not(all(test, target_os = "linux")), allow(dead_code))]
     Fallback,
-}
-
-pub(crate) fn open_subject_with(
-    root: &Path,
-    path: &Path,
-    strategy: Strategy,
-) -> Result<OpenSubject, OpenError> {
-    // Walked subjects always lie under the root by their path; anything
-    // else is not a subject of this workspace.
-    let rel = path.strip_prefix(root).map_err(|_| OpenError::Outside)?;
-    if rel.as_os_str().is_empty() {
-        return Err(OpenError::NotRegular("a directory"));
-    }
-    #[cfg(target_os = "linux")]
-    if strategy == Strategy::Best
-        && let Some(file) = linux::open_beneath(root, rel)?
-    {
-        return regular(file);
-    }
-    let _ = strategy;
-    let file = open_plain(path)?;
-    let opened = regular(file)?;
-    check_location(root, path, &opened.file)?;
-    Ok(opened)
 }
 
 /// Opens `path` (following symlinks) without blocking on a FIFO.
@@ -212,6 +244,7 @@ mod linux {
     use std::path::Path;
     use std::sync::atomic::{AtomicBool, Ordering};
 
+    use rustix::fd::OwnedFd;
     use rustix::fs::{Mode, OFlags, ResolveFlags};
     use rustix::io::Errno;
 
@@ -220,25 +253,33 @@ mod linux {
     /// Cleared once the kernel says it has no `openat2` (ENOSYS).
     static HAS_OPENAT2: AtomicBool = AtomicBool::new(true);
 
-    /// Opens `rel` beneath `root`. `Ok(None)`: the kernel cannot say
-    /// (no `openat2`, an absolute symlink, a resolution retried too often):
-    /// the caller takes the checked open, which decides soundly too.
-    pub(super) fn open_beneath(root: &Path, rel: &Path) -> Result<Option<File>, OpenError> {
+    /// An `O_PATH` handle on the root; `None` when there is no `openat2`
+    /// or the root cannot be opened (the checked open then decides).
+    pub(super) fn open_root(root: &Path) -> Option<OwnedFd> {
         if !HAS_OPENAT2.load(Ordering::Relaxed) {
-            return Ok(None);
+            return None;
         }
-        let dir = rustix::fs::open(
+        rustix::fs::open(
             root,
             OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
             Mode::empty(),
         )
-        .map_err(std::io::Error::from)?;
+        .ok()
+    }
+
+    /// Opens `rel` beneath `dir`. `Ok(None)`: the kernel cannot say (no
+    /// `openat2`, an absolute symlink, a resolution retried too often):
+    /// the caller takes the checked open, which decides soundly too.
+    pub(super) fn open_beneath(dir: &OwnedFd, rel: &Path) -> Result<Option<File>, OpenError> {
+        if !HAS_OPENAT2.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
         let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
         let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
         // EAGAIN: a concurrent rename made the kernel unsure; it asks for
         // a retry.
         for _ in 0..8 {
-            match rustix::fs::openat2(&dir, rel, flags, Mode::empty(), resolve) {
+            match rustix::fs::openat2(dir, rel, flags, Mode::empty(), resolve) {
                 Ok(fd) => return Ok(Some(File::from(fd))),
                 Err(Errno::AGAIN | Errno::INTR) => {}
                 Err(Errno::NOSYS) => {
@@ -287,7 +328,9 @@ mod tests {
     }
 
     fn read(root: &Path, path: &Path, strategy: Strategy) -> Result<String, String> {
-        let mut opened = open_subject_with(root, path, strategy).map_err(|e| e.to_string())?;
+        let mut opened = Root::new(root)
+            .open_with(path, strategy)
+            .map_err(|e| e.to_string())?;
         let mut text = String::new();
         opened.file.read_to_string(&mut text).unwrap();
         Ok(text)

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::KnowledgeBase;
 use crate::config::{Environment, LoadOptions};
-use crate::content::{Content, SkipReason, format_subject, read_content_prefix};
+use crate::content::{Content, Root, SkipReason, format_subject, read_content_prefix};
 use crate::learn::Outcome;
 use crate::subjects::WatchedWalks;
 use crate::tokens::count_tokens;
@@ -300,7 +300,12 @@ impl Cache {
     }
 }
 
-fn read(root: &Path, path: &Path, slug: &str, extension: Option<&str>) -> (Content, String, bool) {
+fn read(
+    root: &Root<'_>,
+    path: &Path,
+    slug: &str,
+    extension: Option<&str>,
+) -> (Content, String, bool) {
     let (content, truncated) = read_content_prefix(root, path, PREVIEW_LIMIT);
     let formatted = format_subject(slug, extension, &content);
     (content, formatted, truncated)
@@ -309,13 +314,14 @@ fn read(root: &Path, path: &Path, slug: &str, extension: Option<&str>) -> (Conte
 /// Reads what a need asks for, every file through the guarded open
 /// relative to `kb`'s root. `kb` answers `learn` needs.
 pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
+    let root = Root::new(kb.root());
     match need {
         Need::Subject {
             path,
             slug,
             extension,
         } => {
-            let (content, formatted, truncated) = read(kb.root(), path, slug, extension.as_deref());
+            let (content, formatted, truncated) = read(&root, path, slug, extension.as_deref());
             let markdown = matches!(content, Content::Text(_))
                 && crate::content::fence_language(extension.as_deref()).is_none();
             Fetched::Subject(
@@ -330,8 +336,7 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
         Need::Tokens(list) => Fetched::Tokens(
             list.iter()
                 .map(|(path, slug, ext, stamp)| {
-                    let (content, formatted, truncated) =
-                        read(kb.root(), path, slug, ext.as_deref());
+                    let (content, formatted, truncated) = read(&root, path, slug, ext.as_deref());
                     let (kind, tokens) = match content {
                         Content::Text(_) => (FileKind::Text, count_tokens(&formatted)),
                         Content::Skipped(SkipReason::Binary) => (FileKind::Binary, None),

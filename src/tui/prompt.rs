@@ -9,6 +9,7 @@
 //! ([`PromptLayout`]); the Prompt tab then reads the pieces its visible
 //! lines need ([`PromptHead`], fetched by the driver like any preview).
 
+use crate::content::Root;
 use crate::kb::{KnowledgeBase, SubjectAt};
 use crate::render::Piece;
 use crate::tokens::TokenTally;
@@ -62,10 +63,11 @@ impl RenderedPrompt {
         let mut layout = PromptLayout::default();
         // One piece's text at a time (reused).
         let mut text = String::new();
+        let root = Root::new(kb.root());
         for piece in pieces {
             let first_line = layout.newlines;
             text.clear();
-            kb.push_piece(&piece, &mut text);
+            kb.push_piece_in(&root, &piece, &mut text);
             tally.push(&text);
             layout.newlines += bytecount_newlines(&text);
             layout.bytes += text.len();
@@ -127,8 +129,9 @@ pub fn read_part(
     from: usize,
 ) -> HeadPart {
     let mut text = String::new();
+    let root = Root::new(kb.root());
     for laid in layout {
-        kb.push_piece(&laid.piece, &mut text);
+        kb.push_piece_in(&root, &laid.piece, &mut text);
     }
     HeadPart {
         generation,
