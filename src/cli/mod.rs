@@ -112,7 +112,7 @@ Every request reads the configuration and files as they are on disk, so edits
 are seen without a restart; when a configuration file changes, the client is
 told that the tool and resource lists changed. Logs go to stderr; nothing is
 written. See the README, \"Use it from your assistant\", for client setup.")]
-    Mcp,
+    Mcp(mcp::McpArgs),
     /// The curator: browse topics and subjects, toggle learned/disabled, preview
     /// exactly what the assistant sees (opens the bundled demo when no workspace is found).
     Tui(tui::TuiArgs),
@@ -137,6 +137,11 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     if let Command::Init = &cli.command {
         return init::run(&env, cli.workspace.as_deref());
     }
+    // The server starts even when the configuration does not load, and
+    // says why to the client.
+    if let Command::Mcp(args) = &cli.command {
+        return mcp::run(jp_kb::mcp::Workspace::new(env, options), args);
+    }
     let kb = KnowledgeBase::load(&env, &options).map_err(|e| config_error(&e))?;
     output::print_config_warnings(&kb);
     let editing = |kb| edits::EditContext {
@@ -155,7 +160,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
         Command::Check(args) => check::run(&env, &options, args),
-        Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options)),
+        Command::Mcp(args) => mcp::run(jp_kb::mcp::Workspace::new(env, options), args),
         Command::Tui(args) => tui::run(cli, args),
     }
 }
