@@ -12,6 +12,7 @@
 //! know nothing of it.
 
 pub mod check;
+pub mod clients;
 pub mod config;
 pub mod content;
 pub mod edit;

@@ -87,6 +87,7 @@ codes! {
     TopicUndescribed = "KB113", Warning, "no title and no introduction";
     TopicEmpty = "KB114", Warning, "contributes nothing to the prompt";
     HiddenUnreachable = "KB115", Warning, "never mentioned";
+    ClientLoss = "KB120", Warning, "does not reach the client's model";
 }
 
 impl std::fmt::Display for Code {
