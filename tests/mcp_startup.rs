@@ -142,6 +142,13 @@ fn without_a_workspace_it_starts_says_why_and_recovers() {
     let mut server = Server::start(&sandbox);
     let init = server.initialize();
     assert_eq!(init["result"]["serverInfo"]["name"], "jp-kb");
+    // Every list the server announces changes of says so.
+    for list in ["tools", "resources", "prompts"] {
+        assert_eq!(
+            init["result"]["capabilities"][list]["listChanged"], true,
+            "{init}"
+        );
+    }
     let instructions = init["result"]["instructions"].clone();
     assert_unavailable(&mut server, &instructions, "no JP workspace found");
     assert!(

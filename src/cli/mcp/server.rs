@@ -64,6 +64,7 @@ impl ServerHandler for KbServer {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_prompts()
+            .enable_prompts_list_changed()
             .enable_resources()
             .enable_resources_list_changed()
             .enable_tools()
