@@ -312,3 +312,36 @@ fn section_parts(kb: &KnowledgeBase) -> Vec<(String, String)> {
     }
     parts
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clients::profile::profile;
+
+    #[test]
+    fn first_sentence_ends_at_a_stop_before_white_space() {
+        assert_eq!(
+            first_sentence("Learn about knowledge base topics and subjects.\n\nTopics:\n- a"),
+            "Learn about knowledge base topics and subjects."
+        );
+        assert_eq!(first_sentence("v1.2 is out. Next"), "v1.2 is out.");
+        assert_eq!(first_sentence("no stop"), "no stop");
+    }
+
+    #[test]
+    fn truncation_counts_characters_and_appends_the_marker() {
+        let Ok(claude) = profile("claude-code") else {
+            panic!("claude-code profile")
+        };
+        let delivery = Delivery::Truncated {
+            max_chars: 3,
+            marker: "… [truncated]".into(),
+        };
+        let cut = deliver(Channel::McpInstructions, "éàü!x", &delivery, &claude, "");
+        assert_eq!(cut.text, "éàü… [truncated]");
+        assert!(cut.cut);
+        let whole = deliver(Channel::McpInstructions, "éàü", &delivery, &claude, "");
+        assert_eq!(whole.text, "éàü");
+        assert!(!whole.cut);
+    }
+}
