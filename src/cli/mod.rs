@@ -110,8 +110,11 @@ Examples:
     #[command(after_help = "\
 Every request reads the configuration and files as they are on disk, so edits
 are seen without a restart; when a configuration file changes, the client is
-told that the tool and resource lists changed. Logs go to stderr; nothing is
-written. See the README, \"Use it from your assistant\", for client setup.")]
+told that the tool and resource lists changed. Without a workspace, or with a
+configuration that does not load, the server still starts: its instructions and
+every `learn` answer say what is wrong, and it recovers once that is fixed.
+Logs go to stderr; nothing is written. See the README, \"Use it from your
+assistant\", for client setup.")]
     Mcp(mcp::McpArgs),
     /// The curator: browse topics and subjects, toggle learned/disabled, preview
     /// exactly what the assistant sees (opens the bundled demo when no workspace is found).
