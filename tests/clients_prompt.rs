@@ -219,3 +219,20 @@ fn an_unknown_client_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("claude-code"));
 }
+
+#[test]
+fn the_text_form_heads_each_channel_with_how_it_arrives() {
+    let sandbox = workspace();
+    let out = cmd(&sandbox, &["prompt", "--client", "jp"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "==> MCP server instructions (JP main@4c1c39f1): JP drops it: nothing arrives <==\n\
+         ==> `learn` tool description (JP main@4c1c39f1): JP sends only the first sentence (47 of 132 characters) <==\n\
+         Learn about knowledge base topics and subjects.\n"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("jp-kb connect jp"), "{stderr}");
+    let json_alone = sandbox.cmd().args(["prompt", "--json"]).output().unwrap();
+    assert_eq!(json_alone.status.code(), Some(2));
+}
