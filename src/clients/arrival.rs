@@ -230,7 +230,13 @@ pub fn losses(kb: &KnowledgeBase, arrivals: &[Arrival]) -> Vec<Loss> {
         .iter()
         .filter(|a| a.channel != Channel::ToolDescription)
         .collect();
-    let lost: Vec<String> = section_parts(kb)
+    // The usual case, a channel carrying the whole section, needs no
+    // search part by part (a large section has thousands of parts).
+    let whole = kb
+        .knowledge_section()
+        .is_none_or(|section| carriers.iter().any(|a| a.text.contains(&section)));
+    let parts = if whole { Vec::new() } else { section_parts(kb) };
+    let lost: Vec<String> = parts
         .into_iter()
         .filter(|(_, text)| !carriers.iter().any(|a| a.text.contains(text.as_str())))
         .map(|(name, _)| name)
