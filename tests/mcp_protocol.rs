@@ -6,134 +6,16 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
+#[path = "mcp/raw_client.rs"]
+mod raw_client;
+
 use std::path::Path;
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{Value, json};
 
-use common::{Sandbox, fixtures, jp_kb_std};
-
-const WAIT: Duration = Duration::from_secs(20);
-
-struct Server {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Every stdout line, to check they are all protocol messages.
-    seen: Vec<String>,
-}
-
-impl Server {
-    fn start(sandbox: &Sandbox) -> Self {
-        Self::start_with(sandbox, &["mcp".to_owned()])
-    }
-
-    fn start_with(sandbox: &Sandbox, args: &[String]) -> Self {
-        let mut child = jp_kb_std(sandbox.path(), &sandbox.ws())
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start jp-kb mcp");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Self {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send_raw(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(bytes).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn send(&mut self, message: &Value) {
-        let mut line = serde_json::to_vec(message).unwrap();
-        line.push(b'\n');
-        self.send_raw(&line);
-    }
-
-    fn next(&mut self) -> Value {
-        let line = self
-            .lines
-            .recv_timeout(WAIT)
-            .expect("a message from the server");
-        self.seen.push(line.clone());
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON on stdout: {line:?}: {e}"))
-    }
-
-    /// The next message that is a response (skipping notifications; an
-    /// error about an unparsable request has no id).
-    fn response(&mut self) -> Value {
-        loop {
-            let message = self.next();
-            if message.get("method").is_none() {
-                return message;
-            }
-        }
-    }
-
-    fn request(&mut self, id: u64, method: &str, params: &Value) -> Value {
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let response = self.response();
-        assert_eq!(response["id"], json!(id), "{response}");
-        response
-    }
-
-    fn initialize(&mut self) -> Value {
-        let result = self.request(
-            0,
-            "initialize",
-            &json!({
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"}
-            }),
-        );
-        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        result
-    }
-
-    /// Closes stdin and waits for the exit status; returns stderr.
-    fn finish(mut self) -> (i32, String) {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                let mut stderr = String::new();
-                std::io::Read::read_to_string(&mut self.child.stderr.take().unwrap(), &mut stderr)
-                    .unwrap();
-                for line in self.lines.try_iter() {
-                    self.seen.push(line);
-                }
-                for line in &self.seen {
-                    let v: Value = serde_json::from_str(line).expect("stdout is JSON-RPC only");
-                    assert_eq!(v["jsonrpc"], "2.0", "{line}");
-                }
-                return (status.code().unwrap_or(-1), stderr);
-            }
-            assert!(Instant::now() < deadline, "jp-kb mcp did not exit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
+use common::{Sandbox, fixtures};
+use raw_client::{Server, WAIT};
 
 fn workspace() -> Sandbox {
     Sandbox::with_fixture(&fixtures().join("golden").join("rfd-exact"))
@@ -270,19 +152,6 @@ fn a_client_that_disconnects_ends_the_server_cleanly() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_ne!(status.code(), Some(101), "{stderr}");
-}
-
-#[test]
-fn without_a_workspace_it_says_so_on_stderr_and_exits_1() {
-    let sandbox = Sandbox::new();
-    std::fs::create_dir_all(sandbox.ws()).unwrap();
-    let out = sandbox.cmd().arg("mcp").write_stdin("").output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains(".jp"),
-        "{out:?}"
-    );
 }
 
 /// The first fenced block after the README heading `heading`.

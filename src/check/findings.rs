@@ -91,6 +91,7 @@ codes! {
     WorkspaceIdInvalid = "KB117", Warning, "not a workspace id";
     KbInJpFile = "KB120", Warning, "JP refuses this `kb` table";
     GeneratedStale = "KB121", Warning, "out of date";
+    ClientLoss = "KB122", Warning, "does not reach the client's model";
 }
 
 impl std::fmt::Display for Code {

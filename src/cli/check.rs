@@ -29,6 +29,11 @@ pub struct CheckArgs {
     /// Report a <knowledge> section larger than N tokens (`o200k_base`).
     #[arg(long, value_name = "N", default_value_t = Thresholds::DEFAULT_MAX_PROMPT_TOKENS)]
     pub max_prompt_tokens: usize,
+    /// Also warn (KB122) when part of the <knowledge> section or the tool's
+    /// topic list does not reach this client's model (jp, claude-code,
+    /// codex), as its configuration in the workspace sets it up.
+    #[arg(long, value_name = "NAME")]
+    pub client: Option<String>,
 }
 
 pub fn run(
@@ -41,7 +46,12 @@ pub fn run(
         max_prompt_tokens: args.max_prompt_tokens,
         content_scan_limit: None,
     };
-    let report = check(env, options, &thresholds);
+    let mut report = check(env, options, &thresholds);
+    if let Some(client) = &args.client {
+        report
+            .findings
+            .extend(client_findings(env, options, client)?);
+    }
     let text = if args.json {
         render_json_lines(&report)
     } else {
@@ -55,6 +65,25 @@ pub fn run(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// KB122 findings for `client`; none when the configuration does not load
+/// (the report already says why).
+fn client_findings(
+    env: &Environment,
+    options: &LoadOptions,
+    client: &str,
+) -> Result<Vec<jp_kb::check::findings::Finding>, CliError> {
+    let profile = jp_kb::clients::profile::profile(client).map_err(CliError::usage)?;
+    let Ok(kb) = jp_kb::KnowledgeBase::load(env, options) else {
+        return Ok(Vec::new());
+    };
+    let setup =
+        jp_kb::clients::setup::read_setup(kb.root(), &profile).map_err(CliError::runtime)?;
+    let arrivals = jp_kb::clients::arrival::arrivals(&kb, &profile, &setup);
+    Ok(jp_kb::clients::findings::client_findings(
+        &kb, &profile, &setup, &arrivals,
+    ))
 }
 
 /// Colour only on a terminal, and never when `NO_COLOR` is set to

@@ -129,9 +129,12 @@ Every jp-kb edit keeps the generated files current; `jp-kb sync` rewrites them."
     #[command(after_help = "\
 Every request reads the configuration and files as they are on disk, so edits
 are seen without a restart; when a configuration file changes, the client is
-told that the tool and resource lists changed. Logs go to stderr; nothing is
-written. See the README, \"Use it from your assistant\", for client setup.")]
-    Mcp,
+told that the tool and resource lists changed. Without a workspace, or with a
+configuration that does not load, the server still starts: its instructions and
+every `learn` answer say what is wrong, and it recovers once that is fixed.
+Logs go to stderr; nothing is written. See the README, \"Use it from your
+assistant\", for client setup.")]
+    Mcp(mcp::McpArgs),
     /// The curator: browse topics and subjects, toggle learned/disabled, preview
     /// exactly what the assistant sees (opens the bundled demo when no workspace is found).
     Tui(tui::TuiArgs),
@@ -185,6 +188,11 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
             ),
         };
     }
+    // The server starts even when the configuration does not load, and
+    // says why to the client.
+    if let Command::Mcp(args) = &cli.command {
+        return mcp::run(jp_kb::mcp::Workspace::new(env, options), args);
+    }
     let kb = KnowledgeBase::load(&env, &options).map_err(|e| config_error(&e))?;
     output::print_config_warnings(&kb);
     let editing = |kb| edits::EditContext {
@@ -206,7 +214,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Connect(args) => connect::connect(&kb, args),
         Command::Sync(args) => connect::sync(&kb, args),
         Command::Migrate(args) => migrate::run(&kb, args),
-        Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options)),
+        Command::Mcp(args) => mcp::run(jp_kb::mcp::Workspace::new(env, options), args),
         Command::Tui(args) => tui::run(cli, args),
     }
 }

@@ -1,8 +1,13 @@
 //! What each assistant client needs to receive jp-kb exactly (contract
-//! §8): the files `jp-kb connect` writes and `jp-kb sync` keeps current.
+//! §8): the files `jp-kb connect` writes and `jp-kb sync` keeps current,
+//! and what each client's model receives of jp-kb's texts.
 
+pub mod arrival;
 pub mod connect;
+pub mod findings;
 pub mod generated;
 pub mod json_merge;
+pub mod profile;
+pub mod setup;
 pub mod sync;
 pub mod toml_merge;

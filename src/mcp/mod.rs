@@ -5,15 +5,19 @@
 //! client sees exactly the texts `jp-kb learn`, `jp-kb prompt` and
 //! `jp-kb schema` print.
 
+pub mod instructions;
 pub mod mime;
 pub mod resource;
 pub mod tool;
 pub mod uri;
 
+pub use instructions::{InstructionsMode, instructions, knowledge_menu, unavailable_text};
 pub use resource::{
     Body, ReadError, ResourceContent, ResourceEntry, list_resources, read_resource,
 };
-pub use tool::{LearnTool, call_learn, learn_tool, parse_learn_arguments};
+pub use tool::{
+    LEARN_HINTS, LEARN_TITLE, LearnTool, ToolHints, call_learn, learn_tool, parse_learn_arguments,
+};
 pub use uri::{RESOURCE_TEMPLATE, parse_subject_uri, subject_uri};
 
 use std::sync::Arc;
@@ -54,6 +58,12 @@ impl Workspace {
     /// Loads the knowledge base as it is on disk now.
     pub fn load(&self) -> Result<KnowledgeBase, ConfigError> {
         KnowledgeBase::load_with(&self.env, &self.options, &self.walks)
+    }
+
+    /// Loads only the configuration (no subject walk): whether the
+    /// knowledge base can be loaded at all.
+    pub fn load_config(&self) -> Result<crate::config::LoadedConfig, ConfigError> {
+        crate::config::load(&self.env, &self.options)
     }
 }
 

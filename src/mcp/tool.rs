@@ -10,6 +10,35 @@ use crate::render::{tool_description, tool_parameters};
 /// The tool's name.
 pub const LEARN: &str = "learn";
 
+/// The tool's human-readable title (MCP `title`, shown by clients in
+/// approval prompts and tool lists).
+pub const LEARN_TITLE: &str = "Learn from the knowledge base";
+
+/// The MCP behaviour hints of `learn`: it only reads the knowledge base
+/// (files under the workspace), the same call gives the same answer, and it
+/// reaches nothing outside. Codex runs a tool under `codex exec`'s default
+/// policy only when it says it is read-only; without hints it asks for an
+/// approval nobody can give there (`../shared/clients/README.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "the four boolean hints MCP defines"
+)]
+pub struct ToolHints {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+}
+
+/// The hints `learn` carries.
+pub const LEARN_HINTS: ToolHints = ToolHints {
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+    open_world: false,
+};
+
 /// Longest `topic` accepted, in bytes: an unknown topic's error repeats the
 /// name, and a client must not be able to make it echo megabytes.
 pub const MAX_TOPIC_BYTES: usize = 1024;
@@ -22,6 +51,8 @@ pub const MAX_PATTERN_BYTES: usize = 4096;
 #[derive(Debug, Clone, PartialEq)]
 pub struct LearnTool {
     pub name: &'static str,
+    pub title: &'static str,
+    pub hints: ToolHints,
     /// The dynamic description: the summary and the learnable topics.
     pub description: String,
     /// The RFD's JSON schema, exactly `jp-kb schema`'s `parameters`.
@@ -40,6 +71,8 @@ pub fn learn_tool(kb: &KnowledgeBase) -> Option<LearnTool> {
     };
     Some(LearnTool {
         name: LEARN,
+        title: LEARN_TITLE,
+        hints: LEARN_HINTS,
         description: tool_description(&topics),
         input_schema,
     })

@@ -69,6 +69,18 @@ pub fn render_knowledge(
     Some(out)
 }
 
+/// The topic menu alone: the AVAILABLE block inside `<knowledge>` tags
+/// (`jp-kb mcp --instructions menu`), or `None` when no topic is
+/// available. It is the section a knowledge base without pre-loaded
+/// subjects has, so a client that shows it and the section of such a
+/// knowledge base agree byte for byte.
+pub fn render_menu(available: &[AvailableTopic<'_>]) -> Option<String> {
+    if available.is_empty() {
+        return None;
+    }
+    render_knowledge(&[], available)
+}
+
 /// The section as pieces (template text between the pre-loaded subjects,
 /// consecutive text merged), or `None` when there is nothing to show.
 /// Every subject piece follows text ending in a newline.

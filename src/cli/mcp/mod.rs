@@ -7,39 +7,59 @@ mod server;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use jp_kb::KnowledgeBase;
+use clap::Args;
+use clap::builder::TypedValueParser as _;
 use jp_kb::config::ConfigWatch;
-use jp_kb::mcp::Workspace;
+use jp_kb::mcp::{InstructionsMode, Workspace};
 use rmcp::service::{Peer, RoleServer, ServiceExt};
 
-use super::output::CliError;
+use super::output::{CliError, print_config_warnings};
 pub use server::KbServer;
 
 /// How often the configuration files are checked for changes.
 const POLL_INTERVAL: Duration = Duration::from_secs(1);
 
-/// Runs the server until the client disconnects. `kb` is the knowledge
-/// base as loaded at start (its configuration warnings are already printed):
-/// a missing workspace or a broken configuration fails here, visibly in the
-/// client's server log; later errors are reported per request.
-pub fn run(kb: &KnowledgeBase, workspace: Workspace) -> Result<ExitCode, CliError> {
-    eprintln!(
-        "jp-kb mcp: serving the knowledge base of {} on stdio",
-        kb.root().display()
-    );
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// What the server instructions carry: the whole <knowledge> section
+    /// (`full`), only its topic menu (`menu`), or nothing (`none`).
+    #[arg(long, value_name = "MODE", default_value_t = InstructionsMode::Full,
+          value_parser = clap::builder::PossibleValuesParser::new(InstructionsMode::NAMES)
+              .map(|s| s.parse::<InstructionsMode>().unwrap_or_default()))]
+    pub instructions: InstructionsMode,
+}
+
+/// Runs the server until the client disconnects. It starts even when there
+/// is no workspace or the configuration does not load: a client shows
+/// nothing of a server that exits at start-up, so the reason goes into the
+/// instructions and every `learn` answer instead, and the server recovers
+/// by itself once the configuration is fixed.
+pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
+    match workspace.load() {
+        Ok(kb) => {
+            print_config_warnings(&kb);
+            eprintln!(
+                "jp-kb mcp: serving the knowledge base of {} on stdio",
+                kb.root().display()
+            );
+        }
+        Err(e) => eprintln!(
+            "jp-kb mcp: serving on stdio, but the knowledge base is unavailable until this is fixed: {e}"
+        ),
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| CliError::runtime(format!("cannot start the async runtime: {e}")))?;
-    let code = runtime.block_on(serve(workspace));
+    let code = runtime.block_on(serve(workspace, args.instructions));
     // Do not wait for a blocked stdin read once the service is over.
     runtime.shutdown_timeout(Duration::from_millis(100));
     Ok(code)
 }
 
-async fn serve(workspace: Workspace) -> ExitCode {
+async fn serve(workspace: Workspace, mode: InstructionsMode) -> ExitCode {
     let watch = ConfigWatch::new(workspace.env.clone(), workspace.options.clone());
-    let running = match KbServer::new(workspace)
+    let running = match KbServer::new(workspace.clone(), mode)
         .serve(rmcp::transport::stdio_pipes())
         .await
     {
@@ -52,7 +72,7 @@ async fn serve(workspace: Workspace) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let watcher = tokio::spawn(announce_config_changes(watch, running.peer().clone()));
+    let watcher = tokio::spawn(announce_changes(watch, workspace, running.peer().clone()));
     let quit = running.waiting().await;
     watcher.abort();
     if let Err(e) = quit {
@@ -62,18 +82,39 @@ async fn serve(workspace: Workspace) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Polls the configuration files and tells the client its tool and
-/// resource lists may have changed whenever one of them does.
-async fn announce_config_changes(mut watch: ConfigWatch, peer: Peer<RoleServer>) {
+/// Polls the configuration and tells the client its tool, prompt and
+/// resource lists may have changed whenever a configuration file changes
+/// or the knowledge base becomes loadable or unloadable. While it cannot
+/// be loaded, loading is retried every tick: a workspace that does not
+/// exist yet has no files to watch.
+async fn announce_changes(mut watch: ConfigWatch, workspace: Workspace, peer: Peer<RoleServer>) {
     let mut ticker = tokio::time::interval(POLL_INTERVAL);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut broken = workspace.load_config().is_err();
     loop {
         ticker.tick().await;
-        if !watch.changed() {
+        let mut changed = watch.changed();
+        if changed || broken {
+            let now_broken = workspace.load_config().is_err();
+            if now_broken != broken {
+                eprintln!(
+                    "jp-kb mcp: the knowledge base is {}",
+                    if now_broken {
+                        "unavailable"
+                    } else {
+                        "available again"
+                    }
+                );
+                broken = now_broken;
+                changed = true;
+            }
+        }
+        if !changed {
             continue;
         }
         let sent = peer.notify_tool_list_changed().await.is_ok()
-            && peer.notify_resource_list_changed().await.is_ok();
+            && peer.notify_resource_list_changed().await.is_ok()
+            && peer.notify_prompt_list_changed().await.is_ok();
         if !sent {
             return;
         }

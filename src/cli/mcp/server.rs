@@ -1,14 +1,18 @@
 //! The rmcp `ServerHandler`: each request loads the knowledge base as it is
 //! on disk, calls the library's MCP functions (`jp_kb::mcp`) and translates
 //! their plain results into protocol types. No knowledge-base logic here.
+//!
+//! While the knowledge base cannot be loaded (no workspace, a broken
+//! configuration) the server still answers: the instructions and every
+//! `learn` call say what is wrong, every list is empty.
 
 use std::sync::Arc;
 
 use base64::Engine as _;
 use jp_kb::KnowledgeBase;
 use jp_kb::mcp::{
-    self, Body, KNOWLEDGE_PROMPT, KNOWLEDGE_PROMPT_DESCRIPTION, LearnTool, RESOURCE_TEMPLATE,
-    ReadError, ResourceEntry, Workspace,
+    self, Body, InstructionsMode, KNOWLEDGE_PROMPT, KNOWLEDGE_PROMPT_DESCRIPTION, LearnTool,
+    RESOURCE_TEMPLATE, ReadError, ResourceEntry, Workspace,
 };
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult,
@@ -17,6 +21,7 @@ use rmcp::model::{
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, Prompt, PromptMessage,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -25,27 +30,33 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 #[derive(Debug, Clone)]
 pub struct KbServer {
     workspace: Workspace,
+    mode: InstructionsMode,
 }
 
 impl KbServer {
-    pub fn new(workspace: Workspace) -> Self {
-        Self { workspace }
+    pub fn new(workspace: Workspace, mode: InstructionsMode) -> Self {
+        Self { workspace, mode }
+    }
+
+    /// The knowledge base as it is on disk now, or what the server says
+    /// while it cannot be loaded.
+    fn current(&self) -> Result<KnowledgeBase, String> {
+        self.workspace.load().map_err(|e| mcp::unavailable_text(&e))
     }
 
     fn load(&self) -> Result<KnowledgeBase, ErrorData> {
-        self.workspace
-            .load()
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+        self.current()
+            .map_err(|text| ErrorData::internal_error(text, None))
     }
 
-    /// The `<knowledge>` section now; `None` when it is absent or the
-    /// configuration does not load (the handshake must not fail for that:
-    /// the next request reports the error).
+    /// The instructions in the server's mode; while the knowledge base
+    /// cannot be loaded, what is wrong, in every mode: it is short, and
+    /// the only place a person sees it before the first call.
     fn instructions(&self) -> Option<String> {
-        self.workspace
-            .load()
-            .ok()
-            .and_then(|kb| mcp::knowledge_text(&kb))
+        match self.current() {
+            Ok(kb) => mcp::instructions(&kb, self.mode),
+            Err(text) => Some(text),
+        }
     }
 }
 
@@ -53,6 +64,7 @@ impl ServerHandler for KbServer {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_prompts()
+            .enable_prompts_list_changed()
             .enable_resources()
             .enable_resources_list_changed()
             .enable_tools()
@@ -92,7 +104,9 @@ impl ServerHandler for KbServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let kb = self.load()?;
+        let Ok(kb) = self.current() else {
+            return Ok(ListToolsResult::with_all_items(Vec::new()));
+        };
         let tools = mcp::learn_tool(&kb).map(to_tool).into_iter().collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
@@ -108,9 +122,9 @@ impl ServerHandler for KbServer {
                 None,
             ));
         }
-        let outcome = match self.workspace.load() {
+        let outcome = match self.current() {
             Ok(kb) => mcp::call_learn(&kb, request.arguments.as_ref()),
-            Err(e) => jp_kb::Outcome::Error(e.to_string()),
+            Err(text) => jp_kb::Outcome::Error(text),
         };
         let content = vec![ContentBlock::text(outcome.text())];
         let result = if outcome.is_error() {
@@ -126,6 +140,9 @@ impl ServerHandler for KbServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
+        if self.current().is_err() {
+            return Ok(ListPromptsResult::with_all_items(Vec::new()));
+        }
         let prompt = Prompt::new(KNOWLEDGE_PROMPT, Some(KNOWLEDGE_PROMPT_DESCRIPTION), None)
             .with_title("Knowledge base");
         Ok(ListPromptsResult::with_all_items(vec![prompt]))
@@ -162,7 +179,9 @@ impl ServerHandler for KbServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let kb = self.load()?;
+        let Ok(kb) = self.current() else {
+            return Ok(ListResourcesResult::with_all_items(Vec::new()));
+        };
         let resources = mcp::list_resources(&kb)
             .into_iter()
             .map(to_resource)
@@ -175,6 +194,9 @@ impl ServerHandler for KbServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        if self.current().is_err() {
+            return Ok(ListResourceTemplatesResult::with_all_items(Vec::new()));
+        }
         let template = ResourceTemplate::new(RESOURCE_TEMPLATE, "subject")
             .with_title("Knowledge-base subject")
             .with_description(
@@ -203,7 +225,15 @@ impl ServerHandler for KbServer {
 }
 
 fn to_tool(tool: LearnTool) -> Tool {
+    let hints = tool.hints;
+    let annotations = ToolAnnotations::new()
+        .read_only(hints.read_only)
+        .destructive(hints.destructive)
+        .idempotent(hints.idempotent)
+        .open_world(hints.open_world);
     Tool::new(tool.name, tool.description, Arc::new(tool.input_schema))
+        .with_title(tool.title)
+        .with_annotations(annotations)
 }
 
 fn to_resource(entry: ResourceEntry) -> Resource {

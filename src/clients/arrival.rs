@@ -1,0 +1,353 @@
+//! What a client's model receives of jp-kb's texts, channel by channel:
+//! the text jp-kb sends through each route the client's configuration
+//! sets up, as the client delivers it (whole, dropped, cut and marked),
+//! and which parts of the `<knowledge>` section and the tool's topic list
+//! reach the model through no channel at all.
+
+use crate::KnowledgeBase;
+use crate::mcp::{self, InstructionsMode};
+use crate::render::knowledge::{AVAILABLE_FOOTER, AvailableTopic, render_menu_line};
+use crate::render::{Piece, clean};
+
+use super::profile::{Channel, Delivery, Profile};
+use super::setup::Setup;
+
+/// One channel's text as it reaches the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arrival {
+    pub channel: Channel,
+    /// Exactly what arrives (empty when nothing does), including the
+    /// client's cut marker.
+    pub text: String,
+    /// Whether the client cut or dropped what jp-kb sent.
+    pub cut: bool,
+    /// A line for a person: how it arrives, and why.
+    pub note: String,
+}
+
+/// Every channel carrying jp-kb text for this client and setup, in
+/// [`Channel::ALL`] order.
+pub fn arrivals(kb: &KnowledgeBase, profile: &Profile, setup: &Setup) -> Vec<Arrival> {
+    let mut out = Vec::new();
+    for facts in &profile.channels {
+        let arrival = match facts.channel {
+            Channel::SystemPromptSection => setup
+                .sections
+                .iter()
+                .map(|text| {
+                    whole(
+                        facts.channel,
+                        text,
+                        "arrives whole, as its own system message",
+                    )
+                })
+                .collect(),
+            Channel::ProjectMemory => setup
+                .memory
+                .iter()
+                .map(|text| memory(facts.strips_front_matter, text))
+                .collect(),
+            Channel::McpInstructions => mcp_instructions(kb, profile, setup, &facts.delivery),
+            Channel::ToolDescription => tool_description(kb, profile, setup, &facts.delivery),
+        };
+        out.extend(arrival);
+    }
+    out
+}
+
+fn whole(channel: Channel, text: &str, note: &str) -> Arrival {
+    Arrival {
+        channel,
+        text: text.to_owned(),
+        cut: false,
+        note: note.to_owned(),
+    }
+}
+
+fn memory(strips_front_matter: bool, text: &str) -> Arrival {
+    let body = text
+        .strip_prefix("---\n")
+        .and_then(|rest| rest.split_once("\n---\n"))
+        .map(|(_, body)| body)
+        .filter(|_| strips_front_matter);
+    match body {
+        Some(body) => Arrival {
+            channel: Channel::ProjectMemory,
+            text: body.to_owned(),
+            cut: true,
+            note: "its leading `---` block is taken as front-matter and stripped".to_owned(),
+        },
+        None => whole(
+            Channel::ProjectMemory,
+            text,
+            "arrives whole, in the first user message, from the next session on",
+        ),
+    }
+}
+
+fn mcp_instructions(
+    kb: &KnowledgeBase,
+    profile: &Profile,
+    setup: &Setup,
+    delivery: &Delivery,
+) -> Vec<Arrival> {
+    let Some(server) = &setup.server else {
+        return Vec::new();
+    };
+    let Ok(mode) = server.mode else {
+        return Vec::new();
+    };
+    let Some(sent) = mcp::instructions(kb, mode) else {
+        return Vec::new();
+    };
+    let what = match mode {
+        InstructionsMode::Menu => " (`--instructions menu`: the topic menu)",
+        _ => "",
+    };
+    vec![deliver(
+        Channel::McpInstructions,
+        &sent,
+        delivery,
+        profile,
+        what,
+    )]
+}
+
+fn tool_description(
+    kb: &KnowledgeBase,
+    profile: &Profile,
+    setup: &Setup,
+    delivery: &Delivery,
+) -> Vec<Arrival> {
+    if setup.server.as_ref().is_none_or(|s| s.mode.is_err()) {
+        return Vec::new();
+    }
+    let Some(tool) = mcp::learn_tool(kb) else {
+        return Vec::new();
+    };
+    if let Some(summary) = &setup.summary {
+        return vec![Arrival {
+            channel: Channel::ToolDescription,
+            text: summary.clone(),
+            cut: false,
+            note: format!(
+                "{} sends the configured `summary` instead of the description",
+                profile.name
+            ),
+        }];
+    }
+    vec![deliver(
+        Channel::ToolDescription,
+        &tool.description,
+        delivery,
+        profile,
+        "",
+    )]
+}
+
+/// `sent` as the client delivers it.
+fn deliver(
+    channel: Channel,
+    sent: &str,
+    delivery: &Delivery,
+    profile: &Profile,
+    what: &str,
+) -> Arrival {
+    let total = sent.chars().count();
+    let (text, note) = match delivery {
+        Delivery::Whole => (sent.to_owned(), format!("arrives whole{what}")),
+        Delivery::Dropped => (
+            String::new(),
+            format!("{} drops it{what}: nothing arrives", profile.name),
+        ),
+        Delivery::Truncated { max_chars, marker } => {
+            if total <= *max_chars {
+                (
+                    sent.to_owned(),
+                    format!("arrives whole{what} ({total} of at most {max_chars} characters)"),
+                )
+            } else {
+                let end = sent
+                    .char_indices()
+                    .nth(*max_chars)
+                    .map_or(sent.len(), |(i, _)| i);
+                (
+                    format!("{}{marker}", &sent[..end]),
+                    format!(
+                        "{} cuts it{what} to its first {max_chars} of {total} characters, marked `{marker}`",
+                        profile.name
+                    ),
+                )
+            }
+        }
+        Delivery::FirstSentence => {
+            let first = first_sentence(sent);
+            (
+                first.to_owned(),
+                format!(
+                    "{} sends only the first sentence ({} of {total} characters)",
+                    profile.name,
+                    first.chars().count()
+                ),
+            )
+        }
+    };
+    Arrival {
+        channel,
+        cut: text != sent,
+        text,
+        note,
+    }
+}
+
+/// Up to and including the first `.`, `!` or `?` followed by white space
+/// or the end; the whole text when there is none.
+pub fn first_sentence(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    for (i, b) in bytes.iter().enumerate() {
+        if matches!(b, b'.' | b'!' | b'?') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace) {
+            return &text[..=i];
+        }
+    }
+    text
+}
+
+/// A part of jp-kb's text that reaches the model through no channel whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loss {
+    /// Where it should have arrived.
+    pub channel: Channel,
+    /// What is lost, for a person: "pre-loaded subject project/a", "topic
+    /// `skills` in the topic menu", "the note on hidden subjects".
+    pub lost: Vec<String>,
+}
+
+/// What of the `<knowledge>` section arrives through no channel, and which
+/// learnable topics the tool description the client sends leaves out.
+pub fn losses(kb: &KnowledgeBase, arrivals: &[Arrival]) -> Vec<Loss> {
+    let mut out = Vec::new();
+    let carriers: Vec<&Arrival> = arrivals
+        .iter()
+        .filter(|a| a.channel != Channel::ToolDescription)
+        .collect();
+    // The usual case, a channel carrying the whole section, needs no
+    // search part by part (a large section has thousands of parts).
+    let whole = kb
+        .knowledge_section()
+        .is_none_or(|section| carriers.iter().any(|a| a.text.contains(&section)));
+    let parts = if whole { Vec::new() } else { section_parts(kb) };
+    let lost: Vec<String> = parts
+        .into_iter()
+        .filter(|(_, text)| !carriers.iter().any(|a| a.text.contains(text.as_str())))
+        .map(|(name, _)| name)
+        .collect();
+    if !lost.is_empty() {
+        let channel = carriers
+            .iter()
+            .find(|a| a.cut)
+            .map_or(Channel::McpInstructions, |a| a.channel);
+        out.push(Loss { channel, lost });
+    }
+    for arrival in arrivals
+        .iter()
+        .filter(|a| a.channel == Channel::ToolDescription)
+    {
+        let lost: Vec<String> = kb
+            .learnable_topics()
+            .into_iter()
+            .filter(|(id, _)| !arrival.text.lines().any(|l| topic_line(l, id)))
+            .map(|(id, _)| format!("topic `{id}` in the tool's topic list"))
+            .collect();
+        if !lost.is_empty() && arrival.cut {
+            out.push(Loss {
+                channel: Channel::ToolDescription,
+                lost,
+            });
+        }
+    }
+    out
+}
+
+fn topic_line(line: &str, id: &str) -> bool {
+    line.strip_prefix("- ")
+        .and_then(|rest| rest.strip_prefix(id))
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(" ("))
+}
+
+/// The parts of the section, each named and rendered as it appears in it:
+/// every pre-loaded subject, every menu line, and the hidden-subject note.
+fn section_parts(kb: &KnowledgeBase) -> Vec<(String, String)> {
+    let mut parts = Vec::new();
+    for piece in kb.knowledge_pieces().into_iter().flatten() {
+        let Piece::Subject(at) = piece else { continue };
+        let Some(subject) = kb.subject_at(at) else {
+            continue;
+        };
+        let topic = kb.topics.get(at.topic).map_or("", |t| t.id());
+        let mut text = String::new();
+        kb.push_piece(&Piece::Subject(at), &mut text);
+        parts.push((
+            format!("pre-loaded subject {topic}/{}", subject.slug()),
+            text,
+        ));
+    }
+    let mut menu = false;
+    for state in kb.enabled_topics() {
+        if !state
+            .resolution()
+            .is_some_and(crate::subjects::Resolution::has_available)
+        {
+            continue;
+        }
+        menu = true;
+        let line = render_menu_line(&AvailableTopic {
+            id: state.id(),
+            title: clean(state.config.title()),
+            introduction: clean(state.config.introduction()),
+        });
+        parts.push((
+            format!("topic `{}` in the topic menu", state.id()),
+            format!("{line}\n"),
+        ));
+    }
+    if menu {
+        parts.push((
+            "the note on hidden subjects".to_owned(),
+            AVAILABLE_FOOTER.to_owned(),
+        ));
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clients::profile::profile;
+
+    #[test]
+    fn first_sentence_ends_at_a_stop_before_white_space() {
+        assert_eq!(
+            first_sentence("Learn about knowledge base topics and subjects.\n\nTopics:\n- a"),
+            "Learn about knowledge base topics and subjects."
+        );
+        assert_eq!(first_sentence("v1.2 is out. Next"), "v1.2 is out.");
+        assert_eq!(first_sentence("no stop"), "no stop");
+    }
+
+    #[test]
+    fn truncation_counts_characters_and_appends_the_marker() {
+        let Ok(claude) = profile("claude-code") else {
+            panic!("claude-code profile")
+        };
+        let delivery = Delivery::Truncated {
+            max_chars: 3,
+            marker: "… [truncated]".into(),
+        };
+        let cut = deliver(Channel::McpInstructions, "éàü!x", &delivery, &claude, "");
+        assert_eq!(cut.text, "éàü… [truncated]");
+        assert!(cut.cut);
+        let whole = deliver(Channel::McpInstructions, "éàü", &delivery, &claude, "");
+        assert_eq!(whole.text, "éàü");
+        assert!(!whole.cut);
+    }
+}

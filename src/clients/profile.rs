@@ -1,0 +1,304 @@
+//! Client profiles as data: one file per client in `assets/clients/`, each
+//! naming the client's version and the facts observed running it for real
+//! (which channel carries what, where it cuts). The code interprets them;
+//! a new client version with new facts is an edit of its file.
+
+use std::fmt;
+
+use toml_edit::{DocumentMut, Item, Table};
+
+/// The profile files, embedded at build time.
+const SOURCES: [(&str, &str); 3] = [
+    ("jp.toml", include_str!("../../assets/clients/jp.toml")),
+    (
+        "claude-code.toml",
+        include_str!("../../assets/clients/claude-code.toml"),
+    ),
+    (
+        "codex.toml",
+        include_str!("../../assets/clients/codex.toml"),
+    ),
+];
+
+/// A route by which jp-kb text reaches a client's model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Channel {
+    /// A system-prompt section the client reads from its own configuration
+    /// (JP's `[[assistant.system_prompt_sections]]`).
+    SystemPromptSection,
+    /// A project memory file (Claude Code's `.claude/rules/*.md`).
+    ProjectMemory,
+    /// The MCP server instructions.
+    McpInstructions,
+    /// The `learn` tool's description.
+    ToolDescription,
+}
+
+impl Channel {
+    pub const ALL: [Channel; 4] = [
+        Channel::SystemPromptSection,
+        Channel::ProjectMemory,
+        Channel::McpInstructions,
+        Channel::ToolDescription,
+    ];
+
+    /// The channel's id in profiles and in `prompt --client --json`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Channel::SystemPromptSection => "system-prompt-section",
+            Channel::ProjectMemory => "project-memory",
+            Channel::McpInstructions => "mcp-instructions",
+            Channel::ToolDescription => "tool-description",
+        }
+    }
+
+    /// Words for a person.
+    pub fn label(self) -> &'static str {
+        match self {
+            Channel::SystemPromptSection => "system-prompt section",
+            Channel::ProjectMemory => "project memory file",
+            Channel::McpInstructions => "MCP server instructions",
+            Channel::ToolDescription => "`learn` tool description",
+        }
+    }
+}
+
+impl fmt::Display for Channel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// What a client does with a channel's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    /// It arrives byte for byte.
+    Whole,
+    /// It is received and thrown away.
+    Dropped,
+    /// Cut to its first `max_chars` characters, `marker` appended.
+    Truncated { max_chars: usize, marker: String },
+    /// Only its first sentence arrives.
+    FirstSentence,
+}
+
+/// How the client reads its MCP servers from a file in the project.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpConfig {
+    /// Relative to the workspace root.
+    pub file: String,
+    pub format: Format,
+    /// Dotted key of the table of servers.
+    pub servers: String,
+    /// Key of a server's command.
+    pub command: String,
+    /// Key of a server's argument list.
+    pub args: String,
+    /// The file is a layer the client loads only when `extends` in this
+    /// file (relative to the root) reaches it.
+    pub loaded_through_extends_of: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Toml,
+    Json,
+}
+
+/// One channel of a client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelFacts {
+    pub channel: Channel,
+    pub delivery: Delivery,
+    /// The file carrying the text (system-prompt section, project memory),
+    /// relative to the workspace root.
+    pub file: Option<String>,
+    /// Dotted key of the array of tables holding the text (in `file`).
+    pub key: Option<String>,
+    /// Dotted key (in the MCP file) of a text the client sends instead of
+    /// the cut one (JP's tool `summary`).
+    pub summary: Option<String>,
+    /// A leading `---` block is stripped as front-matter.
+    pub strips_front_matter: bool,
+}
+
+/// One client's profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    pub mcp: McpConfig,
+    /// In [`Channel::ALL`] order; only the channels the client has.
+    pub channels: Vec<ChannelFacts>,
+}
+
+impl Profile {
+    pub fn channel(&self, channel: Channel) -> Option<&ChannelFacts> {
+        self.channels.iter().find(|c| c.channel == channel)
+    }
+
+    /// "Claude Code 2.1.197".
+    pub fn display_name(&self) -> String {
+        format!("{} {}", self.name, self.version)
+    }
+}
+
+/// The ids of the known clients, in file order.
+pub fn client_ids() -> Vec<&'static str> {
+    SOURCES
+        .iter()
+        .map(|(file, _)| file.trim_end_matches(".toml"))
+        .collect()
+}
+
+/// The profile of client `id`; an unknown id names the known ones.
+pub fn profile(id: &str) -> Result<Profile, String> {
+    let (file, text) = SOURCES
+        .iter()
+        .find(|(file, _)| file.trim_end_matches(".toml") == id)
+        .ok_or_else(|| {
+            format!(
+                "unknown client `{id}` (known clients: {})",
+                client_ids().join(", ")
+            )
+        })?;
+    parse(text).map_err(|e| format!("assets/clients/{file}: {e}"))
+}
+
+/// Parses a profile file.
+pub fn parse(text: &str) -> Result<Profile, String> {
+    let doc: DocumentMut = text.parse().map_err(|e| format!("invalid TOML: {e}"))?;
+    let root = doc.as_table();
+    let mcp = table(root, "mcp")?;
+    let format = match string(mcp, "format")?.as_str() {
+        "toml" => Format::Toml,
+        "json" => Format::Json,
+        other => return Err(format!("`mcp.format` must be toml or json, not {other:?}")),
+    };
+    let mcp = McpConfig {
+        file: string(mcp, "file")?,
+        format,
+        servers: string(mcp, "servers")?,
+        command: string(mcp, "command")?,
+        args: string(mcp, "args")?,
+        loaded_through_extends_of: optional(mcp, "loaded_through_extends_of")?,
+    };
+    let listed = table(root, "channel")?;
+    for (key, _) in listed {
+        if !Channel::ALL.iter().any(|c| c.id() == key) {
+            return Err(format!("unknown channel `channel.{key}`"));
+        }
+    }
+    let mut channels = Vec::new();
+    for channel in Channel::ALL {
+        let Some(item) = listed.get(channel.id()) else {
+            continue;
+        };
+        let facts = item
+            .as_table()
+            .ok_or_else(|| format!("`channel.{channel}` must be a table"))?;
+        channels.push(channel_facts(channel, facts)?);
+    }
+    Ok(Profile {
+        id: string(root, "id")?,
+        name: string(root, "name")?,
+        version: string(root, "version")?,
+        mcp,
+        channels,
+    })
+}
+
+fn channel_facts(channel: Channel, facts: &Table) -> Result<ChannelFacts, String> {
+    let delivery = match string(facts, "arrives")?.as_str() {
+        "whole" => Delivery::Whole,
+        "dropped" => Delivery::Dropped,
+        "first-sentence" => Delivery::FirstSentence,
+        "truncated" => {
+            let max = facts
+                .get("max_chars")
+                .and_then(Item::as_integer)
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| format!("`channel.{channel}.max_chars` must be a count"))?;
+            Delivery::Truncated {
+                max_chars: max,
+                marker: string(facts, "marker")?,
+            }
+        }
+        other => {
+            return Err(format!(
+                "`channel.{channel}.arrives` must be whole, dropped, truncated or first-sentence, not {other:?}"
+            ));
+        }
+    };
+    Ok(ChannelFacts {
+        channel,
+        delivery,
+        file: optional(facts, "file")?,
+        key: optional(facts, "key")?,
+        summary: optional(facts, "summary")?,
+        strips_front_matter: facts
+            .get("strips_front_matter")
+            .and_then(Item::as_bool)
+            .unwrap_or(false),
+    })
+}
+
+fn table<'a>(parent: &'a Table, key: &str) -> Result<&'a Table, String> {
+    parent
+        .get(key)
+        .and_then(Item::as_table)
+        .ok_or_else(|| format!("missing table `{key}`"))
+}
+
+fn string(parent: &Table, key: &str) -> Result<String, String> {
+    optional(parent, key)?.ok_or_else(|| format!("missing `{key}`"))
+}
+
+fn optional(parent: &Table, key: &str) -> Result<Option<String>, String> {
+    match parent.get(key) {
+        None => Ok(None),
+        Some(item) => item
+            .as_str()
+            .map(|s| Some(s.to_owned()))
+            .ok_or_else(|| format!("`{key}` must be a string")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_profile_parses_and_names_its_file() {
+        for id in client_ids() {
+            let profile = profile(id);
+            assert_eq!(profile.as_ref().map(|p| p.id.as_str()), Ok(id));
+        }
+        assert!(profile("cursor").is_err_and(|e| e.contains("claude-code")));
+    }
+
+    #[test]
+    fn recorded_facts() {
+        let Ok(claude) = profile("claude-code") else {
+            panic!("claude-code profile")
+        };
+        assert_eq!(
+            claude
+                .channel(Channel::McpInstructions)
+                .map(|c| c.delivery.clone()),
+            Some(Delivery::Truncated {
+                max_chars: 2048,
+                marker: "… [truncated]".into()
+            })
+        );
+        let Ok(jp) = profile("jp") else {
+            panic!("jp profile")
+        };
+        assert_eq!(
+            jp.channel(Channel::McpInstructions).map(|c| &c.delivery),
+            Some(&Delivery::Dropped)
+        );
+        assert!(parse("id = 1").is_err());
+    }
+}
