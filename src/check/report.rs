@@ -5,7 +5,11 @@
 //! safe to print: names, messages and quoted sources have their control,
 //! bidi and zero-width characters escaped ([`crate::display`]).
 
+use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
 
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode,
@@ -40,7 +44,7 @@ struct FindingDiagnostic<'a> {
     /// The hint, escaped.
     hint: Option<String>,
     /// The quoted file, escaped, with the finding's span moved to match.
-    source: Option<(NamedSource<String>, std::ops::Range<usize>)>,
+    source: Option<(NamedSource<Arc<str>>, Range<usize>)>,
 }
 
 impl fmt::Debug for FindingDiagnostic<'_> {
@@ -106,18 +110,26 @@ fn headline(finding: &Finding, has_snippet: bool) -> String {
     }
 }
 
+/// Each quoted file escaped once, however many findings point into it:
+/// the escaped text (shared by the findings' snippets) and its offsets.
+type Escaped<'r> = HashMap<&'r Path, (Arc<str>, EscapedSource)>;
+
 /// The file a finding points into, escaped, and its span in the escaped
 /// text.
-fn quoted_source(
-    report: &CheckReport,
-    finding: &Finding,
-) -> Option<(NamedSource<String>, std::ops::Range<usize>)> {
+fn quoted_source<'r>(
+    report: &'r CheckReport,
+    finding: &'r Finding,
+    escaped: &mut Escaped<'r>,
+) -> Option<(NamedSource<Arc<str>>, Range<usize>)> {
     let (file, span) = (finding.file.as_ref()?, finding.span.as_ref()?);
-    let text = report.sources.get(file)?;
-    let escaped = EscapedSource::new(text);
-    let span = escaped.offset(span.start)..escaped.offset(span.end);
+    let source = report.sources.get(file)?;
+    let (text, map) = escaped.entry(file.as_path()).or_insert_with(|| {
+        let map = EscapedSource::new(source);
+        (Arc::from(map.text.as_str()), map)
+    });
+    let span = map.offset(span.start)..map.offset(span.end);
     let name = escape_name(&file.display().to_string()).into_owned();
-    Some((NamedSource::new(name, escaped.text), span))
+    Some((NamedSource::new(name, Arc::clone(text)), span))
 }
 
 /// Every finding as a compiler-style diagnostic, then a summary line.
@@ -129,8 +141,9 @@ pub fn render_human(report: &CheckReport, style: HumanStyle) -> String {
     };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
     let mut out = String::new();
+    let mut escaped = Escaped::new();
     for finding in &report.findings {
-        let source = quoted_source(report, finding);
+        let source = quoted_source(report, finding, &mut escaped);
         let diagnostic = FindingDiagnostic {
             finding,
             headline: headline(finding, source.is_some()),
