@@ -136,16 +136,19 @@ impl EscapedSource {
 }
 
 /// Serialized JSON made safe for a terminal: the unsafe characters serde
-/// leaves raw (bidi and invisible ones; it escapes controls itself) are
-/// written as `\uXXXX` escapes. They occur only inside strings, so the
-/// result is valid JSON and parses to the same values.
+/// leaves raw (bidi and invisible ones) are written as `\uXXXX` escapes.
+/// They occur only inside strings, so the result is valid JSON and parses
+/// to the same values. C0 controls are left alone: serde escapes them
+/// inside strings, so a raw one is layout (pretty-printing's newlines);
+/// DEL and C1 controls, which serde leaves raw, are escaped.
 pub fn escape_json(json: &str) -> Cow<'_, str> {
-    if !json.chars().any(is_unsafe) {
+    let bad = |c: char| is_unsafe(c) && c >= ' ';
+    if !json.chars().any(bad) {
         return Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 16);
     for c in json.chars() {
-        if is_unsafe(c) {
+        if bad(c) {
             let mut units = [0u16; 2];
             for unit in c.encode_utf16(&mut units) {
                 let _ = write!(out, "\\u{unit:04x}");
@@ -344,18 +347,25 @@ mod tests {
     #[test]
     fn json_stays_json() {
         let value = serde_json::json!({ "id": HOSTILE, "tag": "\u{e0041}" });
-        let text = serde_json::to_string(&value).unwrap_or_default();
-        let safe = escape_json(&text);
-        assert!(!safe.chars().any(is_unsafe), "{safe}");
-        let back: serde_json::Value = serde_json::from_str(&safe).unwrap_or_default();
-        assert_eq!(back, value);
+        for text in [
+            serde_json::to_string(&value).unwrap_or_default(),
+            serde_json::to_string_pretty(&value).unwrap_or_default(),
+        ] {
+            let safe = escape_json(&text);
+            assert!(!safe.chars().any(|c| is_unsafe(c) && c != '\n'), "{safe}");
+            let back: serde_json::Value = serde_json::from_str(&safe).unwrap_or_default();
+            assert_eq!(back, value);
+        }
         // Streamed, the same, pretty-printed.
         let mut streamed = Vec::new();
         let mut serializer =
             serde_json::Serializer::with_formatter(&mut streamed, SafeJsonFormatter::pretty());
         serde::Serialize::serialize(&value, &mut serializer).unwrap_or_default();
         let streamed = String::from_utf8(streamed).unwrap_or_default();
-        assert!(!streamed.chars().any(is_unsafe), "{streamed}");
+        assert!(
+            !streamed.chars().any(|c| is_unsafe(c) && c != '\n'),
+            "{streamed}"
+        );
         assert!(streamed.contains("\n  \""), "{streamed}");
         let back: serde_json::Value = serde_json::from_str(&streamed).unwrap_or_default();
         assert_eq!(back, value);

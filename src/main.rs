@@ -6,13 +6,15 @@ mod cli;
 use std::process::ExitCode;
 
 use clap::Parser;
+use jp_kb::display::escape_lines;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     match cli::run(&cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {}", err.message);
+            // Messages quote names from files and arguments: escaped.
+            eprintln!("error: {}", escape_lines(&err.message));
             ExitCode::from(err.code)
         }
     }

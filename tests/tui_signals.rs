@@ -64,6 +64,26 @@ fn wait_gone(pid: &str, tmux: &Tmux) {
     }
 }
 
+/// Waits until the process `pid` is stopped (state `T` in
+/// `/proc/PID/stat`), so nothing typed next can reach it.
+fn wait_stopped(pid: &str, tmux: &Tmux) {
+    let began = std::time::Instant::now();
+    loop {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // `PID (comm) STATE …`: the state follows the last `)`.
+        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+        if state.starts_with('T') {
+            return;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(20),
+            "jp-kb ({pid}) did not stop: {stat}; screen:\n{}",
+            tmux.screen()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 fn kill(signal: &str, pid: &str) {
     let status = Command::new("sh")
         .arg("-c")
@@ -120,8 +140,9 @@ fn sigquit_restores_the_terminal_and_exits_131() {
 
 /// Stopped: the shell has its terminal back; `fg`: the whole screen is
 /// drawn again (not just what changed), then quitting is clean.
-fn stop_and_resume(tmux: &Tmux, what: &str, stop: impl Fn()) {
+fn stop_and_resume(tmux: &Tmux, pid: &str, what: &str, stop: impl Fn()) {
     stop();
+    wait_stopped(pid, tmux);
     let screen = tmux.wait_for(&format!("{what}: the shell's job message"), |s| {
         s.contains("Stopped")
     });
@@ -130,7 +151,7 @@ fn stop_and_resume(tmux: &Tmux, what: &str, stop: impl Fn()) {
         "{what}: the TUI ended:\n{screen}"
     );
     tmux.assert_restored(what);
-    tmux.type_line("clear; fg");
+    tmux.type_line("fg");
     let screen = wait_for_tui(tmux, &format!("{what}: the TUI after fg"));
     // Drawn in full: the panes' frames and the status line, not only the
     // cells that differ from the last frame before the stop.
@@ -147,8 +168,8 @@ fn sigtstp_and_ctrl_z_stop_restored_and_fg_redraws() {
     tmux.type_line(&format!("stty -g > {}", shell_quote(&before)));
     tmux.wait_for_file(&before, "stty before");
     let pid = start_demo(&tmux, "");
-    stop_and_resume(&tmux, "SIGTSTP", || kill("TSTP", &pid));
-    stop_and_resume(&tmux, "Ctrl-z", || tmux.send(&["C-z"]));
+    stop_and_resume(&tmux, &pid, "SIGTSTP", || kill("TSTP", &pid));
+    stop_and_resume(&tmux, &pid, "Ctrl-z", || tmux.send(&["C-z"]));
     // Still working after both: a key is answered, `q` quits cleanly.
     tmux.literal("q");
     tmux.wait_for("the shell after quitting", |s| !s.contains("DEMO (--demo)"));

@@ -1,9 +1,15 @@
 //! Rendering a [`CheckReport`]: compiler-style diagnostics (rendered by
 //! miette's graphical handler, quoting the TOML source with a caret under
 //! the value) or JSON Lines. Both return strings: whether to use colour is
-//! the caller's decision, made from the terminal it writes to.
+//! the caller's decision, made from the terminal it writes to. Both are
+//! safe to print: names, messages and quoted sources have their control,
+//! bidi and zero-width characters escaped ([`crate::display`]).
 
+use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
 
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode,
@@ -11,6 +17,7 @@ use miette::{
 use serde_json::{Value, json};
 
 use super::findings::{CheckReport, Finding, Severity};
+use crate::display::{EscapedSource, escape_json, escape_lines, escape_name};
 
 /// How human output looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,7 +41,10 @@ impl Default for HumanStyle {
 struct FindingDiagnostic<'a> {
     finding: &'a Finding,
     headline: String,
-    source: Option<NamedSource<String>>,
+    /// The hint, escaped.
+    hint: Option<String>,
+    /// The quoted file, escaped, with the finding's span moved to match.
+    source: Option<(NamedSource<Arc<str>>, Range<usize>)>,
 }
 
 impl fmt::Debug for FindingDiagnostic<'_> {
@@ -64,19 +74,17 @@ impl Diagnostic for FindingDiagnostic<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.finding
-            .hint
+        self.hint
             .as_ref()
             .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.source.as_ref().map(|s| s as &dyn SourceCode)
+        self.source.as_ref().map(|(s, _)| s as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        self.source.as_ref()?;
-        let span = self.finding.span.clone()?;
+        let (_, span) = self.source.as_ref()?;
         let label = LabeledSpan::new(
             Some(self.finding.code.label().to_owned()),
             span.start,
@@ -88,18 +96,42 @@ impl Diagnostic for FindingDiagnostic<'_> {
 
 /// The headline of a finding: its message, prefixed by the file (and line
 /// and column) when no source snippet will show them — a file that is not
-/// quoted (outside the workspace) is still named to the character.
+/// quoted (outside the workspace) is still named to the character; escaped.
 fn headline(finding: &Finding, has_snippet: bool) -> String {
+    let message = escape_lines(&finding.message);
     match (&finding.file, has_snippet) {
-        (Some(file), false) => match (finding.line, finding.column) {
-            (Some(line), Some(column)) => {
-                format!("{}:{line}:{column}: {}", file.display(), finding.message)
+        (Some(file), false) => {
+            let file = escape_name(&file.display().to_string()).into_owned();
+            match (finding.line, finding.column) {
+                (Some(line), Some(column)) => format!("{file}:{line}:{column}: {message}"),
+                (Some(line), None) => format!("{file}:{line}: {message}"),
+                _ => format!("{file}: {message}"),
             }
-            (Some(line), None) => format!("{}:{line}: {}", file.display(), finding.message),
-            _ => format!("{}: {}", file.display(), finding.message),
-        },
-        _ => finding.message.clone(),
+        }
+        _ => message.into_owned(),
     }
+}
+
+/// Each quoted file escaped once, however many findings point into it:
+/// the escaped text (shared by the findings' snippets) and its offsets.
+type Escaped<'r> = HashMap<&'r Path, (Arc<str>, EscapedSource)>;
+
+/// The file a finding points into, escaped, and its span in the escaped
+/// text.
+fn quoted_source<'r>(
+    report: &'r CheckReport,
+    finding: &'r Finding,
+    escaped: &mut Escaped<'r>,
+) -> Option<(NamedSource<Arc<str>>, Range<usize>)> {
+    let (file, span) = (finding.file.as_ref()?, finding.span.as_ref()?);
+    let source = report.sources.get(file)?;
+    let (text, map) = escaped.entry(file.as_path()).or_insert_with(|| {
+        let map = EscapedSource::new(source);
+        (Arc::from(map.text.as_str()), map)
+    });
+    let span = map.offset(span.start)..map.offset(span.end);
+    let name = escape_name(&file.display().to_string()).into_owned();
+    Some((NamedSource::new(name, Arc::clone(text)), span))
 }
 
 /// Every finding as a compiler-style diagnostic, then a summary line.
@@ -111,17 +143,16 @@ pub fn render_human(report: &CheckReport, style: HumanStyle) -> String {
     };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
     let mut out = String::new();
+    let mut escaped = Escaped::new();
     for finding in &report.findings {
-        let source = match (&finding.file, &finding.span) {
-            (Some(file), Some(_)) => report
-                .sources
-                .get(file)
-                .map(|text| NamedSource::new(file.display().to_string(), text.clone())),
-            _ => None,
-        };
+        let source = quoted_source(report, finding, &mut escaped);
         let diagnostic = FindingDiagnostic {
             finding,
             headline: headline(finding, source.is_some()),
+            hint: finding
+                .hint
+                .as_deref()
+                .map(|h| escape_lines(h).into_owned()),
             source,
         };
         let mut rendered = String::new();
@@ -169,11 +200,12 @@ pub fn finding_json(finding: &Finding) -> Value {
 }
 
 /// JSON Lines: one object per finding, one per line; nothing when there
-/// is no finding.
+/// is no finding. Bidi and invisible characters in strings are `\u`
+/// escapes (serde escapes controls): still JSON, safe on a terminal.
 pub fn render_json_lines(report: &CheckReport) -> String {
     let mut out = String::new();
     for finding in &report.findings {
-        out.push_str(&finding_json(finding).to_string());
+        out.push_str(&escape_json(&finding_json(finding).to_string()));
         out.push('\n');
     }
     out

@@ -10,7 +10,9 @@ use jp_kb::config::{Environment, LoadOptions};
 use jp_kb::edit::plan::Planned;
 use jp_kb::edit::{save, save_declaring, unified_diff};
 
-use super::output::CliError;
+use jp_kb::display::escape_name;
+
+use super::output::{CliError, print_human, warn, write_human};
 
 /// Options of every editing command.
 #[derive(Debug, Args, Clone)]
@@ -50,8 +52,9 @@ impl EditContext<'_> {
         Ok(Some(path))
     }
 
+    /// The path as messages show it: relative to the workspace, escaped.
     pub fn shown(&self, path: &Path) -> String {
-        self.kb.display_path(path).display().to_string()
+        escape_name(&self.kb.display_path(path).display().to_string()).into_owned()
     }
 
     /// Saves each planned edit and prints `file: summary` (and the diff).
@@ -85,15 +88,15 @@ impl EditContext<'_> {
             let shown = self.shown(&p.path);
             if saved.applied.changed {
                 changed_any = true;
-                println!("{shown}: {}", saved.applied.summary);
+                print_human(&format!("{shown}: {}", escape_name(&saved.applied.summary)));
                 if opts.diff {
                     let old = String::from_utf8_lossy(saved.before.as_deref().unwrap_or_default());
                     let new = String::from_utf8_lossy(&saved.after);
-                    print!("{}", unified_diff(&old, &new, &shown));
+                    write_human(&unified_diff(&old, &new, &shown));
                 }
             } else {
                 // The edit core's summary already says "nothing changed".
-                println!("{shown}: {}", saved.applied.summary);
+                print_human(&format!("{shown}: {}", escape_name(&saved.applied.summary)));
             }
         }
         if changed_any {
@@ -129,19 +132,23 @@ impl EditContext<'_> {
         let kb = match KnowledgeBase::load(self.env, self.options) {
             Ok(kb) => kb,
             Err(e) => {
-                eprintln!("warning: the configuration no longer loads: {e}");
+                warn(&format!("the configuration no longer loads: {e}"));
                 return;
             }
         };
         let Some(state) = kb.topic(topic) else {
-            println!("topic `{topic}` is gone from the effective configuration");
+            print_human(&format!(
+                "topic `{}` is gone from the effective configuration",
+                escape_name(topic)
+            ));
             return;
         };
+        let topic = escape_name(topic);
         let section = kb.knowledge_section().map_or(0, |s| s.len());
         match (state.resolution(), &state.dir) {
             (Some(r), _) => {
                 let c = r.counts();
-                println!(
+                print_human(&format!(
                     "now: topic `{topic}` ({}) has {} available, {} learned, {} hidden, {} disabled of {} subjects; the <knowledge> section is {section} bytes",
                     if state.enabled() {
                         "enabled"
@@ -153,9 +160,9 @@ impl EditContext<'_> {
                     c.hidden,
                     c.disabled,
                     c.total
-                );
+                ));
             }
-            (None, Err(e)) => println!("now: topic `{topic}`: {e}"),
+            (None, Err(e)) => print_human(&format!("now: topic `{topic}`: {e}")),
             (None, Ok(_)) => {}
         }
     }

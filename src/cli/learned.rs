@@ -4,12 +4,13 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+use jp_kb::display::escape_name;
 use jp_kb::edit::plan::{List, Planned, Removal, list_edit, plan_removal};
 use jp_kb::edit::target::for_lists;
 use jp_kb::subjects::PatternList;
 
 use super::edits::{EditContext, EditOpts};
-use super::output::CliError;
+use super::output::{CliError, print_human, warn};
 
 #[derive(Debug, Subcommand)]
 pub enum ListCommand {
@@ -107,10 +108,11 @@ fn warn_selecting_nothing(state: &jp_kb::topic::TopicState, list: List, entries:
     };
     for (entry, hits) in entries.iter().zip(per) {
         if hits.is_empty() {
-            eprintln!(
-                "warning: `{entry}` selects no subject of topic `{}` (yet)",
-                state.id()
-            );
+            warn(&format!(
+                "`{}` selects no subject of topic `{}` (yet)",
+                escape_name(entry),
+                escape_name(state.id())
+            ));
         }
     }
 }
@@ -130,7 +132,9 @@ fn remove(ctx: &EditContext<'_>, list: List, args: &RmArgs) -> Result<ExitCode, 
             Removal::Edits(planned) => {
                 ctx.carry_out(&planned, &a.opts, false)?;
             }
-            Removal::Nothing(why) => println!("nothing changed: {why}"),
+            Removal::Nothing(why) => {
+                print_human(&format!("nothing changed: {}", escape_name(&why)));
+            }
             Removal::NotInAFile(why) => refused.push(why),
             Removal::ViaGlob(choice) => {
                 if args.expand {

@@ -10,11 +10,12 @@ use clap::Args;
 use jp_kb::KnowledgeBase;
 use jp_kb::config::{Origin, Valued};
 use jp_kb::content::{Content, Root, SkipReason, read_content};
+use jp_kb::display::{escape_json, escape_name};
 use jp_kb::subjects::Resolution;
 use jp_kb::topic::TopicState;
 use serde_json::{Value, json};
 
-use super::output::{CliError, human_bytes, print_text, print_topic_warnings};
+use super::output::{CliError, human_bytes, print_human, print_text, print_topic_warnings};
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
@@ -36,9 +37,9 @@ pub fn run(kb: &KnowledgeBase, args: &ListArgs) -> Result<ExitCode, CliError> {
         None => {
             if args.json {
                 let topics: Vec<Value> = kb.topics.iter().map(|t| topic_json(kb, t)).collect();
-                print_text(&pretty(&Value::Array(topics)));
+                print_text(&escape_json(&pretty(&Value::Array(topics))));
             } else {
-                print_text(&topics_table(kb));
+                print_human(&topics_table(kb));
             }
         }
         Some(name) => {
@@ -51,7 +52,10 @@ pub fn run(kb: &KnowledgeBase, args: &ListArgs) -> Result<ExitCode, CliError> {
                     .err()
                     .map(ToString::to_string)
                     .unwrap_or_default();
-                return Err(CliError::runtime(format!("topic `{}`: {why}", state.id())));
+                return Err(CliError::runtime(format!(
+                    "topic `{}`: {why}",
+                    escape_name(state.id())
+                )));
             };
             let rows = rows(kb, resolution, args);
             if args.json {
@@ -59,7 +63,7 @@ pub fn run(kb: &KnowledgeBase, args: &ListArgs) -> Result<ExitCode, CliError> {
                     rows.iter().map(|r| subject_json(resolution, r)).collect();
                 print_json(&items);
             } else {
-                print_text(&subjects_table(kb, state, resolution, &rows, args));
+                print_human(&subjects_table(kb, state, resolution, &rows, args));
             }
         }
     }
@@ -79,9 +83,14 @@ fn find_topic<'a>(kb: &'a KnowledgeBase, name: &str) -> Result<&'a TopicState, C
                 .find(|t| t.config.title().is_some_and(|x| x.to_lowercase() == lower))
         })
         .ok_or_else(|| {
-            let valid: Vec<String> = kb.topics.iter().map(|t| t.id().to_owned()).collect();
+            let valid: Vec<String> = kb
+                .topics
+                .iter()
+                .map(|t| escape_name(t.id()).into_owned())
+                .collect();
             CliError::runtime(format!(
-                "unknown topic `{name}`; valid topics: {}",
+                "unknown topic `{}`; valid topics: {}",
+                escape_name(name),
                 if valid.is_empty() {
                     "(none configured)".to_owned()
                 } else {
@@ -170,12 +179,17 @@ fn subject_json<'a>(resolution: &'a Resolution, row: &Row) -> SubjectJson<'a> {
     }
 }
 
-/// Writes pretty JSON and a newline to stdout through a buffer.
+/// Writes pretty JSON and a newline to stdout through a buffer; bidi and
+/// invisible characters in strings as `\u` escapes (see `escape_json`).
 fn print_json<T: serde::Serialize>(value: &T) {
     use std::io::Write as _;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let _ = serde_json::to_writer_pretty(&mut out, value);
+    let mut serializer = serde_json::Serializer::with_formatter(
+        &mut out,
+        jp_kb::display::SafeJsonFormatter::pretty(),
+    );
+    let _ = value.serialize(&mut serializer);
     let _ = out.write_all(b"\n");
     let _ = out.flush();
 }
@@ -233,13 +247,13 @@ fn topics_table(kb: &KnowledgeBase) -> String {
     if kb.topics.is_empty() {
         return format!(
             "No topics configured in {}. Add a [kb.topic.<id>] table to .jp/kb.toml (or run `jp-kb init`).",
-            kb.root().display()
+            escape_name(&kb.root().display().to_string())
         );
     }
-    let width = kb
-        .topics
+    let ids: Vec<_> = kb.topics.iter().map(|t| escape_name(t.id())).collect();
+    let width = ids
         .iter()
-        .map(|t| t.id().len())
+        .map(|id| id.chars().count())
         .max()
         .unwrap_or(5)
         .max(5);
@@ -247,25 +261,20 @@ fn topics_table(kb: &KnowledgeBase) -> String {
         "{:<width$}  {:<8}  {:>5}  {:>5}  {:>7}  {:>6}  {:>8}  TITLE\n",
         "TOPIC", "STATE", "TOTAL", "AVAIL", "LEARNED", "HIDDEN", "DISABLED"
     );
-    for t in &kb.topics {
-        let title = t.config.title().unwrap_or("");
+    for (t, id) in kb.topics.iter().zip(&ids) {
+        let title = escape_name(t.config.title().unwrap_or(""));
         match (t.resolution(), &t.dir) {
             (Some(r), _) => {
                 let c = r.counts();
                 let state = if t.enabled() { "enabled" } else { "disabled" };
                 let _ = writeln!(
                     out,
-                    "{:<width$}  {state:<8}  {:>5}  {:>5}  {:>7}  {:>6}  {:>8}  {title}",
-                    t.id(),
-                    c.total,
-                    c.available,
-                    c.learned,
-                    c.hidden,
-                    c.disabled
+                    "{id:<width$}  {state:<8}  {:>5}  {:>5}  {:>7}  {:>6}  {:>8}  {title}",
+                    c.total, c.available, c.learned, c.hidden, c.disabled
                 );
             }
             (None, Err(e)) => {
-                let _ = writeln!(out, "{:<width$}  {:<8}  error: {e}", t.id(), "ERROR");
+                let _ = writeln!(out, "{id:<width$}  {:<8}  error: {e}", "ERROR");
             }
             (None, Ok(_)) => {}
         }
@@ -282,9 +291,13 @@ fn subjects_table(
     args: &ListArgs,
 ) -> String {
     let subjects = resolution.subjects();
-    let width = rows
+    let slugs: Vec<_> = rows
         .iter()
-        .map(|r| subjects[r.index].slug().chars().count())
+        .map(|r| escape_name(subjects[r.index].slug()))
+        .collect();
+    let width = slugs
+        .iter()
+        .map(|slug| slug.chars().count())
         .max()
         .unwrap_or(4)
         .max(4);
@@ -295,7 +308,7 @@ fn subjects_table(
     }
     out.push_str("  WHY\n");
     let mut total_bytes = 0;
-    for row in rows {
+    for (row, slug) in rows.iter().zip(&slugs) {
         let i = row.index;
         let s = &subjects[i];
         total_bytes += s.bytes;
@@ -306,12 +319,7 @@ fn subjects_table(
         ]
         .iter()
         .collect();
-        let _ = write!(
-            out,
-            "{marks}  {:<width$}  {:>9}",
-            s.slug(),
-            human_bytes(s.bytes)
-        );
+        let _ = write!(out, "{marks}  {slug:<width$}  {:>9}", human_bytes(s.bytes));
         if let Some((tokens, binary)) = row.measured {
             let t = match (tokens, binary) {
                 (Some(n), _) => n.to_string(),
@@ -356,13 +364,14 @@ fn why(kb: &KnowledgeBase, state: &TopicState, r: &Resolution, i: usize) -> Stri
         items
             .iter()
             .find(|v| v.value == value)
-            .map(|v| format!(" ({})", v.origin.display_relative(kb.root())))
+            .map(|v| format!(" ({})", escape_name(&v.origin.display_relative(kb.root()))))
             .unwrap_or_default()
     };
     if let Some(d) = r.disabled_by.get(i) {
         let entry = &r.disabled_entries[d];
         return format!(
-            "disabled by \"{entry}\"{}",
+            "disabled by \"{}\"{}",
+            escape_name(entry),
             origin_of(&state.config.disabled, entry)
         );
     }
@@ -370,7 +379,8 @@ fn why(kb: &KnowledgeBase, state: &TopicState, r: &Resolution, i: usize) -> Stri
         let pattern = &r.learned_patterns[l.pattern];
         let kind = if l.glob { "glob" } else { "exact slug" };
         return format!(
-            "learned by {kind} \"{pattern}\"{}",
+            "learned by {kind} \"{}\"{}",
+            escape_name(pattern),
             origin_of(&state.config.learned, pattern)
         );
     }

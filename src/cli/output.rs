@@ -1,9 +1,13 @@
 //! Shared output helpers: errors with exit codes, warnings on stderr,
-//! human-readable sizes.
+//! human-readable sizes. Human-facing text goes out through
+//! [`print_human`]/[`warn`], escaped by `jp_kb::display` (names from
+//! files must never drive the terminal); assistant-facing text through
+//! [`print_text`], byte for byte.
 
 use std::io::Write;
 
 use jp_kb::KnowledgeBase;
+use jp_kb::display::{escape_lines, escape_name};
 use jp_kb::topic::TopicState;
 
 /// An error to print on stderr with the exit status it maps to.
@@ -34,58 +38,71 @@ impl CliError {
 /// Prints config warnings (unknown keys) on stderr, paths relative to the
 /// workspace root.
 pub fn print_config_warnings(kb: &KnowledgeBase) {
-    let mut err = std::io::stderr().lock();
     for w in kb.warnings() {
-        let _ = match &w.origin {
-            Some(origin) => writeln!(
-                err,
-                "warning: {}: {}",
-                origin.display_relative(kb.root()),
+        match &w.origin {
+            Some(origin) => warn(&format!(
+                "{}: {}",
+                escape_name(&origin.display_relative(kb.root())),
                 w.message
-            ),
-            None => writeln!(err, "warning: {}", w.message),
-        };
+            )),
+            None => warn(&w.message),
+        }
     }
 }
 
 /// Prints why a topic contributes nothing or less than expected: a
 /// directory error, or files skipped during the walk.
 pub fn print_topic_warnings(kb: &KnowledgeBase, state: &TopicState) {
-    let mut err = std::io::stderr().lock();
+    let id = escape_name(state.id());
     if let Err(e) = &state.dir {
         let origin = state
             .config
             .subjects
             .as_ref()
             .map_or_else(|| state.config.origin.clone(), |s| s.origin.clone());
-        let _ = writeln!(
-            err,
-            "warning: {}: topic `{}` is skipped: {e}",
-            origin.display_relative(kb.root()),
-            state.id()
-        );
+        warn(&format!(
+            "{}: topic `{id}` is skipped: {e}",
+            escape_name(&origin.display_relative(kb.root())),
+        ));
         return;
     }
     if let Some(resolution) = state.resolution() {
         for w in &resolution.walk.warnings {
-            let _ = writeln!(err, "warning: topic `{}`: {w}", state.id());
+            warn(&format!("topic `{id}`: {w}"));
         }
         for c in &resolution.walk.collisions {
-            let _ = writeln!(
-                err,
-                "warning: topic `{}`: `{}` and `{}` both have the slug `{}`; `{}` is used, `{}` is ignored",
-                state.id(),
-                c.kept,
-                c.dropped,
-                c.slug,
-                c.kept,
-                c.dropped
-            );
+            let (kept, dropped) = (escape_name(&c.kept), escape_name(&c.dropped));
+            warn(&format!(
+                "topic `{id}`: `{kept}` and `{dropped}` both have the slug `{}`; `{kept}` is used, `{dropped}` is ignored",
+                escape_name(&c.slug),
+            ));
         }
     }
 }
 
-/// Writes `text` and one newline to stdout; a closed pipe is not an error.
+/// `warning: TEXT` on stderr, escaped: a name in it that holds a control,
+/// bidi or zero-width character is shown, not obeyed.
+pub fn warn(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "warning: {}", escape_lines(text));
+}
+
+/// Human-facing text and one newline on stdout, escaped (newlines and
+/// tabs kept); a closed pipe is not an error.
+pub fn print_human(text: &str) {
+    write_human(text);
+    print_text("");
+}
+
+/// [`print_human`] without the newline.
+pub fn write_human(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(escape_lines(text).as_bytes());
+    let _ = out.flush();
+}
+
+/// Writes `text` and one newline to stdout as it is (assistant-facing
+/// texts, JSON); a closed pipe is not an error.
 pub fn print_text(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes());

@@ -3,12 +3,13 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+use jp_kb::display::escape_name;
 use jp_kb::edit::plan::Planned;
 use jp_kb::edit::target::{editable, for_field, for_new_topic};
 use jp_kb::edit::{Edit, Field, FieldValue};
 
 use super::edits::{EditContext, EditOpts};
-use super::output::CliError;
+use super::output::{CliError, print_human, warn};
 
 #[derive(Debug, Subcommand)]
 pub enum TopicCommand {
@@ -132,10 +133,10 @@ fn add(ctx: &EditContext<'_>, args: &AddArgs) -> Result<ExitCode, CliError> {
     };
     ctx.carry_out(&[Planned { path, edit }], &args.opts, false)?;
     if !ctx.kb.root().join(&args.subjects).is_dir() {
-        eprintln!(
-            "warning: the subjects directory `{}` does not exist yet; create it and add files",
-            args.subjects
-        );
+        warn(&format!(
+            "the subjects directory `{}` does not exist yet; create it and add files",
+            escape_name(&args.subjects)
+        ));
     }
     ctx.report_topic(&args.id);
     Ok(ExitCode::SUCCESS)
@@ -195,7 +196,10 @@ fn remove(ctx: &EditContext<'_>, args: &IdArgs) -> Result<ExitCode, CliError> {
             }
         }
         if files.is_empty() {
-            println!("nothing changed: no TOML file declares topic `{}`", args.id);
+            print_human(&format!(
+                "nothing changed: no TOML file declares topic `{}`",
+                escape_name(&args.id)
+            ));
             return Ok(ExitCode::SUCCESS);
         }
         files

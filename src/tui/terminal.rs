@@ -95,8 +95,14 @@ pub fn require_terminal() -> Result<(), String> {
 /// Runs the TUI until the user quits.
 pub fn run(mut app: App, mut driver: Driver) -> Result<(), String> {
     require_terminal()?;
-    let mut terminal =
-        lifecycle::start().map_err(|e| format!("cannot set up the terminal: {e}"))?;
+    let mut terminal = match lifecycle::start() {
+        Ok(terminal) => terminal,
+        Err(e) => {
+            // It may have entered raw mode before failing.
+            lifecycle::finish();
+            return Err(format!("cannot set up the terminal: {e}"));
+        }
+    };
     let result = event_loop(&mut terminal, &mut app, &mut driver);
     lifecycle::finish();
     result.map_err(|e| format!("the TUI stopped: {e}"))

@@ -106,7 +106,10 @@ pub fn render(app: &App, frame: &mut Frame) {
                     app.theme.error(),
                 ),
             ]),
-            (None, Some(note)) => Line::styled(format!("ⓘ {note}"), app.theme.warning()),
+            (None, Some(note)) => Line::styled(
+                format!("ⓘ {}", clean_text(note, false)),
+                app.theme.warning(),
+            ),
             (None, None) => Line::default(),
         };
         frame.render_widget(Paragraph::new(line), area);

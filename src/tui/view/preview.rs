@@ -195,7 +195,10 @@ fn origin_line(app: &App, model: &Model, key: &str, v: Option<&Valued<String>>) 
         Some(v) => Line::from(vec![
             Span::raw(format!("  {key} = {:?}", clean_name(&v.value))),
             Span::styled(
-                format!("  ← {}", v.origin.display_relative(model.kb.root())),
+                format!(
+                    "  ← {}",
+                    clean_name(&v.origin.display_relative(model.kb.root()))
+                ),
                 app.theme.muted(),
             ),
         ]),
@@ -214,7 +217,7 @@ fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
         Line::from(vec![
             Span::raw("  declared"),
             Span::styled(
-                format!("  ← {}", c.origin.display_relative(root)),
+                format!("  ← {}", clean_name(&c.origin.display_relative(root))),
                 app.theme.muted(),
             ),
         ]),
@@ -223,7 +226,7 @@ fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
         Some(v) => lines.push(Line::from(vec![
             Span::raw(format!("  enable = {}", v.value)),
             Span::styled(
-                format!("  ← {}", v.origin.display_relative(root)),
+                format!("  ← {}", clean_name(&v.origin.display_relative(root))),
                 app.theme.muted(),
             ),
         ])),

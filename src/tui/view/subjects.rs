@@ -283,7 +283,7 @@ fn topic_error<'a>(app: &App, state: &crate::topic::TopicState) -> Paragraph<'a>
         ),
         Line::raw(clean_name(&why).into_owned()),
         Line::styled(
-            format!("set at {}", origin.display_relative(&root)),
+            format!("set at {}", clean_name(&origin.display_relative(&root))),
             app.theme.muted(),
         ),
     ];
