@@ -5,12 +5,78 @@
 
 use std::fmt;
 
+use std::collections::HashMap;
+use std::path::Path;
+
 use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode,
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
+    MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 use serde_json::{Value, json};
 
 use super::findings::{CheckReport, Finding, Severity};
+use crate::config::spans::LineIndex;
+
+/// Lines of the source shown around a span: more than the handler's one
+/// line of context, so that the window always holds what it asks for.
+const WINDOW_LINES: u32 = 3;
+
+/// The lines of a source text around one finding's span, answering miette
+/// in the coordinates of the whole text. Quoting through a window costs
+/// the window, not the file: 100k findings in one large file render in
+/// linear time (miette scans a plain source from its start).
+struct Snippet {
+    name: String,
+    window: String,
+    /// Byte offset and 0-based line of the window's start in the file.
+    offset: usize,
+    line: usize,
+}
+
+impl Snippet {
+    fn new(name: String, text: &str, index: &LineIndex, span: &std::ops::Range<usize>) -> Self {
+        let first = index.line(span.start).saturating_sub(WINDOW_LINES).max(1);
+        let last = index.line(span.end).saturating_add(WINDOW_LINES + 1);
+        let start = index.offset(text, first, 1);
+        let end = index.offset(text, last, 1).max(start);
+        Self {
+            name,
+            window: text.get(start..end).unwrap_or_default().to_owned(),
+            offset: start,
+            line: usize::try_from(first - 1).unwrap_or(0),
+        }
+    }
+}
+
+impl SourceCode for Snippet {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let local = span
+            .offset()
+            .checked_sub(self.offset)
+            .ok_or(MietteError::OutOfBounds)?;
+        let inner = self.window.as_str().read_span(
+            &SourceSpan::new(local.into(), span.len()),
+            context_lines_before,
+            context_lines_after,
+        )?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            SourceSpan::new(
+                (inner.span().offset() + self.offset).into(),
+                inner.span().len(),
+            ),
+            inner.line() + self.line,
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
 
 /// How human output looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,7 +100,7 @@ impl Default for HumanStyle {
 struct FindingDiagnostic<'a> {
     finding: &'a Finding,
     headline: String,
-    source: Option<NamedSource<String>>,
+    source: Option<Snippet>,
 }
 
 impl fmt::Debug for FindingDiagnostic<'_> {
@@ -111,12 +177,15 @@ pub fn render_human(report: &CheckReport, style: HumanStyle) -> String {
     };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
     let mut out = String::new();
+    let mut indices: HashMap<&Path, LineIndex> = HashMap::new();
     for finding in &report.findings {
         let source = match (&finding.file, &finding.span) {
-            (Some(file), Some(_)) => report
-                .sources
-                .get(file)
-                .map(|text| NamedSource::new(file.display().to_string(), text.clone())),
+            (Some(file), Some(span)) => report.sources.get(file).map(|text| {
+                let index = indices
+                    .entry(file.as_path())
+                    .or_insert_with(|| LineIndex::new(text));
+                Snippet::new(file.display().to_string(), text, index, span)
+            }),
             _ => None,
         };
         let diagnostic = FindingDiagnostic {
@@ -225,6 +294,41 @@ mod tests {
             },
         );
         assert!(colored.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn snippets_deep_in_a_file_keep_their_line_numbers_and_context() {
+        use std::fmt::Write as _;
+        let mut report = CheckReport::default();
+        let mut text = String::new();
+        for i in 1..=5000 {
+            let _ = writeln!(text, "k{i} = \"é{i}\"");
+        }
+        let start = text.find("k4000 ").expect("line");
+        report.sources.insert("c.toml".into(), text.clone());
+        for (line, span) in [
+            (4000, start..start + 5),
+            (1, 0..2),
+            (5000, text.len() - 12..text.len() - 1),
+        ] {
+            let mut finding = Finding::new(Code::UnknownKey, "unknown key");
+            finding.file = Some("c.toml".into());
+            finding.line = Some(line);
+            finding.span = Some(span);
+            report.findings.push(finding);
+        }
+        let out = render_human(&report, HumanStyle::default());
+        assert!(out.contains("[c.toml:4000:1]"), "{out}");
+        for line in [
+            " 3999 │ k3999",
+            " 4000 │ k4000 = \"é4000\"",
+            " 4001 │ k4001",
+            " 1 │ k1 = ",
+            " 5000 │ k5000",
+        ] {
+            assert!(out.contains(line), "{line}: {out}");
+        }
+        assert!(!out.contains("3998 │"), "{out}");
     }
 
     #[test]
