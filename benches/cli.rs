@@ -2,7 +2,8 @@
 //! against a baseline doing the same I/O with standard tools, run
 //! alternately in the same process so machine drift affects both.
 //!
-//! `cargo bench --bench cli` (add `-- quick` for 1k/10k only). Prints a
+//! `cargo bench --bench cli` (add `-- quick` for 1k/10k only, `-- check`
+//! for only `check` against `list` with 16k/100k findings). Prints a
 //! Markdown table; the figures in docs/perf.md come from it.
 
 #![allow(
@@ -15,6 +16,7 @@
 
 mod corpus;
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -85,8 +87,73 @@ fn cat_files(files: &[PathBuf]) -> Command {
     c
 }
 
+/// A workspace whose topic `t` (20 subjects) has `n` `learned` entries
+/// that select nothing: `n` KB102 findings, all in one config file.
+fn unmatched_patterns_workspace(base: &Path, n: usize) -> PathBuf {
+    let root = base.join(format!("unmatched-{n}"));
+    let config = root.join(".jp/config.toml");
+    if config.exists() {
+        return root;
+    }
+    std::fs::create_dir_all(root.join(".jp")).unwrap();
+    std::fs::create_dir_all(root.join("kb")).unwrap();
+    for i in 0..20 {
+        std::fs::write(root.join(format!("kb/subject-{i}.md")), format!("# {i}\n")).unwrap();
+    }
+    let mut text = String::from(
+        "[kb.topic.t]\ntitle = \"T\"\nintroduction = \"Unmatched entries.\"\nsubjects = \"kb\"\nlearned = [\n",
+    );
+    for i in 0..n {
+        let _ = writeln!(text, "  \"missing/entry-{i}\",");
+    }
+    text.push_str("]\n");
+    std::fs::write(&config, text).unwrap();
+    root
+}
+
+/// Issue 12, item 12: `check` against `list` on a config whose `n`
+/// entries each become a finding. Linear `check` keeps the ratio flat as
+/// `n` grows.
+fn check_rows(base: &Path, quick: bool) {
+    let sizes: &[usize] = if quick { &[16_000] } else { &[16_000, 100_000] };
+    for &n in sizes {
+        let root = unmatched_patterns_workspace(base, n);
+        for (what, args) in [
+            ("`check --json` (KB102 per entry)", &["check", "--json"][..]),
+            ("`check` (human, a snippet per entry)", &["check"][..]),
+        ] {
+            row(
+                what,
+                n,
+                "`list --json`",
+                pair(
+                    || {
+                        let mut c = jp_kb(&root);
+                        c.args(args);
+                        c
+                    },
+                    || {
+                        let mut c = jp_kb(&root);
+                        c.args(["list", "--json"]);
+                        c
+                    },
+                ),
+                "linear: ratio flat in n",
+            );
+        }
+    }
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
+    if std::env::args().any(|a| a == "check") {
+        // Only the `check` rows: `cargo bench --bench cli -- check`.
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+        println!("| command | learned entries | jp-kb | baseline | ratio | target |");
+        println!("| --- | --- | --- | --- | --- | --- |");
+        check_rows(&base, quick);
+        return;
+    }
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
     let sizes: &[usize] = if quick {
         &[1_000, 10_000]
@@ -167,6 +234,7 @@ fn main() {
             "",
         );
     }
+    check_rows(&base, quick);
     let corpora = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
     if corpora.join(".jp/config.toml").exists() {
         let tldr = corpora.join("tldr");

@@ -295,3 +295,33 @@ fn check_with_30000_learned_entries_that_select_nothing_is_prompt() {
     // Quadratic, this took minutes; linear, a few seconds in a debug build.
     assert!(took < Duration::from_secs(45), "{took:?}");
 }
+
+#[test]
+fn human_check_with_20000_findings_in_one_file_is_prompt() {
+    const N: usize = 20_000;
+    let mut config = format!("{TOPIC}learned = [\n");
+    for i in 0..N {
+        let _ = writeln!(config, "  \"missing/{i}\",");
+    }
+    config.push_str("]\n");
+    let sb = workspace(&config);
+    let start = std::time::Instant::now();
+    let (human, status) = check_human(&sb);
+    let took = start.elapsed();
+    assert_eq!(
+        status,
+        Some(0),
+        "{}",
+        &human[human.len().saturating_sub(2000)..]
+    );
+    assert!(
+        human.ends_with("check: 0 errors, 20000 warnings\n"),
+        "{}",
+        &human[human.len() - 500..]
+    );
+    // Each finding quotes its own line, with its number, and the line after.
+    assert!(human.contains(&format!(" {} │   \"missing/{}\",", N + 5, N - 1)));
+    assert!(human.contains(&format!(" {} │ ]", N + 6)));
+    // Quoting from the start of the file for every finding took minutes.
+    assert!(took < Duration::from_secs(45), "{took:?}");
+}

@@ -5,19 +5,81 @@
 //! safe to print: names, messages and quoted sources have their control,
 //! bidi and zero-width characters escaped ([`crate::display`]).
 
-use std::collections::HashMap;
 use std::fmt;
-use std::ops::Range;
+
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
 
 use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode,
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
+    MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 use serde_json::{Value, json};
 
 use super::findings::{CheckReport, Finding, Severity};
 use crate::display::{EscapedSource, escape_json, escape_lines, escape_name};
+use crate::config::spans::LineIndex;
+
+/// Lines of the source shown around a span: more than the handler's one
+/// line of context, so that the window always holds what it asks for.
+const WINDOW_LINES: u32 = 3;
+
+/// The lines of a source text around one finding's span, answering miette
+/// in the coordinates of the whole text. Quoting through a window costs
+/// the window, not the file: 100k findings in one large file render in
+/// linear time (miette scans a plain source from its start).
+struct Snippet {
+    name: String,
+    window: String,
+    /// Byte offset and 0-based line of the window's start in the file.
+    offset: usize,
+    line: usize,
+}
+
+impl Snippet {
+    fn new(name: String, text: &str, index: &LineIndex, span: &std::ops::Range<usize>) -> Self {
+        let first = index.line(span.start).saturating_sub(WINDOW_LINES).max(1);
+        let last = index.line(span.end).saturating_add(WINDOW_LINES + 1);
+        let start = index.offset(text, first, 1);
+        let end = index.offset(text, last, 1).max(start);
+        Self {
+            name,
+            window: text.get(start..end).unwrap_or_default().to_owned(),
+            offset: start,
+            line: usize::try_from(first - 1).unwrap_or(0),
+        }
+    }
+}
+
+impl SourceCode for Snippet {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let local = span
+            .offset()
+            .checked_sub(self.offset)
+            .ok_or(MietteError::OutOfBounds)?;
+        let inner = self.window.as_str().read_span(
+            &SourceSpan::new(local.into(), span.len()),
+            context_lines_before,
+            context_lines_after,
+        )?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            SourceSpan::new(
+                (inner.span().offset() + self.offset).into(),
+                inner.span().len(),
+            ),
+            inner.line() + self.line,
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
 
 /// How human output looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,8 +105,9 @@ struct FindingDiagnostic<'a> {
     headline: String,
     /// The hint, escaped.
     hint: Option<String>,
-    /// The quoted file, escaped, with the finding's span moved to match.
-    source: Option<(NamedSource<Arc<str>>, Range<usize>)>,
+    /// The lines around the finding of its file, escaped, with the
+    /// finding's span moved to match.
+    source: Option<(Snippet, std::ops::Range<usize>)>,
 }
 
 impl fmt::Debug for FindingDiagnostic<'_> {
@@ -112,26 +175,27 @@ fn headline(finding: &Finding, has_snippet: bool) -> String {
     }
 }
 
-/// Each quoted file escaped once, however many findings point into it:
-/// the escaped text (shared by the findings' snippets) and its offsets.
-type Escaped<'r> = HashMap<&'r Path, (Arc<str>, EscapedSource)>;
+/// Each quoted file escaped and indexed once, however many findings
+/// point into it.
+type Escaped<'r> = HashMap<&'r Path, (EscapedSource, LineIndex)>;
 
-/// The file a finding points into, escaped, and its span in the escaped
-/// text.
+/// The lines around a finding of the file it points into, escaped, and
+/// its span in the escaped text.
 fn quoted_source<'r>(
     report: &'r CheckReport,
     finding: &'r Finding,
     escaped: &mut Escaped<'r>,
-) -> Option<(NamedSource<Arc<str>>, Range<usize>)> {
+) -> Option<(Snippet, std::ops::Range<usize>)> {
     let (file, span) = (finding.file.as_ref()?, finding.span.as_ref()?);
     let source = report.sources.get(file)?;
-    let (text, map) = escaped.entry(file.as_path()).or_insert_with(|| {
+    let (map, index) = escaped.entry(file.as_path()).or_insert_with(|| {
         let map = EscapedSource::new(source);
-        (Arc::from(map.text.as_str()), map)
+        let index = LineIndex::new(&map.text);
+        (map, index)
     });
     let span = map.offset(span.start)..map.offset(span.end);
     let name = escape_name(&file.display().to_string()).into_owned();
-    Some((NamedSource::new(name, Arc::clone(text)), span))
+    Some((Snippet::new(name, &map.text, index, &span), span))
 }
 
 /// Every finding as a compiler-style diagnostic, then a summary line.
@@ -257,6 +321,41 @@ mod tests {
             },
         );
         assert!(colored.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn snippets_deep_in_a_file_keep_their_line_numbers_and_context() {
+        use std::fmt::Write as _;
+        let mut report = CheckReport::default();
+        let mut text = String::new();
+        for i in 1..=5000 {
+            let _ = writeln!(text, "k{i} = \"é{i}\"");
+        }
+        let start = text.find("k4000 ").expect("line");
+        report.sources.insert("c.toml".into(), text.clone());
+        for (line, span) in [
+            (4000, start..start + 5),
+            (1, 0..2),
+            (5000, text.len() - 12..text.len() - 1),
+        ] {
+            let mut finding = Finding::new(Code::UnknownKey, "unknown key");
+            finding.file = Some("c.toml".into());
+            finding.line = Some(line);
+            finding.span = Some(span);
+            report.findings.push(finding);
+        }
+        let out = render_human(&report, HumanStyle::default());
+        assert!(out.contains("[c.toml:4000:1]"), "{out}");
+        for line in [
+            " 3999 │ k3999",
+            " 4000 │ k4000 = \"é4000\"",
+            " 4001 │ k4001",
+            " 1 │ k1 = ",
+            " 5000 │ k5000",
+        ] {
+            assert!(out.contains(line), "{line}: {out}");
+        }
+        assert!(!out.contains("3998 │"), "{out}");
     }
 
     #[test]
