@@ -6,6 +6,7 @@ pub mod error;
 pub mod file;
 pub mod interpret;
 pub mod layers;
+pub mod lines;
 pub mod merge;
 pub mod model;
 pub mod origin;

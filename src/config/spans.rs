@@ -11,6 +11,8 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::ops::Range;
 
+pub use super::lines::{LineIndex, line_span_in, position_of};
+
 /// One step of a key path: a table key, or an index into an array (or an
 /// array of tables).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -237,112 +239,6 @@ impl TomlSpans {
     }
 }
 
-/// Where the lines of a text start: the one mapping between byte offsets
-/// and 1-based line / *character* column used for configuration files
-/// (parse errors, spans, diagnostics). Columns count characters, never
-/// bytes, so a column from one parser can never split a multi-byte
-/// character when it is turned back into an offset.
-#[derive(Debug, Clone, Default)]
-pub struct LineIndex {
-    starts: Vec<usize>,
-}
-
-impl LineIndex {
-    pub fn new(text: &str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Self { starts }
-    }
-
-    /// The 1-based line of byte `offset`.
-    pub fn line(&self, offset: usize) -> u32 {
-        to_u32(self.line_index(offset) + 1)
-    }
-
-    fn line_index(&self, offset: usize) -> usize {
-        self.starts
-            .partition_point(|&s| s <= offset)
-            .saturating_sub(1)
-    }
-
-    /// The 1-based line and character column of byte `offset` of `text`
-    /// (the text the index was built from). An offset inside a character
-    /// counts as that character; one past the end is clamped.
-    pub fn position(&self, text: &str, offset: usize) -> (u32, u32) {
-        let offset = floor_char_boundary(text, offset.min(text.len()));
-        let line = self.line_index(offset);
-        let start = self.starts.get(line).copied().unwrap_or(0).min(offset);
-        let column = text.get(start..offset).map_or(0, |s| s.chars().count());
-        (to_u32(line + 1), to_u32(column + 1))
-    }
-
-    /// The byte offset of a 1-based line and character column of `text`,
-    /// clamped to the end of that line (and of the text): always a
-    /// character boundary.
-    pub fn offset(&self, text: &str, line: u32, column: u32) -> usize {
-        let line = usize::try_from(line).unwrap_or(usize::MAX).max(1) - 1;
-        let Some(&start) = self.starts.get(line) else {
-            return text.len();
-        };
-        let end = self.starts.get(line + 1).map_or(text.len(), |&s| s - 1);
-        let Some(line_text) = text.get(start..end) else {
-            return text.len();
-        };
-        let skip = usize::try_from(column).unwrap_or(usize::MAX).max(1) - 1;
-        line_text
-            .char_indices()
-            .nth(skip)
-            .map_or(end, |(i, _)| start + i)
-    }
-
-    /// The byte range of `line` (1-based) of `text` without its leading and
-    /// trailing blanks; `None` past the end.
-    pub fn line_span(&self, text: &str, line: u32) -> Option<Range<usize>> {
-        let index = usize::try_from(line).ok()?.checked_sub(1)?;
-        let start = *self.starts.get(index)?;
-        let end = self
-            .starts
-            .get(index + 1)
-            .map_or(text.len(), |&s| s.saturating_sub(1));
-        let l = text.get(start..end)?;
-        let trimmed_start = l.len() - l.trim_start().len();
-        Some(start + trimmed_start..start + trimmed_start + l.trim().len())
-    }
-
-    /// The character column of a 1-based line and *byte* column (as JSON
-    /// and TOML parsers count).
-    pub fn char_column(&self, text: &str, line: u32, byte_column: u32) -> u32 {
-        let index = usize::try_from(line).unwrap_or(usize::MAX).max(1) - 1;
-        let Some(&start) = self.starts.get(index) else {
-            return byte_column;
-        };
-        let skip = usize::try_from(byte_column).unwrap_or(usize::MAX).max(1) - 1;
-        self.position(text, start.saturating_add(skip)).1
-    }
-}
-
-fn to_u32(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
-    while offset > 0 && !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
-}
-
-/// The 1-based line and character column of `offset` in `text`.
-pub fn position_of(text: &str, offset: usize) -> (u32, u32) {
-    LineIndex::new(text).position(text, offset)
-}
-
-/// The byte range of `line` (1-based) of `text` without its leading and
-/// trailing blanks; `None` past the end.
-pub fn line_span_in(text: &str, line: u32) -> Option<Range<usize>> {
-    LineIndex::new(text).line_span(text, line)
-}
-
 fn walk_table(table: &toml_edit::Table, path: &mut Vec<PathPart>, out: &mut Vec<SpanEntry>) {
     for (key, item) in table {
         let key_span = table.key(key).and_then(toml_edit::Key::span);
@@ -492,28 +388,6 @@ learnd = 1
         assert_eq!(LineIndex::new(text).offset(text, 2, 2), 4);
         assert_eq!(line_span_in("a\n  b c  \n", 2), Some(4..7));
         assert!(TomlSpans::parse("a = ").is_none());
-    }
-
-    #[test]
-    fn columns_never_split_a_character() {
-        let text = "kb: {topic: \"ééé\" x}\nb\r\n";
-        let index = LineIndex::new(text);
-        // Byte 16 is inside the second `é`.
-        assert_eq!(index.position(text, 16), (1, 15));
-        assert_eq!(index.position(text, 18), (1, 16));
-        assert_eq!(index.position(text, 999), (3, 1));
-        for column in 0..40 {
-            let offset = index.offset(text, 1, column);
-            assert!(text.is_char_boundary(offset), "{column}");
-        }
-        assert_eq!(index.offset(text, 1, 19), "kb: {topic: \"ééé\" ".len());
-        assert_eq!(index.offset(text, 1, 99), text.find('\n').unwrap_or(0));
-        assert_eq!(index.offset(text, 9, 1), text.len());
-        assert_eq!(index.char_column(text, 1, 23), 20);
-        assert_eq!(index.char_column(text, 1, 16), 15);
-        assert_eq!(index.line_span(text, 2), Some(24..25));
-        assert_eq!(index.line_span(text, 3), Some(27..27));
-        assert_eq!(index.line_span(text, 4), None);
     }
 
     #[test]
