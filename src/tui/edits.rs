@@ -400,7 +400,10 @@ pub fn toggle_enable(app: &App) -> Proposal {
     // Enabling is the default: when `file` says `enable = false` and no
     // other file does, removing that line enables the topic and leaves the
     // file as it was before it was disabled (no `enable = true` left over).
-    let edit = if !state.enabled() && !disabled_elsewhere(app, &topic, &file) {
+    let by_removal = app.model.as_ref().is_some_and(|m| {
+        crate::edit::target::enable_by_removal(&m.kb.loaded, &state.config, &file)
+    });
+    let edit = if by_removal {
         Edit::UnsetField {
             topic,
             field: Field::Enable,
@@ -413,22 +416,6 @@ pub fn toggle_enable(app: &App) -> Proposal {
         }
     };
     Proposal::Apply(vec![(file, vec![edit])])
-}
-
-/// Whether a configuration file other than `file` sets `enable = false`
-/// for `topic` (then only an explicit `enable = true` in `file` wins).
-fn disabled_elsewhere(app: &App, topic: &str, file: &std::path::Path) -> bool {
-    let Some(model) = app.model.as_ref() else {
-        return true;
-    };
-    model.kb.loaded.files.iter().any(|f| {
-        f.path != file
-            && f.partial
-                .topics
-                .get(topic)
-                .and_then(|t| t.enable.as_ref())
-                .is_some_and(|v| !v.value)
-    })
 }
 
 /// Enter in the pattern tester.
