@@ -122,7 +122,7 @@ impl KnowledgeBase {
             any = true;
             out.push_str("\n- ");
             out.push_str(t.id());
-            if let Some(title) = crate::render::clean(t.config.title()) {
+            if let Some(title) = t.config.title() {
                 let _ = write!(out, " ({title})");
             }
         }

@@ -23,6 +23,7 @@ pub mod edit;
 pub mod kb;
 pub mod learn;
 pub mod mcp;
+pub mod plural;
 pub mod render;
 pub mod subjects;
 pub mod tokens;

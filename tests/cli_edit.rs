@@ -252,3 +252,35 @@ fn init_scaffolds_and_never_overwrites() {
         .stderr(predicate::str::contains("never overwrites"));
     assert_eq!(kb_toml(), created);
 }
+
+#[test]
+fn topic_enable_removes_the_line_disable_wrote() {
+    let sb = ws();
+    sb.cmd()
+        .args(["topic", "disable", "project"])
+        .assert()
+        .success();
+    assert!(config(&sb).contains("enable = false"));
+    assert_eq!(prompt(&sb), "");
+    sb.cmd()
+        .args(["topic", "enable", "project"])
+        .assert()
+        .success();
+    // Enabled is the default: the file is as it was, no `enable = true`.
+    assert_eq!(config(&sb), CONFIG);
+    assert!(prompt(&sb).contains("- project (**Project**)"));
+}
+
+#[test]
+fn topic_enable_writes_true_when_another_file_disables_the_topic() {
+    let sb = ws();
+    // A user-global layer disables it; the workspace file must say true.
+    sb.write("global/config.toml", "[kb.topic.project]\nenable = false\n");
+    assert_eq!(prompt(&sb), "");
+    sb.cmd()
+        .args(["topic", "enable", "project", "--file", ".jp/config.toml"])
+        .assert()
+        .success();
+    assert!(config(&sb).contains("enable = true"), "{}", config(&sb));
+    assert!(prompt(&sb).contains("- project (**Project**)"));
+}

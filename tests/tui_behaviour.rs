@@ -112,7 +112,11 @@ fn a_directory_is_learned_as_a_glob_or_slug_by_slug() {
         panic!("expected a choice");
     };
     assert!(choice.options[0].0.contains("`onboarding/**`"));
-    assert!(choice.options[1].0.contains("2 slug(s)"));
+    assert!(
+        choice.options[1].0.contains("add the 2 slugs one by one"),
+        "{}",
+        choice.options[1].0
+    );
     d.keys("1");
     assert!(d.config_text().contains("\"onboarding/**\""));
     d.keys("u");
@@ -137,9 +141,35 @@ fn disabled_toggles_by_exact_slug_and_enable_toggles_a_topic() {
 
     d.topic(3);
     assert_eq!(d.h.app.topic_state().unwrap().id(), "archive");
+    let disabled = d.config_text();
     d.keys("e");
-    assert!(d.config_text().contains("enable = true\n"));
+    // Enabling is the default: the `enable = false` line goes, and no
+    // `enable = true` is written in its place.
+    assert!(
+        !d.config_text().contains("enable = "),
+        "{}",
+        d.config_text()
+    );
     assert!(d.h.app.topic_state().unwrap().enabled());
+    // Disabling again writes the line back (at the end of the table).
+    d.keys("e");
+    assert!(d.config_text().contains("enable = false\n"));
+    assert_eq!(d.config_text().len(), disabled.len());
+    assert!(!d.h.app.topic_state().unwrap().enabled());
+}
+
+#[test]
+fn toggling_enable_off_and_on_leaves_the_file_as_it_was() {
+    let mut d = Demo::new(120, 40);
+    d.topic(1);
+    let original = d.config_text();
+    assert!(d.h.app.topic_state().unwrap().enabled());
+    d.keys("e");
+    assert!(!d.h.app.topic_state().unwrap().enabled());
+    assert_ne!(d.config_text(), original);
+    d.keys("e");
+    assert!(d.h.app.topic_state().unwrap().enabled());
+    assert_eq!(d.config_text(), original);
 }
 
 #[test]
@@ -160,7 +190,7 @@ fn pattern_tester_shows_learn_output_live_and_adds_the_pattern() {
     d.keys("gonboarding/**");
     assert_eq!(d.h.app.tab, Tab::Learn);
     let screen = d.screen();
-    assert!(screen.contains("selects 2 subject(s)"), "{screen}");
+    assert!(screen.contains("selects 2 subjects "), "{screen}");
     assert!(
         screen.contains("<subject \"onboarding/first-week\">"),
         "{screen}"
@@ -178,7 +208,8 @@ fn pattern_tester_selects_hidden_subjects_only_by_exact_slug() {
     assert!(!d.screen().contains("internal-notes"));
     d.h.keys("\u{1b}");
     d.keys("ginternal-notes");
-    assert!(d.screen().contains("selects 1 subject(s)"));
+    let screen = d.screen();
+    assert!(screen.contains("selects 1 subject "), "{screen}");
 }
 
 #[test]

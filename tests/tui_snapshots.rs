@@ -196,6 +196,23 @@ fn error_workspace_cannot_be_loaded() {
 }
 
 #[test]
+fn demo_banner_with_no_workspace_says_how_to_start_one() {
+    let mut d = Demo::new(160, 12);
+    d.h.app.banner = Some(jp_kb::tui::demo::banner(
+        false,
+        std::path::Path::new("/home/me/project"),
+    ));
+    assert_snapshot!(d.screen());
+}
+
+#[test]
+fn demo_banner_with_demo_flag_says_the_copy_is_deleted() {
+    let mut d = Demo::new(100, 12);
+    d.h.app.banner = Some(jp_kb::tui::demo::banner(true, std::path::Path::new("/w")));
+    assert_snapshot!(d.screen());
+}
+
+#[test]
 fn size_narrow_60x20() {
     assert_snapshot!(Demo::new(60, 20).screen());
 }

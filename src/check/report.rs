@@ -17,8 +17,8 @@ use miette::{
 use serde_json::{Value, json};
 
 use super::findings::{CheckReport, Finding, Severity};
-use crate::display::{EscapedSource, escape_json, escape_lines, escape_name};
 use crate::config::spans::LineIndex;
+use crate::display::{EscapedSource, escape_json, escape_lines, escape_name};
 
 /// Lines of the source shown around a span: more than the handler's one
 /// line of context, so that the window always holds what it asks for.

@@ -8,7 +8,6 @@ use super::findings::{Code, Finding};
 use super::load::{from_argument, nearest};
 use super::locate::{Location, Locator, Target};
 use crate::config::{Origin, Topic, Valued};
-use crate::render::clean;
 use crate::subjects::{PatternList, Resolution, is_glob};
 use crate::topic::{TopicError, TopicState};
 
@@ -115,7 +114,7 @@ pub fn dir_finding(
 
 /// KB113: an enabled topic listed as a bare id.
 pub fn description_finding(topic: &Topic, locator: &mut Locator) -> Option<Finding> {
-    if clean(topic.title()).is_some() || clean(topic.introduction()).is_some() {
+    if topic.title().is_some() || topic.introduction().is_some() {
         return None;
     }
     let id = &topic.id;

@@ -141,13 +141,13 @@ fn remove(ctx: &EditContext<'_>, list: List, args: &RmArgs) -> Result<ExitCode, 
                     ctx.carry_out(std::slice::from_ref(&choice.expand), &a.opts, false)?;
                 } else {
                     refused.push(format!(
-                        "`{}` is learned through the glob `{}` ({}), not by an entry of its own. Either:\n  remove the pattern (un-learns everything it selects):\n    jp-kb learned rm {} '{}'\n  or replace it by the {} slug(s) it selects, minus this one:\n    jp-kb learned rm {} '{}' --expand",
+                        "`{}` is learned through the glob `{}` ({}), not by an entry of its own. Either:\n  remove the pattern (un-learns everything it selects):\n    jp-kb learned rm {} '{}'\n  or replace it by the {} it selects, minus this one:\n    jp-kb learned rm {} '{}' --expand",
                         choice.slug,
                         choice.pattern,
                         choice.origin.display_relative(ctx.kb.root()),
                         a.topic,
                         choice.pattern,
-                        choice.replacement.len(),
+                        jp_kb::plural::count(choice.replacement.len(), "slug", "slugs"),
                         a.topic,
                         choice.slug
                     ));

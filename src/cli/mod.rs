@@ -4,6 +4,7 @@
 mod check;
 mod connect;
 mod edits;
+mod generate;
 mod init;
 mod learn;
 mod learned;
@@ -138,12 +139,30 @@ assistant\", for client setup.")]
     /// The curator: browse topics and subjects, toggle learned/disabled, preview
     /// exactly what the assistant sees (opens the bundled demo when no workspace is found).
     Tui(tui::TuiArgs),
+    /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
+    #[command(after_help = "\
+Examples:
+  jp-kb completions bash > ~/.local/share/bash-completion/completions/jp-kb
+  jp-kb completions zsh > ~/.zfunc/_jp-kb     (with ~/.zfunc on $fpath)
+  jp-kb completions fish > ~/.config/fish/completions/jp-kb.fish")]
+    Completions(generate::CompletionsArgs),
+    /// Print the man page (roff) on stdout.
+    #[command(after_help = "\
+Example:
+  jp-kb man > ~/.local/share/man/man1/jp-kb.1 && man jp-kb")]
+    Man,
 }
 
 /// Runs the parsed command line; returns the process exit code.
 pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     if let Command::Tui(args) = &cli.command {
         return tui::run(cli, args);
+    }
+    // Generated from the argument definitions alone: no workspace needed.
+    match &cli.command {
+        Command::Completions(args) => return generate::completions(args),
+        Command::Man => return generate::man(),
+        _ => {}
     }
     let env = Environment::from_process()
         .map_err(|e| CliError::runtime(format!("cannot read the current directory: {e}")))?;
@@ -216,6 +235,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Migrate(args) => migrate::run(&kb, args),
         Command::Mcp(args) => mcp::run(jp_kb::mcp::Workspace::new(env, options), args),
         Command::Tui(args) => tui::run(cli, args),
+        Command::Completions(args) => generate::completions(args),
+        Command::Man => generate::man(),
     }
 }
 

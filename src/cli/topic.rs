@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use jp_kb::display::escape_name;
 use jp_kb::edit::plan::Planned;
-use jp_kb::edit::target::{editable, for_field, for_new_topic};
+use jp_kb::edit::target::{editable, enable_by_removal, for_field, for_new_topic};
 use jp_kb::edit::{Edit, Field, FieldValue};
 
 use super::edits::{EditContext, EditOpts};
@@ -87,13 +87,7 @@ pub fn run(ctx: &EditContext<'_>, command: &TopicCommand) -> Result<ExitCode, Cl
         TopicCommand::Unset(args) => {
             set(ctx, &args.id, parse_field(&args.field)?, None, &args.opts)
         }
-        TopicCommand::Enable(args) => set(
-            ctx,
-            &args.id,
-            Field::Enable,
-            Some(FieldValue::Bool(true)),
-            &args.opts,
-        ),
+        TopicCommand::Enable(args) => enable(ctx, args),
         TopicCommand::Disable(args) => set(
             ctx,
             &args.id,
@@ -173,6 +167,22 @@ fn set(
     ctx.carry_out(&[Planned { path, edit }], opts, declare)?;
     ctx.report_topic(id);
     Ok(ExitCode::SUCCESS)
+}
+
+/// `topic enable`: removes the `enable = false` line when that is enough
+/// (enabled is the default), else writes `enable = true`.
+fn enable(ctx: &EditContext<'_>, args: &IdArgs) -> Result<ExitCode, CliError> {
+    let by_removal = match (ctx.kb.topic(&args.id), ctx.explicit_file(&args.opts)?) {
+        (Some(state), file) => {
+            let file = file.unwrap_or_else(|| {
+                for_field(Some(&state.config), Field::Enable.key(), ctx.kb.root()).path
+            });
+            enable_by_removal(&ctx.kb.loaded, &state.config, &file)
+        }
+        (None, _) => false,
+    };
+    let value = (!by_removal).then_some(FieldValue::Bool(true));
+    set(ctx, &args.id, Field::Enable, value, &args.opts)
 }
 
 fn remove(ctx: &EditContext<'_>, args: &IdArgs) -> Result<ExitCode, CliError> {

@@ -6,8 +6,8 @@
 
 use crate::KnowledgeBase;
 use crate::mcp::{self, InstructionsMode};
+use crate::render::Piece;
 use crate::render::knowledge::{AVAILABLE_FOOTER, AvailableTopic, render_menu_line};
-use crate::render::{Piece, clean};
 
 use super::profile::{Channel, Delivery, Profile};
 use super::setup::Setup;
@@ -302,8 +302,8 @@ fn section_parts(kb: &KnowledgeBase) -> Vec<(String, String)> {
         menu = true;
         let line = render_menu_line(&AvailableTopic {
             id: state.id(),
-            title: clean(state.config.title()),
-            introduction: clean(state.config.introduction()),
+            title: state.config.title(),
+            introduction: state.config.introduction(),
         });
         parts.push((
             format!("topic `{}` in the topic menu", state.id()),

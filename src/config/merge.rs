@@ -1,5 +1,6 @@
 //! Merging layers: scalars from the higher layer win, arrays follow their
-//! strategy (plain arrays append), topics keep first-appearance order.
+//! strategy (plain arrays append), topics keep first-appearance order; then
+//! the merged result is normalised once, so no reader has to.
 
 use super::model::{ArrayPatch, KbConfig, PartialConfig, PartialTopic, Strategy, Topic};
 use super::origin::Valued;
@@ -36,6 +37,30 @@ pub fn merge_topic(config: &mut KbConfig, id: &str, partial: &PartialTopic) {
 fn set<T: Clone>(slot: &mut Option<T>, value: Option<&T>) {
     if let Some(v) = value {
         *slot = Some(v.clone());
+    }
+}
+
+/// The one place metadata is cleaned (docs/decisions.md, "Empty
+/// metadata"): trailing line breaks of `title`, `introduction` and
+/// `description` go (TOML multi-line strings end with one), and a value
+/// left empty or blank counts as unset. Runs on the merged result: a
+/// higher layer's `title = ""` still overrides a lower layer's title, and
+/// the topic then has none.
+pub fn normalise(config: &mut KbConfig) {
+    for topic in config.topics.values_mut() {
+        for slot in [
+            &mut topic.title,
+            &mut topic.introduction,
+            &mut topic.description,
+        ] {
+            if let Some(v) = slot {
+                let kept = v.value.trim_end_matches(['\n', '\r']).len();
+                v.value.truncate(kept);
+                if v.value.trim().is_empty() {
+                    *slot = None;
+                }
+            }
+        }
     }
 }
 
@@ -88,5 +113,21 @@ mod tests {
         assert_eq!(values(&cur), ["z", "a", "b", "c"]);
         apply_patch(&mut cur, &patch(&["q"], Strategy::Replace, false));
         assert_eq!(values(&cur), ["q"]);
+    }
+
+    #[test]
+    fn normalise_unsets_blank_metadata_and_trims_trailing_breaks() {
+        let text = |s: &str| Some(Valued::new(s.to_owned(), Origin::Cfg("t".into())));
+        let mut config = KbConfig::default();
+        let mut topic = Topic::new("t".into(), Origin::Cfg("t".into()));
+        topic.title = text("");
+        topic.introduction = text(" \t\r\n");
+        topic.description = text("  Two lines\r\nkept.  \n\n");
+        config.topics.insert("t".into(), topic);
+        normalise(&mut config);
+        let t = &config.topics["t"];
+        assert_eq!((t.title(), t.introduction()), (None, None));
+        assert_eq!(t.name(), "t");
+        assert_eq!(t.description(), Some("  Two lines\r\nkept.  "));
     }
 }

@@ -158,6 +158,7 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
         }
     }
     apply_knowledge(&mut kb, &options.knowledge)?;
+    merge::normalise(&mut kb);
 
     Ok(LoadedConfig {
         root,

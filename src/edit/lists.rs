@@ -10,9 +10,11 @@ use crate::edit::container::{
 };
 use crate::edit::error::EditError;
 use crate::edit::keys::path_repr;
+use crate::edit::locate::{locate, parse_document};
 use crate::edit::patch::Patch;
 use crate::edit::strings::{Style, encode, style_of};
-use crate::edit::tree::{Index, Leaf};
+use crate::edit::tree::{Host, Index, Leaf};
+use crate::edit::wrap::wrap_if_long;
 
 /// Where the list lives.
 enum Target<'i, 'd> {
@@ -270,6 +272,39 @@ pub(crate) fn replace(
         done: fresh,
         skipped: Vec::new(),
     })
+}
+
+/// After an edit that added items: the list's array rewritten one item
+/// per line when it is on one line and too long (see `wrap`); `None`
+/// when it is fine as it is.
+pub(crate) fn wrap_long(
+    source: &str,
+    id: &str,
+    field: &'static str,
+    eol: &str,
+) -> Result<Option<String>, EditError> {
+    let doc = parse_document(source)?;
+    let index = Index::build(source, &doc)?;
+    let Some(topic) = locate(&doc, &index, id)? else {
+        return Ok(None);
+    };
+    let Target::Array { leaf, .. } = target(&doc, &index, &topic, field)? else {
+        return Ok(None);
+    };
+    // Inside `{ … }` the author chose one line for the whole table;
+    // breaking the array would break the table across lines too.
+    if !matches!(leaf.host, Host::Std(_)) {
+        return Ok(None);
+    }
+    let (_, mut text) = read_array(&index, leaf)?;
+    if !wrap_if_long(&index, leaf.value.start, &mut text, eol) {
+        return Ok(None);
+    }
+    let patch = Patch {
+        range: leaf.value.clone(),
+        text: text.render(),
+    };
+    Ok(Some(patch.apply(source)))
 }
 
 fn not_there(pattern: &str) -> ListChange {

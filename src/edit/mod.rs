@@ -30,6 +30,7 @@ mod text;
 mod topic;
 mod tree;
 mod verify;
+mod wrap;
 pub mod write;
 
 pub use diff::unified_diff;

@@ -364,7 +364,15 @@ fn list_edit(
             (c, summary)
         }
     };
-    Ok((change.patch.map(|p: Patch| p.apply(source)), summary))
+    let mut text = change.patch.map(|p: Patch| p.apply(source));
+    // Adding may push a one-line array past the width limit; removing
+    // only shortens it.
+    if let (Some(t), ListOp::Add(_) | ListOp::Replace(..)) = (&text, op)
+        && let Some(wrapped) = crate::edit::lists::wrap_long(t, id, field, eol)?
+    {
+        text = Some(wrapped);
+    }
+    Ok((text, summary))
 }
 
 fn field_edit(

@@ -23,6 +23,26 @@ pub fn workspace_file(root: &Path) -> PathBuf {
     root.join(".jp").join("kb.toml")
 }
 
+/// Whether `topic` is enabled in `file` by removing its `enable` line
+/// (enabled is the default) rather than by writing `enable = true`: the
+/// effective `enable = false` comes from `file`, and no other loaded file
+/// also sets `enable = false` for the topic (that one would then apply).
+pub fn enable_by_removal(loaded: &LoadedConfig, topic: &Topic, file: &Path) -> bool {
+    let set_here = topic
+        .enable
+        .as_ref()
+        .is_some_and(|v| !v.value && editable(&v.origin) == Some(file));
+    set_here
+        && !loaded.files.iter().any(|f| {
+            f.path != file
+                && f.partial
+                    .topics
+                    .get(&topic.id)
+                    .and_then(|t| t.enable.as_ref())
+                    .is_some_and(|v| !v.value)
+        })
+}
+
 /// The TOML file an origin points at; JSON/YAML layers and command-line
 /// values cannot be edited.
 pub fn editable(origin: &Origin) -> Option<&Path> {

@@ -2,8 +2,6 @@
 
 use std::fmt::Write as _;
 
-use super::clean;
-
 /// A topic with learned subjects, as shown in the pre-loaded block.
 ///
 /// `S` is a pre-loaded subject: `(slug, formatted content)` for
@@ -105,7 +103,7 @@ pub fn knowledge_pieces<S: Clone>(
                 out.push_str("\n\n");
             }
             let _ = write!(out, "<topic \"{}\">\n\n", topic.name);
-            if let Some(description) = clean(topic.description) {
+            if let Some(description) = topic.description {
                 out.push_str(description);
                 out.push_str("\n\n");
             }
@@ -149,10 +147,10 @@ pub fn push_subject(out: &mut String, slug: &str, text: &str) {
 /// `- {id}[ (**{title}**)][: {introduction}]`
 pub fn render_menu_line(topic: &AvailableTopic<'_>) -> String {
     let mut line = format!("- {}", topic.id);
-    if let Some(title) = clean(topic.title) {
+    if let Some(title) = topic.title {
         let _ = write!(line, " (**{title}**)");
     }
-    if let Some(intro) = clean(topic.introduction) {
+    if let Some(intro) = topic.introduction {
         let _ = write!(line, ": {intro}");
     }
     line
@@ -205,7 +203,7 @@ exposing too much irrelevant knowledge upfront)
         let text = render_knowledge(
             &[PreloadedTopic {
                 name: "P",
-                description: Some("D\n"),
+                description: Some("D"),
                 subjects: vec![("a", "A".into()), ("b", "B".into())],
             }],
             &[],

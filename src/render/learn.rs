@@ -1,7 +1,5 @@
 //! The `learn` tool's outputs (contract §5.2, §5.3).
 
-use super::clean;
-
 /// `learn(topic)`: the listing. Both slug lists must be in slug byte order.
 pub fn render_listing(
     name: &str,
@@ -10,7 +8,7 @@ pub fn render_listing(
     learned: &[&str],
 ) -> String {
     let mut out = format!("# Topic: {name}\n\n");
-    if let Some(description) = clean(description) {
+    if let Some(description) = description {
         out.push_str(description);
         out.push_str("\n\n");
     }

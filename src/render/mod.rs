@@ -12,9 +12,6 @@ pub use knowledge::{
 pub use learn::{render_listing, render_loaded};
 pub use tool::{render_tool_definition, tool_definition, tool_description, tool_parameters};
 
-/// Optional metadata with trailing line breaks removed; an empty value
-/// counts as unset (a blank `description = ""` must not add empty lines).
-pub fn clean(text: Option<&str>) -> Option<&str> {
-    text.map(|t| t.trim_end_matches(['\n', '\r']))
-        .filter(|t| !t.is_empty())
-}
+// Titles, introductions and descriptions arrive here already normalised
+// (trailing line breaks trimmed, blank values unset) by
+// `config::merge::normalise`, the one place that rule lives.

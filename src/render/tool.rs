@@ -34,7 +34,7 @@ pub fn tool_description(topics: &[(&str, Option<&str>)]) -> String {
     for (id, title) in topics {
         out.push_str("\n- ");
         out.push_str(id);
-        if let Some(title) = super::clean(*title) {
+        if let Some(title) = *title {
             let _ = write!(out, " ({title})");
         }
     }

@@ -10,6 +10,7 @@ use super::edit_bridge::{Edit, Field, FieldValue};
 use super::tree::{self, RowKind};
 use crate::config::{Origin, Valued};
 use crate::edit::unlearn_via_glob;
+use crate::plural::count;
 use crate::subjects::{PatternList, Resolution, is_glob};
 use crate::topic::TopicState;
 
@@ -264,7 +265,10 @@ fn glob_fix(
                 "`{slug}` is {list} by the glob `{pattern}` ({}).",
                 where_set(app, values, pattern)
             ),
-            format!("That glob selects {} subject(s).", selected.len()),
+            format!(
+                "That glob selects {}.",
+                count(selected.len(), "subject", "subjects")
+            ),
         ]
         .into_iter()
         .chain(note)
@@ -278,7 +282,10 @@ fn glob_fix(
                 remove,
             ),
             (
-                format!("replace `{pattern}` by its {} other slug(s)", others.len()),
+                format!(
+                    "replace `{pattern}` by its {}",
+                    count(others.len(), "other slug", "other slugs")
+                ),
                 replace,
             ),
         ],
@@ -321,7 +328,10 @@ fn directory(
     if !slugs.is_empty()
         && let Proposal::Apply(plan) = addition(app, state, slugs.clone(), disabled)
     {
-        options.push((format!("add the {} slug(s) one by one", slugs.len()), plan));
+        options.push((
+            format!("add the {} one by one", count(slugs.len(), "slug", "slugs")),
+            plan,
+        ));
     }
     // Entries naming this directory: its glob and exact slugs under it.
     let under_slugs: Vec<&str> = under.iter().map(|&i| res.subjects()[i].slug()).collect();
@@ -333,7 +343,14 @@ fn directory(
     if !named.is_empty() {
         match removal(state, &named, disabled) {
             Ok(plan) => options.push((
-                format!("remove {} {list} entr(ies) naming `{rel}/`", named.len()),
+                format!(
+                    "remove {} naming `{rel}/`",
+                    count(
+                        named.len(),
+                        &format!("{list} entry"),
+                        &format!("{list} entries")
+                    )
+                ),
                 plan,
             )),
             Err(why) => return Proposal::Refuse(why),
@@ -345,8 +362,8 @@ fn directory(
     Proposal::Ask(Choice {
         title: format!("{list}: directory `{rel}/`"),
         lines: vec![format!(
-            "{} subject(s) under `{rel}/`; a glob skips hidden ones.",
-            under.len()
+            "{} under `{rel}/`; a glob skips hidden ones.",
+            count(under.len(), "subject", "subjects")
         )],
         options,
     })
@@ -379,14 +396,26 @@ pub fn toggle_enable(app: &App) -> Proposal {
         },
         Err(why) => return Proposal::Refuse(why),
     };
-    Proposal::Apply(vec![(
-        file,
-        vec![Edit::SetField {
-            topic: state.id().to_owned(),
+    let topic = state.id().to_owned();
+    // Enabling is the default: when `file` says `enable = false` and no
+    // other file does, removing that line enables the topic and leaves the
+    // file as it was before it was disabled (no `enable = true` left over).
+    let by_removal = app.model.as_ref().is_some_and(|m| {
+        crate::edit::target::enable_by_removal(&m.kb.loaded, &state.config, &file)
+    });
+    let edit = if by_removal {
+        Edit::UnsetField {
+            topic,
+            field: Field::Enable,
+        }
+    } else {
+        Edit::SetField {
+            topic,
             field: Field::Enable,
             value: FieldValue::Bool(!state.enabled()),
-        }],
-    )])
+        }
+    };
+    Proposal::Apply(vec![(file, vec![edit])])
 }
 
 /// Enter in the pattern tester.

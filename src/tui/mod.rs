@@ -51,13 +51,7 @@ pub fn run(start: StartOptions) -> Result<(), String> {
         let dir = crate::tui::demo::materialize()
             .map_err(|e| format!("cannot create the demo workspace: {e}"))?;
         let root: PathBuf = dir.path().to_path_buf();
-        let why = if start.demo {
-            "--demo".to_owned()
-        } else {
-            format!("no workspace found from {}", env.cwd.display())
-        };
-        let banner =
-            format!("DEMO ({why}): a temporary copy of the bundled demo; edits stay there");
+        let banner = crate::tui::demo::banner(start.demo, &env.cwd);
         let env = Environment {
             cwd: root.clone(),
             global_config_dir: None,

@@ -53,6 +53,16 @@ fn edit_file(path: &Path) -> Result<String, String> {
         .iter()
         .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()))
         .unwrap_or_else(|| "vi".to_owned());
+    let outcome = run_editor(&editor, path);
+    lifecycle::take_back().map_err(|e| e.to_string())?;
+    outcome
+}
+
+/// Runs `editor` on `path` and says what came of it: "edited" only when
+/// the file's bytes differ afterwards (quitting without saving is not an
+/// edit).
+fn run_editor(editor: &str, path: &Path) -> Result<String, String> {
+    let before = std::fs::read(path).ok();
     // Through the shell so `EDITOR="code -w"` works; the path is an
     // argument, never part of the command string.
     let status = std::process::Command::new("sh")
@@ -61,9 +71,14 @@ fn edit_file(path: &Path) -> Result<String, String> {
         .arg("jp-kb")
         .arg(path)
         .status();
-    lifecycle::take_back().map_err(|e| e.to_string())?;
     match status {
-        Ok(s) if s.success() => Ok(format!("edited {} with {editor}", path.display())),
+        Ok(s) if s.success() => {
+            if std::fs::read(path).ok() == before {
+                Ok(format!("{editor}: no change to {}", path.display()))
+            } else {
+                Ok(format!("edited {} with {editor}", path.display()))
+            }
+        }
         Ok(s) => Err(format!("{editor} exited with {s}")),
         Err(e) => Err(format!("cannot run {editor}: {e}")),
     }
@@ -183,5 +198,26 @@ fn event_loop(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::run_editor;
+
+    #[test]
+    fn quitting_the_editor_without_a_change_is_not_called_an_edit() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, "x = 1\n").unwrap();
+        let message = run_editor("true", &file).unwrap();
+        assert!(message.starts_with("true: no change to "), "{message}");
+        assert!(!message.contains("edited"), "{message}");
+        let message = run_editor("printf 'y = 2\\n' >>", &file).unwrap();
+        assert!(message.starts_with("edited "), "{message}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "x = 1\ny = 2\n");
+        let err = run_editor("false", &file).unwrap_err();
+        assert!(err.starts_with("false exited with"), "{err}");
     }
 }

@@ -537,6 +537,41 @@ F.case("schema-none", ["schema"], None,
             "kb.topic.formats.enable=false", "kb.topic.edge.enable=false"],
        comment="No learnable topic: the tool is not registered, nothing on stdout, exit 0.")
 
+# ---- empty metadata counts as unset (decisions.md "Empty metadata") --------
+# An empty or blank title, introduction or description is as if absent: the
+# topic is named by its id, and no empty `(****)`, `: ` or blank lines appear.
+# A higher layer's empty value still overrides the file's value.
+L_SKILLS_NO_TITLE = topic_line("skills")
+F.case("prompt-empty-title", ["prompt"],
+       knowledge([], [L_PROJECT, L_SKILLS_NO_TITLE, L_FORMATS, L_EDGE]),
+       cfg=["kb.topic.skills.title="],
+       comment="title = \"\" is unset: `- skills`, not `- skills (****)`.")
+F.case("prompt-empty-title-preloaded", ["prompt"],
+       knowledge([("skills", None, [astgrep])], [L_PROJECT, L_FORMATS, L_EDGE]),
+       cfg=["kb.topic.skills.title=", "kb.topic.skills.learned+=**"],
+       comment="title = \"\" is unset: <topic \"skills\">, not <topic \"\">.")
+F.case("prompt-blank-introduction", ["prompt"],
+       knowledge([], [topic_line("project", P_NAME), L_SKILLS, L_FORMATS, topic_line("edge")]),
+       cfg=["kb.topic.project.introduction= \t", "kb.topic.edge.introduction="])
+F.case("prompt-empty-description-preloaded", ["prompt"],
+       knowledge([(P_NAME, None, [jean, ryan])], ALL4),
+       cfg=[LM, "kb.topic.project.description=\n\n"])
+F.case("learn-empty-title", ["learn", "skills"], listing("skills", None, ["ast-grep"]),
+       cfg=["kb.topic.skills.title="],
+       comment="# Topic: skills, not `# Topic: ` with nothing after it.")
+F.case("learn-blank-title-and-description", ["learn", "project"],
+       listing("project", None, ["code-quality", "maintainers/jean", "maintainers/ryan"]),
+       cfg=["kb.topic.project.title=  ", "kb.topic.project.description= \n "])
+F.case("learn-description-trailing-breaks", ["learn", "skills"],
+       listing(S_NAME, "How to use\nthe tools.", ["ast-grep"]),
+       cfg=["kb.topic.skills.description=How to use\nthe tools.\n\n"])
+F.case("schema-empty-title", ["schema"],
+       schema([("project", P_NAME), ("skills", None), ("formats", "Formats"), ("edge", None)]),
+       cfg=["kb.topic.skills.title="])
+F.case("schema-blank-title", ["schema"],
+       schema([("project", P_NAME), ("skills", S_NAME), ("formats", None), ("edge", None)]),
+       cfg=["kb.topic.formats.title=   "])
+
 F.finish()
 
 # ==========================================================================

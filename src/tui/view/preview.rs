@@ -120,7 +120,8 @@ fn subject(app: &App) -> Text<'static> {
             return Text::from(vec![
                 Line::styled(format!("{}/", clean_name(&rel)), app.theme.title()),
                 Line::raw(format!(
-                    "{n} subject(s); as a pattern: {}/**",
+                    "{}; as a pattern: {}/**",
+                    crate::plural::count(n, "subject", "subjects"),
                     clean_name(&slug_prefix)
                 )),
                 Line::styled(

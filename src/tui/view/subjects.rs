@@ -234,8 +234,8 @@ fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
     };
     frame.render_widget(
         Paragraph::new(format!(
-            "selects {} subject(s) (hidden: exact slug only)",
-            selected.len()
+            "selects {} (hidden: exact slug only)",
+            crate::plural::count(selected.len(), "subject", "subjects")
         ))
         .style(t.muted()),
         info_area,
