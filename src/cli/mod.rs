@@ -121,7 +121,7 @@ Every request reads the configuration and files as they are on disk, so edits
 are seen without a restart; when a configuration file changes, the client is
 told that the tool and resource lists changed. Logs go to stderr; nothing is
 written. See the README, \"Use it from your assistant\", for client setup.")]
-    Mcp,
+    Mcp(mcp::McpArgs),
     /// The curator: browse topics and subjects, toggle learned/disabled, preview
     /// exactly what the assistant sees (opens the bundled demo when no workspace is found).
     Tui(tui::TuiArgs),
@@ -165,7 +165,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Schema => schema::run(&kb),
         Command::Search(args) => search::run(&kb, args),
         Command::Check(args) => check::run(&env, &options, args),
-        Command::Mcp => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options)),
+        Command::Mcp(args) => mcp::run(&kb, jp_kb::mcp::Workspace::new(env, options), args),
         Command::Tui(args) => tui::run(cli, args),
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod mime;
 pub mod resource;
+pub mod search;
 pub mod tool;
 pub mod uri;
 

@@ -7,6 +7,7 @@ mod server;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use clap::Args;
 use jp_kb::KnowledgeBase;
 use jp_kb::config::ConfigWatch;
 use jp_kb::mcp::Workspace;
@@ -18,11 +19,19 @@ pub use server::KbServer;
 /// How often the configuration files are checked for changes.
 const POLL_INTERVAL: Duration = Duration::from_secs(1);
 
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Also offer a `search` tool: ranked search over the subjects the
+    /// assistant may learn (hidden and disabled ones never appear).
+    #[arg(long)]
+    pub search: bool,
+}
+
 /// Runs the server until the client disconnects. `kb` is the knowledge
 /// base as loaded at start (its configuration warnings are already printed):
 /// a missing workspace or a broken configuration fails here, visibly in the
 /// client's server log; later errors are reported per request.
-pub fn run(kb: &KnowledgeBase, workspace: Workspace) -> Result<ExitCode, CliError> {
+pub fn run(kb: &KnowledgeBase, workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
     eprintln!(
         "jp-kb mcp: serving the knowledge base of {} on stdio",
         kb.root().display()
@@ -31,18 +40,17 @@ pub fn run(kb: &KnowledgeBase, workspace: Workspace) -> Result<ExitCode, CliErro
         .enable_all()
         .build()
         .map_err(|e| CliError::runtime(format!("cannot start the async runtime: {e}")))?;
-    let code = runtime.block_on(serve(workspace));
+    let code = runtime.block_on(serve(workspace, args.search));
     // Do not wait for a blocked stdin read once the service is over.
     runtime.shutdown_timeout(Duration::from_millis(100));
     Ok(code)
 }
 
-async fn serve(workspace: Workspace) -> ExitCode {
+async fn serve(workspace: Workspace, search: bool) -> ExitCode {
     let watch = ConfigWatch::new(workspace.env.clone(), workspace.options.clone());
-    let running = match KbServer::new(workspace)
-        .serve(rmcp::transport::stdio_pipes())
-        .await
-    {
+    let server = KbServer::new(workspace);
+    let server = if search { server.with_search() } else { server };
+    let running = match server.serve(rmcp::transport::stdio_pipes()).await {
         Ok(running) => running,
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
             return ExitCode::SUCCESS;
