@@ -41,10 +41,12 @@ pub fn parse(text: &str) -> Option<Result<Value, String>> {
     if yaml.trim().is_empty() {
         return Some(Ok(Value::Object(serde_json::Map::new())));
     }
+    // One blank line first, for the `---` line: the parser's line numbers
+    // (in its message too) are then the file's.
+    let padded = format!("\n{yaml}");
     Some(
-        serde_norway::from_str::<Value>(yaml).map_err(|e| match e.location() {
-            // Line 1 of the block is line 2 of the file.
-            Some(at) => format!("line {}: {e}", at.line() + 1),
+        serde_norway::from_str::<Value>(&padded).map_err(|e| match e.location() {
+            Some(at) => format!("line {}: {e}", at.line()),
             None => e.to_string(),
         }),
     )
