@@ -7,14 +7,17 @@
 //! user's cache directory, brought up to date before every search by the
 //! files' sizes and modification times. Nothing else depends on it.
 
+pub mod hash;
 pub mod index;
 pub mod segment;
 pub mod snippet;
 pub mod store;
 pub mod tokenize;
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::path::Path;
+
+use hash::{FastMap, FastSet};
 
 use crate::KnowledgeBase;
 use crate::content::{Content, format_subject_owned, read_content};
@@ -237,16 +240,16 @@ struct Place<'a> {
     learned: bool,
 }
 
-/// The workspace-relative key of a file.
-fn key(kb: &KnowledgeBase, path: &Path) -> String {
-    let rel = path.strip_prefix(kb.root()).unwrap_or(path);
-    rel.to_string_lossy().replace('\\', "/")
+/// The index key of a file: its path as walked (borrowed; the walk
+/// skips file names that are not UTF-8).
+fn key(path: &Path) -> Cow<'_, str> {
+    path.to_string_lossy()
 }
 
 /// Every file that belongs in the index: the subjects of enabled topics
 /// that are not disabled (a file in two topics once).
-fn targets(kb: &KnowledgeBase) -> Vec<Target> {
-    let mut seen = std::collections::HashSet::new();
+fn targets(kb: &KnowledgeBase) -> Vec<Target<'_>> {
+    let mut seen = FastSet::default();
     let mut out = Vec::new();
     for topic in kb.enabled_topics() {
         let Some(resolution) = topic.resolution() else {
@@ -256,12 +259,12 @@ fn targets(kb: &KnowledgeBase) -> Vec<Target> {
             if resolution.is_disabled(i) {
                 continue;
             }
-            let path = key(kb, s.path());
-            if seen.insert(path.clone()) {
+            let path = key(s.path());
+            if seen.insert(s.path()) {
                 out.push(Target {
                     path,
-                    abs: s.path().to_path_buf(),
-                    slug: s.slug().to_owned(),
+                    abs: s.path(),
+                    slug: s.slug(),
                     markdown: is_markdown(s.extension()),
                     bytes: s.bytes,
                     modified: s.modified,
@@ -277,8 +280,8 @@ fn places<'a>(
     kb: &'a KnowledgeBase,
     scope: Option<&str>,
     hidden: bool,
-) -> HashMap<String, Vec<Place<'a>>> {
-    let mut out: HashMap<String, Vec<Place<'a>>> = HashMap::new();
+) -> FastMap<Cow<'a, str>, Vec<Place<'a>>> {
+    let mut out: FastMap<Cow<'a, str>, Vec<Place<'a>>> = FastMap::default();
     for topic in kb.enabled_topics() {
         if scope.is_some_and(|id| id != topic.id()) {
             continue;
@@ -290,7 +293,7 @@ fn places<'a>(
             if resolution.is_disabled(i) || (s.hidden && !hidden) {
                 continue;
             }
-            out.entry(key(kb, s.path())).or_default().push(Place {
+            out.entry(key(s.path())).or_default().push(Place {
                 topic: topic.id(),
                 slug: s.slug(),
                 path: s.path(),

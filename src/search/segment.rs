@@ -12,11 +12,11 @@
 //! strings, postings as varint `(doc delta, weighted tf)` pairs), then a
 //! checksum of everything before it.
 
-use std::collections::HashMap;
+use super::hash::FastMap;
 
 /// Bumped whenever the layout or the tokenizer changes: an index of
 /// another version is rebuilt.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 const MAGIC: &[u8; 8] = b"JPKBSRCH";
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 4 * 3 + 8 * 5;
 const TERM_ENTRY: usize = 16;
@@ -232,7 +232,7 @@ impl Segment {
 pub struct Builder {
     pub docs: Vec<DocMeta>,
     pub removed: Vec<String>,
-    term_ids: HashMap<String, u32>,
+    term_ids: FastMap<String, u32>,
     postings: Vec<Vec<(u32, u32)>>,
     scratch: Vec<(u32, u32)>,
 }
@@ -245,11 +245,16 @@ impl Builder {
         scratch.clear();
         let mut len = 0u32;
         add_terms(&mut |term, weight| {
-            let next = u32::try_from(self.postings.len()).unwrap_or(u32::MAX);
-            let id = *self.term_ids.entry(term.to_owned()).or_insert(next);
-            if id == next {
+            // Look up before inserting: most words are seen before, and
+            // an owned key per occurrence was the builder's main cost.
+            let id = if let Some(&id) = self.term_ids.get(term) {
+                id
+            } else {
+                let id = u32::try_from(self.postings.len()).unwrap_or(u32::MAX);
+                self.term_ids.insert(term.to_owned(), id);
                 self.postings.push(Vec::new());
-            }
+                id
+            };
             scratch.push((id, weight));
             len = len.saturating_add(weight);
         });

@@ -7,7 +7,7 @@
 //! The index and the query use the same [`Tokenizer`], so a change here
 //! must bump [`super::segment::FORMAT_VERSION`].
 
-use std::collections::HashMap;
+use super::hash::FastMap;
 
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_normalization::UnicodeNormalization as _;
@@ -33,7 +33,7 @@ const STOP_WORDS: &[&str] = &[
 /// corpus repeats the same few hundred thousand words.
 pub struct Tokenizer {
     stemmer: Stemmer,
-    stems: HashMap<String, String>,
+    stems: FastMap<String, String>,
     word: String,
 }
 
@@ -65,7 +65,7 @@ impl Tokenizer {
     pub fn new() -> Self {
         Self {
             stemmer: Stemmer::create(Algorithm::English),
-            stems: HashMap::new(),
+            stems: FastMap::default(),
             word: String::new(),
         }
     }
