@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 use jp_kb::KnowledgeBase;
 use jp_kb::config::{Origin, Valued};
-use jp_kb::content::{Content, Root, SkipReason, read_content};
+use jp_kb::content::{Content, Root, SkipReason, read_content, read_content_prefix};
 use jp_kb::display::{escape_json, escape_name};
 use jp_kb::subjects::Resolution;
 use jp_kb::topic::TopicState;
@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use super::output::{CliError, human_bytes, print_human, print_text, print_topic_warnings};
 
 #[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools)] // command-line flags
 pub struct ListArgs {
     /// A topic id (or title): list its subjects instead of the topics.
     pub topic: Option<String>,
@@ -30,6 +31,10 @@ pub struct ListArgs {
     /// Read each listed file: add token counts (`o200k_base`) and binary detection.
     #[arg(long)]
     pub tokens: bool,
+    /// Read the head of each listed Markdown file: add its parsed YAML
+    /// front-matter (`frontmatter`) to the JSON (implied by `--tokens`).
+    #[arg(long)]
+    pub frontmatter: bool,
 }
 
 pub fn run(kb: &KnowledgeBase, args: &ListArgs) -> Result<ExitCode, CliError> {
@@ -110,6 +115,10 @@ struct Row {
     measured: Option<(Option<usize>, bool)>,
     /// Why the content is not shown, when `--tokens` read it and skipped it.
     skipped: Option<SkipReason>,
+    /// With `--frontmatter` or `--tokens`: the parsed front-matter (`Err`
+    /// when it is not valid YAML); `None` inside when there is none.
+    #[allow(clippy::option_option)]
+    frontmatter: Option<Option<Result<Value, String>>>,
 }
 
 /// With `--tokens`, each file is read through the guarded, bounded read:
@@ -124,8 +133,24 @@ fn rows(kb: &KnowledgeBase, resolution: &Resolution, args: &ListArgs) -> Vec<Row
         .filter(|(i, s)| args.all || (!s.hidden && !resolution.is_disabled(*i)))
         .map(|(index, s)| {
             let mut skipped = None;
+            let markdown = jp_kb::frontmatter::is_markdown(s.extension());
+            let mut frontmatter = (args.frontmatter && !args.tokens).then(|| {
+                if !markdown {
+                    return None;
+                }
+                // The head is enough: a longer block is not front-matter.
+                let limit = jp_kb::frontmatter::MAX_FRONTMATTER_BYTES + 8;
+                match read_content_prefix(&root, s.path(), limit).0 {
+                    Content::Text(text) => jp_kb::frontmatter::parse(&text),
+                    Content::Skipped(_) => None,
+                }
+            });
             let measured = args.tokens.then(|| {
                 let content = read_content(&root, s.path());
+                frontmatter = Some(match &content {
+                    Content::Text(text) if markdown => jp_kb::frontmatter::parse(text),
+                    _ => None,
+                });
                 let binary = content == Content::Skipped(SkipReason::Binary);
                 let tokens = match content {
                     Content::Text(_) => jp_kb::tokens::count_tokens(
@@ -142,6 +167,7 @@ fn rows(kb: &KnowledgeBase, resolution: &Resolution, args: &ListArgs) -> Vec<Row
                 index,
                 measured,
                 skipped,
+                frontmatter,
             }
         })
         .collect()
@@ -163,6 +189,14 @@ struct SubjectJson<'a> {
     tokens: Option<Option<usize>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     binary: Option<bool>,
+    /// Absent without `--frontmatter`/`--tokens`; `null` when the file has
+    /// none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(clippy::option_option)]
+    frontmatter: Option<Option<Value>>,
+    /// Why the front-matter could not be parsed (file line and reason).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    frontmatter_error: Option<String>,
 }
 
 fn subject_json<'a>(resolution: &'a Resolution, row: &Row) -> SubjectJson<'a> {
@@ -176,6 +210,14 @@ fn subject_json<'a>(resolution: &'a Resolution, row: &Row) -> SubjectJson<'a> {
         bytes: s.bytes,
         tokens: row.measured.map(|(tokens, _)| tokens),
         binary: row.measured.map(|(_, binary)| binary),
+        frontmatter: row
+            .frontmatter
+            .as_ref()
+            .map(|f| f.as_ref().and_then(|r| r.as_ref().ok().cloned())),
+        frontmatter_error: row
+            .frontmatter
+            .as_ref()
+            .and_then(|f| f.as_ref().and_then(|r| r.as_ref().err().cloned())),
     }
 }
 

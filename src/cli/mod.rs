@@ -14,6 +14,7 @@ mod migrate;
 mod output;
 mod prompt;
 mod schema;
+mod search;
 mod topic;
 mod tui;
 
@@ -36,6 +37,7 @@ Examples:
   jp-kb learn project                     what `learn(topic: \"project\")` returns
   jp-kb learn project 'maintainers/*'     what loading those subjects returns
   jp-kb schema                            the `learn` tool definition
+  jp-kb search extract archive           subjects ranked by those words (hits across topics)
   jp-kb check --deny-warnings             lint the knowledge base (for CI)
   jp-kb mcp                               serve all of the above to any assistant over MCP (stdio)
 
@@ -83,6 +85,13 @@ reads every listed file to count tokens (o200k_base) and detect binary files.")]
     Prompt(prompt::PromptArgs),
     /// Print what the `learn` tool returns: the listing, or the loaded subjects.
     Learn(learn::LearnArgs),
+    /// Search the subjects of enabled topics: ranked by words in slugs,
+    /// headings, front-matter and bodies (hidden ones marked).
+    #[command(after_help = "\
+The index is a cache under the user's cache directory ($XDG_CACHE_HOME/jp-kb/search),
+one per workspace, updated before each search from the files' sizes and times.
+Markers: L learned, H hidden. Disabled subjects are never searched.")]
+    Search(search::SearchArgs),
     /// Print the `learn` tool definition as JSON (nothing when no topic is learnable).
     Schema,
     /// Lint the knowledge base: configuration errors, patterns that match
@@ -229,6 +238,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
+        Command::Search(args) => search::run(&kb, args),
         Command::Check(args) => check::run(&env, &options, args),
         Command::Connect(args) => connect::connect(&kb, args),
         Command::Sync(args) => connect::sync(&kb, args),

@@ -186,6 +186,9 @@ pub struct SubjectPreview {
     /// Render as markdown (pass-through text formats).
     pub markdown: bool,
     pub truncated: bool,
+    /// The parsed YAML front-matter of a Markdown subject (`Err`: why it
+    /// is not valid YAML), shown in the preview's header.
+    pub frontmatter: Option<Result<serde_json::Value, String>>,
 }
 
 /// What reading a subject found, for its row's markers and token size.
@@ -324,12 +327,19 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
             let (content, formatted, truncated) = read(&root, path, slug, extension.as_deref());
             let markdown = matches!(content, Content::Text(_))
                 && crate::content::fence_language(extension.as_deref()).is_none();
+            let frontmatter = match &content {
+                Content::Text(text) if crate::frontmatter::is_markdown(extension.as_deref()) => {
+                    crate::frontmatter::parse(text)
+                }
+                _ => None,
+            };
             Fetched::Subject(
                 path.clone(),
                 SubjectPreview {
                     formatted,
                     markdown,
                     truncated,
+                    frontmatter,
                 },
             )
         }

@@ -27,6 +27,10 @@ pub struct McpArgs {
           value_parser = clap::builder::PossibleValuesParser::new(InstructionsMode::NAMES)
               .map(|s| s.parse::<InstructionsMode>().unwrap_or_default()))]
     pub instructions: InstructionsMode,
+    /// Also offer a `search` tool: ranked search over the subjects the
+    /// assistant may learn (hidden and disabled ones never appear).
+    #[arg(long)]
+    pub search: bool,
 }
 
 /// Runs the server until the client disconnects. It starts even when there
@@ -51,18 +55,17 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
         .enable_all()
         .build()
         .map_err(|e| CliError::runtime(format!("cannot start the async runtime: {e}")))?;
-    let code = runtime.block_on(serve(workspace, args.instructions));
+    let code = runtime.block_on(serve(workspace, args.instructions, args.search));
     // Do not wait for a blocked stdin read once the service is over.
     runtime.shutdown_timeout(Duration::from_millis(100));
     Ok(code)
 }
 
-async fn serve(workspace: Workspace, mode: InstructionsMode) -> ExitCode {
+async fn serve(workspace: Workspace, mode: InstructionsMode, search: bool) -> ExitCode {
     let watch = ConfigWatch::new(workspace.env.clone(), workspace.options.clone());
-    let running = match KbServer::new(workspace.clone(), mode)
-        .serve(rmcp::transport::stdio_pipes())
-        .await
-    {
+    let server = KbServer::new(workspace.clone(), mode);
+    let server = if search { server.with_search() } else { server };
+    let running = match server.serve(rmcp::transport::stdio_pipes()).await {
         Ok(running) => running,
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
             return ExitCode::SUCCESS;

@@ -31,11 +31,23 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 pub struct KbServer {
     workspace: Workspace,
     mode: InstructionsMode,
+    /// The opt-in `search` tool (`--search`).
+    search: Option<Arc<mcp::search::SearchService>>,
 }
 
 impl KbServer {
     pub fn new(workspace: Workspace, mode: InstructionsMode) -> Self {
-        Self { workspace, mode }
+        Self {
+            workspace,
+            mode,
+            search: None,
+        }
+    }
+
+    /// Adds the `search` tool.
+    pub fn with_search(mut self) -> Self {
+        self.search = Some(Arc::default());
+        self
     }
 
     /// The knowledge base as it is on disk now, or what the server says
@@ -107,7 +119,13 @@ impl ServerHandler for KbServer {
         let Ok(kb) = self.current() else {
             return Ok(ListToolsResult::with_all_items(Vec::new()));
         };
-        let tools = mcp::learn_tool(&kb).map(to_tool).into_iter().collect();
+        let mut tools: Vec<Tool> = mcp::learn_tool(&kb).map(to_tool).into_iter().collect();
+        if self.search.is_some() {
+            let t = mcp::search::search_tool();
+            tools.push(
+                Tool::new(t.name, t.description, Arc::new(t.input_schema)).with_title(t.title),
+            );
+        }
         Ok(ListToolsResult::with_all_items(tools))
     }
 
@@ -116,14 +134,21 @@ impl ServerHandler for KbServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if request.name != mcp::tool::LEARN {
+        let search = self
+            .search
+            .as_ref()
+            .filter(|_| request.name == mcp::search::SEARCH);
+        if request.name != mcp::tool::LEARN && search.is_none() {
             return Err(ErrorData::invalid_params(
                 format!("Unknown tool: {}", clip(&request.name)),
                 None,
             ));
         }
         let outcome = match self.current() {
-            Ok(kb) => mcp::call_learn(&kb, request.arguments.as_ref()),
+            Ok(kb) => match search {
+                Some(service) => service.call(&kb, request.arguments.as_ref()),
+                None => mcp::call_learn(&kb, request.arguments.as_ref()),
+            },
             Err(text) => jp_kb::Outcome::Error(text),
         };
         let content = vec![ContentBlock::text(outcome.text())];

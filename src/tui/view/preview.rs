@@ -155,6 +155,7 @@ fn subject(app: &App) -> Text<'static> {
             app.theme.warning(),
         ));
     }
+    frontmatter_lines(app, preview.frontmatter.as_ref(), &mut lines);
     lines.push(Line::default());
     let mut text = Text::from(lines);
     if preview.markdown {
@@ -163,6 +164,31 @@ fn subject(app: &App) -> Text<'static> {
         text.extend(plain(app, &preview.formatted));
     }
     text
+}
+
+/// The subject's front-matter, one `key: value` line per field (the file
+/// itself, front-matter included, follows unchanged).
+fn frontmatter_lines(
+    app: &App,
+    frontmatter: Option<&Result<serde_json::Value, String>>,
+    lines: &mut Vec<Line<'static>>,
+) {
+    match frontmatter {
+        None => {}
+        Some(Ok(value)) => {
+            let width = usize::from(app.size.0).saturating_sub(8).max(20);
+            for line in crate::frontmatter::summary_lines(value, width) {
+                lines.push(Line::styled(
+                    format!("  {}", clean_name(&line)),
+                    app.theme.muted(),
+                ));
+            }
+        }
+        Some(Err(why)) => lines.push(Line::styled(
+            format!("⚠ front-matter is not valid YAML: {}", clean_name(why)),
+            app.theme.warning(),
+        )),
+    }
 }
 
 fn learn(app: &App) -> Text<'static> {

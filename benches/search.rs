@@ -1,0 +1,396 @@
+//! Search benchmark (issue 17) on the tldr corpus (`../shared/corpora`):
+//! quality of a labelled query set (recall@5, MRR) and speed as ratios
+//! against standard tools in the same run, each pair run alternately:
+//!
+//! - a warm query (`jp-kb search`, and the same search in process as a
+//!   long-running server does it) against `grep -ril WORD` over the tree;
+//! - the first index build (`jp-kb search` with an empty cache) against
+//!   `cat` of every file (`find -exec cat {} +`);
+//! - the update after one file changed against that first build.
+//!
+//! `cargo bench --bench search` (`-- quality` for the labelled queries
+//! only). Prints Markdown; docs/perf.md quotes it.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_precision_loss,
+    clippy::too_many_lines
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use jp_kb::KnowledgeBase;
+use jp_kb::config::{Environment, LoadOptions};
+use jp_kb::search::{SearchRequest, Searcher};
+
+const RUNS: usize = 7;
+const WORD: &str = "archive";
+
+fn time(cmd: &mut Command) -> Duration {
+    let start = Instant::now();
+    let status = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("command starts");
+    let elapsed = start.elapsed();
+    // grep exits 1 when nothing matches; anything else is a failure.
+    assert!(
+        status.code().is_some_and(|c| c <= 1),
+        "{} failed: {status}",
+        cmd.get_program().to_string_lossy()
+    );
+    elapsed
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn median_f(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1e3)
+}
+
+fn jp_kb(corpora: &Path, cache: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_jp-kb"));
+    c.env("JP_GLOBAL_CONFIG_DIR", cache.join(".no-global"))
+        .env("JP_USER_DATA_DIR", cache.join(".no-data"))
+        .env("XDG_CACHE_HOME", cache)
+        .arg("--workspace")
+        .arg(corpora);
+    c
+}
+
+fn load(corpora: &Path) -> KnowledgeBase {
+    let env = Environment {
+        cwd: corpora.to_path_buf(),
+        global_config_dir: None,
+        user_data_dir: None,
+    };
+    let options = LoadOptions {
+        workspace: Some(corpora.to_path_buf()),
+        ..LoadOptions::default()
+    };
+    KnowledgeBase::load(&env, &options).expect("the corpora workspace loads")
+}
+
+/// The labelled queries: `(query, acceptable slugs)`.
+fn queries() -> Vec<(String, Vec<String>)> {
+    let text = include_str!("search_queries.tsv");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (q, slugs) = l.split_once('\t').expect("query TAB slugs");
+            (q.to_owned(), slugs.split(',').map(str::to_owned).collect())
+        })
+        .collect()
+}
+
+fn quality(kb: &KnowledgeBase, cache: &Path) {
+    let mut searcher = Searcher::open_in(Some(cache.join("quality")));
+    let qs = queries();
+    let (mut found5, mut rr, mut misses) = (0usize, 0f64, Vec::new());
+    // The same command's page for another platform (`linux/head` for
+    // `common/head`) answers the question as well: counted separately.
+    let (mut cmd5, mut cmd_rr) = (0usize, 0f64);
+    let command = |slug: &str| slug.rsplit('/').next().unwrap_or(slug).to_owned();
+    for (query, wanted) in &qs {
+        let request = SearchRequest {
+            query,
+            topic: Some("tldr-en"),
+            limit: 10,
+            hidden: false,
+        };
+        let hits = searcher.search(kb, &request).expect("query").hits;
+        let rank = hits.iter().position(|h| wanted.contains(&h.slug));
+        if rank.is_some_and(|r| r < 5) {
+            found5 += 1;
+        } else {
+            let top: Vec<&str> = hits.iter().take(5).map(|h| h.slug.as_str()).collect();
+            misses.push(format!("{query:?} wants {wanted:?}; top 5: {top:?}"));
+        }
+        rr += rank.map_or(0.0, |r| 1.0 / (r + 1) as f64);
+        let commands: Vec<String> = wanted.iter().map(|w| command(w)).collect();
+        let cmd_rank = hits
+            .iter()
+            .position(|h| commands.contains(&command(&h.slug)));
+        if cmd_rank.is_some_and(|r| r < 5) {
+            cmd5 += 1;
+        }
+        cmd_rr += cmd_rank.map_or(0.0, |r| 1.0 / (r + 1) as f64);
+    }
+    let n = qs.len() as f64;
+    println!(
+        "## Quality ({} labelled queries, topic tldr-en, 7,425 pages)\n",
+        qs.len()
+    );
+    println!("| measure | value | target |");
+    println!("| --- | ---: | --- |");
+    println!("| recall@5 | {:.3} | ≥ 0.9 |", found5 as f64 / n);
+    println!(
+        "| MRR (first right answer in the top 10) | {:.3} | |",
+        rr / n
+    );
+    println!(
+        "| recall@5, any platform's page of the command | {:.3} | ≥ 0.9 |",
+        cmd5 as f64 / n
+    );
+    println!(
+        "| MRR, any platform's page of the command | {:.3} | |",
+        cmd_rr / n
+    );
+    if !misses.is_empty() {
+        println!("\nNot in the top 5:\n");
+        for m in misses {
+            println!("- {m}");
+        }
+    }
+}
+
+fn main() {
+    let corpora = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    assert!(
+        corpora.join(".jp/config.toml").is_file(),
+        "the tldr corpus is not at {}",
+        corpora.display()
+    );
+    let corpora = corpora.canonicalize().unwrap();
+    let tldr = corpora.join("tldr");
+    let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/search-cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    std::fs::create_dir_all(&cache).unwrap();
+
+    let kb = load(&corpora);
+    quality(&kb, &cache);
+    if std::env::args().any(|a| a == "quality") {
+        return;
+    }
+
+    println!("\n## Speed (topic tldr, 38,406 pages, 18 MB; medians of {RUNS} alternating pairs)\n");
+    println!("| what | jp-kb | baseline | ratio | target |");
+    println!("| --- | ---: | --- | ---: | --- |");
+
+    // First build: a process with an empty cache against cat of all files.
+    let build_cache = cache.join("build");
+    let search_cli = |dir: &Path| {
+        let mut c = jp_kb(&corpora, dir);
+        c.args(["search", "--topic", "tldr", WORD]);
+        c
+    };
+    let cat_all = || {
+        let mut c = Command::new("find");
+        c.arg(&tldr).args(["-type", "f", "-exec", "cat", "{}", "+"]);
+        c
+    };
+    let (mut builds, mut cats, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    time(&mut cat_all());
+    for _ in 0..RUNS {
+        let _ = std::fs::remove_dir_all(&build_cache);
+        let b = time(&mut search_cli(&build_cache));
+        let c = time(&mut cat_all());
+        ratios.push(b.as_secs_f64() / c.as_secs_f64());
+        builds.push(b);
+        cats.push(c);
+    }
+    let build = median(builds.clone());
+    println!(
+        "| first index build (`jp-kb search`, empty cache) | {} | `find -exec cat` {} | {:.2}x | ≤ 2x |",
+        ms(build),
+        ms(median(cats)),
+        median_f(ratios)
+    );
+
+    // Warm query, whole process (walk, stamps, open, query, snippets).
+    let grep = || {
+        let mut c = Command::new("grep");
+        c.args(["-ril", WORD]).arg(&tldr);
+        c
+    };
+    let (mut warm, mut greps, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    time(&mut search_cli(&build_cache));
+    time(&mut grep());
+    for _ in 0..RUNS {
+        let a = time(&mut search_cli(&build_cache));
+        let g = time(&mut grep());
+        ratios.push(a.as_secs_f64() / g.as_secs_f64());
+        warm.push(a);
+        greps.push(g);
+    }
+    let grep_median = median(greps);
+    println!(
+        "| warm query, whole process (`jp-kb search {WORD}`) | {} | `grep -ril {WORD}` {} | {:.2}x | |",
+        ms(median(warm)),
+        ms(grep_median),
+        median_f(ratios)
+    );
+
+    // Warm query in process: an open index (the MCP server, the TUI),
+    // re-checked against the loaded walk before the query.
+    let mut searcher = Searcher::open_in(Some(build_cache.clone()));
+    let request = SearchRequest {
+        query: WORD,
+        topic: Some("tldr"),
+        limit: 10,
+        hidden: true,
+    };
+    searcher.search(&kb, &request).unwrap();
+    let (mut inproc, mut greps, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        let start = Instant::now();
+        let hits = searcher.search(&kb, &request).unwrap().hits;
+        let a = start.elapsed();
+        assert!(!hits.is_empty());
+        let g = time(&mut grep());
+        ratios.push(a.as_secs_f64() / g.as_secs_f64());
+        inproc.push(a);
+        greps.push(g);
+    }
+    println!(
+        "| warm query, open index (in process, files re-checked) | {} | `grep -ril {WORD}` {} | {:.3}x | ≤ 0.1x |",
+        ms(median(inproc)),
+        ms(median(greps)),
+        median_f(ratios)
+    );
+
+    // One file changed: the next search re-reads it alone.
+    let scratch = cache.join("incremental");
+    let (mut updates, mut fulls, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    // The corpus is read-only for benchmarks: change a copy of its config
+    // pointing at a private copy of one language's pages instead.
+    let copy = cache.join("copy");
+    let copy_ws = prepare_copy(&corpora, &copy);
+    let changed = copy_ws.join("tldr/pages/common/tar.md");
+    for run in 0..RUNS {
+        let _ = std::fs::remove_dir_all(&scratch);
+        let full = time(&mut search_cli_at(&copy_ws, &scratch));
+        // An mtime more than 2 s old is trusted; make the change look so.
+        std::fs::write(&changed, format!("# tar\n\nchange {run}\n")).unwrap();
+        set_old_mtime(&changed, run);
+        let update = time(&mut search_cli_at(&copy_ws, &scratch));
+        ratios.push(update.as_secs_f64() / full.as_secs_f64());
+        updates.push(update);
+        fulls.push(full);
+    }
+    println!(
+        "| update after one file changed (`jp-kb search`, {} pages) | {} | its first build {} | {:.3}x | ≤ 0.05x |",
+        count_files(&copy_ws.join("tldr")),
+        ms(median(updates)),
+        ms(median(fulls)),
+        median_f(ratios)
+    );
+    // The same in process: the walk is given (a server's or the TUI's),
+    // the index brings itself up to date.
+    let copy_kb_before = load(&copy_ws);
+    let mut s = Searcher::open_in(Some(scratch.clone()));
+    s.refresh(&copy_kb_before);
+    let (mut updates, mut fulls, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for run in 0..RUNS {
+        let fresh_dir = cache.join(format!("inproc-full-{run}"));
+        let kb_full = load(&copy_ws);
+        let _ = kb_full
+            .topics
+            .iter()
+            .map(jp_kb::topic::TopicState::resolution)
+            .count();
+        let start = Instant::now();
+        let mut full = Searcher::open_in(Some(fresh_dir.clone()));
+        let read = full.refresh(&kb_full);
+        let f = start.elapsed();
+        assert!(read > 1000);
+        std::fs::write(&changed, format!("# tar\n\nin process {run}\n")).unwrap();
+        set_old_mtime(&changed, run + 100);
+        let kb_now = load(&copy_ws);
+        let _ = kb_now
+            .topics
+            .iter()
+            .map(jp_kb::topic::TopicState::resolution)
+            .count();
+        let start = Instant::now();
+        let read = s.refresh(&kb_now);
+        let u = start.elapsed();
+        assert_eq!(read, 1);
+        ratios.push(u.as_secs_f64() / f.as_secs_f64());
+        updates.push(u);
+        fulls.push(f);
+        let _ = std::fs::remove_dir_all(&fresh_dir);
+    }
+    println!(
+        "| update after one file changed (in process, walk given) | {} | full build in process {} | {:.4}x | ≤ 0.05x |",
+        ms(median(updates)),
+        ms(median(fulls)),
+        median_f(ratios)
+    );
+    let size = std::fs::metadata(build_cache_file(&build_cache)).map_or(0, |m| m.len());
+    println!(
+        "\nIndex size for all 38,406 pages: {:.1} MB.",
+        size as f64 / 1e6
+    );
+}
+
+fn search_cli_at(ws: &Path, cache: &Path) -> Command {
+    let mut c = jp_kb(ws, cache);
+    c.args(["search", WORD]);
+    c
+}
+
+/// A writable workspace with a copy of all 38k pages.
+fn prepare_copy(corpora: &Path, copy: &Path) -> PathBuf {
+    let _ = std::fs::remove_dir_all(copy);
+    std::fs::create_dir_all(copy.join(".jp")).unwrap();
+    std::fs::write(
+        copy.join(".jp/config.toml"),
+        "[kb.topic.tldr]\nsubjects = \"tldr\"\n",
+    )
+    .unwrap();
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(corpora.join("tldr"))
+        .arg(copy.join("tldr"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // Files changed within 2 s of indexing are re-read next time; the
+    // copy must look as settled as the real corpus.
+    let status = Command::new("find")
+        .arg(copy.join("tldr"))
+        .args(["-exec", "touch", "-d", "2020-01-01", "{}", "+"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    copy.canonicalize().unwrap()
+}
+
+fn set_old_mtime(path: &Path, run: usize) {
+    let status = Command::new("touch")
+        .arg("-d")
+        .arg(format!("2020-01-01 00:00:{:02}", run % 60))
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn count_files(dir: &Path) -> usize {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter(|e| e.as_ref().is_ok_and(|e| e.file_type().is_file()))
+        .count()
+}
+
+fn build_cache_file(dir: &Path) -> PathBuf {
+    let search = dir.join("jp-kb/search");
+    std::fs::read_dir(&search)
+        .ok()
+        .and_then(|mut d| d.next())
+        .and_then(Result::ok)
+        .map_or(search, |e| e.path().join("main.idx"))
+}

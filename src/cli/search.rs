@@ -1,0 +1,121 @@
+//! `jp-kb search QUERY... [--topic T] [--limit N] [--json]`: ranked search
+//! over the subjects of enabled topics (see `jp_kb::search`). Notes about
+//! the index (rebuilt, kept in memory) go to stderr.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use clap::Args;
+use jp_kb::KnowledgeBase;
+use jp_kb::search::{self, DEFAULT_LIMIT, Hit, SearchError, SearchRequest};
+
+use super::output::{CliError, print_text};
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Words to search for (several arguments are one query).
+    #[arg(required = true, num_args = 1.., value_name = "QUERY")]
+    pub query: Vec<String>,
+    /// Search only this topic (id, or title case-insensitively).
+    #[arg(long, value_name = "TOPIC")]
+    pub topic: Option<String>,
+    /// Most hits shown.
+    #[arg(long, default_value_t = DEFAULT_LIMIT, value_name = "N")]
+    pub limit: usize,
+    /// Machine-readable output: an array of hits, best first.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One hit of `--json`.
+#[derive(serde::Serialize)]
+struct HitJson<'a> {
+    topic: &'a str,
+    slug: &'a str,
+    hidden: bool,
+    learned: bool,
+    score: f64,
+    tokens: Option<usize>,
+    snippet: String,
+}
+
+pub fn run(kb: &KnowledgeBase, args: &SearchArgs) -> Result<ExitCode, CliError> {
+    let query = args.query.join(" ");
+    let request = SearchRequest {
+        query: &query,
+        topic: args.topic.as_deref(),
+        limit: args.limit,
+        hidden: true,
+    };
+    let outcome = search::search(kb, &request).map_err(|e| match e {
+        SearchError::Topic(message) => CliError::runtime(message),
+        other => CliError::usage(other.to_string()),
+    })?;
+    for note in &outcome.notes {
+        eprintln!("note: {note}");
+    }
+    if args.json {
+        let items: Vec<HitJson<'_>> = outcome.hits.iter().map(hit_json).collect();
+        let text = serde_json::to_string_pretty(&items)
+            .map_err(|e| CliError::runtime(format!("cannot write JSON: {e}")))?;
+        print_text(&text);
+    } else {
+        print_text(&table(&query, &outcome.hits));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn hit_json(hit: &Hit) -> HitJson<'_> {
+    HitJson {
+        topic: &hit.topic,
+        slug: &hit.slug,
+        hidden: hit.hidden,
+        learned: hit.learned,
+        // Three decimals: enough to rank by, stable to read.
+        score: (f64::from(hit.score) * 1000.0).round() / 1000.0,
+        tokens: hit.tokens,
+        snippet: hit.snippet.marked(),
+    }
+}
+
+fn table(query: &str, hits: &[Hit]) -> String {
+    if hits.is_empty() {
+        return format!("No subject matches \"{query}\".");
+    }
+    let topic_w = hits
+        .iter()
+        .map(|h| h.topic.chars().count())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let slug_w = hits
+        .iter()
+        .map(|h| h.slug.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = format!(
+        "MRK  {:<topic_w$}  {:<slug_w$}  {:>6}  {:>6}\n",
+        "TOPIC", "SLUG", "SCORE", "TOKENS"
+    );
+    for h in hits {
+        let marks = format!(
+            "{}{}",
+            if h.learned { 'L' } else { '-' },
+            if h.hidden { 'H' } else { '-' }
+        );
+        let tokens = h.tokens.map_or_else(|| "-".to_owned(), |t| t.to_string());
+        let _ = writeln!(
+            out,
+            "{marks}   {:<topic_w$}  {:<slug_w$}  {:>6.2}  {tokens:>6}",
+            h.topic, h.slug, h.score
+        );
+        let _ = writeln!(out, "     {}", h.snippet.marked());
+    }
+    let _ = write!(
+        out,
+        "\n{} hit(s), best first; matched words in **bold**.\nL learned (in the system prompt)  H hidden (exact slug only)  `jp-kb learn TOPIC SLUG` shows one.",
+        hits.len()
+    );
+    out
+}
