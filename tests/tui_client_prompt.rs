@@ -143,10 +143,21 @@ fn every_client_view_equals_prompt_client() {
         assert!(rows.iter().any(|r| matches!(r, Row::Header(_))), "{client}");
         assert_eq!(as_cli(&rows), cli(&d, client), "{client}");
     }
-    // Connected, JP gets the section through its system prompt.
-    connect(&mut d, Client::Jp);
-    show(&mut d, "jp");
-    let rows = rows(&d, "jp");
-    assert!(as_cli(&rows).contains("system-prompt section"));
-    assert_eq!(as_cli(&rows), cli(&d, "jp"));
+    // Connected, each client reads what `connect` wrote: JP the section
+    // through its system prompt, Claude Code through a rules file.
+    for (client, id) in [
+        (Client::Jp, "jp"),
+        (Client::ClaudeCode, "claude-code"),
+        (Client::Codex, "codex"),
+    ] {
+        connect(&mut d, client);
+        show(&mut d, id);
+        let rows = rows(&d, id);
+        assert!(
+            !rows
+                .iter()
+                .any(|r| matches!(r, Row::Note(n) if n.starts_with("note: no ")))
+        );
+        assert_eq!(as_cli(&rows), cli(&d, id), "{id} connected");
+    }
 }
