@@ -618,3 +618,50 @@ fn background_reloads_arrive_later_and_overtaken_ones_are_dropped() {
     assert_eq!(d.h.app.model.as_ref().unwrap().generation, generation);
     assert!(d.screen().contains("omega.md"));
 }
+
+#[test]
+fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
+    let mut d = Demo::new(120, 40);
+    // From another tab, the key first shows the Prompt tab as it was.
+    d.keys("c");
+    assert_eq!(d.h.app.tab, Tab::Prompt);
+    assert_eq!(d.h.app.prompt_client, None);
+    let rfd = d.screen();
+    assert!(rfd.contains("┌ Preview ─"), "{rfd}");
+    let mut titles = Vec::new();
+    for _ in 0..3 {
+        d.keys("c");
+        let screen = d.screen();
+        let title = screen
+            .lines()
+            .next()
+            .and_then(|l| l.split("prompt as ").nth(1))
+            .map(|t| t.split(" ─").next().unwrap().to_owned())
+            .expect("the title names the client");
+        // Each view shows its channels, computed for this load.
+        assert!(screen.contains("==> "), "{screen}");
+        titles.push(title);
+    }
+    assert_eq!(
+        titles,
+        [
+            "JP main@4c1c39f1",
+            "Claude Code 2.1.197",
+            "Codex CLI 0.169.0"
+        ]
+    );
+    d.keys("c");
+    assert_eq!(d.h.app.prompt_client, None);
+    assert_eq!(d.screen(), rfd);
+    // Other tabs ignore the view; the help lists the key.
+    d.keys("cc1");
+    assert!(!d.screen().contains("prompt as"));
+    let help = jp_kb::tui::keymap::help_rows(
+        &jp_kb::tui::keymap::bindings(),
+        jp_kb::tui::keymap::Scope::Normal,
+    );
+    assert!(
+        help.iter()
+            .any(|(k, h)| k == "c" && h.starts_with("prompt as: RFD / JP"))
+    );
+}

@@ -108,6 +108,9 @@ pub enum Action {
     /// Show the Findings tab with every topic's findings, or only the
     /// selected topic's.
     ToggleFindingsScope,
+    /// Show the Prompt tab's next view: the RFD's `<knowledge>` section,
+    /// then what each client's model receives.
+    CyclePromptView,
     /// Show the key help.
     ToggleHelp,
     /// Quit.

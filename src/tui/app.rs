@@ -180,6 +180,9 @@ pub struct App {
     pub show_hidden: bool,
     pub filter: String,
     pub tab: Tab,
+    /// The Prompt tab's view: a client id, or None for the RFD's
+    /// `<knowledge>` section.
+    pub prompt_client: Option<String>,
     pub scroll: u16,
     pub help_scroll: u16,
     /// The file chosen with `f` for new entries (None: contract default).
@@ -215,6 +218,7 @@ impl App {
             show_hidden: true,
             filter: String::new(),
             tab: Tab::Subject,
+            prompt_client: None,
             scroll: 0,
             help_scroll: 0,
             target: None,
@@ -363,7 +367,11 @@ impl App {
             }
             Tab::Prompt => {
                 let lines = super::view::preview::shown_lines(self);
-                if let Some(need) = self.model.as_ref().and_then(|m| m.prompt_need(lines)) {
+                let need = self.model.as_ref().and_then(|m| match &self.prompt_client {
+                    Some(client) => m.client_need(client),
+                    None => m.prompt_need(lines),
+                });
+                if let Some(need) = need {
                     needs.push(need);
                 }
             }

@@ -132,6 +132,13 @@ pub fn bindings() -> Vec<Binding> {
             A::ToggleFindingsScope,
             "findings: all topics / this topic",
         ),
+        b(
+            Normal,
+            c('c'),
+            NONE,
+            A::CyclePromptView,
+            "prompt as: RFD / JP / Claude Code / Codex",
+        ),
         b(Normal, c(']'), NONE, A::NextTab, "next tab"),
         b(Normal, c('['), NONE, A::PrevTab, "previous tab"),
         b(Normal, c('?'), NONE, A::ToggleHelp, "help"),

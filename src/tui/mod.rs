@@ -8,6 +8,7 @@
 pub mod action;
 pub mod app;
 pub mod checker;
+pub mod client_prompt;
 pub mod demo;
 pub mod diff;
 pub mod driver;

@@ -34,6 +34,9 @@ pub struct Model {
     pub prompt_tokens: Option<usize>,
     /// False while the prompt is still being rendered in the background.
     pub prompt_ready: bool,
+    /// The Prompt tab's client view, computed when selected (see
+    /// [`ClientPrompt`]).
+    pub client_prompt: Option<ClientPrompt>,
     /// The tool definition JSON (None: not registered).
     pub tool: Option<String>,
     /// Text of every TOML file the TUI may edit (missing files absent).
@@ -43,6 +46,7 @@ pub struct Model {
     pub default_file: PathBuf,
 }
 
+pub use super::client_prompt::ClientPrompt;
 pub use super::prompt::RenderedPrompt;
 use super::prompt::{HeadPart, LaidPiece, PromptHead, PromptLayout, read_part};
 
@@ -100,6 +104,7 @@ impl Model {
             prompt_head: PromptHead::default(),
             prompt_tokens: None,
             prompt_ready: false,
+            client_prompt: None,
             tool,
             config_texts,
             default_file,
@@ -135,6 +140,32 @@ impl Model {
             from,
             pieces: layout.pieces[from..to].to_vec(),
         })
+    }
+
+    /// The view of `client` if computed for this load.
+    pub fn client_prompt(&self, client: &str) -> Option<&ClientPrompt> {
+        self.client_prompt
+            .as_ref()
+            .filter(|c| c.client == client && c.generation == self.generation)
+    }
+
+    /// What the Prompt tab needs computed to show `client`'s view.
+    pub fn client_need(&self, client: &str) -> Option<Need> {
+        self.client_prompt(client)
+            .is_none()
+            .then(|| Need::ClientPrompt {
+                generation: self.generation,
+                client: client.to_owned(),
+            })
+    }
+
+    /// Takes a client view; false when it belongs to another load.
+    pub fn set_client_prompt(&mut self, view: ClientPrompt) -> bool {
+        if view.generation != self.generation {
+            return false;
+        }
+        self.client_prompt = Some(view);
+        true
     }
 
     /// The whole section as laid out, read from disk (tests compare it
@@ -224,6 +255,11 @@ pub enum Need {
         from: usize,
         pieces: Vec<LaidPiece>,
     },
+    /// What a client's model receives (the Prompt tab's client view).
+    ClientPrompt {
+        generation: u64,
+        client: String,
+    },
 }
 
 /// `learn(topic)` or `learn(topic, [pattern])`.
@@ -242,6 +278,7 @@ pub enum Fetched {
     /// The prompt of a load, rendered in the background.
     Prompt(RenderedPrompt),
     PromptHead(HeadPart),
+    ClientPrompt(Box<ClientPrompt>),
 }
 
 /// A file's size and modification time as its subject was walked: a
@@ -279,7 +316,7 @@ impl Cache {
                 self.learn.insert(key, outcome);
             }
             // Belong to the model, not the cache (see `update`).
-            Fetched::Prompt(_) | Fetched::PromptHead(_) => {}
+            Fetched::Prompt(_) | Fetched::PromptHead(_) | Fetched::ClientPrompt(_) => {}
         }
     }
 
@@ -373,5 +410,8 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
             from,
             pieces,
         } => Fetched::PromptHead(read_part(kb, pieces, *generation, *from)),
+        Need::ClientPrompt { generation, client } => {
+            Fetched::ClientPrompt(Box::new(ClientPrompt::compute(kb, client, *generation)))
+        }
     }
 }

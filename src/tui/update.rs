@@ -57,6 +57,11 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
                         model.extend_prompt_head(part);
                     }
                 }
+                Fetched::ClientPrompt(view) => {
+                    if let Some(model) = &mut app.model {
+                        model.set_client_prompt(*view);
+                    }
+                }
                 other => app.cache.insert(other),
             }
             Vec::new()
@@ -393,6 +398,15 @@ fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
         Action::CycleTarget => cycle_target(app),
         Action::Reload => return vec![Effect::Reload { paths: Vec::new() }],
         Action::ToggleFindingsScope => super::findings::toggle_scope(app),
+        Action::CyclePromptView => {
+            // From another tab the key first shows the Prompt tab as it
+            // was left; on it, the next view.
+            if app.tab == Tab::Prompt {
+                app.prompt_client = super::client_prompt::next_view(app.prompt_client.as_deref());
+            }
+            app.tab = Tab::Prompt;
+            app.scroll = 0;
+        }
         Action::ToggleHelp => {
             app.help_scroll = 0;
             app.mode = Mode::Help;

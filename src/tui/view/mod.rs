@@ -1,6 +1,7 @@
 //! Drawing: state in, frame out, no I/O. One module per pane; this one
 //! lays the screen out and stacks overlays.
 
+mod client_prompt;
 mod dialogs;
 mod findings;
 mod help;

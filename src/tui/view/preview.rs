@@ -52,9 +52,21 @@ fn tabs_line(app: &App, width: u16) -> Line<'static> {
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let Some(model) = &app.model else { return };
+    let client = app
+        .prompt_client
+        .as_deref()
+        .filter(|_| app.tab == Tab::Prompt);
+    // The RFD view keeps the plain title; a client view names itself.
+    let title = match client {
+        Some(c) => format!(
+            " Preview · prompt as {} ",
+            super::client_prompt::title(model, c)
+        ),
+        None => " Preview ".to_owned(),
+    };
     let block = pane(
         app,
-        Line::styled(" Preview ", app.theme.title()),
+        Line::styled(clean_name(&title).into_owned(), app.theme.title()),
         Focus::Preview,
     );
     let inner = block.inner(area);
@@ -63,6 +75,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(tabs_line(app, tabs.width)), tabs);
     let text = match app.tab {
         Tab::Subject => subject(app),
+        Tab::Prompt if let Some(c) = client => super::client_prompt::text(app, model, c),
         Tab::Prompt => match &model.prompt {
             _ if !model.prompt_ready => muted(app, "(rendering the <knowledge> section…)"),
             Some(_) => plain(app, &model.prompt_head.text),

@@ -88,14 +88,17 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             .map(|k| format!("{k} {what}"))
             .unwrap_or_default()
     };
-    let hints = [
-        hint(Action::ToggleHelp, "help"),
+    let mut hints = vec![hint(Action::ToggleHelp, "help")];
+    if app.tab == crate::tui::action::Tab::Prompt {
+        hints.push(hint(Action::CyclePromptView, "prompt as…"));
+    }
+    hints.extend([
         hint(Action::ToggleLearned, "learn"),
         hint(Action::ToggleDisabled, "disable"),
         hint(Action::Undo, "undo"),
         hint(Action::Quit, "quit"),
-    ]
-    .join(" · ");
+    ]);
+    let hints = hints.join(" · ");
     let second = if app.status.message.is_empty() {
         Line::styled(hints, t.muted())
     } else {

@@ -1,0 +1,226 @@
+//! The Prompt tab's client views: what one client's model receives of
+//! jp-kb's texts, channel by channel, as `jp-kb prompt --client NAME`
+//! prints it (computed by [`crate::clients::arrival`], not here), plus
+//! the lines the TUI adds around it: notes about the setup and a marker
+//! where the client cuts or drops a channel.
+//!
+//! Computed when the view is selected, once per load (a client view
+//! holds the whole section: it is what the client gets); the RFD view
+//! keeps its laid-out, unheld section (see [`super::prompt`]).
+
+use std::fmt::Write as _;
+
+use crate::KnowledgeBase;
+use crate::clients::arrival::{Arrival, Loss, arrivals, losses};
+use crate::clients::profile::{Delivery, Profile, client_ids, profile};
+use crate::clients::setup::read_setup;
+
+/// The view after `current` in the cycle RFD → each client → RFD
+/// (`None` is the RFD's `<knowledge>` section).
+pub fn next_view(current: Option<&str>) -> Option<String> {
+    let ids = client_ids();
+    let next = match current.and_then(|c| ids.iter().position(|id| *id == c)) {
+        None if current.is_none() => ids.first(),
+        None => None,
+        Some(i) => ids.get(i + 1),
+    };
+    next.map(|id| (*id).to_owned())
+}
+
+/// One client's view for one load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientPrompt {
+    /// The load it was computed for (see `Model::generation`).
+    pub generation: u64,
+    pub client: String,
+    /// The profile or the client setup could not be read: why.
+    pub result: Result<ClientView, String>,
+}
+
+/// What the client's model receives, and what the TUI says about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientView {
+    pub profile: Profile,
+    pub arrivals: Vec<Arrival>,
+    pub losses: Vec<Loss>,
+    /// What `prompt --client` says on stderr about the setup.
+    pub notes: Vec<String>,
+    /// The client's configuration was found in the workspace.
+    pub configured: bool,
+}
+
+/// One line of a client view, by kind (the view styles each kind).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Row {
+    /// About the setup (not part of what arrives).
+    Note(String),
+    /// A channel's header, as `prompt --client` prints it.
+    Header(String),
+    /// A line of text as it arrives.
+    Text(String),
+    /// Where the client cuts or drops the channel's text.
+    Cut(String),
+}
+
+impl ClientPrompt {
+    /// Reads the client's setup in `kb`'s workspace and computes what its
+    /// model receives.
+    pub fn compute(kb: &KnowledgeBase, client: &str, generation: u64) -> Self {
+        let result = profile(client).and_then(|profile| {
+            let setup = read_setup(kb.root(), &profile)?;
+            let mut notes = Vec::new();
+            if !setup.configured {
+                notes.push(format!(
+                    "note: no {} configuration in this workspace ({}); showing a plain MCP setup (`jp-kb mcp`). `jp-kb connect {}` sets it up.",
+                    profile.name, profile.mcp.file, profile.id
+                ));
+            }
+            if let Some(why) = &setup.not_loaded {
+                notes.push(format!("warning: {why}"));
+            }
+            if let Some(Err(why)) = setup.server.as_ref().map(|s| &s.mode) {
+                notes.push(format!(
+                    "warning: {}'s jp-kb server does not start: {why}",
+                    profile.name
+                ));
+            }
+            let list = arrivals(kb, &profile, &setup);
+            let gone = losses(kb, &list);
+            Ok(ClientView {
+                profile,
+                arrivals: list,
+                losses: gone,
+                notes,
+                configured: setup.configured,
+            })
+        });
+        Self {
+            generation,
+            client: client.to_owned(),
+            result,
+        }
+    }
+}
+
+impl ClientView {
+    /// The view's first `max` rows: notes, then per channel its header,
+    /// its text line by line and, where the client cuts it, the marker.
+    /// Header and text rows are exactly `prompt --client`'s output.
+    pub fn rows(&self, max: usize) -> Vec<Row> {
+        let name = self.profile.display_name();
+        let mut rows: Vec<Row> = self.notes.iter().cloned().map(Row::Note).collect();
+        if self.arrivals.is_empty() {
+            rows.push(Row::Note(format!(
+                "nothing of jp-kb reaches the model of {name}"
+            )));
+        }
+        for arrival in &self.arrivals {
+            if rows.len() >= max {
+                break;
+            }
+            rows.push(Row::Header(format!(
+                "==> {} ({name}): {} <==",
+                arrival.channel.label(),
+                arrival.note
+            )));
+            if !arrival.text.is_empty() {
+                let body = arrival.text.strip_suffix('\n').unwrap_or(&arrival.text);
+                let room = max.saturating_sub(rows.len());
+                rows.extend(body.split('\n').take(room).map(|l| Row::Text(l.to_owned())));
+            }
+            if arrival.cut {
+                rows.push(Row::Cut(self.cut_line(arrival)));
+            }
+        }
+        rows.truncate(max);
+        rows
+    }
+
+    /// The marker drawn where the client cuts (or drops) a channel.
+    fn cut_line(&self, arrival: &Arrival) -> String {
+        let profile = &self.profile;
+        let name = profile.display_name();
+        let lost = self.lost_in(arrival);
+        let delivery = profile.channel(arrival.channel).map(|f| &f.delivery);
+        let what = match delivery {
+            _ if arrival.text.is_empty() => {
+                let hint = if self.configured {
+                    String::new()
+                } else {
+                    format!(" — run `jp-kb connect {}`", profile.id)
+                };
+                return format!("✂── dropped by {name}: nothing arrives{lost}{hint} ──");
+            }
+            Some(Delivery::Truncated { max_chars, .. }) => {
+                format!("cuts here, after {} characters", thousands(*max_chars))
+            }
+            Some(Delivery::FirstSentence) => "cuts here: only the first sentence arrives".into(),
+            _ => arrival.note.clone(),
+        };
+        format!("✂── {name} {what}{lost} ──")
+    }
+
+    /// "; lost: a, b, c and 4 more" for what the channel fails to carry.
+    fn lost_in(&self, arrival: &Arrival) -> String {
+        /// Named in the marker; the rest are counted.
+        const SHOWN: usize = 3;
+        let lost: Vec<&String> = self
+            .losses
+            .iter()
+            .filter(|l| l.channel == arrival.channel)
+            .flat_map(|l| &l.lost)
+            .collect();
+        if lost.is_empty() {
+            return String::new();
+        }
+        let mut out = format!(
+            "; lost: {}",
+            lost.iter()
+                .take(SHOWN)
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        if lost.len() > SHOWN {
+            let _ = write!(out, " and {} more", lost.len() - SHOWN);
+        }
+        out
+    }
+}
+
+/// `2048` as "2,048".
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_cycle_through_every_client_and_back() {
+        let mut seen = Vec::new();
+        let mut view = next_view(None);
+        while let Some(v) = view {
+            seen.push(v.clone());
+            view = next_view(Some(&v));
+        }
+        assert_eq!(seen, ["jp", "claude-code", "codex"]);
+        assert_eq!(next_view(Some("gone")), None);
+    }
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(7), "7");
+        assert_eq!(thousands(2048), "2,048");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+}
