@@ -196,3 +196,46 @@ fn the_terminal_checks_on_a_worker_thread_and_shows_the_old_report_meanwhile() {
     assert_eq!(d.h.app.findings.all().len(), 5);
     assert!(status_line(&d).contains("check: 1 error, 4 warnings  ws"));
 }
+
+/// The demo plus a topic over the TUI's content scan limit, with a
+/// pre-loaded subject large enough to break the prompt budget.
+fn demo_with_a_huge_topic(width: u16, height: u16) -> Demo {
+    let dir = jp_kb::tui::demo::materialize().unwrap();
+    let huge = dir.path().join(".jp/kb/huge");
+    std::fs::create_dir_all(&huge).unwrap();
+    for i in 0..=jp_kb::tui::findings::CONTENT_SCAN_LIMIT {
+        std::fs::write(huge.join(format!("s{i}.md")), "x\n").unwrap();
+    }
+    // ~40k tokens of varied words, pre-loaded: over the 20k budget.
+    let big = (0..40_000).fold(String::new(), |mut s, i| {
+        use std::fmt::Write as _;
+        write!(s, "w{i} ").unwrap();
+        s
+    });
+    std::fs::write(huge.join("big.md"), big).unwrap();
+    let config = dir.path().join(".jp/kb.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(
+        "\n[kb.topic.huge]\ntitle = \"Huge\"\nsubjects = \".jp/kb/huge\"\nlearned = [\"big\"]\n",
+    );
+    std::fs::write(&config, text).unwrap();
+    let h = jp_kb::tui::harness::Harness::open(dir.path(), width, height, true);
+    Demo { dir, h }
+}
+
+#[test]
+fn findings_tab_says_partial_when_contents_were_skipped() {
+    let mut d = demo_with_a_huge_topic(160, 48);
+    let report = d.h.app.findings.report.as_ref().unwrap();
+    assert_eq!(report.content_skipped, ["huge"]);
+    // The prompt budget needs no contents: it runs anyway.
+    assert!(codes(&d).contains(&Code::PromptTooLarge), "{:?}", codes(&d));
+    d.keys("6");
+    assert_snapshot!(d.screen());
+}
+
+#[test]
+fn status_line_says_partial_when_contents_were_skipped() {
+    let d = demo_with_a_huge_topic(100, 30);
+    assert_snapshot!(status_line(&d));
+}

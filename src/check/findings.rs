@@ -209,8 +209,8 @@ pub struct CheckReport {
     /// Source texts by the findings' `file` values.
     pub sources: std::collections::BTreeMap<PathBuf, String>,
     /// Topics whose subject contents were not read (over
-    /// [`Thresholds::content_scan_limit`]); the size of the `<knowledge>`
-    /// section is then not checked either.
+    /// [`Thresholds::content_scan_limit`]). Checks that need no subject
+    /// contents (configuration, patterns, the `<knowledge>` budget) still ran.
     pub content_skipped: Vec<String>,
 }
 

@@ -97,9 +97,10 @@ fn check_with(
             contents::subject_findings(state, resolution, thresholds, &locator, &mut out);
         }
     }
-    if content_skipped.is_empty() {
-        out.extend(contents::prompt_finding(kb, thresholds));
-    }
+    // The prompt budget needs no scan of the skipped topics' files (their
+    // lists are in memory, only learned subjects are read), so it always
+    // runs: a partial check must not hide an 800k-token prompt.
+    out.extend(contents::prompt_finding(kb, thresholds));
     clients::findings(kb, &mut locator, &mut out);
     // Drop repeated findings, keeping the first: hashed, so 100k findings
     // cost 100k lookups rather than 10^10 comparisons.

@@ -83,10 +83,19 @@ pub fn tab(app: &App) -> Text<'static> {
         (Some(id), false) => format!(" · all topics ({toggle}: only `{}`)", clean_name(id)),
         (None, _) => String::new(),
     };
-    let head = if report.findings.is_empty() {
-        Span::styled("✓ check: no problems found", t.ok())
-    } else {
-        Span::styled(summary(report), t.title())
+    // A partial check never claims "no problems": it says what it skipped.
+    let partial = !report.content_skipped.is_empty();
+    let head = match (report.findings.is_empty(), partial) {
+        (true, false) => Span::styled("✓ check: no problems found", t.ok()),
+        (true, true) => Span::styled(
+            "check (partial): no problems in what was read — run `jp-kb check` for the full check",
+            t.warning(),
+        ),
+        (false, false) => Span::styled(summary(report), t.title()),
+        (false, true) => Span::styled(
+            format!("{} (partial — run `jp-kb check`)", summary(report)),
+            t.title(),
+        ),
     };
     let pending = if app.findings.pending {
         " · re-checking…"
@@ -159,7 +168,7 @@ pub fn status_span(app: &App, room: usize) -> Option<Span<'static>> {
     let (errors, warnings) = (report.errors(), report.warnings());
     let style = if errors > 0 {
         app.theme.error()
-    } else if warnings > 0 {
+    } else if warnings > 0 || !report.content_skipped.is_empty() {
         app.theme.warning()
     } else {
         app.theme.ok()
@@ -170,13 +179,22 @@ pub fn status_span(app: &App, room: usize) -> Option<Span<'static>> {
         plural(errors, "error"),
         plural(warnings, "warning")
     );
+    // `partial`: topics were too large to read here (`jp-kb check` reads
+    // them), so zero is not "no problems".
+    let partial = !report.content_skipped.is_empty();
+    let full = if partial {
+        format!("{full} (partial: run jp-kb check)")
+    } else {
+        full
+    };
     let mut text = if full.chars().count() <= room {
         full
     } else {
         format!(
-            "check {}{errors} {}{warnings}",
+            "check {}{errors} {}{warnings}{}",
             glyph(Severity::Error),
-            glyph(Severity::Warning)
+            glyph(Severity::Warning),
+            if partial { " partial" } else { "" }
         )
     };
     if app.findings.pending {
