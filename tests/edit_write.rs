@@ -246,7 +246,7 @@ fn unwritable_directory_existing_file_on_proc() {
 }
 
 #[test]
-fn journal_undoes_and_redoes_and_refuses_over_foreign_changes() {
+fn journal_undoes_and_redoes_and_merges_or_drops_over_foreign_changes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.toml");
     fs::write(&path, BASE).unwrap();
@@ -268,32 +268,32 @@ fn journal_undoes_and_redoes_and_refuses_over_foreign_changes() {
     assert_eq!(fs::read_to_string(&path).unwrap(), after_b);
     assert!(!j.can_redo());
 
-    // A change made by someone else blocks undo, and nothing is lost.
+    // A change by someone else on other lines: the undo is re-applied on
+    // top of it, and so is the redo.
     let foreign = after_b.replace("# config", "# mine");
     fs::write(&path, &foreign).unwrap();
-    let err = j.undo().unwrap_err();
+    j.undo().unwrap();
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        foreign.replace("  \"b\",\n", "")
+    );
+    j.redo().unwrap();
+    assert_eq!(fs::read_to_string(&path).unwrap(), foreign);
+    j.undo().unwrap();
+    // A change of the same lines: nothing is written, and that file's
+    // history is dropped (said by the error, once).
+    fs::write(&path, "x = 1\n").unwrap();
+    let err = j.redo().unwrap_err();
     assert!(
-        matches!(err, JournalError::Changed { action: "undo", .. }),
+        matches!(err, JournalError::HistoryDropped { action: "redo", .. }),
         "{err}"
     );
-    assert_eq!(
-        err.to_string(),
-        format!(
-            "{}: changed since jp-kb edited it; refusing to undo",
-            path.display()
-        )
-    );
-    assert_eq!(fs::read_to_string(&path).unwrap(), foreign);
-    assert!(j.can_undo(), "the refused change stays undoable");
-    fs::write(&path, &after_b).unwrap();
-    j.undo().unwrap();
-    // Redo is refused the same way.
-    fs::write(&path, "x = 1\n").unwrap();
-    assert!(matches!(
-        j.redo().unwrap_err(),
-        JournalError::Changed { action: "redo", .. }
-    ));
+    assert!(err.to_string().starts_with(&format!(
+        "{}: changed outside jp-kb where this redo would write; dropped the undo history of this file",
+        path.display()
+    )));
     assert_eq!(fs::read_to_string(&path).unwrap(), "x = 1\n");
+    assert!(!j.can_undo() && !j.can_redo());
 }
 
 #[test]

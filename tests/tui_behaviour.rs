@@ -665,3 +665,82 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
             .any(|(k, h)| k == "c" && h.starts_with("prompt as: RFD / JP"))
     );
 }
+
+#[test]
+fn undo_after_an_outside_edit_elsewhere_in_the_file_is_re_applied() {
+    let mut d = Demo::new(120, 40);
+    let original = d.config_text();
+    d.keys("\t");
+    d.select("code-q");
+    d.keys("l");
+    let learned = d.config_text();
+    assert_ne!(learned, original);
+    // Someone adds a line far from the learned array.
+    let outside = format!("{learned}\n# a note added by hand\n");
+    std::fs::write(d.config(), &outside).unwrap();
+    d.h.action(Action::Reload);
+
+    d.keys("u");
+    assert!(
+        d.h.app.status.message.starts_with("undid:"),
+        "{}",
+        d.h.app.status.message
+    );
+    assert_eq!(
+        d.config_text(),
+        format!("{original}\n# a note added by hand\n")
+    );
+    d.ctrl('r');
+    assert_eq!(d.config_text(), outside);
+}
+
+#[test]
+fn undo_after_an_outside_edit_of_the_value_drops_that_files_history_only() {
+    let mut d = Demo::new(120, 40);
+    let original = d.config_text();
+    // One edit in .jp/kb.toml...
+    d.keys("\t");
+    d.select("code-q");
+    d.keys("l");
+    assert_ne!(d.config_text(), original);
+    // ...and one in .jp.toml.
+    let other = d.root().join(".jp.toml");
+    std::fs::write(&other, "[kb.topic.project]\nlearned = []\n").unwrap();
+    d.h.action(Action::Reload);
+    d.keys("f");
+    // Esc in the filter clears the last one.
+    d.keys("/\u{1b}");
+    d.select("release");
+    d.keys("l");
+    assert_eq!(
+        std::fs::read_to_string(&other).unwrap(),
+        "[kb.topic.project]\nlearned = [\"release\"]\n"
+    );
+    // The same value edited by hand.
+    let by_hand = "[kb.topic.project]\nlearned = [\"release\", \"first-week\"]\n";
+    std::fs::write(&other, by_hand).unwrap();
+    d.h.action(Action::Reload);
+
+    d.keys("u");
+    let message = d.h.app.status.message.clone();
+    assert!(
+        message.contains(".jp.toml") && message.contains("dropped the undo history of this file"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), by_hand);
+    // Said once: the next undo is the other file's, and it still works.
+    d.keys("u");
+    assert!(
+        d.h.app.status.message.starts_with("undid:"),
+        "{}",
+        d.h.app.status.message
+    );
+    assert_eq!(d.config_text(), original);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), by_hand);
+    d.keys("u");
+    assert!(
+        d.h.app.status.message.contains("nothing to undo"),
+        "{}",
+        d.h.app.status.message
+    );
+}

@@ -108,6 +108,13 @@ pub enum JournalError {
     /// The file no longer holds what the journal expects.
     #[error("{}: changed since jp-kb edited it; refusing to {action}", path.display())]
     Changed { path: PathBuf, action: &'static str },
+    /// Changed outside jp-kb in the lines the undo or redo would change:
+    /// that file's history is gone (said once; other files keep theirs).
+    #[error(
+        "{}: changed outside jp-kb where this {action} would write; dropped the undo history of this file (other files keep theirs)",
+        path.display()
+    )]
+    HistoryDropped { path: PathBuf, action: &'static str },
     #[error(transparent)]
     Write(WriteError),
 }

@@ -1,7 +1,9 @@
 //! An in-memory undo/redo journal of saved edits. Each change remembers
 //! the file's bytes before and after; undo and redo write them back
-//! through `write_atomic`, and refuse when the file was changed since
-//! (by hand or by another program), so they never clobber anything.
+//! through `write_atomic`. When the file was changed since (by hand or by
+//! another program), they re-apply themselves on top of that change when
+//! it touched other lines ([`crate::edit::merge`]); otherwise that file's
+//! history is dropped, so nothing is ever clobbered.
 //! Every write, undo and redo holds the directory's write lock
 //! ([`crate::edit::lock`]), like the CLI's.
 
@@ -101,18 +103,34 @@ impl Journal {
     }
 
     /// Restores the file as it was before the last change. `Ok(None)` when
-    /// there is nothing to undo.
+    /// there is nothing to undo. A file changed outside jp-kb since gets
+    /// the undo merged into that change.
     ///
     /// # Errors
-    /// `Changed` when the file no longer holds the change's result (the
-    /// change stays undoable after the file is put back); `Write`.
+    /// `HistoryDropped` when the outside change touched the lines the undo
+    /// writes (every change of that file is then forgotten); `Changed` when
+    /// the file changes again during the undo; `Write`.
     pub fn undo(&mut self) -> Result<Option<&Change>, JournalError> {
         let Some(c) = self.done.last() else {
             return Ok(None);
         };
-        restore(&c.path, Some(&c.after), c.before.as_deref(), "undo")?;
+        let redo = match restore(&c.path, Some(&c.after), c.before.as_deref(), "undo") {
+            Ok(()) => None,
+            Err(JournalError::Changed { path, action }) => {
+                let Some((current, merged)) = rebase(&path, Some(&c.after), c.before.as_deref())?
+                else {
+                    return Err(self.drop_file(path, action));
+                };
+                Some(Change {
+                    before: Some(merged),
+                    after: current,
+                    ..c.clone()
+                })
+            }
+            Err(e) => return Err(e),
+        };
         if let Some(c) = self.done.pop() {
-            self.undone.push(c);
+            self.undone.push(redo.unwrap_or(c));
         }
         Ok(self.undone.last())
     }
@@ -125,12 +143,68 @@ impl Journal {
         let Some(c) = self.undone.last() else {
             return Ok(None);
         };
-        restore(&c.path, c.before.as_deref(), Some(&c.after), "redo")?;
+        let undo = match restore(&c.path, c.before.as_deref(), Some(&c.after), "redo") {
+            Ok(()) => None,
+            Err(JournalError::Changed { path, action }) => {
+                let Some((current, merged)) = rebase(&path, c.before.as_deref(), Some(&c.after))?
+                else {
+                    return Err(self.drop_file(path, action));
+                };
+                Some(Change {
+                    before: Some(current),
+                    after: merged,
+                    ..c.clone()
+                })
+            }
+            Err(e) => return Err(e),
+        };
         if let Some(c) = self.undone.pop() {
-            self.done.push(c);
+            self.done.push(undo.unwrap_or(c));
         }
         Ok(self.done.last())
     }
+
+    /// Forgets every change of `path` (its history no longer matches the
+    /// file), keeping the other files'.
+    fn drop_file(&mut self, path: PathBuf, action: &'static str) -> JournalError {
+        self.done.retain(|c| c.path != path);
+        self.undone.retain(|c| c.path != path);
+        JournalError::HistoryDropped { path, action }
+    }
+}
+
+/// What the file held before a merged undo or redo, and what it holds after.
+type Rebased = (Vec<u8>, Vec<u8>);
+
+/// The file at `path` changed from `expected`: writes `expected → target`
+/// merged into what it holds now. `Ok(Some((now, merged)))` when written,
+/// `Ok(None)` when the changes touch the same lines (or a side is not
+/// text, or the file is gone).
+fn rebase(
+    path: &Path,
+    expected: Option<&[u8]>,
+    target: Option<&[u8]>,
+) -> Result<Option<Rebased>, JournalError> {
+    let (Some(expected), Some(target)) = (expected, target) else {
+        return Ok(None);
+    };
+    let Ok(current) = std::fs::read(path) else {
+        return Ok(None);
+    };
+    let texts = (
+        std::str::from_utf8(expected),
+        std::str::from_utf8(target),
+        std::str::from_utf8(&current),
+    );
+    let (Ok(base), Ok(ours), Ok(theirs)) = texts else {
+        return Ok(None);
+    };
+    let Some(merged) = crate::edit::merge::merge(base, ours, theirs) else {
+        return Ok(None);
+    };
+    let merged = merged.into_bytes();
+    restore(path, Some(&current), Some(&merged), "re-apply")?;
+    Ok(Some((current, merged)))
 }
 
 /// Puts `target` in place of `expected` (`None`: absent).

@@ -19,6 +19,7 @@ mod keys;
 mod lists;
 pub mod locate;
 pub mod lock;
+pub mod merge;
 pub mod move_kb;
 pub mod ops;
 mod patch;
