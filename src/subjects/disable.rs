@@ -78,3 +78,27 @@ impl DisableEffect {
         parts.join("; ")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::DisableEffect;
+
+    #[test]
+    fn summary_keeps_hidden_and_already_disabled_apart_and_names_what_leaves() {
+        let effect = DisableEffect {
+            newly: (0..8).collect(),
+            hidden: 2,
+            already: 1,
+            leaves_prompt: vec!["ast-grep/rules".into()],
+        };
+        assert_eq!(
+            effect.summary(),
+            "disables 8 subjects (2 hidden); 1 already disabled; removes from the prompt: ast-grep/rules"
+        );
+        let one = DisableEffect {
+            newly: vec![3],
+            ..DisableEffect::default()
+        };
+        assert_eq!(one.summary(), "disables 1 subject");
+    }
+}
