@@ -744,3 +744,101 @@ fn undo_after_an_outside_edit_of_the_value_drops_that_files_history_only() {
         d.h.app.status.message
     );
 }
+
+/// Indices of the subjects of the selected topic whose slug contains `part`.
+fn subjects_named(d: &Demo, part: &str) -> Vec<usize> {
+    let res = d.h.app.resolution().unwrap();
+    (0..res.subjects().len())
+        .filter(|&i| res.subjects()[i].slug().contains(part))
+        .collect()
+}
+
+#[test]
+fn learning_a_hidden_directory_offers_the_exact_slugs_and_no_glob_that_selects_nothing() {
+    let mut d = Demo::new(120, 40);
+    d.keys("\t");
+    d.select("hidden-dir");
+    d.h.press(
+        ratatui::crossterm::event::KeyCode::Home,
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    let hidden = subjects_named(&d, "hidden-dir");
+    assert!(!hidden.is_empty());
+    d.keys("l");
+    let Mode::Choice(choice) = &d.h.app.mode else {
+        panic!("expected a choice, status: {:?}", d.screen());
+    };
+    let labels: Vec<&str> = choice.options.iter().map(|o| o.0.as_str()).collect();
+    assert!(
+        labels.iter().all(|l| !l.contains("hidden-dir/**")),
+        "{labels:?}"
+    );
+    assert_eq!(labels[0], "add the 1 slug one by one", "{labels:?}");
+    d.keys("1");
+    // The offered choice pre-loads what it says: every subject under it.
+    let res = d.h.app.resolution().unwrap();
+    assert!(
+        hidden.iter().all(|&i| res.is_learned(i)),
+        "{}",
+        d.config_text()
+    );
+}
+
+#[test]
+fn disabling_a_directory_counts_hidden_subjects_and_names_what_leaves_the_prompt() {
+    let mut d = Demo::new(120, 40);
+    d.topic(1);
+    d.keys("\t");
+    d.select("ast-grep");
+    d.h.press(
+        ratatui::crossterm::event::KeyCode::Home,
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    let under = subjects_named(&d, "ast-grep/");
+    let before = d.h.app.resolution().unwrap().counts().disabled;
+    d.keys("d");
+    let Mode::Choice(choice) = &d.h.app.mode else {
+        panic!("expected a choice");
+    };
+    let text = choice.lines.join("\n");
+    assert!(!text.contains("skips hidden"), "{text}");
+    let expected = format!(
+        "disables {} (1 hidden); removes from the prompt: ast-grep/rules",
+        jp_kb::plural::count(under.len(), "subject", "subjects")
+    );
+    assert!(text.contains(&expected), "{text}");
+    d.keys("1");
+    // The count shown is the count the edit makes.
+    let after = d.h.app.resolution().unwrap().counts().disabled;
+    assert_eq!(after - before, under.len(), "{}", d.config_text());
+}
+
+#[test]
+fn pattern_tester_in_disabled_mode_counts_what_enter_disables() {
+    let mut d = Demo::new(120, 40);
+    let counts = d.h.app.resolution().unwrap().counts();
+    let newly = counts.total - counts.disabled;
+    d.keys("g**\t");
+    let screen = d.screen();
+    let hidden = {
+        let res = d.h.app.resolution().unwrap();
+        (0..res.subjects().len())
+            .filter(|&i| res.subjects()[i].hidden && !res.is_disabled(i))
+            .count()
+    };
+    let expected = format!(
+        "disables {newly} subjects ({hidden} hidden); {} already disabled",
+        counts.disabled
+    );
+    // The pane is narrow: the line wraps; compare without the frame.
+    let shown: String = screen
+        .lines()
+        .filter_map(|l| l.strip_prefix('│')?.split('│').next())
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(shown.contains(&expected), "{expected}\n{screen}");
+    d.keys("\n");
+    let after = d.h.app.resolution().unwrap().counts().disabled;
+    assert_eq!(after - counts.disabled, newly);
+}

@@ -365,3 +365,31 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     assert!(d.h.app.loading.is_none());
     assert_eq!(d.screen(), demo().screen());
 }
+
+#[test]
+fn dialog_directory_learn_on_a_hidden_directory() {
+    let mut d = demo();
+    d.keys("\t");
+    d.select("hidden-dir");
+    d.h.press(KeyCode::Home, KeyModifiers::NONE);
+    d.keys("l");
+    assert_snapshot!(d.screen());
+}
+
+#[test]
+fn dialog_directory_disable_removing_a_preloaded_hidden_subject() {
+    let mut d = demo();
+    d.topic(1);
+    d.keys("\t");
+    d.select("ast-grep");
+    d.h.press(KeyCode::Home, KeyModifiers::NONE);
+    d.keys("d");
+    assert_snapshot!(d.screen());
+}
+
+#[test]
+fn dialog_pattern_tester_in_disabled_mode() {
+    let mut d = demo();
+    d.keys("g**\t");
+    assert_snapshot!(d.screen());
+}

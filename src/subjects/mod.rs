@@ -3,6 +3,7 @@
 //! sizes; no file contents are read here.
 
 pub mod cache;
+pub mod disable;
 pub mod pattern;
 pub mod resolve;
 pub mod slug;
@@ -10,6 +11,7 @@ pub mod walk;
 pub mod watched;
 
 pub use cache::WalkCache;
+pub use disable::DisableEffect;
 pub use pattern::{GlobHits, PatternList, is_glob};
 pub use resolve::{Counts, DisabledStates, LearnedBy, LearnedStates, Resolution};
 pub use walk::{Collision, Subject, WalkResult, WalkWarning, walk_subjects};

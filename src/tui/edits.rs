@@ -11,7 +11,7 @@ use super::tree::{self, RowKind};
 use crate::config::{Origin, Valued};
 use crate::edit::unlearn_via_glob;
 use crate::plural::count;
-use crate::subjects::{PatternList, Resolution, is_glob};
+use crate::subjects::{DisableEffect, PatternList, Resolution, is_glob};
 use crate::topic::TopicState;
 
 /// What a toggle proposes.
@@ -303,15 +303,15 @@ fn directory(
     let list = if disabled { "disabled" } else { "learned" };
     let under = tree::subjects_under(res, rel);
     let glob = format!("{prefix}/**");
-    let slugs: Vec<String> = under
+    // Exact slugs reach hidden subjects in both lists, so every subject
+    // under the directory not yet in the list's effect is offered.
+    let slug_indices: Vec<usize> = under
         .iter()
-        .filter(|&&i| {
-            if disabled {
-                !res.is_disabled(i)
-            } else {
-                res.is_available(i)
-            }
-        })
+        .copied()
+        .filter(|&i| !res.is_disabled(i) && (disabled || !res.is_learned(i)))
+        .collect();
+    let slugs: Vec<String> = slug_indices
+        .iter()
         .map(|&i| res.subjects()[i].slug().to_owned())
         .collect();
     let mut options = Vec::new();
@@ -320,7 +320,19 @@ fn directory(
     } else {
         &res.learned_patterns
     };
+    // What the glob would newly select, by the engine's rules: a learned
+    // glob skips hidden subjects, a disabled one reaches them. A glob
+    // that selects nothing new is never offered.
+    let glob_effect = if disabled {
+        DisableEffect::of_entries(res, std::slice::from_ref(&glob)).newly
+    } else {
+        res.selected_by_pattern(&glob)
+            .into_iter()
+            .filter(|&i| !res.is_learned(i))
+            .collect()
+    };
     if !entries.contains(&glob)
+        && !glob_effect.is_empty()
         && let Proposal::Apply(plan) = addition(app, state, vec![glob.clone()], disabled)
     {
         options.push((format!("add `{glob}` to {list}"), plan));
@@ -359,12 +371,23 @@ fn directory(
     if options.is_empty() {
         return Proposal::Refuse(format!("nothing to change for `{rel}/`"));
     }
+    let hidden = under.iter().filter(|&&i| res.subjects()[i].hidden).count();
+    let mut lines = vec![format!(
+        "{} under `{rel}/`.",
+        count(under.len(), "subject", "subjects")
+    )];
+    if disabled {
+        // The glob and the slugs reach the same subjects: all under here.
+        let effect = DisableEffect::of_subjects(res, &under);
+        lines.push(format!("Either choice {}.", effect.summary()));
+    } else if hidden > 0 {
+        lines.push(format!(
+            "A learned glob skips hidden subjects ({hidden} here); only an exact slug pre-loads one."
+        ));
+    }
     Proposal::Ask(Choice {
         title: format!("{list}: directory `{rel}/`"),
-        lines: vec![format!(
-            "{} under `{rel}/`; a glob skips hidden ones.",
-            count(under.len(), "subject", "subjects")
-        )],
+        lines,
         options,
     })
 }

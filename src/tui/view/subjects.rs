@@ -215,9 +215,12 @@ fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
         ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    // In disabled mode the effect (hidden, already disabled, what leaves
+    // the prompt) needs more than one line of a narrow pane: it wraps.
+    let info_height = if tester.to_disabled { 4 } else { 1 };
     let [input_area, info_area, list_area] = Layout::vertical([
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(info_height),
         Constraint::Fill(1),
     ])
     .areas(inner);
@@ -227,19 +230,34 @@ fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
     frame.render_widget(&tester.input, field);
     let Some(res) = app.resolution() else { return };
     let pattern = tester.pattern();
-    let selected = if pattern.is_empty() {
-        Vec::new()
+    // In disabled mode, count what the entry newly disables by the
+    // engine's rules (a disabled glob reaches hidden subjects too), so the
+    // count shown is the count Enter then makes.
+    let (selected, info) = if pattern.is_empty() {
+        (
+            Vec::new(),
+            "selects 0 subjects (hidden: exact slug only)".to_owned(),
+        )
+    } else if tester.to_disabled {
+        let effect =
+            crate::subjects::DisableEffect::of_entries(res, std::slice::from_ref(&pattern));
+        let info = effect.summary();
+        (effect.newly, info)
     } else {
-        res.selected_by_pattern(&pattern)
-    };
-    frame.render_widget(
-        Paragraph::new(format!(
+        let selected = res.selected_by_pattern(&pattern);
+        let info = format!(
             "selects {} (hidden: exact slug only)",
             crate::plural::count(selected.len(), "subject", "subjects")
-        ))
-        .style(t.muted()),
-        info_area,
-    );
+        );
+        (selected, info)
+    };
+    let info = Paragraph::new(info).style(t.muted());
+    let info = if tester.to_disabled {
+        info.wrap(Wrap { trim: true })
+    } else {
+        info
+    };
+    frame.render_widget(info, info_area);
     let lines: Vec<Line> = selected
         .iter()
         .take(usize::from(list_area.height))
