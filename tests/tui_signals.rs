@@ -43,12 +43,20 @@ fn wait_for_tui(tmux: &Tmux, what: &str) -> String {
 
 /// The first word starting with `prefix` on a line the shell printed
 /// (not on an echoed command: that holds `EXIT-$?` too).
+///
+/// Only `PREFIX` followed by digits counts: the typed command line holds
+/// `PREFIX$?`, and when it wraps right after `PREFIX` (long temporary
+/// paths) the line with `PREFIX` has no `$` to tell it from the output.
 fn printed<'a>(screen: &'a str, prefix: &str) -> Option<&'a str> {
     screen
         .lines()
         .filter(|l| !l.contains('$'))
-        .find_map(|l| l.find(prefix).map(|at| &l[at..]))
-        .and_then(|rest| rest.split_whitespace().next())
+        .filter_map(|l| l.find(prefix).map(|at| &l[at..]))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .find(|token| {
+            let status = &token[prefix.len()..];
+            !status.is_empty() && status.bytes().all(|b| b.is_ascii_digit())
+        })
 }
 
 /// Waits until the process `pid` is gone (reaped by the shell).
