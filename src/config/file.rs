@@ -94,6 +94,17 @@ fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
         Err(e) => return Err(e),
     };
     check_regular(&meta)?;
+    read_checked_open(path, check_regular)
+}
+
+/// Opens `path` without blocking (a FIFO opened for reading would wait for
+/// a writer), checks the open file's metadata with `check` (the path may
+/// have been swapped since it was looked at), then reads it whole. Shared
+/// by configuration reads and the edit core's reads.
+pub(crate) fn read_checked_open(
+    path: &Path,
+    check: impl Fn(&fs::Metadata) -> io::Result<()>,
+) -> io::Result<Vec<u8>> {
     let mut options = fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -103,7 +114,7 @@ fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     }
     let mut file = options.open(path)?;
     let meta = file.metadata()?;
-    check_regular(&meta)?;
+    check(&meta)?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     file.read_to_end(&mut bytes)?;
     Ok(bytes)

@@ -9,7 +9,7 @@
 //! so concurrent jp-kb writers take turns instead of losing updates.
 
 use std::fs;
-use std::io::{self, Read as _, Write as _};
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -73,21 +73,13 @@ fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         return Err(not_regular());
     }
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed());
-    }
-    let mut file = options.open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(not_regular());
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
+    crate::config::file::read_checked_open(path, |meta| {
+        if meta.is_file() {
+            Ok(())
+        } else {
+            Err(not_regular())
+        }
+    })
 }
 
 fn not_regular() -> io::Error {
