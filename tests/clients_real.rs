@@ -6,9 +6,9 @@
 //! scripts one `learn` call. What each model receives must equal
 //! `jp-kb prompt --client` / `schema` / `learn`.
 //!
-//! Ignored by default (they need Node, npm and Python, and a few hundred MB
-//! of clients); `.ci/run` installs the clients and runs them with
-//! `--include-ignored`. A missing client is a failure, never a skip.
+//! They need the clients installed first (`bash tests/clients/setup.sh`,
+//! which `.ci/run` calls before the test command): a missing client is a
+//! failure naming that command, never a skip.
 
 mod common;
 
@@ -186,7 +186,6 @@ fn inspector_call(sandbox: &Sandbox, args: &[&str]) -> Value {
 }
 
 #[test]
-#[ignore = "needs the real clients: run tests/clients/setup.sh (.ci/run does)"]
 fn mcp_inspector_sees_what_the_cli_prints() {
     let sandbox = workspace();
     let schema: Value = serde_json::from_str(&jp_kb(&sandbox, &["schema"])).unwrap();
@@ -233,7 +232,6 @@ fn mcp_inspector_sees_what_the_cli_prints() {
 }
 
 #[test]
-#[ignore = "needs the real clients: run tests/clients/setup.sh (.ci/run does)"]
 fn codex_receives_what_prompt_client_codex_says_and_runs_learn() {
     let sandbox = workspace();
     let model = FakeModel::start(&sandbox);
@@ -298,7 +296,6 @@ fn codex_receives_what_prompt_client_codex_says_and_runs_learn() {
 }
 
 #[test]
-#[ignore = "needs the real clients: run tests/clients/setup.sh (.ci/run does)"]
 fn fast_agent_offers_the_tool_and_returns_what_the_cli_prints() {
     let sandbox = workspace();
     let model = FakeModel::start(&sandbox);
