@@ -296,6 +296,31 @@ fn journal_undoes_and_redoes_and_merges_or_drops_over_foreign_changes() {
     assert!(!j.can_undo() && !j.can_redo());
 }
 
+/// A comment added by hand right under the edited line does not block the
+/// undo: its place is not in doubt.
+#[test]
+fn journal_undo_merges_a_line_inserted_right_under_the_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    let base = "[kb.topic.project]\nsubjects = \"kb\"\nlearned = [\"a\"]\n";
+    fs::write(&path, base).unwrap();
+    let mut j = Journal::new();
+    j.save(&path, &add("b")).unwrap();
+    let after = fs::read_to_string(&path).unwrap();
+    assert_eq!(after, base.replace("[\"a\"]", "[\"a\", \"b\"]"));
+    fs::write(&path, format!("{after}# by hand\n")).unwrap();
+    j.undo().unwrap();
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        format!("{base}# by hand\n")
+    );
+    j.redo().unwrap();
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        format!("{after}# by hand\n")
+    );
+}
+
 #[test]
 fn journal_undo_of_a_created_file_removes_it() {
     let dir = tempfile::tempdir().unwrap();

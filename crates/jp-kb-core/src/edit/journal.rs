@@ -199,7 +199,7 @@ fn rebase(
     let (Ok(base), Ok(ours), Ok(theirs)) = texts else {
         return Ok(None);
     };
-    let Some(merged) = crate::edit::merge::merge(base, ours, theirs) else {
+    let Some(merged) = crate::edit::merge::merge_toml(base, ours, theirs) else {
         return Ok(None);
     };
     let merged = merged.into_bytes();
