@@ -1,5 +1,6 @@
 //! The app state: everything the screen shows, as plain data. Only
-//! `update` changes it; views read it.
+//! `update` changes it; views read it. It imports no view: the geometry it
+//! needs (how many rows fit) comes from [`super::layout`], as the views'.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -8,22 +9,17 @@ use std::sync::Arc;
 
 use ratatui_textarea::TextArea;
 
-use super::action::{ChangedFile, Tab};
 use super::edit_bridge::Edit;
+use super::effect::ChangedFile;
 use super::findings::Findings;
+use super::layout::{self, Drawn};
 use super::model::{Cache, LearnKey, Model, Need};
 use super::theme::Theme;
 use super::tree::{self, Row, RowKind, RowsKey, RowsMemo};
 use crate::subjects::{Resolution, Subject};
 use crate::topic::TopicState;
 
-/// The pane with the keyboard focus.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Focus {
-    Topics,
-    Subjects,
-    Preview,
-}
+pub use super::pane::{Focus, Tab};
 
 /// The status line's last message.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -199,6 +195,9 @@ pub struct App {
     pub rows_memo: RowsMemo,
     /// When the load shown started (see `LoadOutcome::started`).
     pub shown_load: u64,
+    /// The layout the last frame was drawn with (mouse events map
+    /// through it).
+    pub drawn: Drawn,
 }
 
 impl App {
@@ -230,6 +229,7 @@ impl App {
             quit: false,
             rows_memo: RowsMemo::default(),
             shown_load: 0,
+            drawn: Drawn::default(),
         }
     }
 
@@ -366,7 +366,7 @@ impl App {
                 }
             }
             Tab::Prompt => {
-                let lines = super::view::preview::shown_lines(self);
+                let lines = self.shown_lines();
                 let need = self.model.as_ref().and_then(|m| match &self.prompt_client {
                     Some(client) => m.client_need(client),
                     None => m.prompt_need(lines),
@@ -383,12 +383,7 @@ impl App {
     /// The subjects whose rows are on screen (the pattern tester's list
     /// included).
     pub fn visible_subjects(&self) -> Vec<usize> {
-        let topics = self.model.as_ref().map_or(0, |m| m.kb.topics.len());
-        let areas = super::view::areas(
-            ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1),
-            self.banner.is_some() || self.load_error.is_some(),
-            topics,
-        );
+        let areas = self.areas();
         let height = usize::from(areas.subjects.height.saturating_sub(2));
         if let (Some(t), Some(res)) = (self.tester(), self.resolution()) {
             let pattern = t.pattern();
@@ -400,7 +395,7 @@ impl App {
             return v;
         }
         let rows = self.rows();
-        let offset = super::view::list_offset(self.row, height, rows.len());
+        let offset = layout::list_offset(self.row, height, rows.len());
         rows.iter()
             .skip(offset)
             .take(height)
@@ -409,6 +404,21 @@ impl App {
                 RowKind::Dir(_) => None,
             })
             .collect()
+    }
+
+    /// How many lines of a text the preview can show at its scroll
+    /// (generously: a frame never needs more, and reads no further).
+    pub fn shown_lines(&self) -> usize {
+        usize::from(self.scroll) + usize::from(self.size.1).max(256)
+    }
+
+    /// The screen's areas at the current size.
+    pub fn areas(&self) -> layout::Areas {
+        layout::areas(
+            ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1),
+            self.banner.is_some() || self.load_error.is_some(),
+            self.model.as_ref().map_or(0, |m| m.kb.topics.len()),
+        )
     }
 
     pub fn set_status(&mut self, message: impl Into<String>, error: bool) {

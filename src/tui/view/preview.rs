@@ -6,33 +6,19 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::{pane, tab_labels};
+use super::pane;
 use crate::config::Valued;
 use crate::display::{clean_name, clean_text, head_lines};
 use crate::learn::Outcome;
 use crate::topic::TopicState;
-use crate::tui::action::Tab;
 use crate::tui::app::{App, Focus};
 use crate::tui::diff::changed_lines;
+use crate::tui::layout::tab_labels;
 use crate::tui::model::{Model, PREVIEW_LIMIT};
+use crate::tui::pane::Tab;
 use crate::tui::tree::RowKind;
 
 /// The tab under column `x` of the tab row of a preview at `area`.
-pub fn tab_at(area: Rect, x: u16) -> Option<Tab> {
-    let mut left = area.x + 1;
-    for (label, tab) in tab_labels(area.width.saturating_sub(2))
-        .iter()
-        .zip(Tab::ALL)
-    {
-        let w = u16::try_from(label.chars().count()).unwrap_or(0);
-        if x >= left && x < left + w {
-            return Some(tab);
-        }
-        left += w + 1;
-    }
-    None
-}
-
 fn tabs_line(app: &App, width: u16) -> Line<'static> {
     let mut spans = Vec::new();
     let labels = tab_labels(width);
@@ -103,15 +89,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
-/// How many leading lines of a text a preview scrolled to `app.scroll`
-/// can show (wrapped lines only push later ones further down).
-pub fn shown_lines(app: &App) -> usize {
-    usize::from(app.scroll) + usize::from(app.size.1).max(256)
-}
-
 /// `text` as drawn: only the lines a scrolled preview can show.
 fn plain(app: &App, text: &str) -> Text<'static> {
-    Text::raw(clean_text(head_lines(text, shown_lines(app)), true).into_owned())
+    Text::raw(clean_text(head_lines(text, app.shown_lines()), true).into_owned())
 }
 
 fn muted(app: &App, text: &str) -> Text<'static> {

@@ -7,10 +7,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::{list_offset, pane};
+use super::pane;
 use crate::display::clean_name;
 use crate::subjects::Resolution;
 use crate::tui::app::{App, Focus, Loading, Mode, Tester};
+use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::theme::Mark;
 use crate::tui::tree::{Row, RowKind};
@@ -122,13 +123,16 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
     );
 }
 
-pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+/// Draws the subjects (or the pattern tester); says which rows went
+/// where.
+pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
     let Some(state) = app.topic_state() else {
         frame.render_widget(pane(app, Line::from(" Subjects "), Focus::Subjects), area);
-        return;
+        return DrawnList::default();
     };
     if let Some(tester) = app.tester() {
-        return render_tester(app, tester, frame, area);
+        render_tester(app, tester, frame, area);
+        return DrawnList::default();
     }
     let mut title = vec![Span::styled(
         format!(" Subjects of {} ", clean_name(state.id())),
@@ -145,7 +149,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
     let Some(res) = app.resolution() else {
         frame.render_widget(topic_error(app, state), inner);
-        return;
+        return DrawnList::default();
     };
     let filtering = matches!(app.mode, Mode::Filter(_)) || !app.filter.is_empty();
     let [list_area, filter_area] = Layout::vertical([
@@ -195,6 +199,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 filter_area,
             ),
         }
+    }
+    DrawnList {
+        rows: list_area,
+        offset,
+        len: rows.len(),
     }
 }
 
