@@ -180,7 +180,7 @@ fn select_available(s: &mut Session, nth: usize) {
         .nth(nth)
         .map(|(k, _)| k)
         .expect("an available subject");
-    s.h.app.row = k;
+    s.h.app.subjects.row = k;
     s.h.driver.fulfill(&mut s.h.app);
     s.draw();
 }

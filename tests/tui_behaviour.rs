@@ -191,7 +191,7 @@ fn learning_a_disabled_subject_is_refused_with_the_reason() {
 fn pattern_tester_shows_learn_output_live_and_adds_the_pattern() {
     let mut d = Demo::new(120, 40);
     d.keys("gonboarding/**");
-    assert_eq!(d.h.app.tab, Tab::Learn);
+    assert_eq!(d.h.app.preview.tab, Tab::Learn);
     let screen = d.screen();
     assert!(screen.contains("selects 2 subjects "), "{screen}");
     assert!(
@@ -462,14 +462,14 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     let line = screen.lines().nth(tab_row).unwrap();
     let x = line[..line.find("2 Prompt").unwrap()].chars().count();
     d.h.click(u16::try_from(x).unwrap(), u16::try_from(tab_row).unwrap());
-    assert_eq!(d.h.app.tab, Tab::Prompt);
+    assert_eq!(d.h.app.preview.tab, Tab::Prompt);
     assert_eq!(d.h.app.focus, Focus::Preview);
     d.h.mouse(
         ratatui::crossterm::event::MouseEventKind::ScrollDown,
         u16::try_from(x).unwrap(),
         20,
     );
-    assert_eq!(d.h.app.scroll, 3);
+    assert_eq!(d.h.app.preview.scroll, 3);
     // A click on a row selects it; a click on the selected directory
     // row closes it.
     let screen = d.screen();
@@ -630,8 +630,8 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
     let mut d = Demo::new(120, 40);
     // From another tab, the key first shows the Prompt tab as it was.
     d.keys("c");
-    assert_eq!(d.h.app.tab, Tab::Prompt);
-    assert_eq!(d.h.app.prompt_client, None);
+    assert_eq!(d.h.app.preview.tab, Tab::Prompt);
+    assert_eq!(d.h.app.preview.prompt_client, None);
     let rfd = d.screen();
     assert!(rfd.contains("┌ Preview ─"), "{rfd}");
     let mut titles = Vec::new();
@@ -657,7 +657,7 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
         ]
     );
     d.keys("c");
-    assert_eq!(d.h.app.prompt_client, None);
+    assert_eq!(d.h.app.preview.prompt_client, None);
     assert_eq!(d.screen(), rfd);
     // Other tabs ignore the view; the help lists the key.
     d.keys("cc1");

@@ -40,7 +40,7 @@ fn connect(d: &mut Demo, client: Client) {
 /// Code → Codex).
 fn show(d: &mut Demo, client: &str) {
     d.keys("2");
-    while d.h.app.prompt_client.as_deref() != Some(client) {
+    while d.h.app.preview.prompt_client.as_deref() != Some(client) {
         d.keys("c");
     }
 }

@@ -55,7 +55,7 @@ fn status_line(d: &Demo) -> String {
 fn findings_tab_80x24() {
     let mut d = Demo::new(80, 24);
     d.keys("6");
-    assert_eq!(d.h.app.tab, Tab::Findings);
+    assert_eq!(d.h.app.preview.tab, Tab::Findings);
     assert_snapshot!(d.screen());
 }
 
@@ -71,7 +71,7 @@ fn findings_tab_only_the_selected_topic() {
     let mut d = Demo::new(160, 48);
     // `t` shows the tab, a second `t` keeps only the topic's findings.
     d.keys("jjt");
-    assert_eq!(d.h.app.tab, Tab::Findings);
+    assert_eq!(d.h.app.preview.tab, Tab::Findings);
     d.keys("t");
     assert_snapshot!(d.screen());
 }

@@ -149,7 +149,7 @@ mod tests {
     fn t_shows_the_tab_then_toggles_the_scope() {
         let mut app = App::new(Theme { color: true }, (100, 30));
         assert!(update(&mut app, Command::ToggleFindingsScope).is_empty());
-        assert_eq!(app.tab, Tab::Findings);
+        assert_eq!(app.preview.tab, Tab::Findings);
         assert!(!app.findings.only_topic);
         update(&mut app, Command::ToggleFindingsScope);
         assert!(app.findings.only_topic);

@@ -30,6 +30,7 @@ pub mod modes;
 pub mod mouse;
 pub mod moves;
 pub mod pane;
+pub mod panes;
 pub mod prompt;
 pub mod terminal;
 pub mod theme;

@@ -49,15 +49,15 @@ pub fn filter(app: &mut App, command: &Command) -> Vec<Effect> {
     match command {
         Command::Quit => return quit(app),
         Command::Cancel => {
-            app.filter.clear();
+            app.subjects.filter.clear();
             app.mode = Mode::Normal;
         }
         Command::Confirm => app.mode = Mode::Normal,
         Command::Input(key) => {
             input.input(*key);
-            app.filter = input.lines().join("");
+            app.subjects.filter = input.lines().join("");
             // Land on the first matching subject, not its directory.
-            app.row = app
+            app.subjects.row = app
                 .rows()
                 .iter()
                 .position(|r| matches!(r.kind, RowKind::Subject(_)))
@@ -85,7 +85,7 @@ pub fn tester(app: &mut App, command: &Command) -> Vec<Effect> {
         }
         Command::Input(key) => {
             t.input.input(*key);
-            app.scroll = 0;
+            app.preview.scroll = 0;
             Vec::new()
         }
         Command::Confirm => {
@@ -142,7 +142,7 @@ pub fn form(app: &mut App, command: &Command) -> Vec<Effect> {
                 }
                 Ok(plan) => {
                     if let FormKind::NewTopic = f.kind {
-                        app.pending_topic = Some(f.fields[0].value().trim().to_owned());
+                        app.topics.pending = Some(f.fields[0].value().trim().to_owned());
                     }
                     app.mode = Mode::Normal;
                     return run_plan(app, plan);

@@ -10,8 +10,8 @@ pub fn topic_count(app: &App) -> usize {
 }
 
 pub fn clamp(app: &mut App) {
-    app.topic = app.topic.min(topic_count(app).saturating_sub(1));
-    app.row = app.row.min(app.rows().len().saturating_sub(1));
+    app.topics.selected = app.topics.selected.min(topic_count(app).saturating_sub(1));
+    app.subjects.row = app.subjects.row.min(app.rows().len().saturating_sub(1));
 }
 
 pub fn page(app: &App) -> usize {
@@ -28,23 +28,23 @@ pub fn move_by(app: &mut App, delta: isize) {
     };
     match app.focus {
         Focus::Topics => {
-            let new = step(app.topic, topic_count(app));
-            if new != app.topic {
-                app.topic = new;
-                app.row = 0;
-                app.scroll = 0;
+            let new = step(app.topics.selected, topic_count(app));
+            if new != app.topics.selected {
+                app.topics.selected = new;
+                app.subjects.row = 0;
+                app.preview.scroll = 0;
             }
         }
         Focus::Subjects => {
-            let new = step(app.row, app.rows().len());
-            if new != app.row {
-                app.row = new;
-                app.scroll = 0;
+            let new = step(app.subjects.row, app.rows().len());
+            if new != app.subjects.row {
+                app.subjects.row = new;
+                app.preview.scroll = 0;
             }
         }
         Focus::Preview => {
-            let scroll = isize::try_from(app.scroll).unwrap_or(0) + delta;
-            app.scroll = u16::try_from(scroll.max(0)).unwrap_or(u16::MAX);
+            let scroll = isize::try_from(app.preview.scroll).unwrap_or(0) + delta;
+            app.preview.scroll = u16::try_from(scroll.max(0)).unwrap_or(u16::MAX);
         }
     }
 }
@@ -69,24 +69,24 @@ pub fn set_collapsed(app: &mut App, collapse: Option<bool>) {
             let want = collapse.unwrap_or(!dir.collapsed);
             let rel = dir.rel;
             if want {
-                app.collapsed.insert((id, rel));
+                app.subjects.collapsed.insert((id, rel));
             } else {
-                app.collapsed.remove(&(id, rel));
+                app.subjects.collapsed.remove(&(id, rel));
             }
         }
         RowKind::Subject(_) if collapse == Some(true) => {
             // Left on a subject goes to its directory's row.
             let rows = app.rows();
-            if let Some(parent) = rows[..app.row]
+            if let Some(parent) = rows[..app.subjects.row]
                 .iter()
                 .rposition(|r| r.depth < row.depth && matches!(r.kind, RowKind::Dir(_)))
             {
-                app.row = parent;
+                app.subjects.row = parent;
             }
         }
         RowKind::Subject(_) => {
             if collapse.is_none() {
-                app.tab = Tab::Subject;
+                app.preview.tab = Tab::Subject;
                 app.focus = Focus::Preview;
             }
         }

@@ -112,7 +112,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
         } => {
             app.set_status(message, error);
             if changed.is_some() {
-                app.last_change = changed;
+                app.config.last_change = changed;
             }
             Vec::new()
         }
@@ -124,7 +124,8 @@ fn loaded(app: &mut App, outcome: LoadOutcome) {
     match outcome.result {
         Ok(model) => {
             let wanted = app
-                .pending_topic
+                .topics
+                .pending
                 .take()
                 .or_else(|| app.topic_state().map(|t| t.id().to_owned()));
             app.model = Some(model);
@@ -133,7 +134,7 @@ fn loaded(app: &mut App, outcome: LoadOutcome) {
                     .as_ref()
                     .and_then(|m| m.kb.topics.iter().position(|t| t.id() == id))
             }) {
-                app.topic = index;
+                app.topics.selected = index;
             }
             if app.load_error.take().is_some() {
                 app.set_status("configuration fixed; editing is possible again", false);
@@ -184,8 +185,8 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::Collapse => set_collapsed(app, Some(true)),
         Command::Expand => set_collapsed(app, Some(false)),
         Command::SelectTab(tab) => {
-            app.tab = *tab;
-            app.scroll = 0;
+            app.preview.tab = *tab;
+            app.preview.scroll = 0;
         }
         Command::NextTab | Command::PrevTab => {
             let n = Tab::ALL.len();
@@ -194,8 +195,8 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
             } else {
                 n - 1
             };
-            app.tab = Tab::ALL[(app.tab.index() + step) % n];
-            app.scroll = 0;
+            app.preview.tab = Tab::ALL[(app.preview.tab.index() + step) % n];
+            app.preview.scroll = 0;
         }
         Command::PickTopic(_)
         | Command::PickRow(_)
@@ -239,20 +240,20 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
                 input: ratatui_textarea::TextArea::default(),
                 to_disabled: false,
             });
-            app.tab = Tab::Learn;
-            app.scroll = 0;
+            app.preview.tab = Tab::Learn;
+            app.preview.scroll = 0;
         }
         Command::OpenFilter => {
-            let input = ratatui_textarea::TextArea::new(vec![app.filter.clone()]);
+            let input = ratatui_textarea::TextArea::new(vec![app.subjects.filter.clone()]);
             let mut input = input;
             input.move_cursor(ratatui_textarea::CursorMove::End);
             app.mode = Mode::Filter(input);
             app.focus = Focus::Subjects;
         }
         Command::ToggleShowHidden => {
-            app.show_hidden = !app.show_hidden;
+            app.subjects.show_hidden = !app.subjects.show_hidden;
             app.set_status(
-                if app.show_hidden {
+                if app.subjects.show_hidden {
                     "showing hidden and disabled subjects"
                 } else {
                     "hiding hidden and disabled subjects"
@@ -268,7 +269,7 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
                     .and_then(|i| app.subject(i))
                     .map(|s| s.path().to_path_buf()),
             };
-            let path = match (subject, app.tab) {
+            let path = match (subject, app.preview.tab) {
                 (Some(p), tab) if tab != Tab::Config => Some(p),
                 _ => app.shown_target(),
             };
@@ -282,11 +283,12 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::CyclePromptView => {
             // From another tab the key first shows the Prompt tab as it
             // was left; on it, the next view.
-            if app.tab == Tab::Prompt {
-                app.prompt_client = super::client_prompt::next_view(app.prompt_client.as_deref());
+            if app.preview.tab == Tab::Prompt {
+                app.preview.prompt_client =
+                    super::client_prompt::next_view(app.preview.prompt_client.as_deref());
             }
-            app.tab = Tab::Prompt;
-            app.scroll = 0;
+            app.preview.tab = Tab::Prompt;
+            app.preview.scroll = 0;
         }
         Command::ToggleHelp => {
             app.help_scroll = 0;
@@ -307,7 +309,7 @@ fn cycle_target(app: &mut App) {
         .map_or(0, |i| (i + 1) % files.len());
     let file = files[next].clone();
     let shown = model.show(&file);
-    app.target = Some(file);
+    app.config.target = Some(file);
     app.set_status(format!("new entries now go to {shown}"), false);
 }
 
@@ -318,29 +320,29 @@ fn pointer(app: &mut App, command: &Command) {
         Command::PickTopic(row) => {
             app.focus = Focus::Topics;
             if let Some(i) = row
-                && i != app.topic
+                && i != app.topics.selected
             {
-                app.topic = i;
-                app.row = 0;
-                app.scroll = 0;
+                app.topics.selected = i;
+                app.subjects.row = 0;
+                app.preview.scroll = 0;
             }
         }
         Command::PickRow(row) => {
             app.focus = Focus::Subjects;
             if let Some(i) = row {
-                if i == app.row {
+                if i == app.subjects.row {
                     set_collapsed(app, None);
                 } else {
-                    app.row = i;
-                    app.scroll = 0;
+                    app.subjects.row = i;
+                    app.preview.scroll = 0;
                 }
             }
         }
         Command::PickTab(tab) => {
             app.focus = Focus::Preview;
             if let Some(tab) = tab {
-                app.tab = tab;
-                app.scroll = 0;
+                app.preview.tab = tab;
+                app.preview.scroll = 0;
             }
         }
         Command::Scroll { pane, down } => {
@@ -358,12 +360,12 @@ fn pointer(app: &mut App, command: &Command) {
 /// `t`: shows the Findings tab, switching between every topic's findings
 /// and the selected topic's.
 fn toggle_findings_scope(app: &mut App) {
-    if app.tab == Tab::Findings {
+    if app.preview.tab == Tab::Findings {
         app.findings.only_topic = !app.findings.only_topic;
     } else {
-        app.tab = Tab::Findings;
+        app.preview.tab = Tab::Findings;
     }
-    app.scroll = 0;
+    app.preview.scroll = 0;
     let id = app.topic_state().map(|t| t.id().to_owned());
     let message = match (app.findings.only_topic, id) {
         (true, Some(id)) => format!("findings of topic `{id}` only"),

@@ -35,11 +35,11 @@ fn focus_and_tabs_cycle() {
         &mut app,
         vec![Command::SelectTab(Tab::Config), Command::NextTab],
     );
-    assert_eq!(app.tab, Tab::Findings);
+    assert_eq!(app.preview.tab, Tab::Findings);
     run(&mut app, vec![Command::NextTab]);
-    assert_eq!(app.tab, Tab::Subject);
+    assert_eq!(app.preview.tab, Tab::Subject);
     run(&mut app, vec![Command::PrevTab]);
-    assert_eq!(app.tab, Tab::Findings);
+    assert_eq!(app.preview.tab, Tab::Findings);
 }
 
 #[test]
@@ -50,17 +50,17 @@ fn preview_scrolls_and_tab_change_resets_scroll() {
         &mut app,
         vec![Command::MoveDown, Command::MoveDown, Command::PageDown],
     );
-    assert!(app.scroll > 2, "{}", app.scroll);
+    assert!(app.preview.scroll > 2, "{}", app.preview.scroll);
     run(&mut app, vec![Command::MoveUp]);
-    let before = app.scroll;
+    let before = app.preview.scroll;
     run(&mut app, vec![Command::Top]);
-    assert_eq!(app.scroll, 0);
+    assert_eq!(app.preview.scroll, 0);
     assert!(before > 0);
     run(
         &mut app,
         vec![Command::PageDown, Command::SelectTab(Tab::Prompt)],
     );
-    assert_eq!(app.scroll, 0);
+    assert_eq!(app.preview.scroll, 0);
 }
 
 #[test]
@@ -82,13 +82,13 @@ fn help_opens_scrolls_and_closes() {
 fn filter_types_live_and_escape_clears() {
     let mut app = app();
     run(&mut app, vec![Command::OpenFilter, key('m'), key('j')]);
-    assert_eq!(app.filter, "mj");
+    assert_eq!(app.subjects.filter, "mj");
     assert_eq!(app.focus, Focus::Subjects);
     run(&mut app, vec![Command::Confirm]);
     assert!(matches!(app.mode, Mode::Normal));
-    assert_eq!(app.filter, "mj");
+    assert_eq!(app.subjects.filter, "mj");
     run(&mut app, vec![Command::OpenFilter, Command::Cancel]);
-    assert_eq!(app.filter, "");
+    assert_eq!(app.subjects.filter, "");
 }
 
 #[test]
@@ -184,5 +184,5 @@ fn done_sets_status_and_remembers_the_change() {
         }],
     );
     assert_eq!(app.status.message, "added");
-    assert_eq!(app.last_change, Some(changed));
+    assert_eq!(app.config.last_change, Some(changed));
 }

@@ -26,7 +26,7 @@ fn tabs_line(app: &App, width: u16) -> Line<'static> {
         if i > 0 {
             spans.push(Span::styled("│", app.theme.muted()));
         }
-        let style = if *tab == app.tab {
+        let style = if *tab == app.preview.tab {
             app.theme.selected(true)
         } else {
             app.theme.muted()
@@ -39,9 +39,10 @@ fn tabs_line(app: &App, width: u16) -> Line<'static> {
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let Some(model) = &app.model else { return };
     let client = app
+        .preview
         .prompt_client
         .as_deref()
-        .filter(|_| app.tab == Tab::Prompt);
+        .filter(|_| app.preview.tab == Tab::Prompt);
     // The RFD view keeps the plain title; a client view names itself.
     let title = match client {
         Some(c) => format!(
@@ -59,7 +60,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
     let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
     frame.render_widget(Paragraph::new(tabs_line(app, tabs.width)), tabs);
-    let text = match app.tab {
+    let text = match app.preview.tab {
         Tab::Subject => subject(app),
         Tab::Prompt if let Some(c) = client => super::client_prompt::text(app, model, c),
         Tab::Prompt => match &model.prompt {
@@ -84,7 +85,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(
         Paragraph::new(text)
             .wrap(Wrap { trim: false })
-            .scroll((app.scroll, 0)),
+            .scroll((app.preview.scroll, 0)),
         body,
     );
 }
@@ -281,6 +282,7 @@ fn config(app: &App, model: &Model) -> Text<'static> {
     ])];
     let text = model.config_texts.get(&file);
     let highlight = app
+        .config
         .last_change
         .as_ref()
         .filter(|c| c.path == file)

@@ -89,7 +89,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             .unwrap_or_default()
     };
     let mut hints = vec![hint(Command::ToggleHelp, "help")];
-    if app.tab == crate::tui::pane::Tab::Prompt {
+    if app.preview.tab == crate::tui::pane::Tab::Prompt {
         hints.push(hint(Command::CyclePromptView, "prompt as…"));
     }
     hints.extend([

@@ -102,7 +102,7 @@ fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'stati
 /// The subjects pane before the first load arrives: which directory is
 /// being read.
 pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rect) {
-    let Some(topic) = loading.topics.get(app.topic) else {
+    let Some(topic) = loading.topics.get(app.topics.selected) else {
         frame.render_widget(pane(app, Line::from(" Subjects "), Focus::Subjects), area);
         return;
     };
@@ -138,7 +138,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         format!(" Subjects of {} ", clean_name(state.id())),
         app.theme.title(),
     )];
-    if !app.show_hidden {
+    if !app.subjects.show_hidden {
         title.push(Span::styled(
             "(hidden+disabled not shown) ",
             app.theme.muted(),
@@ -151,7 +151,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         frame.render_widget(topic_error(app, state), inner);
         return DrawnList::default();
     };
-    let filtering = matches!(app.mode, Mode::Filter(_)) || !app.filter.is_empty();
+    let filtering = matches!(app.mode, Mode::Filter(_)) || !app.subjects.filter.is_empty();
     let [list_area, filter_area] = Layout::vertical([
         Constraint::Fill(1),
         Constraint::Length(u16::from(filtering)),
@@ -167,7 +167,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         frame.render_widget(Paragraph::new(msg).style(app.theme.muted()), list_area);
     }
     let height = usize::from(list_area.height);
-    let offset = list_offset(app.row, height, rows.len());
+    let offset = list_offset(app.subjects.row, height, rows.len());
     let width = usize::from(list_area.width);
     let lines: Vec<Line> = rows
         .iter()
@@ -176,7 +176,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         .take(height)
         .map(|(k, row)| {
             let line = row_line(app, res, row, width);
-            if k == app.row {
+            if k == app.subjects.row {
                 line.patch_style(app.theme.selected(app.focus == Focus::Subjects))
             } else {
                 line
@@ -194,8 +194,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
                 frame.render_widget(input, field);
             }
             _ => frame.render_widget(
-                Paragraph::new(format!("/ {}  (Esc in / clears)", clean_name(&app.filter)))
-                    .style(app.theme.muted()),
+                Paragraph::new(format!(
+                    "/ {}  (Esc in / clears)",
+                    clean_name(&app.subjects.filter)
+                ))
+                .style(app.theme.muted()),
                 filter_area,
             ),
         }

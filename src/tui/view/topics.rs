@@ -103,7 +103,11 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
         );
         return;
     }
-    let offset = list_offset(app.topic, usize::from(inner.height), loading.topics.len());
+    let offset = list_offset(
+        app.topics.selected,
+        usize::from(inner.height),
+        loading.topics.len(),
+    );
     let lines: Vec<Line> = loading
         .topics
         .iter()
@@ -125,7 +129,7 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
                 topic.enabled,
                 topic.title.as_deref(),
             );
-            if i == app.topic {
+            if i == app.topics.selected {
                 line.patch_style(t.selected(app.focus == Focus::Topics))
             } else {
                 line
@@ -157,7 +161,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         );
         return DrawnList::default();
     }
-    let offset = list_offset(app.topic, usize::from(inner.height), topics.len());
+    let offset = list_offset(app.topics.selected, usize::from(inner.height), topics.len());
     let lines: Vec<Line> = topics
         .iter()
         .enumerate()
@@ -165,7 +169,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         .take(usize::from(inner.height))
         .map(|(i, state)| {
             let line = topic_line(app, state);
-            if i == app.topic {
+            if i == app.topics.selected {
                 line.patch_style(app.theme.selected(app.focus == Focus::Topics))
             } else {
                 line
