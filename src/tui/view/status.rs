@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::display::clean_name;
-use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::command::Command;
 use crate::tui::keymap::{Scope, bindings, key_for};
 
 /// Above this many tokens the prompt size is shown as a warning.
@@ -83,20 +83,20 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         first.push(Span::styled("cannot load the workspace", t.error()));
     }
     let table = bindings();
-    let hint = |a: Action, what: &str| {
+    let hint = |a: Command, what: &str| {
         key_for(&table, Scope::Normal, &a)
             .map(|k| format!("{k} {what}"))
             .unwrap_or_default()
     };
-    let mut hints = vec![hint(Action::ToggleHelp, "help")];
-    if app.tab == crate::tui::action::Tab::Prompt {
-        hints.push(hint(Action::CyclePromptView, "prompt as…"));
+    let mut hints = vec![hint(Command::ToggleHelp, "help")];
+    if app.preview.tab == crate::tui::pane::Tab::Prompt {
+        hints.push(hint(Command::CyclePromptView, "prompt as…"));
     }
     hints.extend([
-        hint(Action::ToggleLearned, "learn"),
-        hint(Action::ToggleDisabled, "disable"),
-        hint(Action::Undo, "undo"),
-        hint(Action::Quit, "quit"),
+        hint(Command::ToggleLearned, "learn"),
+        hint(Command::ToggleDisabled, "disable"),
+        hint(Command::Undo, "undo"),
+        hint(Command::Quit, "quit"),
     ]);
     let hints = hints.join(" · ");
     let second = if app.status.message.is_empty() {
