@@ -6,7 +6,7 @@
 //! [`edit_bridge`], the only module that writes config files), off the
 //! loop on [`worker`]s whose results come back as events; [`view`] draws
 //! and records the layout. [`terminal`] runs the one blocking loop. See
-//! `docs/tui-architecture.md`. The engine computes every marker and text;
+//! `ARCHITECTURE.md` ("The TUI loop"). The engine computes every marker and text;
 //! nothing here re-implements a knowledge-base rule.
 
 pub mod app;
