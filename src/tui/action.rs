@@ -113,6 +113,17 @@ pub enum Action {
     CyclePromptView,
     /// Show the key help.
     ToggleHelp,
+    /// Next match of the last search (help, message log).
+    SearchNext,
+    /// Previous match of the last search.
+    SearchPrev,
+    /// Copy what has the focus (a slug, the prompt, the learn output, the
+    /// findings) to the clipboard through OSC 52.
+    Copy,
+    /// Soft-wrap the preview's long lines, or cut them.
+    ToggleWrap,
+    /// Show the message log (every status message, whole).
+    ShowMessages,
     /// Quit.
     Quit,
     /// Close a dialog, overlay or input.
@@ -180,5 +191,9 @@ pub enum Effect {
     Check,
     /// Suspend the terminal, run the editor on the file, restore, reload.
     OpenEditor(PathBuf),
+    /// Put this text on the clipboard (the terminal writes OSC 52).
+    Copy(String),
+    /// Copy the whole `<knowledge>` section (the driver reads it).
+    CopyPrompt,
     Quit,
 }

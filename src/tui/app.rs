@@ -107,6 +107,10 @@ impl Tester {
 pub enum Mode {
     Normal,
     Help,
+    /// Typing a search inside the `?` help, or the message log (true).
+    HelpSearch(TextArea<'static>, bool),
+    /// The message log: every status message, whole.
+    Messages,
     Filter(TextArea<'static>),
     Pattern(Tester),
     Choice(Choice),
@@ -156,7 +160,13 @@ impl Loading {
     }
 }
 
+/// How many status messages the message log keeps.
+pub const MESSAGE_LOG: usize = 200;
+
 /// The whole app.
+// Its flags are independent settings (quit, hidden shown, read-only,
+// wrap), not the states of one machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug)]
 pub struct App {
     /// The last good load (None before the first success).
@@ -185,6 +195,17 @@ pub struct App {
     pub prompt_client: Option<String>,
     pub scroll: u16,
     pub help_scroll: u16,
+    /// The last search inside the help or the message log (`/`, `n`/`N`).
+    pub help_query: String,
+    /// Each topic's own filter while another is shown.
+    pub filters: super::filter::PerTopic,
+    /// `--read-only`: browsing only, every edit refused.
+    pub read_only_flag: bool,
+    /// The preview soft-wraps long lines (`w` toggles).
+    pub wrap: bool,
+    /// Every status message, whole, oldest first (a status line cuts a
+    /// long one; `M` shows them).
+    pub messages: Vec<String>,
     /// The file chosen with `f` for new entries (None: contract default).
     pub target: Option<PathBuf>,
     pub status: Status,
@@ -221,6 +242,11 @@ impl App {
             prompt_client: None,
             scroll: 0,
             help_scroll: 0,
+            help_query: String::new(),
+            filters: super::filter::PerTopic::default(),
+            read_only_flag: false,
+            wrap: true,
+            messages: Vec::new(),
             target: None,
             status: Status::default(),
             cache: Cache::default(),
@@ -412,10 +438,15 @@ impl App {
     }
 
     pub fn set_status(&mut self, message: impl Into<String>, error: bool) {
-        self.status = Status {
-            message: message.into(),
-            error,
-        };
+        let message = message.into();
+        if !message.is_empty() && self.messages.last() != Some(&message) {
+            // Bounded: a long session keeps its recent messages.
+            if self.messages.len() >= MESSAGE_LOG {
+                self.messages.remove(0);
+            }
+            self.messages.push(message.clone());
+        }
+        self.status = Status { message, error };
     }
 
     /// True when edits are refused (the config does not parse).

@@ -179,6 +179,13 @@ fn event_loop(
             for effect in driver.dispatch(app, action) {
                 match effect {
                     Effect::Quit => return Ok(()),
+                    // Between frames, straight to the terminal (which
+                    // sets the clipboard; see `osc52`).
+                    Effect::Copy(text) => {
+                        if let Err(e) = super::osc52::write(&mut std::io::stdout(), &text) {
+                            app.set_status(format!("cannot copy: {e}"), true);
+                        }
+                    }
                     Effect::OpenEditor(path) => {
                         let (message, error) = match edit_file(&path) {
                             Ok(m) => (m, false),

@@ -21,6 +21,9 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         );
         return Vec::new();
     }
+    if super::readonly::refuse(app, &action) {
+        return Vec::new();
+    }
     match action {
         Action::Resize(w, h) => {
             app.size = (w, h);
@@ -90,16 +93,8 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         Action::ScrollDown(x, y) => super::mouse::wheel(app, x, y, true),
         other => match app.mode {
             Mode::Normal => normal(app, &other),
-            Mode::Help => {
-                match other {
-                    Action::Quit => return quit(app),
-                    Action::Cancel | Action::ToggleHelp => app.mode = Mode::Normal,
-                    Action::MoveDown => app.help_scroll = app.help_scroll.saturating_add(1),
-                    Action::MoveUp => app.help_scroll = app.help_scroll.saturating_sub(1),
-                    _ => {}
-                }
-                Vec::new()
-            }
+            Mode::Help | Mode::Messages => super::nav::overlay(app, &other),
+            Mode::HelpSearch(..) => super::nav::search(app, &other),
             Mode::Filter(_) => filter(app, &other),
             Mode::Pattern(_) => tester(app, &other),
             Mode::Choice(_) => choice(app, &other),
@@ -166,6 +161,7 @@ pub(super) fn topic_count(app: &App) -> usize {
 }
 
 pub(super) fn clamp(app: &mut App) {
+    super::filter::follow_topic(app);
     app.topic = app.topic.min(topic_count(app).saturating_sub(1));
     app.row = app.row.min(app.rows().len().saturating_sub(1));
 }
@@ -263,6 +259,10 @@ pub(super) fn set_collapsed(app: &mut App, collapse: Option<bool>) {
 }
 
 fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
+    if app.read_only_flag {
+        app.set_status(super::readonly::REFUSED, true);
+        return Vec::new();
+    }
     if let Some(err) = &app.load_error {
         app.set_status(
             format!("read-only until the configuration is fixed: {err}"),
@@ -306,6 +306,9 @@ fn normal(app: &mut App, action: &Action) -> Vec<Effect> {
             Focus::Subjects => set_collapsed(app, None),
             Focus::Preview => {}
         },
+        Action::Cancel => {
+            super::nav::back_out(app);
+        }
         Action::Collapse => set_collapsed(app, Some(true)),
         Action::Expand => set_collapsed(app, Some(false)),
         Action::SelectTab(tab) => {
@@ -409,7 +412,21 @@ fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
         }
         Action::ToggleHelp => {
             app.help_scroll = 0;
+            app.help_query.clear();
             app.mode = Mode::Help;
+        }
+        Action::ShowMessages => super::nav::open_messages(app),
+        Action::Copy => return super::osc52::copy(app),
+        Action::ToggleWrap => {
+            app.wrap = !app.wrap;
+            app.set_status(
+                if app.wrap {
+                    "preview: long lines wrap (↪ marks a continuation)"
+                } else {
+                    "preview: long lines are cut"
+                },
+                false,
+            );
         }
         _ => {}
     }

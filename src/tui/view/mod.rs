@@ -4,12 +4,14 @@
 mod client_prompt;
 mod dialogs;
 mod findings;
+mod footer;
 mod help;
 pub mod markdown;
 pub mod preview;
 mod status;
 mod subjects;
 mod topics;
+pub mod wrap;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -20,6 +22,8 @@ use super::action::Tab;
 use super::app::{App, Focus, Mode};
 use crate::display::clean_text;
 
+pub use findings::tab as findings_tab;
+pub use help::lines as help_lines;
 pub use preview::tab_at;
 
 /// Where each pane goes.
@@ -145,7 +149,8 @@ pub fn render(app: &App, frame: &mut Frame) {
     }
     status::render(app, frame, a.status);
     match &app.mode {
-        Mode::Help => help::render(app, frame),
+        Mode::Help | Mode::HelpSearch(_, false) => help::render(app, frame),
+        Mode::Messages | Mode::HelpSearch(_, true) => help::render_messages(app, frame),
         Mode::Choice(c) => dialogs::choice(app, c, frame),
         Mode::Form(f) => dialogs::form(app, f, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) => {}
