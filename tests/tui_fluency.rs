@@ -7,8 +7,9 @@
 
 mod tui_support;
 
-use jp_kb::tui::action::{Action, Effect};
 use jp_kb::tui::app::{Focus, Mode};
+use jp_kb::tui::effect::Effect;
+use jp_kb::tui::event::Event;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::Modifier;
 use tui_support::Demo;
@@ -88,11 +89,11 @@ fn esc_backs_out_one_level_filter_then_preview() {
     d.keys("\t\t");
     assert_eq!(d.h.app.focus, Focus::Preview);
     d.keys("/jean\n");
-    assert_eq!(d.h.app.filter, "jean");
+    assert_eq!(d.h.app.subjects.filter, "jean");
     assert_eq!(d.h.app.focus, Focus::Subjects);
     d.keys("\t\u{1b}");
     // First the filter goes, the focus stays.
-    assert_eq!(d.h.app.filter, "");
+    assert_eq!(d.h.app.subjects.filter, "");
     assert_eq!(d.h.app.focus, Focus::Preview);
     d.keys("\u{1b}");
     assert_eq!(d.h.app.focus, Focus::Subjects);
@@ -101,7 +102,7 @@ fn esc_backs_out_one_level_filter_then_preview() {
     assert!(matches!(d.h.app.mode, Mode::Form(_)));
     d.keys("\u{1b}");
     assert!(matches!(d.h.app.mode, Mode::Normal));
-    assert_eq!(d.h.app.filter, "ryan");
+    assert_eq!(d.h.app.subjects.filter, "ryan");
 }
 
 #[test]
@@ -113,15 +114,15 @@ fn each_topic_keeps_its_own_filter_and_the_count_shows() {
     assert!(screen.contains(" 1/9"), "{screen}");
     // Another topic: no filter there (not `(no subject matches)`).
     d.topic(1);
-    assert_eq!(d.h.app.filter, "");
+    assert_eq!(d.h.app.subjects.filter, "");
     assert!(!d.screen().contains("(no subject matches)"));
     d.keys("\t/e\n");
-    assert_eq!(d.h.app.filter, "e");
+    assert_eq!(d.h.app.subjects.filter, "e");
     // Back: each topic's own filter.
     d.topic(0);
-    assert_eq!(d.h.app.filter, "jean");
+    assert_eq!(d.h.app.subjects.filter, "jean");
     d.topic(1);
-    assert_eq!(d.h.app.filter, "e");
+    assert_eq!(d.h.app.subjects.filter, "e");
 }
 
 #[test]
@@ -248,7 +249,7 @@ fn at_40x12_forms_keep_a_visible_input_and_rows_keep_their_tokens() {
 fn a_long_status_message_is_cut_at_a_word_and_kept_whole_in_the_log() {
     let mut d = Demo::new(80, 24);
     let long = "the quick brown fox jumps over the lazy dog and keeps on running far past the edge of any terminal";
-    d.h.action(Action::Done {
+    d.h.action(Event::Done {
         message: long.to_owned(),
         error: false,
         changed: None,

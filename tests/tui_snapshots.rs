@@ -7,7 +7,8 @@
 mod tui_support;
 
 use insta::assert_snapshot;
-use jp_kb::tui::action::Action;
+use jp_kb::tui::command::Command;
+use jp_kb::tui::event::Event;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::Color;
 use tui_support::Demo;
@@ -181,7 +182,7 @@ fn error_config_read_only() {
     let mut d = demo();
     let good = d.config_text();
     std::fs::write(d.config(), format!("{good}learned = [\n")).unwrap();
-    d.h.action(Action::FilesChanged(vec![d.config()]));
+    d.h.action(Event::FilesChanged(vec![d.config()]));
     assert_snapshot!(d.screen());
 }
 
@@ -235,7 +236,7 @@ fn size_wide_160x48() {
 #[test]
 fn resize_relays_out_the_screen() {
     let mut d = Demo::new(100, 30);
-    d.h.action(Action::Resize(60, 20));
+    d.h.action(Event::Resize(60, 20));
     assert_eq!(d.screen(), Demo::new(60, 20).screen());
 }
 
@@ -320,7 +321,7 @@ fn prompt_size_warns_above_the_threshold() {
         "lorem ipsum dolor sit amet ".repeat(2000),
     )
     .unwrap();
-    d.h.action(Action::Reload);
+    d.h.action(Command::Reload);
     d.keys("\t");
     d.select("zz");
     d.keys("l");
@@ -360,7 +361,7 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     assert!(d.h.app.model.is_none());
     // The load replaces the pre-load screen with the synchronous one.
     let loaded = loads.recv().expect("the load arrives");
-    assert!(matches!(loaded, Action::Loaded(_)));
+    assert!(matches!(loaded, Event::Loaded(_)));
     d.h.action(loaded);
     assert!(d.h.app.loading.is_none());
     assert_eq!(d.screen(), demo().screen());

@@ -78,16 +78,16 @@ pub fn name_highlights(matcher: &mut SlugMatcher, slug: &str, name: &str) -> Vec
 }
 
 /// Each topic's filter text while another topic is shown: switching
-/// topics keeps every topic's own filter (`app.filter` is the shown
+/// topics keeps every topic's own filter (`app.subjects.filter` is the shown
 /// topic's).
 #[derive(Debug, Default)]
 pub struct PerTopic {
-    /// The topic whose filter `app.filter` holds.
+    /// The topic whose filter `app.subjects.filter` holds.
     shown: Option<String>,
     kept: BTreeMap<String, String>,
 }
 
-/// Swaps `app.filter` when the selected topic changed since the last
+/// Swaps `app.subjects.filter` when the selected topic changed since the last
 /// call (called after every state change, see `update::clamp`).
 pub fn follow_topic(app: &mut App) {
     let Some(id) = app.topic_state().map(|t| t.id().to_owned()) else {
@@ -98,11 +98,13 @@ pub fn follow_topic(app: &mut App) {
         return;
     }
     if let Some(old) = filters.shown.take()
-        && !app.filter.is_empty()
+        && !app.subjects.filter.is_empty()
     {
-        filters.kept.insert(old, std::mem::take(&mut app.filter));
+        filters
+            .kept
+            .insert(old, std::mem::take(&mut app.subjects.filter));
     }
-    app.filter = filters.kept.remove(&id).unwrap_or_default();
+    app.subjects.filter = filters.kept.remove(&id).unwrap_or_default();
     filters.shown = Some(id);
 }
 
@@ -114,7 +116,7 @@ pub fn count(app: &App, rows: &[Row]) -> (usize, usize) {
         .filter(|r| matches!(r.kind, RowKind::Subject(_)))
         .count();
     let total = app.resolution().map_or(0, |res| {
-        if app.show_hidden {
+        if app.subjects.show_hidden {
             res.subjects().len()
         } else {
             (0..res.subjects().len())

@@ -1,11 +1,14 @@
-//! The key map as data: one table `(scope, key) → action` with its help
-//! text. The handler resolves keys through it and the `?` overlay and
-//! footer hints are generated from it, so they cannot disagree.
+//! The key map as data: one table `(scope, key) → command` with its help
+//! text. The loop resolves keys through it and the `?` overlay and footer
+//! hints are generated from it, so they cannot disagree. Commands have
+//! names ([`Command::name`]), so the table could later be read from a
+//! configuration; adding a command is a variant, a row here, and an arm
+//! in `update`.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::action::{Action, Tab};
 use super::app::Mode;
+use super::command::{Command, Tab};
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +54,7 @@ pub struct Binding {
     pub scope: Scope,
     pub code: KeyCode,
     pub mods: KeyModifiers,
-    pub action: Action,
+    pub command: Command,
     pub help: &'static str,
 }
 
@@ -62,14 +65,14 @@ fn b(
     scope: Scope,
     code: KeyCode,
     mods: KeyModifiers,
-    action: Action,
+    command: Command,
     help: &'static str,
 ) -> Binding {
     Binding {
         scope,
         code,
         mods,
-        action,
+        command,
         help,
     }
 }
@@ -80,7 +83,7 @@ fn c(ch: char) -> KeyCode {
 
 /// The default key table.
 pub fn bindings() -> Vec<Binding> {
-    use Action as A;
+    use Command as A;
     use KeyCode as K;
     use Scope::{Choice, Normal};
     let mut v = vec![
@@ -166,7 +169,7 @@ pub fn bindings() -> Vec<Binding> {
 
 /// Backing out, copying, wrapping and the message log (issue 16).
 fn preview_bindings() -> Vec<Binding> {
-    use Action as A;
+    use Command as A;
     use KeyCode as K;
     use Scope::Normal;
     vec![
@@ -197,7 +200,7 @@ fn preview_bindings() -> Vec<Binding> {
 
 /// Bindings of the overlays and inputs.
 fn dialog_bindings() -> Vec<Binding> {
-    use Action as A;
+    use Command as A;
     use KeyCode as K;
     use Scope::{Choice, Form, Help, Line};
     vec![
@@ -268,15 +271,15 @@ fn normalize(key: &KeyEvent) -> (KeyCode, KeyModifiers) {
     (key.code, mods)
 }
 
-/// The action for a key in a scope; text scopes pass unbound keys on as
-/// [`Action::Input`].
-pub fn resolve(table: &[Binding], scope: Scope, key: &KeyEvent) -> Option<Action> {
+/// The command for a key in a scope; text scopes pass unbound keys on as
+/// [`Command::Input`].
+pub fn resolve(table: &[Binding], scope: Scope, key: &KeyEvent) -> Option<Command> {
     let (code, mods) = normalize(key);
     table
         .iter()
         .find(|b| b.scope == scope && b.code == code && b.mods == mods)
-        .map(|b| b.action.clone())
-        .or_else(|| scope.is_text().then(|| Action::Input(*key)))
+        .map(|b| b.command.clone())
+        .or_else(|| scope.is_text().then_some(Command::Input(*key)))
 }
 
 /// A key as the help shows it (`Ctrl-r`, `PgDn`, `j`).
@@ -317,12 +320,13 @@ pub fn help_rows(table: &[Binding], scope: Scope) -> Vec<(String, &'static str)>
     rows
 }
 
-/// The first key bound to an action in a scope (footer hints).
-pub fn key_for(table: &[Binding], scope: Scope, action: &Action) -> Option<String> {
+/// The first key bound to a command in a scope (footer hints).
+pub fn key_for(table: &[Binding], scope: Scope, command: &Command) -> Option<String> {
     table
         .iter()
         .find(|b| {
-            b.scope == scope && std::mem::discriminant(&b.action) == std::mem::discriminant(action)
+            b.scope == scope
+                && std::mem::discriminant(&b.command) == std::mem::discriminant(command)
         })
         .map(|b| key_label(b.code, b.mods))
 }
@@ -362,7 +366,7 @@ mod tests {
         // `l` in a text input types an `l`, it does not toggle learned.
         assert!(matches!(
             resolve(&t, Scope::Line, &key(c('l'), NONE)),
-            Some(Action::Input(_))
+            Some(Command::Input(_))
         ));
     }
 
@@ -387,7 +391,7 @@ mod tests {
         assert_eq!(rows[0], ("↓ / j".to_owned(), "down"));
         assert!(rows.iter().any(|(k, h)| k == "Ctrl-r" && *h == "redo"));
         assert_eq!(
-            key_for(&bindings(), Scope::Normal, &Action::ToggleHelp).as_deref(),
+            key_for(&bindings(), Scope::Normal, &Command::ToggleHelp).as_deref(),
             Some("?")
         );
     }

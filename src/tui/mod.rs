@@ -1,29 +1,39 @@
 //! `jp-kb tui`: the knowledge curator. The Elm architecture: [`app`]
-//! holds the state, [`action`] names what can happen, [`update`] changes
-//! the state and returns effects, [`driver`] carries them out (through
-//! [`edit_bridge`], the only module that writes config files), [`view`]
-//! draws. The engine computes every marker and text; nothing here
-//! re-implements a knowledge-base rule.
+//! holds the state; a person's [`command`]s (from the [`keymap`], or from
+//! [`mouse`] events and the drawn [`layout`]) and the outside world's
+//! [`event`]s go to [`update`], the only place the state changes, which
+//! returns [`effect`]s; the [`driver`] carries them out (through
+//! [`edit_bridge`], the only module that writes config files), off the
+//! loop on [`worker`]s whose results come back as events; [`view`] draws
+//! and records the layout. [`terminal`] runs the one blocking loop. See
+//! `docs/tui-architecture.md`. The engine computes every marker and text;
+//! nothing here re-implements a knowledge-base rule.
 
-pub mod action;
 pub mod app;
-pub mod checker;
 pub mod client_prompt;
+pub mod command;
 pub mod demo;
 pub mod diff;
 pub mod driver;
 pub mod edit_bridge;
 pub mod edits;
+pub mod effect;
+pub mod event;
 pub mod filter;
 pub mod findings;
 pub mod forms;
 pub mod harness;
 pub mod keymap;
+pub mod layout;
 pub mod lifecycle;
 pub mod model;
+pub mod modes;
 pub mod mouse;
+pub mod moves;
 pub mod nav;
 pub mod osc52;
+pub mod pane;
+pub mod panes;
 pub mod prompt;
 pub mod readonly;
 pub mod terminal;
@@ -32,6 +42,7 @@ pub mod tree;
 pub mod update;
 pub mod view;
 pub mod watch;
+pub mod worker;
 
 use std::path::PathBuf;
 

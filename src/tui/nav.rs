@@ -3,14 +3,15 @@
 //! the `?` help and the message log page (PgDn/PgUp, Ctrl-d/Ctrl-u,
 //! Home/End, g/G) and search (`/`, then `n`/`N`).
 
-use super::action::{Action, Effect};
 use super::app::{App, Focus, Mode};
+use super::command::Command;
+use super::effect::Effect;
 
 /// `Esc` on the main screen: clears the filter if one is set, else
 /// leaves the preview for the subjects pane. True when it did something.
 pub fn back_out(app: &mut App) -> bool {
-    if !app.filter.is_empty() {
-        app.filter.clear();
+    if !app.subjects.filter.is_empty() {
+        app.subjects.filter.clear();
         app.set_status("filter cleared", false);
         return true;
     }
@@ -53,32 +54,32 @@ pub fn open_messages(app: &mut App) {
 }
 
 /// Keys of the help and the message log.
-pub fn overlay(app: &mut App, action: &Action) -> Vec<Effect> {
+pub fn overlay(app: &mut App, action: &Command) -> Vec<Effect> {
     let messages = matches!(app.mode, Mode::Messages);
     let page = u16::try_from(page(app)).unwrap_or(u16::MAX);
     let last = last_scroll(app, messages);
     let s = app.help_scroll;
     app.help_scroll = match action {
-        Action::Quit => {
+        Command::Quit => {
             app.quit = true;
             return vec![Effect::Quit];
         }
-        Action::Cancel | Action::ToggleHelp | Action::ShowMessages => {
+        Command::Cancel | Command::ToggleHelp | Command::ShowMessages => {
             app.mode = Mode::Normal;
             return Vec::new();
         }
-        Action::MoveDown => s.saturating_add(1),
-        Action::MoveUp => s.saturating_sub(1),
-        Action::PageDown => s.saturating_add(page),
-        Action::PageUp => s.saturating_sub(page),
-        Action::Top => 0,
-        Action::Bottom => last,
-        Action::OpenFilter => {
+        Command::MoveDown => s.saturating_add(1),
+        Command::MoveUp => s.saturating_sub(1),
+        Command::PageDown => s.saturating_add(page),
+        Command::PageUp => s.saturating_sub(page),
+        Command::Top => 0,
+        Command::Bottom => last,
+        Command::OpenFilter => {
             app.mode = Mode::HelpSearch(ratatui_textarea::TextArea::default(), messages);
             return Vec::new();
         }
-        Action::SearchNext => find(app, messages, true).unwrap_or(s),
-        Action::SearchPrev => find(app, messages, false).unwrap_or(s),
+        Command::SearchNext => find(app, messages, true).unwrap_or(s),
+        Command::SearchPrev => find(app, messages, false).unwrap_or(s),
         _ => s,
     }
     .min(last);
@@ -86,24 +87,24 @@ pub fn overlay(app: &mut App, action: &Action) -> Vec<Effect> {
 }
 
 /// Keys while typing a search in the help or the message log.
-pub fn search(app: &mut App, action: &Action) -> Vec<Effect> {
+pub fn search(app: &mut App, action: &Command) -> Vec<Effect> {
     let Mode::HelpSearch(input, messages) = &mut app.mode else {
         return Vec::new();
     };
     let messages = *messages;
     match action {
-        Action::Quit => {
+        Command::Quit => {
             app.quit = true;
             return vec![Effect::Quit];
         }
-        Action::Input(key) => {
+        Command::Input(key) => {
             input.input(*key);
         }
-        Action::Cancel | Action::Confirm => {
+        Command::Cancel | Command::Confirm => {
             let query = input.lines().join("");
             app.mode = if messages { Mode::Messages } else { Mode::Help };
             app.help_query.clear();
-            if matches!(action, Action::Confirm) && !query.is_empty() {
+            if matches!(action, Command::Confirm) && !query.is_empty() {
                 app.help_query = query;
                 // From the line shown at the top, that line included.
                 app.help_scroll = app.help_scroll.saturating_sub(1);

@@ -11,8 +11,9 @@ use std::io::Write;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
-use super::action::{Effect, Tab};
+use super::app::Tab;
 use super::app::{App, Focus};
+use super::effect::Effect;
 use super::tree::RowKind;
 use crate::learn::Outcome;
 
@@ -34,8 +35,8 @@ pub fn copy(app: &mut App) -> Vec<Effect> {
     let (what, text) = match app.focus {
         Focus::Topics => ("the topic id", app.topic_state().map(|t| t.id().to_owned())),
         Focus::Subjects => ("the slug", selected_slug(app)),
-        Focus::Preview => match app.tab {
-            Tab::Prompt if app.prompt_client.is_none() => {
+        Focus::Preview => match app.preview.tab {
+            Tab::Prompt if app.preview.prompt_client.is_none() => {
                 app.set_status("copied the <knowledge> section (OSC 52)", false);
                 return vec![Effect::CopyPrompt];
             }

@@ -3,19 +3,19 @@
 //! while it is open), generated from the key table; and a long status
 //! message cut at a word (kept whole in the message log, `M`).
 
-use crate::tui::action::{Action, Tab};
 use crate::tui::app::{App, Focus, Mode};
+use crate::tui::command::{Command, Tab};
 use crate::tui::keymap::{Scope, bindings, key_for};
 
 /// The hints for what the keyboard talks to now, joined with ` · `.
 pub fn hints(app: &App) -> String {
     let table = bindings();
-    let hint = |scope: Scope, a: Action, what: &str| {
+    let hint = |scope: Scope, a: Command, what: &str| {
         key_for(&table, scope, &a)
             .map(|k| format!("{k} {what}"))
             .unwrap_or_default()
     };
-    let normal = |a: Action, what: &str| hint(Scope::Normal, a, what);
+    let normal = |a: Command, what: &str| hint(Scope::Normal, a, what);
     let hints: Vec<String> = match &app.mode {
         Mode::Filter(_) => vec![
             "type to filter".to_owned(),
@@ -43,32 +43,32 @@ pub fn hints(app: &App) -> String {
             "Esc cancel".to_owned(),
         ],
         Mode::Normal => {
-            let mut v = vec![normal(Action::ToggleHelp, "help")];
-            if app.tab == Tab::Prompt {
-                v.push(normal(Action::CyclePromptView, "prompt as…"));
+            let mut v = vec![normal(Command::ToggleHelp, "help")];
+            if app.preview.tab == Tab::Prompt {
+                v.push(normal(Command::CyclePromptView, "prompt as…"));
             }
-            match (app.focus, app.tab) {
+            match (app.focus, app.preview.tab) {
                 (Focus::Preview, tab) => {
                     if tab == Tab::Findings {
-                        v.push(normal(Action::ToggleFindingsScope, "all/this topic"));
+                        v.push(normal(Command::ToggleFindingsScope, "all/this topic"));
                     }
                     v.extend([
-                        normal(Action::ToggleWrap, "wrap"),
-                        normal(Action::Copy, "copy"),
+                        normal(Command::ToggleWrap, "wrap"),
+                        normal(Command::Copy, "copy"),
                         "Esc back".to_owned(),
                     ]);
                 }
                 (_, Tab::Findings) => v.extend([
-                    normal(Action::ToggleFindingsScope, "all/this topic"),
-                    normal(Action::Copy, "copy"),
+                    normal(Command::ToggleFindingsScope, "all/this topic"),
+                    normal(Command::Copy, "copy"),
                 ]),
                 _ => v.extend([
-                    normal(Action::ToggleLearned, "learn"),
-                    normal(Action::ToggleDisabled, "disable"),
-                    normal(Action::Undo, "undo"),
+                    normal(Command::ToggleLearned, "learn"),
+                    normal(Command::ToggleDisabled, "disable"),
+                    normal(Command::Undo, "undo"),
                 ]),
             }
-            v.push(normal(Action::Quit, "quit"));
+            v.push(normal(Command::Quit, "quit"));
             v
         }
     };

@@ -7,11 +7,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::{list_offset, pane};
+use super::pane;
 use crate::display::clean_name;
 use crate::subjects::Resolution;
 use crate::tui::app::{App, Focus, Loading, Mode, Tester};
 use crate::tui::filter::SlugMatcher;
+use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::theme::Mark;
 use crate::tui::tree::{Row, RowKind};
@@ -158,7 +159,7 @@ fn row_line(
 /// The subjects pane before the first load arrives: which directory is
 /// being read.
 pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rect) {
-    let Some(topic) = loading.topics.get(app.topic) else {
+    let Some(topic) = loading.topics.get(app.topics.selected) else {
         frame.render_widget(pane(app, Line::from(" Subjects "), Focus::Subjects), area);
         return;
     };
@@ -179,19 +180,22 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
     );
 }
 
-pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+/// Draws the subjects (or the pattern tester); says which rows went
+/// where.
+pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
     let Some(state) = app.topic_state() else {
         frame.render_widget(pane(app, Line::from(" Subjects "), Focus::Subjects), area);
-        return;
+        return DrawnList::default();
     };
     if let Some(tester) = app.tester() {
-        return render_tester(app, tester, frame, area);
+        render_tester(app, tester, frame, area);
+        return DrawnList::default();
     }
     let mut title = vec![Span::styled(
         format!(" Subjects of {} ", clean_name(state.id())),
         app.theme.title(),
     )];
-    if !app.show_hidden {
+    if !app.subjects.show_hidden {
         title.push(Span::styled(
             "(hidden+disabled not shown) ",
             app.theme.muted(),
@@ -202,9 +206,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
     let Some(res) = app.resolution() else {
         frame.render_widget(topic_error(app, state), inner);
-        return;
+        return DrawnList::default();
     };
-    let filtering = matches!(app.mode, Mode::Filter(_)) || !app.filter.is_empty();
+    let filtering = matches!(app.mode, Mode::Filter(_)) || !app.subjects.filter.is_empty();
     let [list_area, filter_area] = Layout::vertical([
         Constraint::Fill(1),
         Constraint::Length(u16::from(filtering)),
@@ -220,9 +224,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         frame.render_widget(Paragraph::new(msg).style(app.theme.muted()), list_area);
     }
     let height = usize::from(list_area.height);
-    let offset = list_offset(app.row, height, rows.len());
+    let offset = list_offset(app.subjects.row, height, rows.len());
     let width = usize::from(list_area.width);
-    let mut matcher = (!app.filter.is_empty()).then(|| SlugMatcher::new(&app.filter));
+    let mut matcher =
+        (!app.subjects.filter.is_empty()).then(|| SlugMatcher::new(&app.subjects.filter));
     let lines: Vec<Line> = rows
         .iter()
         .enumerate()
@@ -230,7 +235,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         .take(height)
         .map(|(k, row)| {
             let line = row_line(app, res, row, width, matcher.as_mut());
-            if k == app.row {
+            if k == app.subjects.row {
                 line.patch_style(app.theme.selected(app.focus == Focus::Subjects))
             } else {
                 line
@@ -255,11 +260,19 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 frame.render_widget(input, field);
             }
             _ => frame.render_widget(
-                Paragraph::new(format!("/ {}  (Esc clears)", clean_name(&app.filter)))
-                    .style(app.theme.muted()),
+                Paragraph::new(format!(
+                    "/ {}  (Esc clears)",
+                    clean_name(&app.subjects.filter)
+                ))
+                .style(app.theme.muted()),
                 text_area,
             ),
         }
+    }
+    DrawnList {
+        rows: list_area,
+        offset,
+        len: rows.len(),
     }
 }
 
