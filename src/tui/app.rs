@@ -187,7 +187,7 @@ pub struct App {
     /// The last search inside the help or the message log (`/`, `n`/`N`).
     pub help_query: String,
     /// Each topic's own filter while another is shown.
-    pub filters: super::filter::PerTopic,
+    pub filters: super::matcher::PerTopic,
     /// `--read-only`: browsing only, every edit refused.
     pub read_only_flag: bool,
     /// The preview soft-wraps long lines (`w` toggles).
@@ -223,7 +223,7 @@ impl App {
             findings: Findings::default(),
             help_scroll: 0,
             help_query: String::new(),
-            filters: super::filter::PerTopic::default(),
+            filters: super::matcher::PerTopic::default(),
             read_only_flag: false,
             wrap: true,
             messages: Vec::new(),

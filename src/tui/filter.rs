@@ -1,111 +1,17 @@
-//! The subjects filter: fuzzy ranking and the matched characters through
-//! `nucleo-matcher` (the matcher helix uses), each topic's own filter
-//! text, and the match count the filter line shows.
-//!
-//! The matcher is behind [`SlugMatcher`] so the tree builder only asks
-//! "does this slug match, and how well" (issue 16: `/tar` on tldr lists
-//! `tar` before `pm-install-create`).
-
-use std::collections::BTreeMap;
-
-use nucleo_matcher::pattern::{Atom, AtomKind, CaseMatching, Normalization};
-use nucleo_matcher::{Config, Matcher, Utf32Str};
+//! The subjects filter in the app: each topic's own filter text follows
+//! the selected topic, and the match count the filter line shows. The
+//! matcher itself is [`super::matcher`].
 
 use super::app::App;
 use super::tree::{Row, RowKind};
 
-/// Scores slugs against one filter text.
-pub struct SlugMatcher {
-    atom: Atom,
-    matcher: Matcher,
-    buf: Vec<char>,
-}
-
-impl SlugMatcher {
-    /// A matcher for `query` (smart case: a lowercase query ignores case,
-    /// as the filter always did). The whole text is one fuzzy atom, so a
-    /// space or `^` in it is matched literally.
-    pub fn new(query: &str) -> Self {
-        Self {
-            atom: Atom::new(
-                query,
-                CaseMatching::Smart,
-                Normalization::Smart,
-                AtomKind::Fuzzy,
-                false,
-            ),
-            // Slugs are paths: `/` is a word boundary worth a bonus.
-            matcher: Matcher::new(Config::DEFAULT.match_paths()),
-            buf: Vec::new(),
-        }
-    }
-
-    /// The score of `slug` (higher is better), None when it does not match.
-    pub fn score(&mut self, slug: &str) -> Option<u16> {
-        self.atom
-            .score(Utf32Str::new(slug, &mut self.buf), &mut self.matcher)
-    }
-
-    /// The char indices of `slug` the query matched (sorted), empty when
-    /// it does not match.
-    pub fn indices(&mut self, slug: &str) -> Vec<u32> {
-        let mut indices = Vec::new();
-        let _ = self.atom.indices(
-            Utf32Str::new(slug, &mut self.buf),
-            &mut self.matcher,
-            &mut indices,
-        );
-        indices.sort_unstable();
-        indices.dedup();
-        indices
-    }
-}
-
-/// Which chars of a row's shown `name` (the file name) the filter
-/// matched in its `slug`: the slug's last component is the start of the
-/// name (the name adds the extension). Empty when they do not line up.
-pub fn name_highlights(matcher: &mut SlugMatcher, slug: &str, name: &str) -> Vec<usize> {
-    let last = slug.rsplit('/').next().unwrap_or(slug);
-    if !name.starts_with(last) {
-        return Vec::new();
-    }
-    let start = slug.chars().count() - last.chars().count();
-    matcher
-        .indices(slug)
-        .into_iter()
-        .filter_map(|i| usize::try_from(i).ok()?.checked_sub(start))
-        .collect()
-}
-
-/// Each topic's filter text while another topic is shown: switching
-/// topics keeps every topic's own filter (`app.subjects.filter` is the shown
-/// topic's).
-#[derive(Debug, Default)]
-pub struct PerTopic {
-    /// The topic whose filter `app.subjects.filter` holds.
-    shown: Option<String>,
-    kept: BTreeMap<String, String>,
-}
-
-/// Swaps `app.subjects.filter` when the selected topic changed since the last
-/// call (called after every state change, see `update::clamp`).
+/// Swaps `app.subjects.filter` when the selected topic changed since the
+/// last call (called after every state change, see `moves::clamp`).
 pub fn follow_topic(app: &mut App) {
     let Some(id) = app.topic_state().map(|t| t.id().to_owned()) else {
         return;
     };
-    let filters = &mut app.filters;
-    if filters.shown.as_deref() == Some(id.as_str()) {
-        return;
-    }
-    if let Some(old) = filters.shown.take()
-        && !app.subjects.filter.is_empty()
-    {
-        filters
-            .kept
-            .insert(old, std::mem::take(&mut app.subjects.filter));
-    }
-    app.subjects.filter = filters.kept.remove(&id).unwrap_or_default();
-    filters.shown = Some(id);
+    app.filters.show(&id, &mut app.subjects.filter);
 }
 
 /// `matched/total`: subjects the filter keeps out of those it looked at
@@ -125,36 +31,4 @@ pub fn count(app: &App, rows: &[Row]) -> (usize, usize) {
         }
     });
     (matched, total)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_exact_name_ranks_above_a_scattered_match() {
-        let mut m = SlugMatcher::new("tar");
-        let exact = m.score("common/tar").unwrap_or(0);
-        let scattered = m.score("common/pm-install-create").unwrap_or(0);
-        assert!(exact > scattered, "{exact} vs {scattered}");
-        assert!(m.score("common/ls").is_none());
-    }
-
-    #[test]
-    fn smart_case_and_order() {
-        let mut m = SlugMatcher::new("mj");
-        assert!(m.score("maintainers/jean").is_some());
-        assert!(SlugMatcher::new("jm").score("maintainers/jean").is_none());
-        assert!(SlugMatcher::new("MJ").score("maintainers/jean").is_none());
-    }
-
-    #[test]
-    fn highlights_map_to_the_file_name() {
-        let mut m = SlugMatcher::new("jea");
-        assert_eq!(
-            name_highlights(&mut m, "maintainers/jean", "jean.md"),
-            vec![0, 1, 2]
-        );
-        assert!(name_highlights(&mut m, "maintainers/jean", "other.md").is_empty());
-    }
 }

@@ -26,6 +26,7 @@ pub mod harness;
 pub mod keymap;
 pub mod layout;
 pub mod lifecycle;
+pub mod matcher;
 pub mod model;
 pub mod modes;
 pub mod mouse;

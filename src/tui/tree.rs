@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::filter::SlugMatcher;
+use super::matcher::SlugMatcher;
 use crate::subjects::{Resolution, WalkResult};
 
 /// One row of the tree. Small (a directory's strings are boxed): a tree

@@ -11,8 +11,8 @@ use super::pane;
 use crate::display::clean_name;
 use crate::subjects::Resolution;
 use crate::tui::app::{App, Focus, Loading, Mode, Tester};
-use crate::tui::filter::SlugMatcher;
 use crate::tui::layout::{DrawnList, list_offset};
+use crate::tui::matcher::SlugMatcher;
 use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::theme::Mark;
 use crate::tui::tree::{Row, RowKind};
@@ -124,7 +124,7 @@ fn row_line(
                 width.saturating_sub(Line::from(spans.clone()).width() + right.chars().count() + 1);
             let name = row.name(res);
             let hits = matcher
-                .map(|m| crate::tui::filter::name_highlights(m, s.slug(), name))
+                .map(|m| crate::tui::matcher::name_highlights(m, s.slug(), name))
                 .unwrap_or_default();
             let name = name_spans(app, name, room, &hits);
             let name_width = Line::from(name.clone()).width();
