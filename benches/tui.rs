@@ -355,6 +355,26 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         "",
     );
 
+    // The filter (issue 16): each typed character re-ranks every subject
+    // with nucleo-matcher and draws the highlighted rows; Esc clears.
+    let mut filter_keys = Vec::new();
+    let began = Instant::now();
+    while filter_keys.len() < reps && (filter_keys.len() < MIN_REPS || began.elapsed() < BUDGET) {
+        s.key(KeyCode::Char('/'));
+        for ch in ['t', 'a', 'r'] {
+            filter_keys.push(s.key(KeyCode::Char(ch)));
+        }
+        s.key(KeyCode::Esc);
+    }
+    row(
+        "filter: type one character (nucleo rank + highlight)",
+        n,
+        &Samples(filter_keys),
+        "empty frame",
+        &empty,
+        if n >= 45_000 { "≤ 16 ms" } else { "" },
+    );
+
     // Pattern tester: open, type one character, close (untimed).
     let mut opens = Vec::new();
     let mut types = Vec::new();

@@ -101,6 +101,10 @@ impl Tester {
 pub enum Mode {
     Normal,
     Help,
+    /// Typing a search inside the `?` help, or the message log (true).
+    HelpSearch(TextArea<'static>, bool),
+    /// The message log: every status message, whole.
+    Messages,
     Filter(TextArea<'static>),
     Pattern(Tester),
     Choice(Choice),
@@ -150,7 +154,13 @@ impl Loading {
     }
 }
 
+/// How many status messages the message log keeps.
+pub const MESSAGE_LOG: usize = 200;
+
 /// The whole app.
+// Its flags are independent settings (quit, hidden shown, read-only,
+// wrap), not the states of one machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug)]
 pub struct App {
     /// The last good load (None before the first success).
@@ -174,6 +184,17 @@ pub struct App {
     /// What `jp-kb check` found at the last load (the Findings tab).
     pub findings: Findings,
     pub help_scroll: u16,
+    /// The last search inside the help or the message log (`/`, `n`/`N`).
+    pub help_query: String,
+    /// Each topic's own filter while another is shown.
+    pub filters: super::matcher::PerTopic,
+    /// `--read-only`: browsing only, every edit refused.
+    pub read_only_flag: bool,
+    /// The preview soft-wraps long lines (`w` toggles).
+    pub wrap: bool,
+    /// Every status message, whole, oldest first (a status line cuts a
+    /// long one; `M` shows them).
+    pub messages: Vec<String>,
     pub status: Status,
     pub cache: Cache,
     pub quit: bool,
@@ -201,6 +222,11 @@ impl App {
             config: ConfigTab::default(),
             findings: Findings::default(),
             help_scroll: 0,
+            help_query: String::new(),
+            filters: super::matcher::PerTopic::default(),
+            read_only_flag: false,
+            wrap: true,
+            messages: Vec::new(),
             status: Status::default(),
             cache: Cache::default(),
             quit: false,
@@ -379,10 +405,15 @@ impl App {
     }
 
     pub fn set_status(&mut self, message: impl Into<String>, error: bool) {
-        self.status = Status {
-            message: message.into(),
-            error,
-        };
+        let message = message.into();
+        if !message.is_empty() && self.messages.last() != Some(&message) {
+            // Bounded: a long session keeps its recent messages.
+            if self.messages.len() >= MESSAGE_LOG {
+                self.messages.remove(0);
+            }
+            self.messages.push(message.clone());
+        }
+        self.status = Status { message, error };
     }
 
     /// True when edits are refused (the config does not parse).

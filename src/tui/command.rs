@@ -76,6 +76,17 @@ pub enum Command {
     CyclePromptView,
     /// Show the key help.
     ToggleHelp,
+    /// Next match of the last search (help, message log).
+    SearchNext,
+    /// Previous match of the last search.
+    SearchPrev,
+    /// Copy what has the focus (a slug, the prompt, the learn output, the
+    /// findings) to the clipboard through OSC 52.
+    Copy,
+    /// Soft-wrap the preview's long lines, or cut them.
+    ToggleWrap,
+    /// Show the message log (every status message, whole).
+    ShowMessages,
     /// Quit.
     Quit,
     /// Close a dialog, overlay or input.
@@ -137,6 +148,11 @@ impl Command {
             Command::ToggleFindingsScope => "toggle-findings-scope",
             Command::CyclePromptView => "cycle-prompt-view",
             Command::ToggleHelp => "help",
+            Command::SearchNext => "search-next",
+            Command::SearchPrev => "search-previous",
+            Command::Copy => "copy",
+            Command::ToggleWrap => "toggle-wrap",
+            Command::ShowMessages => "message-log",
             Command::Quit => "quit",
             Command::Cancel => "cancel",
             Command::Confirm => "confirm",

@@ -270,7 +270,14 @@ impl Driver {
             let mut follow = Vec::new();
             for effect in effects {
                 match effect {
-                    Effect::OpenEditor(_) | Effect::Quit => outside.push(effect),
+                    Effect::OpenEditor(_) | Effect::Quit | Effect::Copy(_) => outside.push(effect),
+                    // Read here: `update` does no I/O.
+                    Effect::CopyPrompt => outside.extend(
+                        app.model
+                            .as_ref()
+                            .and_then(super::model::Model::full_prompt)
+                            .map(Effect::Copy),
+                    ),
                     other => follow.extend(self.perform(app, other).into_iter().map(Msg::Event)),
                 }
             }
@@ -388,7 +395,9 @@ impl Driver {
                 let report = super::findings::compute(kb.as_deref(), &self.env, &self.options);
                 vec![Event::Checked(Box::new(report))]
             }
-            Effect::OpenEditor(_) | Effect::Quit => Vec::new(),
+            Effect::OpenEditor(_) | Effect::Quit | Effect::Copy(_) | Effect::CopyPrompt => {
+                Vec::new()
+            }
         }
     }
 

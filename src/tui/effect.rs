@@ -32,5 +32,9 @@ pub enum Effect {
     Check,
     /// Suspend the terminal, run the editor on the file, restore, reload.
     OpenEditor(PathBuf),
+    /// Put this text on the clipboard (the terminal writes OSC 52).
+    Copy(String),
+    /// Copy the whole `<knowledge>` section (the driver reads it).
+    CopyPrompt,
     Quit,
 }

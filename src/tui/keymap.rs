@@ -25,8 +25,8 @@ impl Scope {
     pub fn of(mode: &Mode) -> Self {
         match mode {
             Mode::Normal => Scope::Normal,
-            Mode::Help => Scope::Help,
-            Mode::Filter(_) | Mode::Pattern(_) => Scope::Line,
+            Mode::Help | Mode::Messages => Scope::Help,
+            Mode::Filter(_) | Mode::Pattern(_) | Mode::HelpSearch(..) => Scope::Line,
             Mode::Choice(_) => Scope::Choice,
             Mode::Form(_) => Scope::Form,
         }
@@ -35,8 +35,8 @@ impl Scope {
     pub fn label(self) -> &'static str {
         match self {
             Scope::Normal => "Main screen",
-            Scope::Help => "Help",
-            Scope::Line => "Filter and pattern tester",
+            Scope::Help => "Help and message log",
+            Scope::Line => "Filter, pattern tester and searches",
             Scope::Choice => "Choice dialogs",
             Scope::Form => "Forms",
         }
@@ -148,6 +148,7 @@ pub fn bindings() -> Vec<Binding> {
         b(Normal, c('q'), NONE, A::Quit, "quit"),
         b(Normal, c('c'), CTRL, A::Quit, "quit"),
     ];
+    v.extend(preview_bindings());
     v.extend(dialog_bindings());
     for (i, tab) in Tab::ALL.iter().enumerate() {
         let digit = char::from_digit(u32::try_from(i + 1).unwrap_or(1), 10).unwrap_or('1');
@@ -166,6 +167,37 @@ pub fn bindings() -> Vec<Binding> {
     v
 }
 
+/// Backing out, copying, wrapping and the message log (issue 16).
+fn preview_bindings() -> Vec<Binding> {
+    use Command as A;
+    use KeyCode as K;
+    use Scope::Normal;
+    vec![
+        b(
+            Normal,
+            K::Esc,
+            NONE,
+            A::Cancel,
+            "back out: clear the filter, then leave the preview",
+        ),
+        b(
+            Normal,
+            c('y'),
+            NONE,
+            A::Copy,
+            "copy slug / prompt / learn output / findings (OSC 52)",
+        ),
+        b(
+            Normal,
+            c('w'),
+            NONE,
+            A::ToggleWrap,
+            "preview: wrap / cut long lines",
+        ),
+        b(Normal, c('M'), NONE, A::ShowMessages, "message log"),
+    ]
+}
+
 /// Bindings of the overlays and inputs.
 fn dialog_bindings() -> Vec<Binding> {
     use Command as A;
@@ -180,6 +212,17 @@ fn dialog_bindings() -> Vec<Binding> {
         b(Help, c('j'), NONE, A::MoveDown, "scroll down"),
         b(Help, K::Up, NONE, A::MoveUp, "scroll up"),
         b(Help, c('k'), NONE, A::MoveUp, "scroll up"),
+        b(Help, K::PageDown, NONE, A::PageDown, "page down"),
+        b(Help, c('d'), CTRL, A::PageDown, "page down"),
+        b(Help, K::PageUp, NONE, A::PageUp, "page up"),
+        b(Help, c('u'), CTRL, A::PageUp, "page up"),
+        b(Help, K::Home, NONE, A::Top, "top"),
+        b(Help, c('g'), NONE, A::Top, "top"),
+        b(Help, K::End, NONE, A::Bottom, "end"),
+        b(Help, c('G'), NONE, A::Bottom, "end"),
+        b(Help, c('/'), NONE, A::OpenFilter, "search"),
+        b(Help, c('n'), NONE, A::SearchNext, "next match"),
+        b(Help, c('N'), NONE, A::SearchPrev, "previous match"),
         b(Line, K::Esc, NONE, A::Cancel, "close"),
         b(Line, K::Enter, NONE, A::Confirm, "apply / add pattern"),
         b(

@@ -19,19 +19,24 @@ pub mod edit_bridge;
 pub mod edits;
 pub mod effect;
 pub mod event;
+pub mod filter;
 pub mod findings;
 pub mod forms;
 pub mod harness;
 pub mod keymap;
 pub mod layout;
 pub mod lifecycle;
+pub mod matcher;
 pub mod model;
 pub mod modes;
 pub mod mouse;
 pub mod moves;
+pub mod nav;
+pub mod osc52;
 pub mod pane;
 pub mod panes;
 pub mod prompt;
+pub mod readonly;
 pub mod terminal;
 pub mod theme;
 pub mod tree;
@@ -50,6 +55,8 @@ pub struct StartOptions {
     pub load: LoadOptions,
     /// `--demo`: open the bundled demo even when a workspace exists.
     pub demo: bool,
+    /// `--read-only`: browse with every edit refused.
+    pub read_only: bool,
 }
 
 /// Starts the TUI on the workspace (or the demo) and runs it until quit.
@@ -80,6 +87,13 @@ pub fn run(start: StartOptions) -> Result<(), String> {
     };
     let mut app = app::App::new(theme::Theme::from_env(), (80, 24));
     app.banner = banner;
+    if start.read_only {
+        app.read_only_flag = true;
+        app.banner = Some(match app.banner.take() {
+            Some(demo) => format!("{} · {demo}", readonly::BANNER),
+            None => readonly::BANNER.to_owned(),
+        });
+    }
     let driver = driver::Driver::new(env, options);
     let result = terminal::run(app, driver);
     drop(demo_dir);

@@ -16,6 +16,10 @@ pub fn quit(app: &mut App) -> Vec<Effect> {
 }
 
 pub fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
+    if app.read_only_flag {
+        app.set_status(super::readonly::REFUSED, true);
+        return Vec::new();
+    }
     if let Some(err) = &app.load_error {
         app.set_status(
             format!("read-only until the configuration is fixed: {err}"),

@@ -10,6 +10,7 @@ pub fn topic_count(app: &App) -> usize {
 }
 
 pub fn clamp(app: &mut App) {
+    super::filter::follow_topic(app);
     app.topics.selected = app.topics.selected.min(topic_count(app).saturating_sub(1));
     app.subjects.row = app.subjects.row.min(app.rows().len().saturating_sub(1));
 }

@@ -259,6 +259,13 @@ fn handle(
     for effect in driver.dispatch(app, msg) {
         match effect {
             Effect::Quit => return Ok(true),
+            // Between frames, straight to the terminal (which sets the
+            // clipboard; see `osc52`).
+            Effect::Copy(text) => {
+                if let Err(e) = super::osc52::write(&mut std::io::stdout(), &text) {
+                    app.set_status(format!("cannot copy: {e}"), true);
+                }
+            }
             Effect::OpenEditor(path) => {
                 let (message, error) = match edit_file(&path) {
                     Ok(m) => (m, false),

@@ -28,18 +28,11 @@ pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
     }
     match msg {
         Msg::Event(event) => on_event(app, event),
+        Msg::Command(command) if super::readonly::refuse(app, &command) => Vec::new(),
         Msg::Command(command) => match app.mode {
             Mode::Normal => normal(app, &command),
-            Mode::Help => {
-                match command {
-                    Command::Quit => return quit(app),
-                    Command::Cancel | Command::ToggleHelp => app.mode = Mode::Normal,
-                    Command::MoveDown => app.help_scroll = app.help_scroll.saturating_add(1),
-                    Command::MoveUp => app.help_scroll = app.help_scroll.saturating_sub(1),
-                    _ => {}
-                }
-                Vec::new()
-            }
+            Mode::Help | Mode::Messages => super::nav::overlay(app, &command),
+            Mode::HelpSearch(..) => super::nav::search(app, &command),
             Mode::Filter(_) => filter(app, &command),
             Mode::Pattern(_) => tester(app, &command),
             Mode::Choice(_) => choice(app, &command),
@@ -182,6 +175,9 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
             Focus::Subjects => set_collapsed(app, None),
             Focus::Preview => {}
         },
+        Command::Cancel => {
+            super::nav::back_out(app);
+        }
         Command::Collapse => set_collapsed(app, Some(true)),
         Command::Expand => set_collapsed(app, Some(false)),
         Command::SelectTab(tab) => {
@@ -292,7 +288,21 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
         }
         Command::ToggleHelp => {
             app.help_scroll = 0;
+            app.help_query.clear();
             app.mode = Mode::Help;
+        }
+        Command::ShowMessages => super::nav::open_messages(app),
+        Command::Copy => return super::osc52::copy(app),
+        Command::ToggleWrap => {
+            app.wrap = !app.wrap;
+            app.set_status(
+                if app.wrap {
+                    "preview: long lines wrap (↪ marks a continuation)"
+                } else {
+                    "preview: long lines are cut"
+                },
+                false,
+            );
         }
         _ => {}
     }

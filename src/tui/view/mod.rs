@@ -4,12 +4,14 @@
 mod client_prompt;
 mod dialogs;
 mod findings;
+mod footer;
 mod help;
 pub mod markdown;
 pub mod preview;
 mod status;
 mod subjects;
 mod topics;
+pub mod wrap;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -20,6 +22,8 @@ use super::app::{App, Focus, Mode};
 use super::layout::{Drawn, DrawnList, areas};
 use crate::display::clean_text;
 
+pub use findings::tab as findings_tab;
+pub use help::lines as help_lines;
 /// A bordered block whose border shows focus.
 fn pane<'a>(app: &App, title: Line<'a>, focus: Focus) -> Block<'a> {
     let focused = app.focus == focus && matches!(app.mode, Mode::Normal | Mode::Filter(_));
@@ -100,7 +104,8 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
     }
     status::render(app, frame, a.status);
     match &app.mode {
-        Mode::Help => help::render(app, frame),
+        Mode::Help | Mode::HelpSearch(_, false) => help::render(app, frame),
+        Mode::Messages | Mode::HelpSearch(_, true) => help::render_messages(app, frame),
         Mode::Choice(c) => dialogs::choice(app, c, frame),
         Mode::Form(f) => dialogs::form(app, f, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) => {}

@@ -65,7 +65,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Tab::Prompt if let Some(c) = client => super::client_prompt::text(app, model, c),
         Tab::Prompt => match &model.prompt {
             _ if !model.prompt_ready => muted(app, "(rendering the <knowledge> section…)"),
-            Some(_) => plain(app, &model.prompt_head.text),
+            Some(_) => numbered(app, &model.prompt_head.text),
             None => muted(
                 app,
                 "(the <knowledge> section is absent: no enabled topic has an available or learned subject)",
@@ -82,12 +82,47 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Tab::Config => config(app, model),
         Tab::Findings => super::findings::tab(app),
     };
-    frame.render_widget(
-        Paragraph::new(text)
-            .wrap(Wrap { trim: false })
-            .scroll((app.preview.scroll, 0)),
-        body,
-    );
+    // Byte-exact texts wrap with a marker (and their number gutter);
+    // the others wrap at words. `w` cuts long lines instead.
+    let gutter = match app.preview.tab {
+        Tab::Prompt if client.is_none() => Some(text_gutter(&text)),
+        Tab::Learn => Some(text_gutter(&text)),
+        // A client view is annotated prose around the text: word wrap.
+        Tab::Tool => Some(0),
+        _ => None,
+    };
+    let paragraph = match gutter {
+        Some(g) if app.wrap => {
+            let limit = usize::from(app.preview.scroll) + usize::from(body.height);
+            Paragraph::new(super::wrap::wrap(
+                text,
+                usize::from(body.width),
+                g,
+                limit,
+                app.theme.muted(),
+            ))
+        }
+        None if app.wrap => Paragraph::new(text).wrap(Wrap { trim: false }),
+        _ => Paragraph::new(text),
+    };
+    frame.render_widget(paragraph.scroll((app.preview.scroll, 0)), body);
+}
+
+/// The gutter of a numbered text: the width of its last line's number
+/// span (0 when not numbered).
+fn text_gutter(text: &Text) -> usize {
+    text.lines
+        .last()
+        .and_then(|l| l.spans.first())
+        .filter(|s| s.content.ends_with(' ') && s.content.trim().parse::<usize>().is_ok())
+        .map_or(0, |s| s.content.chars().count())
+}
+
+/// `text` as drawn with line numbers: only the lines a scrolled preview
+/// can show.
+fn numbered(app: &App, text: &str) -> Text<'static> {
+    let shown = clean_text(head_lines(text, app.shown_lines()), true).into_owned();
+    Text::from(super::wrap::numbered(&shown, app.theme.muted()))
 }
 
 /// `text` as drawn: only the lines a scrolled preview can show.
@@ -217,13 +252,13 @@ fn learn(app: &App) -> Text<'static> {
     ]);
     match app.cache.learn.get(&key) {
         None => text.push_line(Line::styled("(running…)", app.theme.muted())),
-        Some(Outcome::Success(out)) => text.extend(plain(app, out)),
+        Some(Outcome::Success(out)) => text.extend(numbered(app, out)),
         Some(Outcome::Error(out)) => {
             text.push_line(Line::styled(
                 "error (the assistant sees a failed call):",
                 app.theme.error(),
             ));
-            text.extend(plain(app, out));
+            text.extend(numbered(app, out));
         }
     }
     text
