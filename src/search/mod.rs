@@ -7,8 +7,10 @@
 //! user's cache directory, brought up to date before every search by the
 //! files' sizes and modification times. Nothing else depends on it.
 
+pub mod codec;
 pub mod hash;
 pub mod index;
+pub mod rank;
 pub mod segment;
 pub mod snippet;
 pub mod store;
@@ -103,6 +105,8 @@ pub struct Searcher {
     index: Index,
     tokenizer: Tokenizer,
     notes: Vec<String>,
+    /// The ranking's parameters (changed by measurements only).
+    pub scoring: rank::Scoring,
 }
 
 impl Searcher {
@@ -121,6 +125,7 @@ impl Searcher {
             index,
             tokenizer: Tokenizer::new(),
             notes,
+            scoring: rank::Scoring::default(),
         }
     }
 
@@ -163,7 +168,8 @@ impl Searcher {
             None => None,
         };
         self.refresh(kb);
-        let mut scored = self.index.score(&terms);
+        let prefix = Tokenizer::last_word(request.query);
+        let mut scored = self.index.score(&terms, prefix.as_deref(), &self.scoring);
         scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
         let places = places(kb, scope, request.hidden);
         let mut hits = Vec::new();
@@ -219,14 +225,18 @@ impl Searcher {
     }
 }
 
+/// Why `query` cannot be searched, if it cannot.
+pub fn check_query(query: &str) -> Result<(), SearchError> {
+    parse_query(&mut Tokenizer::new(), query).map(drop)
+}
+
 /// Searches `kb` with the index saved for its workspace.
 pub fn search(
     kb: &KnowledgeBase,
     request: &SearchRequest<'_>,
 ) -> Result<SearchOutcome, SearchError> {
-    let mut tokenizer = Tokenizer::new();
     // A bad query fails before any index is read or built.
-    parse_query(&mut tokenizer, request.query)?;
+    check_query(request.query)?;
     Searcher::open(kb.root()).search(kb, request)
 }
 
