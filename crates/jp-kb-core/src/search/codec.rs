@@ -1,7 +1,9 @@
 //! Byte-level helpers of the segment format: a checksum, varints,
 //! length-prefixed strings and a bounds-checked reader.
 
-use super::segment::SegmentError;
+/// What is wrong with damaged bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Corrupt(pub &'static str);
 
 /// A fast 64-bit checksum (8 bytes per step): it catches a damaged or
 /// truncated file, not an attacker (the cache is the user's own).
@@ -50,37 +52,28 @@ pub struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    pub fn take(&mut self, n: usize) -> Result<&[u8], SegmentError> {
-        let end = self
-            .at
-            .checked_add(n)
-            .ok_or(SegmentError::Corrupt("length"))?;
-        let out = self
-            .data
-            .get(self.at..end)
-            .ok_or(SegmentError::Corrupt("truncated"))?;
+    pub fn take(&mut self, n: usize) -> Result<&[u8], Corrupt> {
+        let end = self.at.checked_add(n).ok_or(Corrupt("length"))?;
+        let out = self.data.get(self.at..end).ok_or(Corrupt("truncated"))?;
         self.at = end;
         Ok(out)
     }
-    pub fn u32(&mut self) -> Result<u32, SegmentError> {
+    pub fn u32(&mut self) -> Result<u32, Corrupt> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
-    pub fn u64(&mut self) -> Result<u64, SegmentError> {
+    pub fn u64(&mut self) -> Result<u64, Corrupt> {
         let b = self.take(8)?;
         Ok(u64::from_le_bytes([
             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
         ]))
     }
-    pub fn string(&mut self) -> Result<String, SegmentError> {
-        let rest = self
-            .data
-            .get(self.at..)
-            .ok_or(SegmentError::Corrupt("truncated"))?;
-        let (len, after) = read_varint(rest).ok_or(SegmentError::Corrupt("length"))?;
+    pub fn string(&mut self) -> Result<String, Corrupt> {
+        let rest = self.data.get(self.at..).ok_or(Corrupt("truncated"))?;
+        let (len, after) = read_varint(rest).ok_or(Corrupt("length"))?;
         self.at += rest.len() - after.len();
-        let len = usize::try_from(len).map_err(|_| SegmentError::Corrupt("length"))?;
+        let len = usize::try_from(len).map_err(|_| Corrupt("length"))?;
         let bytes = self.take(len)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| SegmentError::Corrupt("path"))
+        String::from_utf8(bytes.to_vec()).map_err(|_| Corrupt("path"))
     }
 }

@@ -13,7 +13,7 @@
 //! checksum of everything before it.
 
 pub use super::codec::checksum;
-use super::codec::{Reader, put_string, put_varint, read_varint};
+use super::codec::{Corrupt, Reader, put_string, put_varint, read_varint};
 use super::hash::FastMap;
 
 /// Bumped whenever the layout or the tokenizer changes: an index of
@@ -61,6 +61,12 @@ pub enum SegmentError {
     OtherVersion(u32),
     #[error("damaged ({0})")]
     Corrupt(&'static str),
+}
+
+impl From<Corrupt> for SegmentError {
+    fn from(c: Corrupt) -> Self {
+        SegmentError::Corrupt(c.0)
+    }
 }
 
 /// A read-only segment.

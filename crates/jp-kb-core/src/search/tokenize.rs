@@ -263,7 +263,7 @@ mod tests {
         );
         let mut ranges = Vec::new();
         t.terms("E[x]tract it", |_, r| ranges.push(r));
-        assert_eq!(ranges, [0..10, 11..13]);
+        assert_eq!(ranges, [0..9, 10..12]);
     }
 
     #[test]
