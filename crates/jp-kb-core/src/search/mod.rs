@@ -22,7 +22,7 @@ use hash::{FastMap, FastSet};
 use crate::KnowledgeBase;
 use crate::content::{Content, Root, format_subject_owned, read_content};
 use crate::frontmatter::is_markdown;
-use index::{Index, Target};
+use index::{Index, IndexedFile};
 pub use snippet::Snippet;
 use store::Store;
 use tokenize::Tokenizer;
@@ -250,7 +250,7 @@ fn key(path: &Path) -> Cow<'_, str> {
 
 /// Every file that belongs in the index: the subjects of enabled topics
 /// that are not disabled (a file in two topics once).
-fn targets(kb: &KnowledgeBase) -> Vec<Target<'_>> {
+fn targets(kb: &KnowledgeBase) -> Vec<IndexedFile<'_>> {
     let mut seen = FastSet::default();
     let mut out = Vec::new();
     for topic in kb.enabled_topics() {
@@ -263,7 +263,7 @@ fn targets(kb: &KnowledgeBase) -> Vec<Target<'_>> {
             }
             let path = key(s.path());
             if seen.insert(s.path()) {
-                out.push(Target {
+                out.push(IndexedFile {
                     path,
                     abs: s.path(),
                     root: kb.root(),
