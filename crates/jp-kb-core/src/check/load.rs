@@ -2,7 +2,7 @@
 //! (turned into one error finding each), `-k` arguments, and unknown keys.
 
 use super::findings::{Code, Finding};
-use super::locate::{Locator, Target};
+use super::locate::{Locator, PointAt};
 use crate::config::overrides::apply_knowledge;
 use crate::config::workspace::BAD_ID_PREFIX;
 use crate::config::{ConfigError, ConfigWarning, KbConfig, Origin};
@@ -44,7 +44,7 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
                 from_argument(origin)
             ),
         )
-        .at(locator.origin(origin, &Target::Value(key)))
+        .at(locator.origin(origin, &PointAt::Value(key)))
         .hint(format!("write `{key}` as {expected}")),
         ConfigError::BadValue {
             origin,
@@ -54,13 +54,13 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
         } => {
             let mut location = locator.origin(
                 origin,
-                &Target::Item {
+                &PointAt::Item {
                     keys: key,
                     value,
                 },
             );
             if location.span.is_none() || location.column == Some(1) {
-                location = locator.origin(origin, &Target::Value(key));
+                location = locator.origin(origin, &PointAt::Value(key));
             }
             Finding::new(
                 Code::WrongType,
@@ -76,7 +76,7 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
         ConfigError::ExtendsMissing { origin, path } => {
             let location = locator.origin(
                 origin,
-                &Target::PathItem {
+                &PointAt::PathItem {
                     keys: "extends",
                     path,
                     canonical: false,
@@ -123,14 +123,14 @@ fn cycle_finding(chain: &[std::path::PathBuf], locator: &mut Locator) -> Finding
     };
     let mut location = locator.origin(
         &origin,
-        &Target::PathItem {
+        &PointAt::PathItem {
             keys: "extends",
             path: target,
             canonical: true,
         },
     );
     if location.span.is_none() {
-        location = locator.origin(&origin, &Target::Key("extends"));
+        location = locator.origin(&origin, &PointAt::Key("extends"));
     }
     Finding::new(Code::ExtendsCycle, message)
         .at(location)
@@ -204,8 +204,8 @@ pub fn warning_findings(
             let mut finding = Finding::new(code, message);
             if let Some(origin) = &w.origin {
                 let location = match key {
-                    Some(key) => locator.origin(origin, &Target::Key(key)),
-                    None => locator.origin(origin, &Target::Key("")),
+                    Some(key) => locator.origin(origin, &PointAt::Key(key)),
+                    None => locator.origin(origin, &PointAt::Key("")),
                 };
                 finding = finding.at(location);
                 finding.message.push_str(&from_argument(origin));

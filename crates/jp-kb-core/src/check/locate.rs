@@ -27,7 +27,7 @@ pub struct Location {
 
 /// What to point at on the origin's line.
 #[derive(Debug, Clone)]
-pub enum Target<'a> {
+pub enum PointAt<'a> {
     /// A key (`learnd` in `learnd = []`, `x` in `[kb.topic.x]`), named the
     /// way the engine names keys: dotted, with a trailing `[]` for "an item
     /// of this array".
@@ -138,7 +138,7 @@ impl Locator {
     /// the key or value `target` names. Falls back to the whole line, and
     /// to the file alone for JSON/YAML layers (no line) and command-line
     /// values (no file).
-    pub fn origin(&mut self, origin: &Origin, target: &Target<'_>) -> Location {
+    pub fn origin(&mut self, origin: &Origin, target: &PointAt<'_>) -> Location {
         let Origin::File { path, line } = origin else {
             return Location::default();
         };
@@ -237,10 +237,10 @@ fn find_target(
     spans: &TomlSpans,
     path: &Path,
     line: Option<u32>,
-    target: &Target<'_>,
+    target: &PointAt<'_>,
 ) -> Option<Range<usize>> {
     match target {
-        Target::Key(dotted) | Target::Value(dotted) => {
+        PointAt::Key(dotted) | PointAt::Value(dotted) => {
             let (keys, item) = match dotted.strip_suffix("[]") {
                 Some(keys) => (keys, true),
                 None => (*dotted, false),
@@ -250,17 +250,17 @@ fn find_target(
             // string.
             let entry = pick(spans, &candidates, line, |e| !item || e.string.is_none())?;
             match target {
-                Target::Key(_) => entry.key.clone().or_else(|| entry.value.clone()),
+                PointAt::Key(_) => entry.key.clone().or_else(|| entry.value.clone()),
                 _ => entry.value.clone().or_else(|| entry.key.clone()),
             }
         }
-        Target::Item { keys, value } => {
+        PointAt::Item { keys, value } => {
             // `learned = [...]` or the table form `learned = { value = [...] }`.
             let table_form = format!("{keys}.value");
             let candidates = spans.items_with(&[keys, &table_form], value);
             pick(spans, &candidates, line, |_| true)?.value.clone()
         }
-        Target::PathItem {
+        PointAt::PathItem {
             keys,
             path: wanted,
             canonical,
@@ -318,36 +318,36 @@ mod tests {
             line: Some(line),
         };
 
-        let key = locator.origin(&at(3), &Target::Key("kb.topic.x.learnd"));
+        let key = locator.origin(&at(3), &PointAt::Key("kb.topic.x.learnd"));
         assert_eq!(key.file.as_deref(), Some(Path::new("config.toml")));
         assert_eq!((key.line, key.column), (Some(3), Some(1)));
         assert_eq!(key.span.map(|r| &text[r]), Some("learnd"));
 
         let item = locator.origin(
             &at(2),
-            &Target::Item {
+            &PointAt::Item {
                 keys: "kb.topic.x.learned",
                 value: "a",
             },
         );
         assert_eq!((item.line, item.column), (Some(2), Some(12)));
 
-        let wrong = locator.origin(&at(2), &Target::Value("kb.topic.x.learned[]"));
+        let wrong = locator.origin(&at(2), &PointAt::Value("kb.topic.x.learned[]"));
         assert_eq!(wrong.span.map(|r| &text[r]), Some("7"));
 
-        let topic = locator.origin(&at(1), &Target::Key("kb.topic.x"));
+        let topic = locator.origin(&at(1), &PointAt::Key("kb.topic.x"));
         assert_eq!(topic.span.map(|r| &text[r]), Some("x"));
 
         let dotted_id = locator.origin(
             &at(5),
-            &Target::Item {
+            &PointAt::Item {
                 keys: "kb.topic.a.b.disabled",
                 value: "z",
             },
         );
         assert_eq!(dotted_id.span.map(|r| &text[r]), Some("\"z\""));
 
-        let fallback = locator.origin(&at(3), &Target::Key("kb.nothing"));
+        let fallback = locator.origin(&at(3), &PointAt::Key("kb.nothing"));
         assert_eq!(fallback.span.map(|r| &text[r]), Some("learnd = true"));
         assert!(locator.sources.contains_key(Path::new("config.toml")));
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::findings::{Code, Finding};
 use super::load::{from_argument, nearest};
-use super::locate::{Location, Locator, Target};
+use super::locate::{Location, Locator, PointAt};
 use crate::config::{Origin, Topic, Valued};
 use crate::subjects::{PatternList, Resolution, is_glob};
 use crate::topic::{TopicError, TopicState};
@@ -15,7 +15,7 @@ use crate::topic::{TopicError, TopicState};
 fn topic_location(topic: &Topic, locator: &mut Locator) -> Location {
     locator.origin(
         &topic.origin,
-        &Target::Key(&format!("kb.topic.{}", topic.id)),
+        &PointAt::Key(&format!("kb.topic.{}", topic.id)),
     )
 }
 
@@ -37,7 +37,7 @@ pub fn dir_finding(
         .map(|s| from_argument(&s.origin))
         .unwrap_or_default();
     let subjects_location = |locator: &mut Locator| match topic.subjects.as_ref() {
-        Some(s) => locator.origin(&s.origin, &Target::Value(&key)),
+        Some(s) => locator.origin(&s.origin, &PointAt::Value(&key)),
         None => topic_location(topic, locator),
     };
     let finding = match error {
@@ -152,7 +152,7 @@ fn entry_location(
     entry.map_or_else(Location::default, |v| {
         locator.origin(
             &v.origin,
-            &Target::Item {
+            &PointAt::Item {
                 keys: &format!("kb.topic.{}.{field}", topic.id),
                 value: &v.value,
             },

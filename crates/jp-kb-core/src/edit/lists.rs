@@ -17,7 +17,7 @@ use jp_kb_toml::tree::{Host, Index, Leaf};
 use jp_kb_toml::wrap::wrap_if_long;
 
 /// Where the list lives.
-enum Target<'i, 'd> {
+enum ListSite<'i, 'd> {
     /// No array yet: add key `key` to `container`.
     Missing {
         container: Container,
@@ -40,11 +40,11 @@ fn target<'i, 'd>(
     index: &'i Index<'d>,
     topic: &Container,
     field: &'static str,
-) -> Result<Target<'i, 'd>, EditError> {
+) -> Result<ListSite<'i, 'd>, EditError> {
     let mut path = topic.path.clone();
     path.push(field.to_owned());
     match node_at(doc, index, &path)? {
-        Node::Missing => Ok(Target::Missing {
+        Node::Missing => Ok(ListSite::Missing {
             container: topic.clone(),
             key: field,
         }),
@@ -54,7 +54,7 @@ fn target<'i, 'd>(
                 .ok_or_else(|| EditError::Internal("list table vanished".into()))?;
             path.push("value".to_owned());
             match node_at(doc, index, &path)? {
-                Node::Missing => Ok(Target::Missing {
+                Node::Missing => Ok(ListSite::Missing {
                     container,
                     key: "value",
                 }),
@@ -72,11 +72,11 @@ fn array_leaf<'i, 'd>(
     index: &'i Index<'d>,
     path: &[String],
     plain: bool,
-) -> Result<Target<'i, 'd>, EditError> {
+) -> Result<ListSite<'i, 'd>, EditError> {
     let leaf = index
         .leaf_at(path)
         .ok_or_else(|| EditError::Internal("array not found".into()))?;
-    Ok(Target::Array { leaf, plain })
+    Ok(ListSite::Array { leaf, plain })
 }
 
 /// The array's items as strings and as editable text.
@@ -138,7 +138,7 @@ pub(crate) fn add(
 ) -> Result<ListChange, EditError> {
     let wanted = dedup(values);
     match target(doc, index, topic, field)? {
-        Target::Missing { container, key } => {
+        ListSite::Missing { container, key } => {
             let items: Vec<String> = wanted
                 .iter()
                 .map(|v| encode(v, Style::Basic, "", eol))
@@ -163,7 +163,7 @@ pub(crate) fn add(
                 skipped: Vec::new(),
             })
         }
-        Target::Array { leaf, .. } => {
+        ListSite::Array { leaf, .. } => {
             let (present, mut text) = read_array(index, leaf)?;
             let style = item_style(&text);
             let (skipped, done): (Vec<String>, Vec<String>) =
@@ -194,7 +194,7 @@ pub(crate) fn remove(
     values: &[String],
 ) -> Result<ListChange, EditError> {
     let wanted = dedup(values);
-    let Target::Array { leaf, plain } = target(doc, index, topic, field)? else {
+    let ListSite::Array { leaf, plain } = target(doc, index, topic, field)? else {
         return Ok(ListChange {
             patch: None,
             done: Vec::new(),
@@ -239,7 +239,7 @@ pub(crate) fn replace(
     with: &[String],
     eol: &str,
 ) -> Result<ListChange, EditError> {
-    let Target::Array { leaf, plain } = target(doc, index, topic, field)? else {
+    let ListSite::Array { leaf, plain } = target(doc, index, topic, field)? else {
         return Ok(not_there(pattern));
     };
     let (present, mut text) = read_array(index, leaf)?;
@@ -288,7 +288,7 @@ pub(crate) fn wrap_long(
     let Some(topic) = locate(&doc, &index, id)? else {
         return Ok(None);
     };
-    let Target::Array { leaf, .. } = target(&doc, &index, &topic, field)? else {
+    let ListSite::Array { leaf, .. } = target(&doc, &index, &topic, field)? else {
         return Ok(None);
     };
     // Inside `{ … }` the author chose one line for the whole table;

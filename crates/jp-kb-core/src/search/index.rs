@@ -31,7 +31,7 @@ const PARALLEL_FROM: usize = 512;
 
 /// A file that should be in the index, as the walk saw it.
 #[derive(Debug, Clone)]
-pub struct Target<'a> {
+pub struct IndexedFile<'a> {
     /// The key: the file's path (the index is kept per workspace root).
     pub path: Cow<'a, str>,
     pub abs: &'a Path,
@@ -145,10 +145,14 @@ impl Index {
     /// Brings the index in line with `targets`: files that are new or whose
     /// size or time changed are read and indexed, missing ones dropped.
     /// `now` is the current time in nanoseconds since the epoch.
-    pub fn refresh(&mut self, targets: &[Target<'_>], now: i64) -> Result<Change, SegmentError> {
+    pub fn refresh(
+        &mut self,
+        targets: &[IndexedFile<'_>],
+        now: i64,
+    ) -> Result<Change, SegmentError> {
         let main_len = self.main.docs.len();
         let mut seen = vec![false; main_len + self.delta.docs.len()];
-        let mut stale: Vec<&Target<'_>> = Vec::new();
+        let mut stale: Vec<&IndexedFile<'_>> = Vec::new();
         for t in targets {
             let doc = self.doc(&t.path);
             match doc.and_then(|d| self.meta(d)) {
@@ -418,7 +422,7 @@ impl<'a> Roots<'a> {
 }
 
 /// Reads and indexes `files`, on every core when there are many.
-fn index_files(builder: &mut Builder, files: &[&Target<'_>], now: i64) {
+fn index_files(builder: &mut Builder, files: &[&IndexedFile<'_>], now: i64) {
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     if files.len() < PARALLEL_FROM || threads < 2 {
         let mut tokenizer = Tokenizer::new();
@@ -461,7 +465,7 @@ fn index_file(
     builder: &mut Builder,
     tokenizer: &mut Tokenizer,
     root: &Root<'_>,
-    target: &Target<'_>,
+    target: &IndexedFile<'_>,
     now: i64,
 ) {
     let content = read_content(root, target.abs);

@@ -26,7 +26,7 @@ use crate::KnowledgeBase;
 use crate::content::{Content, Root, format_subject_owned, read_content};
 use crate::frontmatter::is_markdown;
 use crate::subjects::WalkCache;
-use index::{Index, Target};
+use index::{Index, IndexedFile};
 pub use snippet::Snippet;
 use store::Store;
 use tokenize::Tokenizer;
@@ -299,7 +299,7 @@ fn key(path: &Path) -> Cow<'_, str> {
 
 /// Every file that belongs in the index: the subjects of enabled topics
 /// that are not disabled (a file in two topics once).
-fn targets(kb: &KnowledgeBase) -> Vec<Target<'_>> {
+fn targets(kb: &KnowledgeBase) -> Vec<IndexedFile<'_>> {
     let mut seen = FastSet::default();
     let mut out = Vec::new();
     for topic in kb.enabled_topics() {
@@ -312,7 +312,7 @@ fn targets(kb: &KnowledgeBase) -> Vec<Target<'_>> {
             }
             let path = key(s.path());
             if seen.insert(s.path()) {
-                out.push(Target {
+                out.push(IndexedFile {
                     path,
                     abs: s.path(),
                     root: kb.root(),
