@@ -13,7 +13,9 @@ use super::edit_bridge::Edit;
 use super::findings::Findings;
 use super::model::{Cache, LearnKey, Model, Need};
 use super::theme::Theme;
-use super::tree::{self, Row, RowKind, RowsKey, RowsMemo};
+use super::tree::{Row, RowKind};
+use super::tree_layout::{RowsKey, RowsMemo};
+use super::wrap_memo::WrapMemo;
 use crate::subjects::{Resolution, Subject};
 use crate::topic::TopicState;
 
@@ -197,6 +199,8 @@ pub struct App {
     pub quit: bool,
     /// The subjects pane's rows, kept while what they depend on holds.
     pub rows_memo: RowsMemo,
+    /// Where the Prompt tab's lines start in wrapped rows (a cache).
+    pub wrap_memo: WrapMemo,
     /// When the load shown started (see `LoadOutcome::started`).
     pub shown_load: u64,
 }
@@ -229,6 +233,7 @@ impl App {
             pending_topic: None,
             quit: false,
             rows_memo: RowsMemo::default(),
+            wrap_memo: WrapMemo::default(),
             shown_load: 0,
         }
     }
@@ -264,9 +269,7 @@ impl App {
             filter: self.filter.clone(),
             collapsed,
         };
-        self.rows_memo.get(key.clone(), || {
-            tree::rows(resolution, &key.collapsed, self.show_hidden, &self.filter)
-        })
+        self.rows_memo.rows(&key, resolution)
     }
 
     pub fn selected_row(&self) -> Option<Row> {

@@ -12,7 +12,7 @@ use super::app::{App, Loading};
 use super::checker::Checker;
 use super::edit_bridge::{self, Journal, Saved};
 
-use super::model::{Fetched, LoadOutcome, Model, RenderedPrompt, fetch, next_load};
+use super::model::{Fetched, LoadOutcome, Model, Need, RenderedPrompt, fetch, next_load};
 use super::update::update;
 use crate::KnowledgeBase;
 use crate::config::{Environment, LoadOptions};
@@ -36,6 +36,9 @@ pub struct Driver {
     /// Where reloads for file changes run (None: during the dispatch, as
     /// tests want): see [`Driver::reload_in_background`].
     reloads: Option<Sender<Reload>>,
+    /// Where token counts of rows coming into view are made (None: during
+    /// the key, as tests want): see [`Driver::count_in_background`].
+    pub(super) tokens: Option<super::token_worker::TokenWorker>,
 }
 
 /// A reload asked of the background loader: what changed, and when it
@@ -88,6 +91,7 @@ impl Driver {
             walks: Arc::new(WatchedWalks::new()),
             prompts: None,
             reloads: None,
+            tokens: None,
         }
     }
 
@@ -242,6 +246,7 @@ impl Driver {
     /// frame needs. Returns the effects only the terminal can carry out
     /// (the editor, quitting).
     pub fn dispatch(&mut self, app: &mut App, action: Action) -> Vec<Effect> {
+        self.counted(&action);
         let mut queue = vec![action];
         let mut outside = Vec::new();
         while let Some(action) = queue.pop() {
@@ -371,7 +376,11 @@ impl Driver {
     pub fn fulfill(&mut self, app: &mut App) {
         for need in app.needs() {
             let Some(model) = &app.model else { return };
-            let fetched = fetch(&model.kb, &need);
+            let kb = Arc::clone(&model.kb);
+            if self.count_later(&kb, &need) {
+                continue;
+            }
+            let fetched = fetch(&kb, &need);
             update(app, Action::Fetched(Box::new(fetched)));
         }
     }
@@ -424,5 +433,37 @@ fn error(message: String) -> Action {
         message,
         error: true,
         changed: None,
+    }
+}
+
+impl Driver {
+    /// Counts the tokens of rows coming into view on a worker thread from
+    /// now on (the terminal does; tests count during the key, so their
+    /// screens are deterministic). The counts arrive on the returned
+    /// channel, to be dispatched like any action.
+    pub fn count_in_background(&mut self) -> std::io::Result<Receiver<Action>> {
+        let (worker, rx) = super::token_worker::TokenWorker::spawn()?;
+        self.tokens = Some(worker);
+        Ok(rx)
+    }
+
+    /// Hands `need` to the token worker when there is one and it is a
+    /// token count; false when the caller must fetch it.
+    pub(super) fn count_later(&mut self, kb: &Arc<KnowledgeBase>, need: &Need) -> bool {
+        let (Some(worker), Need::Tokens(list)) = (self.tokens.as_mut(), need) else {
+            return false;
+        };
+        if worker.request(kb, list.clone()) {
+            return true;
+        }
+        self.tokens = None;
+        false
+    }
+
+    /// Notes counts that arrived from the worker.
+    pub(super) fn counted(&mut self, action: &Action) {
+        if let (Some(worker), Action::Fetched(fetched)) = (self.tokens.as_mut(), action) {
+            worker.answered(fetched);
+        }
     }
 }

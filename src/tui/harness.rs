@@ -67,6 +67,18 @@ impl Harness {
         let mut app = App::new(Theme { color }, (width, height));
         let loads = driver.start_load(&mut app);
         let (tx, rx) = std::sync::mpsc::channel();
+        // Token counts on their worker too, as in the terminal; they
+        // arrive on the same channel, in any order with the rest.
+        if prompt_worker && let Ok(counted) = driver.count_in_background() {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for action in counted {
+                    if tx.send(action).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
         // One channel, load first: the prompt is sent only after it.
         std::thread::spawn(move || {
             for action in loads.iter().chain(rendered.iter().flat_map(|r| r.iter())) {

@@ -24,10 +24,13 @@ pub mod mouse;
 pub mod prompt;
 pub mod terminal;
 pub mod theme;
+pub mod token_worker;
 pub mod tree;
+pub mod tree_layout;
 pub mod update;
 pub mod view;
 pub mod watch;
+pub mod wrap_memo;
 
 use std::path::PathBuf;
 

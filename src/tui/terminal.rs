@@ -133,6 +133,9 @@ fn event_loop(
     let (tx, rx) = mpsc::channel();
     let mut watcher = watch::start(tx).ok();
     let rendered = driver.spawn_prompt_worker();
+    // Token counts of rows coming into view, off the key path (inline if
+    // no thread).
+    let counted = driver.count_in_background().ok();
     let table = super::keymap::bindings();
     // Checks read every subject: off the event loop (inline if no thread).
     let _ = driver.check_in_background();
@@ -174,6 +177,7 @@ fn event_loop(
         actions.extend(loads.try_iter());
         actions.extend(reloads.try_iter());
         actions.extend(rendered.try_iter());
+        actions.extend(counted.iter().flat_map(mpsc::Receiver::try_iter));
         for action in actions {
             dirty = true;
             for effect in driver.dispatch(app, action) {

@@ -3,12 +3,9 @@
 //! are collapsed, whether hidden/disabled subjects are shown, and the
 //! fuzzy filter.
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
-use std::sync::Arc;
 
-use crate::subjects::{Resolution, WalkResult};
+use crate::subjects::Resolution;
 
 /// One row of the tree. Small (a directory's strings are boxed): a tree
 /// of 100k subjects has as many rows.
@@ -158,56 +155,6 @@ fn flatten(
             depth,
             kind: RowKind::Subject(i),
         });
-    }
-}
-
-/// What the rows depend on: the walk (by identity), the `disabled` states
-/// when hidden and disabled subjects are left out (a `learned` toggle
-/// keeps them, shared, so it rebuilds no row), and the view settings.
-#[derive(Debug, Clone)]
-pub struct RowsKey {
-    pub walk: Arc<WalkResult>,
-    /// The `disabled` states (by identity), only when rows depend on
-    /// them (`!show_hidden`).
-    pub states: Option<Arc<crate::subjects::DisabledStates>>,
-    pub show_hidden: bool,
-    pub filter: String,
-    pub collapsed: BTreeSet<String>,
-}
-
-impl PartialEq for RowsKey {
-    fn eq(&self, other: &Self) -> bool {
-        let states = match (&self.states, &other.states) {
-            (None, None) => true,
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        };
-        Arc::ptr_eq(&self.walk, &other.walk)
-            && states
-            && self.show_hidden == other.show_hidden
-            && self.filter == other.filter
-            && self.collapsed == other.collapsed
-    }
-}
-
-/// The last rows built and what they were built from: a frame and the
-/// key presses before it ask for the rows many times, and a tree of 100k
-/// subjects takes tens of milliseconds to build. A cache, not state: it
-/// never changes what `rows` returns.
-#[derive(Debug, Default)]
-pub struct RowsMemo(RefCell<Option<(RowsKey, Rc<Vec<Row>>)>>);
-
-impl RowsMemo {
-    /// The rows for `key`, built with `build` unless they are kept.
-    pub fn get(&self, key: RowsKey, build: impl FnOnce() -> Vec<Row>) -> Rc<Vec<Row>> {
-        if let Some((k, rows)) = &*self.0.borrow()
-            && *k == key
-        {
-            return Rc::clone(rows);
-        }
-        let rows = Rc::new(build());
-        *self.0.borrow_mut() = Some((key, Rc::clone(&rows)));
-        rows
     }
 }
 

@@ -73,12 +73,24 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
     let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
     frame.render_widget(Paragraph::new(tabs_line(app, tabs.width)), tabs);
+    let mut scroll = app.scroll;
     let text = match app.tab {
         Tab::Subject => subject(app),
         Tab::Prompt if let Some(c) = client => super::client_prompt::text(app, model, c),
         Tab::Prompt => match &model.prompt {
             _ if !model.prompt_ready => muted(app, "(rendering the <knowledge> section…)"),
-            Some(_) => plain(app, &model.prompt_head.text),
+            Some(_) => {
+                // Only the lines in view, however far down (issue 16).
+                let (shown, skip) = app.wrap_memo.window(
+                    (model.generation, model.prompt_head.pieces),
+                    &model.prompt_head.text,
+                    body.width,
+                    usize::from(app.scroll),
+                    usize::from(body.height),
+                );
+                scroll = skip;
+                Text::raw(shown)
+            }
             None => muted(
                 app,
                 "(the <knowledge> section is absent: no enabled topic has an available or learned subject)",
@@ -98,7 +110,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(
         Paragraph::new(text)
             .wrap(Wrap { trim: false })
-            .scroll((app.scroll, 0)),
+            .scroll((scroll, 0)),
         body,
     );
 }
