@@ -137,7 +137,9 @@ pub fn bench_real(reps: usize) {
     let empty = repeat(reps.max(30), || {
         let t = Instant::now();
         empty_term
-            .draw(|f| view::render(&empty_app, f))
+            .draw(|f| {
+                view::render(&empty_app, f);
+            })
             .expect("draw");
         t.elapsed()
     });

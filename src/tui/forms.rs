@@ -137,6 +137,7 @@ pub fn submit(app: &App, form: &Form) -> Result<Plan, String> {
                 Err(e) => return Err(e.to_string()),
             }
             let file = app
+                .config
                 .target
                 .clone()
                 .unwrap_or_else(|| model.default_file.clone());

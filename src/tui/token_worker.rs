@@ -4,79 +4,81 @@
 //! first comes into view. A key that brings many new rows into view (a
 //! character typed into the filter: ~40 rows, ~400 KB to count) waited
 //! ~20 ms for that on a quiet machine (issue 16). In the terminal the
-//! counts are made on a worker thread: the key's frame shows `…` in those
-//! rows, and the counts arrive as [`Action::Fetched`] like the prompt's.
-//! Without the worker (tests) they are counted during the key, as before.
+//! counts are made on a [`Worker`]: the key's frame shows `…` in those
+//! rows, and the counts arrive as [`Event::Fetched`] on the loop's one
+//! channel, like the prompt's. Without the worker (the test harness) they
+//! are counted during the key, so snapshots stay as they were.
+//!
+//! The worker drops a result whose request was overtaken while it ran
+//! (see `worker`), so each request asks for every count still pending,
+//! not only the new ones: the newest request answers the older ones too.
 
-use std::collections::HashSet;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, Sender};
 
-use super::action::Action;
-use super::model::{Fetched, Need, fetch};
-use crate::kb::KnowledgeBase;
+use super::event::Event;
+use super::model::{Fetched, Need, Stamp, fetch};
+use super::worker::{Outbox, Worker, newest};
+use crate::KnowledgeBase;
 
-/// The driver's end of the worker.
+/// One subject to count: path, slug, extension, stamp (as `Need::Tokens`).
+type Entry = (PathBuf, String, Option<String>, Stamp);
+
+/// What the worker is asked: the knowledge base and every pending count.
+type Job = (Arc<KnowledgeBase>, Vec<Entry>);
+
+/// The driver's end of the token worker.
 #[derive(Debug)]
-pub struct TokenWorker {
-    requests: Sender<(Arc<KnowledgeBase>, Need)>,
-    /// Paths asked for and not answered yet: not asked again meanwhile.
-    pending: HashSet<PathBuf>,
+pub struct TokenCounts {
+    worker: Worker<Job>,
+    /// Counts asked for and not answered yet, by path.
+    pending: BTreeMap<PathBuf, Entry>,
 }
 
-impl TokenWorker {
-    /// Starts the worker; its results arrive on the returned channel, and
-    /// it stops when the driver's end is dropped.
-    pub(super) fn spawn() -> std::io::Result<(Self, Receiver<Action>)> {
-        let (requests, jobs) = mpsc::channel::<(Arc<KnowledgeBase>, Need)>();
-        let (results, rx) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("jp-kb-tokens".into())
-            .spawn(move || {
-                for (kb, need) in jobs {
-                    let fetched = fetch(&kb, &need);
-                    drop(kb);
-                    if results.send(Action::Fetched(Box::new(fetched))).is_err() {
-                        break;
-                    }
-                }
-            })?;
-        let worker = Self {
-            requests,
-            pending: HashSet::new(),
+impl TokenCounts {
+    /// Starts the worker, reporting to `outbox`.
+    pub fn spawn(outbox: &Outbox) -> std::io::Result<Self> {
+        let run = |(kb, list): Job| {
+            let fetched = fetch(&kb, &Need::Tokens(list));
+            Some(Event::Fetched(Box::new(fetched)))
         };
-        Ok((worker, rx))
+        let worker = Worker::spawn("jp-kb-tokens", newest, run, Arc::clone(outbox))?;
+        Ok(Self {
+            worker,
+            pending: BTreeMap::new(),
+        })
     }
 
-    /// Asks for the counts of `list` not asked for yet; false when the
-    /// worker is gone (the caller counts them itself).
-    pub(super) fn request(
-        &mut self,
-        kb: &Arc<KnowledgeBase>,
-        list: Vec<(PathBuf, String, Option<String>, super::model::Stamp)>,
-    ) -> bool {
-        let new: Vec<_> = list
-            .into_iter()
-            .filter(|(path, ..)| !self.pending.contains(path))
-            .collect();
-        if new.is_empty() {
+    /// Asks for the counts of `list` (with every count still pending);
+    /// false when the worker is gone and the caller must count them.
+    pub fn request(&mut self, kb: &Arc<KnowledgeBase>, list: &[Entry]) -> bool {
+        let before = self.pending.len();
+        for entry in list {
+            self.pending
+                .entry(entry.0.clone())
+                .or_insert_with(|| entry.clone());
+        }
+        if self.pending.len() == before {
+            // Nothing new: the request in flight answers them.
             return true;
         }
-        let paths: Vec<PathBuf> = new.iter().map(|(path, ..)| path.clone()).collect();
-        if self
-            .requests
-            .send((Arc::clone(kb), Need::Tokens(new)))
-            .is_err()
-        {
+        let all: Vec<Entry> = self.pending.values().cloned().collect();
+        if self.worker.request((Arc::clone(kb), all)).is_err() {
+            self.pending.clear();
             return false;
         }
-        self.pending.extend(paths);
         true
     }
 
-    /// Counts arrived (they are asked for again if still missing).
-    pub(super) fn answered(&mut self, fetched: &Fetched) {
+    /// True when no count is pending.
+    pub fn is_idle(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    /// Counts arrived: no longer pending (asked for again if the rows
+    /// still miss them, e.g. after a reload changed their stamp).
+    pub fn answered(&mut self, fetched: &Fetched) {
         if let Fetched::Tokens(list) = fetched {
             for (path, ..) in list {
                 self.pending.remove(path);

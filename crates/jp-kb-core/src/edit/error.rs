@@ -1,0 +1,152 @@
+//! Errors of the editing layer. Each names what it is about: the TOML key
+//! and its line:column for edit errors, the file path for I/O errors.
+//! The splice layer's own errors ([`jp_kb_toml::TomlError`]) become the
+//! [`EditError`] variants of the same name and message.
+
+use std::path::PathBuf;
+
+/// Why an edit could not be computed. Nothing is written when one occurs.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    /// The input is not valid TOML.
+    #[error("invalid TOML at line {line}, column {column}: {message}")]
+    Parse {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// A value has a type the edit cannot work with; it is left alone.
+    #[error(
+        "`{key}` at line {line}, column {column} is {found}, expected {expected}; nothing changed"
+    )]
+    WrongType {
+        key: String,
+        line: usize,
+        column: usize,
+        found: &'static str,
+        expected: &'static str,
+    },
+    /// The edit needs a topic this file does not define.
+    #[error("topic `{topic}` is not defined in this file{}", known_topics(.known))]
+    TopicNotFound { topic: String, known: Vec<String> },
+    /// `AddTopic` for an id the file already has.
+    #[error("topic `{topic}` already exists at line {line}, column {column}")]
+    TopicExists {
+        topic: String,
+        line: usize,
+        column: usize,
+    },
+    /// The edit itself makes no sense (empty id, text for `enable`, …).
+    #[error("invalid edit: {0}")]
+    InvalidEdit(String),
+    /// jp-kb could not produce a correct result; the input is untouched.
+    #[error("internal error, nothing changed: {0}")]
+    Internal(String),
+}
+
+impl From<jp_kb_toml::TomlError> for EditError {
+    fn from(e: jp_kb_toml::TomlError) -> Self {
+        match e {
+            jp_kb_toml::TomlError::WrongType {
+                key,
+                line,
+                column,
+                found,
+                expected,
+            } => Self::WrongType {
+                key,
+                line,
+                column,
+                found,
+                expected,
+            },
+            jp_kb_toml::TomlError::Internal(message) => Self::Internal(message),
+        }
+    }
+}
+
+fn known_topics(known: &[String]) -> String {
+    if known.is_empty() {
+        " (it defines no topic)".to_owned()
+    } else {
+        format!(" (topics here: {})", known.join(", "))
+    }
+}
+
+/// Why an atomic write did not happen. The target file is unchanged.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The file no longer holds the bytes the caller read.
+    #[error("{}: the file changed since it was read; not overwritten", path.display())]
+    Conflict { path: PathBuf },
+    /// Another writer held the directory's lock for the whole wait.
+    #[error(
+        "{}: another program kept {} locked for {:.1} s while saving; nothing written, try again once it has finished",
+        path.display(),
+        dir.display(),
+        waited.as_secs_f64()
+    )]
+    Locked {
+        path: PathBuf,
+        dir: PathBuf,
+        waited: std::time::Duration,
+    },
+    /// An I/O step failed; `action` says which.
+    #[error("{}: cannot {action}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Why `save` did not write.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: not valid UTF-8, so not valid TOML; nothing written", path.display())]
+    NotUtf8 { path: PathBuf },
+    #[error("{}: {source}", path.display())]
+    Edit {
+        path: PathBuf,
+        #[source]
+        source: EditError,
+    },
+    /// Another program changed the file twice while jp-kb was saving.
+    #[error("{}: the file kept changing while being saved (re-read and re-applied once); nothing written, try again", path.display())]
+    Conflict { path: PathBuf },
+    #[error(transparent)]
+    Write(WriteError),
+}
+
+/// Why an undo or redo was refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// The file no longer holds what the journal expects.
+    #[error("{}: changed since jp-kb edited it; refusing to {action}", path.display())]
+    Changed { path: PathBuf, action: &'static str },
+    /// Changed outside jp-kb in the lines the undo or redo would change:
+    /// that file's history is gone (said once; other files keep theirs).
+    #[error(
+        "{}: changed outside jp-kb where this {action} would write; dropped the undo history of this file (other files keep theirs)",
+        path.display()
+    )]
+    HistoryDropped { path: PathBuf, action: &'static str },
+    #[error(transparent)]
+    Write(WriteError),
+}
+
+/// Why the glob un-learning options could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GlobFixError {
+    #[error("`{pattern}` is not one of the topic's learned patterns")]
+    PatternNotListed { pattern: String },
+    #[error("`{slug}` is not among the subjects `{pattern}` matches")]
+    SlugNotMatched { slug: String, pattern: String },
+}

@@ -1,0 +1,39 @@
+//! Editing jp-kb's TOML configuration without touching anything else.
+//!
+//! `apply` turns a file's text and an [`Edit`] into the new text (pure, so
+//! the TUI and `--diff` can show it first); `write` puts it on disk
+//! atomically without clobbering concurrent changes (`lock`: the
+//! directory lock writers take turns on; `temp`: the owner-only temporary
+//! file); `journal` undoes and
+//! redoes saved edits; `glob_fix` builds the edits that un-learn a subject
+//! selected by a glob; `diff` renders a unified diff.
+//!
+//! Where and how bytes change (keys and strings in any TOML spelling,
+//! tables, arrays, the splice itself) is the `jp-kb-toml` crate's: it
+//! knows TOML, not topics. This module decides what a topic edit means.
+
+pub mod diff;
+mod error;
+mod fields;
+pub mod glob_fix;
+pub mod journal;
+mod lists;
+pub mod locate;
+pub mod lock;
+pub mod merge;
+pub mod move_kb;
+pub mod ops;
+pub mod plan;
+pub mod target;
+pub mod temp;
+mod topic;
+mod verify;
+pub mod write;
+
+pub use diff::unified_diff;
+pub use error::{EditError, GlobFixError, JournalError, SaveError, WriteError};
+pub use glob_fix::{GlobFix, unlearn_via_glob};
+pub use journal::{Change, Journal};
+pub use locate::{Spelling, TopicInfo, find_topic, list_topics};
+pub use ops::{Applied, Edit, Field, FieldValue, apply, apply_declaring};
+pub use write::{Saved, save, save_declaring, write_atomic};

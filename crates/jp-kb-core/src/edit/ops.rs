@@ -1,0 +1,424 @@
+//! The edit API: text in, text out. `apply` computes what a file would
+//! hold after one edit, without touching the disk, so a caller can show
+//! the result (`--diff`, the TUI) before writing it with `write`.
+//!
+//! Every byte outside the edited value is kept: the result is the input
+//! with one or more spliced replacements, and it is re-parsed and checked
+//! to mean exactly the input plus the edit before it is returned.
+
+use crate::edit::error::EditError;
+use crate::edit::fields::FieldChange;
+use crate::edit::locate::{known_topics, locate, parse_document, topic_path};
+use jp_kb_toml::keys::path_repr;
+use jp_kb_toml::patch::Patch;
+use jp_kb_toml::text::doc_eol;
+use jp_kb_toml::tree::Index;
+
+/// One change to a topic of a TOML file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    /// Append patterns to `learned` (those already there are skipped).
+    AddLearned {
+        topic: String,
+        patterns: Vec<String>,
+    },
+    /// Remove every occurrence of the patterns from `learned`.
+    RemoveLearned {
+        topic: String,
+        patterns: Vec<String>,
+    },
+    /// Replace the first occurrence of `pattern` in `learned`, in place,
+    /// by `with` (skipping entries already present); later occurrences
+    /// are removed. An empty `with` removes the pattern.
+    ReplaceLearned {
+        topic: String,
+        pattern: String,
+        with: Vec<String>,
+    },
+    /// Append slugs to `disabled`.
+    AddDisabled { topic: String, slugs: Vec<String> },
+    /// Remove slugs from `disabled`.
+    RemoveDisabled { topic: String, slugs: Vec<String> },
+    /// Add a topic; an error when the file already defines `id`.
+    AddTopic {
+        id: String,
+        subjects: String,
+        title: Option<String>,
+        introduction: Option<String>,
+        description: Option<String>,
+    },
+    /// Set a scalar field, replacing its value in place when present.
+    SetField {
+        topic: String,
+        field: Field,
+        value: FieldValue,
+    },
+    /// Remove a scalar field (nothing changes when it is not set).
+    UnsetField { topic: String, field: Field },
+    /// Remove every line and entry defining the topic.
+    RemoveTopic { topic: String },
+}
+
+/// A topic's scalar fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Title,
+    Introduction,
+    Description,
+    Subjects,
+    Enable,
+}
+
+impl Field {
+    pub const ALL: [Field; 5] = [
+        Field::Title,
+        Field::Introduction,
+        Field::Description,
+        Field::Subjects,
+        Field::Enable,
+    ];
+
+    /// The TOML key.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            Field::Title => "title",
+            Field::Introduction => "introduction",
+            Field::Description => "description",
+            Field::Subjects => "subjects",
+            Field::Enable => "enable",
+        }
+    }
+
+    /// The field named by its TOML key.
+    #[must_use]
+    pub fn from_key(key: &str) -> Option<Field> {
+        Field::ALL.into_iter().find(|f| f.key() == key)
+    }
+
+    pub(crate) fn expected(self) -> &'static str {
+        match self {
+            Field::Enable => "a boolean",
+            _ => "a string",
+        }
+    }
+}
+
+/// A field's new value: `Bool` for `enable`, `Text` for the others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldValue {
+    Text(String),
+    Bool(bool),
+}
+
+/// The result of [`apply`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// The new file content (the input itself when nothing changed).
+    pub text: String,
+    /// False when the edit was already true of the file.
+    pub changed: bool,
+    /// One line for the user, e.g. "added `maintainers/*` to
+    /// kb.topic.project.learned".
+    pub summary: String,
+}
+
+/// Computes the file content after `edit`.
+///
+/// # Errors
+/// [`EditError::Parse`] for invalid TOML, `TopicNotFound` when the edit
+/// needs a topic the file does not define, `TopicExists` for adding one it
+/// does, `WrongType` when a value in the way has an unexpected type (it is
+/// never rewritten), `InvalidEdit` for nonsensical edits.
+pub fn apply(source: &str, edit: &Edit) -> Result<Applied, EditError> {
+    validate(edit)?;
+    let (text, summary) = compute(source, edit)?;
+    match text {
+        Some(text) if text != source => {
+            crate::edit::verify::check(source, &text, edit)?;
+            Ok(Applied {
+                text,
+                changed: true,
+                summary,
+            })
+        }
+        _ => Ok(Applied {
+            text: source.to_owned(),
+            changed: false,
+            summary,
+        }),
+    }
+}
+
+/// Like [`apply`], but an addition (`learned`, `disabled`, a field) to a
+/// topic this file does not define first declares the topic with an empty
+/// `[kb.topic.<id>]` table. That lets a layer such as the user-workspace
+/// file hold only personal pre-loads for a topic the team's file defines.
+///
+/// # Errors
+/// As [`apply`].
+pub fn apply_declaring(source: &str, edit: &Edit) -> Result<Applied, EditError> {
+    let (Edit::AddLearned { topic, .. }
+    | Edit::AddDisabled { topic, .. }
+    | Edit::SetField { topic, .. }) = edit
+    else {
+        return apply(source, edit);
+    };
+    match apply(source, edit) {
+        Err(EditError::TopicNotFound { .. }) => {
+            let patch = crate::edit::topic::add(source, topic, &[])?;
+            let declared = patch.apply(source);
+            let mut applied = apply(&declared, edit)?;
+            applied.summary = format!(
+                "{} (declared {} in this file)",
+                applied.summary,
+                path_repr(&topic_path(topic))
+            );
+            Ok(applied)
+        }
+        other => other,
+    }
+}
+
+fn validate(edit: &Edit) -> Result<(), EditError> {
+    let id = match edit {
+        Edit::AddTopic { id, .. } => id,
+        Edit::AddLearned { topic, .. }
+        | Edit::RemoveLearned { topic, .. }
+        | Edit::ReplaceLearned { topic, .. }
+        | Edit::AddDisabled { topic, .. }
+        | Edit::RemoveDisabled { topic, .. }
+        | Edit::SetField { topic, .. }
+        | Edit::UnsetField { topic, .. }
+        | Edit::RemoveTopic { topic } => topic,
+    };
+    if id.is_empty() {
+        return Err(EditError::InvalidEdit("the topic id is empty".into()));
+    }
+    let empty_list = match edit {
+        Edit::AddLearned { patterns: v, .. }
+        | Edit::RemoveLearned { patterns: v, .. }
+        | Edit::AddDisabled { slugs: v, .. }
+        | Edit::RemoveDisabled { slugs: v, .. } => v.is_empty(),
+        _ => false,
+    };
+    if empty_list {
+        return Err(EditError::InvalidEdit("no pattern or slug given".into()));
+    }
+    if let Edit::SetField { field, value, .. } = edit {
+        let ok = matches!(
+            (field, value),
+            (Field::Enable, FieldValue::Bool(_))
+                | (
+                    Field::Title | Field::Introduction | Field::Description | Field::Subjects,
+                    FieldValue::Text(_)
+                )
+        );
+        if !ok {
+            return Err(EditError::InvalidEdit(format!(
+                "`{}` takes {}",
+                field.key(),
+                if *field == Field::Enable {
+                    "true or false"
+                } else {
+                    "text"
+                }
+            )));
+        }
+    }
+    Ok(())
+}
+
+type Outcome = (Option<String>, String);
+
+fn compute(source: &str, edit: &Edit) -> Result<Outcome, EditError> {
+    match edit {
+        Edit::AddLearned { topic, patterns } => {
+            list_edit(source, topic, "learned", ListOp::Add(patterns))
+        }
+        Edit::RemoveLearned { topic, patterns } => {
+            list_edit(source, topic, "learned", ListOp::Remove(patterns))
+        }
+        Edit::ReplaceLearned {
+            topic,
+            pattern,
+            with,
+        } => list_edit(source, topic, "learned", ListOp::Replace(pattern, with)),
+        Edit::AddDisabled { topic, slugs } => {
+            list_edit(source, topic, "disabled", ListOp::Add(slugs))
+        }
+        Edit::RemoveDisabled { topic, slugs } => {
+            list_edit(source, topic, "disabled", ListOp::Remove(slugs))
+        }
+        Edit::AddTopic {
+            id,
+            subjects,
+            title,
+            introduction,
+            description,
+        } => {
+            let entries = crate::edit::topic::entries(
+                subjects,
+                title.as_deref(),
+                introduction.as_deref(),
+                description.as_deref(),
+                doc_eol(source),
+            );
+            let patch = crate::edit::topic::add(source, id, &entries)?;
+            let summary = format!(
+                "added topic {} (subjects `{subjects}`)",
+                path_repr(&topic_path(id))
+            );
+            Ok((Some(patch.apply(source)), summary))
+        }
+        Edit::SetField {
+            topic,
+            field,
+            value,
+        } => field_edit(source, topic, *field, Some(value)),
+        Edit::UnsetField { topic, field } => field_edit(source, topic, *field, None),
+        Edit::RemoveTopic { topic } => {
+            let doc = parse_document(source)?;
+            let index = Index::build(source, &doc)?;
+            require_topic(&doc, &index, topic)?;
+            let text = crate::edit::topic::remove(source, topic)?;
+            Ok((
+                text,
+                format!("removed topic {}", path_repr(&topic_path(topic))),
+            ))
+        }
+    }
+}
+
+fn require_topic(
+    doc: &toml_edit::Document<&str>,
+    index: &Index<'_>,
+    id: &str,
+) -> Result<jp_kb_toml::container::Container, EditError> {
+    locate(doc, index, id)?.ok_or_else(|| EditError::TopicNotFound {
+        topic: id.to_owned(),
+        known: known_topics(doc, index),
+    })
+}
+
+#[derive(Clone, Copy)]
+enum ListOp<'a> {
+    Add(&'a [String]),
+    Remove(&'a [String]),
+    Replace(&'a str, &'a [String]),
+}
+
+fn list_edit(
+    source: &str,
+    id: &str,
+    field: &'static str,
+    op: ListOp<'_>,
+) -> Result<Outcome, EditError> {
+    let doc = parse_document(source)?;
+    let index = Index::build(source, &doc)?;
+    let topic = require_topic(&doc, &index, id)?;
+    let eol = doc_eol(source);
+    let mut path = topic_path(id);
+    path.push(field.to_owned());
+    let key = path_repr(&path);
+    let (change, summary) = match op {
+        ListOp::Add(values) => {
+            let c = crate::edit::lists::add(&doc, &index, &topic, field, values, eol)?;
+            let summary = if c.done.is_empty() {
+                format!("{} already in {key}: nothing changed", is_are(&c.skipped))
+            } else if c.skipped.is_empty() {
+                format!("added {} to {key}", quoted(&c.done))
+            } else {
+                format!(
+                    "added {} to {key} ({} already there)",
+                    quoted(&c.done),
+                    was_were(&c.skipped)
+                )
+            };
+            (c, summary)
+        }
+        ListOp::Remove(values) => {
+            let c = crate::edit::lists::remove(&doc, &index, &topic, field, values)?;
+            let summary = if c.done.is_empty() {
+                format!("{} not in {key}: nothing changed", is_are(&c.skipped))
+            } else if c.skipped.is_empty() {
+                format!("removed {} from {key}", quoted(&c.done))
+            } else {
+                format!(
+                    "removed {} from {key} ({} not there)",
+                    quoted(&c.done),
+                    was_were(&c.skipped)
+                )
+            };
+            (c, summary)
+        }
+        ListOp::Replace(pattern, with) => {
+            let c = crate::edit::lists::replace(&doc, &index, &topic, field, pattern, with, eol)?;
+            let summary = if c.patch.is_none() {
+                format!("`{pattern}` is not in {key}: nothing changed")
+            } else if c.done.is_empty() {
+                format!("removed `{pattern}` from {key}")
+            } else {
+                format!("replaced `{pattern}` in {key} by {}", quoted(&c.done))
+            };
+            (c, summary)
+        }
+    };
+    let mut text = change.patch.map(|p: Patch| p.apply(source));
+    // Adding may push a one-line array past the width limit; removing
+    // only shortens it.
+    if let (Some(t), ListOp::Add(_) | ListOp::Replace(..)) = (&text, op)
+        && let Some(wrapped) = crate::edit::lists::wrap_long(t, id, field, eol)?
+    {
+        text = Some(wrapped);
+    }
+    Ok((text, summary))
+}
+
+fn field_edit(
+    source: &str,
+    id: &str,
+    field: Field,
+    value: Option<&FieldValue>,
+) -> Result<Outcome, EditError> {
+    let doc = parse_document(source)?;
+    let index = Index::build(source, &doc)?;
+    let topic = require_topic(&doc, &index, id)?;
+    let mut path = topic_path(id);
+    path.push(field.key().to_owned());
+    let key = path_repr(&path);
+    let shown = value.map(|v| match v {
+        FieldValue::Bool(b) => b.to_string(),
+        FieldValue::Text(s) => jp_kb_toml::strings::basic(s),
+    });
+    let change = match value {
+        Some(v) => crate::edit::fields::set(&doc, &index, &topic, field, v, doc_eol(source))?,
+        None => crate::edit::fields::unset(&doc, &index, &topic, field)?,
+    };
+    Ok(match (change, shown) {
+        (FieldChange::Set(p), Some(v)) => (Some(p.apply(source)), format!("set {key} to {v}")),
+        (FieldChange::Set(p), None) => (Some(p.apply(source)), format!("removed {key}")),
+        (FieldChange::Unchanged, Some(v)) => {
+            (None, format!("{key} is already {v}: nothing changed"))
+        }
+        (FieldChange::Unchanged, None) => (None, format!("{key} is not set: nothing changed")),
+    })
+}
+
+fn quoted(values: &[String]) -> String {
+    values
+        .iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn is_are(values: &[String]) -> String {
+    let verb = if values.len() == 1 { "is" } else { "are" };
+    format!("{} {verb}", quoted(values))
+}
+
+fn was_were(values: &[String]) -> String {
+    let verb = if values.len() == 1 { "was" } else { "were" };
+    format!("{} {verb}", quoted(values))
+}

@@ -1,0 +1,534 @@
+//! The live index: a main segment plus a small delta segment of the files
+//! added or changed since, with the main documents the delta replaces or
+//! removes masked. Bringing it up to date re-reads only the files whose
+//! size or modification time changed; the delta is folded into a new main
+//! segment once it grows past a tenth of it, without reading any file.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use super::hash::{FastMap, FastSet};
+
+use super::rank::{self, Scoring};
+use super::segment::{
+    self, BODY, Builder, DocMeta, FIELDS, MENTION, NAME, SUMMARY, Segment, SegmentError, Tfs,
+};
+use super::tokenize::Tokenizer;
+use crate::content::{Content, Root, read_content};
+use crate::frontmatter;
+
+/// Shortest last word matched as a prefix, in bytes, and the most terms a
+/// prefix expands to (in term order).
+const MIN_PREFIX: usize = 3;
+const MAX_EXPANSIONS: usize = 256;
+/// How many of the best matches the mentions prior may reorder.
+const RERANKED: usize = 200;
+/// A file changed less than this before it was read may change again
+/// within the same timestamp; its stamp is not trusted (read again).
+const UNSURE_NANOS: i64 = 2_000_000_000;
+/// Below this many files one thread indexes; above, one per core.
+const PARALLEL_FROM: usize = 512;
+
+/// A file that should be in the index, as the walk saw it.
+#[derive(Debug, Clone)]
+pub struct Target<'a> {
+    /// The key: the file's path (the index is kept per workspace root).
+    pub path: Cow<'a, str>,
+    pub abs: &'a Path,
+    /// The workspace root: every read goes through the guarded open.
+    pub root: &'a Path,
+    /// The slug under the first topic that holds the file.
+    pub slug: &'a str,
+    pub markdown: bool,
+    pub bytes: u64,
+    pub modified: i64,
+}
+
+/// A document of the live index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DocRef {
+    Main(u32),
+    Delta(u32),
+}
+
+/// What [`Index::refresh`] did, and the segment files to write.
+#[derive(Debug, Default)]
+pub struct Change {
+    pub indexed: usize,
+    pub removed: usize,
+    pub main: Option<Vec<u8>>,
+    pub delta: Option<Vec<u8>>,
+}
+
+/// The searchable index.
+#[derive(Debug, Default)]
+pub struct Index {
+    main: Segment,
+    delta: Segment,
+    masked: Vec<bool>,
+    live: FastMap<String, DocRef>,
+    total_len: [u64; FIELDS],
+}
+
+impl Index {
+    /// The index made of these segments; a delta made for another main
+    /// segment is dropped (its files are found stale and read again).
+    pub fn new(main: Segment, delta: Segment) -> Self {
+        let delta = if delta.base == main.id {
+            delta
+        } else {
+            Segment::empty(0, main.id)
+        };
+        let mut index = Self {
+            main,
+            delta,
+            ..Self::default()
+        };
+        index.relink();
+        index
+    }
+
+    fn relink(&mut self) {
+        let replaced: FastSet<&str> = self
+            .delta
+            .removed
+            .iter()
+            .map(String::as_str)
+            .chain(self.delta.docs.iter().map(|d| d.path.as_str()))
+            .collect();
+        self.masked = self
+            .main
+            .docs
+            .iter()
+            .map(|d| replaced.contains(d.path.as_str()))
+            .collect();
+        self.live.clear();
+        self.total_len = [0; FIELDS];
+        let mut add = |lens: &Tfs| {
+            for (total, len) in self.total_len.iter_mut().zip(lens) {
+                *total += u64::from(*len);
+            }
+        };
+        for (i, d) in self.main.docs.iter().enumerate() {
+            if !self.masked[i] {
+                self.live.insert(d.path.clone(), DocRef::Main(idx(i)));
+                add(&d.lens);
+            }
+        }
+        for (i, d) in self.delta.docs.iter().enumerate() {
+            self.live.insert(d.path.clone(), DocRef::Delta(idx(i)));
+            add(&d.lens);
+        }
+    }
+
+    /// Number of live documents.
+    pub fn len(&self) -> usize {
+        self.live.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.live.is_empty()
+    }
+
+    pub fn meta(&self, doc: DocRef) -> Option<&DocMeta> {
+        match doc {
+            DocRef::Main(i) => self.main.docs.get(i as usize),
+            DocRef::Delta(i) => self.delta.docs.get(i as usize),
+        }
+    }
+
+    /// The live document for a path.
+    pub fn doc(&self, path: &str) -> Option<DocRef> {
+        self.live.get(path).copied()
+    }
+
+    /// Brings the index in line with `targets`: files that are new or whose
+    /// size or time changed are read and indexed, missing ones dropped.
+    /// `now` is the current time in nanoseconds since the epoch.
+    pub fn refresh(&mut self, targets: &[Target<'_>], now: i64) -> Result<Change, SegmentError> {
+        let main_len = self.main.docs.len();
+        let mut seen = vec![false; main_len + self.delta.docs.len()];
+        let mut stale: Vec<&Target<'_>> = Vec::new();
+        for t in targets {
+            let doc = self.doc(&t.path);
+            match doc.and_then(|d| self.meta(d)) {
+                Some(m) if m.modified != 0 && m.bytes == t.bytes && m.modified == t.modified => {}
+                _ => stale.push(t),
+            }
+            let slot = match doc {
+                Some(DocRef::Main(i)) => Some(i as usize),
+                Some(DocRef::Delta(i)) => Some(main_len + i as usize),
+                None => None,
+            };
+            if let Some(flag) = slot.and_then(|s| seen.get_mut(s)) {
+                *flag = true;
+            }
+        }
+        let gone: Vec<String> = self
+            .live
+            .iter()
+            .filter(|(_, doc)| {
+                let slot = match doc {
+                    DocRef::Main(i) => *i as usize,
+                    DocRef::Delta(i) => main_len + *i as usize,
+                };
+                !seen.get(slot).copied().unwrap_or(false)
+            })
+            .map(|(path, _)| path.clone())
+            .collect();
+        if stale.is_empty() && gone.is_empty() {
+            return Ok(Change::default());
+        }
+        let drop: FastSet<&str> = stale
+            .iter()
+            .map(|t| t.path.as_ref())
+            .chain(gone.iter().map(String::as_str))
+            .collect();
+        let mut change = Change {
+            indexed: stale.len(),
+            removed: gone.len(),
+            ..Change::default()
+        };
+        let pending = self.delta.docs.len() + self.delta.removed.len() + drop.len();
+        let id = new_id(now);
+        let mut builder = Builder::default();
+        if self.main.docs.is_empty() || pending > (self.main.docs.len() / 10).max(256) {
+            let masked = &self.masked;
+            builder.absorb(&self.main, |i, d| {
+                !masked.get(i).copied().unwrap_or(true) && !drop.contains(d.path.as_str())
+            })?;
+            builder.absorb(&self.delta, |_, d| !drop.contains(d.path.as_str()))?;
+            index_files(&mut builder, &stale, now);
+            let main = builder.encode(id, 0);
+            let delta = Builder::default().encode(id ^ 1, id);
+            self.main = Segment::decode(main.clone())?;
+            self.delta = Segment::decode(delta.clone())?;
+            change.main = Some(main);
+            change.delta = Some(delta);
+        } else {
+            builder.absorb(&self.delta, |_, d| !drop.contains(d.path.as_str()))?;
+            let in_main: FastSet<&str> = self.main.docs.iter().map(|d| d.path.as_str()).collect();
+            let mut removed: Vec<String> = self.delta.removed.clone();
+            removed.extend(
+                drop.iter()
+                    .filter(|p| in_main.contains(**p))
+                    .map(|p| (*p).to_owned()),
+            );
+            removed.sort_unstable();
+            removed.dedup();
+            builder.removed = removed;
+            index_files(&mut builder, &stale, now);
+            let delta = builder.encode(id, self.main.id);
+            self.delta = Segment::decode(delta.clone())?;
+            change.delta = Some(delta);
+        }
+        self.relink();
+        Ok(change)
+    }
+
+    /// Scores of the live documents that hold any of `terms`, or a word
+    /// that begins with `prefix` (the last word as typed, folded but not
+    /// stemmed), ranked as [`rank`] says.
+    #[allow(clippy::cast_precision_loss)] // counts far below 2^23 matter
+    pub fn score(
+        &self,
+        terms: &[String],
+        prefix: Option<&str>,
+        scoring: &Scoring,
+    ) -> Vec<(DocRef, f32)> {
+        if self.live.is_empty() {
+            return Vec::new();
+        }
+        let n = self.live.len() as f32;
+        let avg = self.total_len.map(|t| (t as f32 / n).max(1.0));
+        let main_len = self.main.docs.len();
+        let slots = main_len + self.delta.docs.len();
+        let mut scores = vec![0f32; slots];
+        let mut matched = vec![0u16; slots];
+        let mut hits = Vec::new();
+        for term in terms {
+            hits.clear();
+            self.postings_into(
+                self.main.postings(term),
+                self.delta.postings(term),
+                &mut hits,
+            );
+            self.add_scores(&hits, n, &avg, scoring, 1.0, &mut scores);
+            for &(slot, _) in &hits {
+                if let Some(m) = matched.get_mut(slot) {
+                    *m = m.saturating_add(1);
+                }
+            }
+        }
+        if let Some(prefix) = prefix.filter(|p| p.len() >= MIN_PREFIX) {
+            hits.clear();
+            let main = self.main.with_prefix(prefix, MAX_EXPANSIONS);
+            let delta = self.delta.with_prefix(prefix, MAX_EXPANSIONS);
+            let longer = |(t, _): &(&str, _)| !terms.iter().any(|q| q == t);
+            for (_, p) in main.into_iter().filter(longer) {
+                self.postings_into(Some(p), None, &mut hits);
+            }
+            for (_, p) in delta.into_iter().filter(longer) {
+                self.postings_into(None, Some(p), &mut hits);
+            }
+            // All the longer words count as one term: a document is found
+            // once however many of them it holds.
+            hits.sort_unstable_by_key(|&(slot, _)| slot);
+            hits.dedup_by(|b, a| {
+                if a.0 == b.0 {
+                    for (x, y) in a.1.iter_mut().zip(b.1) {
+                        *x = x.saturating_add(y);
+                    }
+                    true
+                } else {
+                    false
+                }
+            });
+            let boost = scoring.prefix_boost;
+            self.add_scores(&hits, n, &avg, scoring, boost, &mut scores);
+        }
+        let wanted = terms.len().max(1) as f32;
+        let mut out: Vec<(DocRef, f32)> = scores
+            .into_iter()
+            .zip(matched)
+            .enumerate()
+            .filter(|(_, (s, _))| *s > 0.0)
+            .map(|(slot, (s, m))| {
+                let doc = if slot < main_len {
+                    DocRef::Main(idx(slot))
+                } else {
+                    DocRef::Delta(idx(slot - main_len))
+                };
+                let share = (f32::from(m).max(1.0) / wanted).min(1.0);
+                (doc, s * share.powf(scoring.coord))
+            })
+            .collect();
+        // The prior reorders the leaders only: looking up every match's
+        // mentions would cost more than the query.
+        out.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+        for (doc, s) in out.iter_mut().take(RERANKED) {
+            let mentions = self
+                .meta(*doc)
+                .map_or(0, |m| self.mentions(rank::subject_name(doc_name(&m.path))));
+            *s *= 1.0 + scoring.prior * (1.0 + mentions as f32).ln();
+        }
+        out
+    }
+
+    /// How many documents mention `name` in code (see [`rank`]).
+    fn mentions(&self, name: &str) -> usize {
+        let term = rank::mention_term(name);
+        let main = self.main.postings(&term).map_or(0, Iterator::count);
+        let delta = self.delta.postings(&term).map_or(0, Iterator::count);
+        main + delta
+    }
+
+    /// Appends the live postings of a term's main and delta lists as
+    /// `(slot, tfs)`, slots numbering main documents then delta ones.
+    fn postings_into(
+        &self,
+        main: Option<segment::Postings<'_>>,
+        delta: Option<segment::Postings<'_>>,
+        out: &mut Vec<(usize, Tfs)>,
+    ) {
+        if let Some(p) = main {
+            out.extend(
+                p.filter(|(d, _)| !self.masked.get(*d as usize).copied().unwrap_or(true))
+                    .map(|(d, tfs)| (d as usize, tfs)),
+            );
+        }
+        let main_len = self.main.docs.len();
+        if let Some(p) = delta {
+            out.extend(p.map(|(d, tfs)| (main_len + d as usize, tfs)));
+        }
+    }
+
+    /// Adds one term's BM25F contribution to the documents in `hits`.
+    #[allow(clippy::cast_precision_loss)] // counts far below 2^23 matter
+    fn add_scores(
+        &self,
+        hits: &[(usize, Tfs)],
+        n: f32,
+        avg: &[f32; FIELDS],
+        scoring: &Scoring,
+        boost: f32,
+        scores: &mut [f32],
+    ) {
+        let df = hits.len() as f32;
+        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        for &(slot, tfs) in hits {
+            let lens = self.slot_meta(slot).map_or([0; FIELDS], |m| m.lens);
+            let mut tf = 0.0;
+            for f in 0..FIELDS {
+                let b = scoring.b[f];
+                let norm = 1.0 - b + b * lens[f] as f32 / avg[f];
+                tf += scoring.weights[f] * tfs[f] as f32 / norm.max(0.1);
+            }
+            if let Some(s) = scores.get_mut(slot) {
+                *s += boost * idf * tf * (scoring.k1 + 1.0) / (tf + scoring.k1);
+            }
+        }
+    }
+
+    fn slot_meta(&self, slot: usize) -> Option<&DocMeta> {
+        let main_len = self.main.docs.len();
+        if slot < main_len {
+            self.main.docs.get(slot)
+        } else {
+            self.delta.docs.get(slot - main_len)
+        }
+    }
+}
+
+/// The name of an indexed file: its file name without its last
+/// extension (the last part of its slug).
+fn doc_name(path: &str) -> &str {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    match name.rfind('.') {
+        Some(dot) if dot > 0 => &name[..dot],
+        _ => name,
+    }
+}
+
+fn idx(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// A segment id that differs between builds.
+fn new_id(now: i64) -> u64 {
+    let seed = now.to_le_bytes();
+    super::segment::checksum(&[&seed[..], &std::process::id().to_le_bytes()].concat()) | 2
+}
+
+/// The guarded-open handle of the workspace root, opened once per thread
+/// (a `Root` keeps its directory handle in a cell, so it is not shared
+/// between threads); all targets of one index share one root.
+#[derive(Default)]
+struct Roots<'a> {
+    root: Option<Root<'a>>,
+}
+
+impl<'a> Roots<'a> {
+    fn of(&mut self, path: &'a Path) -> &Root<'a> {
+        if self.root.as_ref().is_some_and(|r| r.path() != path) {
+            self.root = None;
+        }
+        self.root.get_or_insert_with(|| Root::new(path))
+    }
+}
+
+/// Reads and indexes `files`, on every core when there are many.
+fn index_files(builder: &mut Builder, files: &[&Target<'_>], now: i64) {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if files.len() < PARALLEL_FROM || threads < 2 {
+        let mut tokenizer = Tokenizer::new();
+        let mut roots = Roots::default();
+        for t in files {
+            index_file(builder, &mut tokenizer, roots.of(t.root), t, now);
+        }
+        return;
+    }
+    let chunk = files.len().div_ceil(threads.min(8));
+    let parts: Vec<Builder> = std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut b = Builder::default();
+                    let mut tokenizer = Tokenizer::new();
+                    let mut roots = Roots::default();
+                    for t in part {
+                        index_file(&mut b, &mut tokenizer, roots.of(t.root), t, now);
+                    }
+                    b
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    for part in parts {
+        builder.append(part);
+    }
+}
+
+/// Indexes one file: its slug, its headings and front-matter, its body.
+/// A file whose text cannot be read (binary, not UTF-8, unreadable) is
+/// still found by its slug.
+fn index_file(
+    builder: &mut Builder,
+    tokenizer: &mut Tokenizer,
+    root: &Root<'_>,
+    target: &Target<'_>,
+    now: i64,
+) {
+    let content = read_content(root, target.abs);
+    let modified = if now.saturating_sub(target.modified) < UNSURE_NANOS {
+        0
+    } else {
+        target.modified
+    };
+    let meta = DocMeta {
+        path: target.path.clone().into_owned(),
+        bytes: target.bytes,
+        modified,
+        lens: [0; FIELDS],
+    };
+    let own_name = rank::subject_name(target.slug);
+    builder.add(meta, |add| {
+        tokenizer.terms(target.slug, |t, _| add(t, NAME));
+        let Content::Text(text) = &content else {
+            return;
+        };
+        let mut body = text.as_str();
+        if target.markdown
+            && let Some((yaml, end)) = frontmatter::split(text)
+        {
+            // A block that is not YAML stays part of the body.
+            if let Ok(value) = serde_norway::from_str::<serde_json::Value>(yaml) {
+                let name = frontmatter::scalar_text(&value, &["name", "title"]);
+                tokenizer.terms(&name, |t, _| add(t, NAME));
+                let about = frontmatter::scalar_text(&value, &["description", "tags"]);
+                tokenizer.terms(&about, |t, _| add(t, SUMMARY));
+                body = text.get(end..).unwrap_or_default();
+            }
+        }
+        // The first heading names the subject (tldr's `# tar`); the first
+        // paragraph after it usually says what the subject is about
+        // (tldr's `> description` lines).
+        let mut summary = Summary::Before;
+        let mut titled = false;
+        for line in body.lines() {
+            let heading = target.markdown && line.starts_with('#');
+            summary = match (summary, line.trim().is_empty(), heading) {
+                (Summary::Before, false, false) => Summary::In,
+                (Summary::In, true, _) => Summary::After,
+                (state, _, _) => state,
+            };
+            let field = if heading && !titled && summary == Summary::Before {
+                titled = true;
+                NAME
+            } else if heading || summary == Summary::In {
+                SUMMARY
+            } else {
+                BODY
+            };
+            tokenizer.terms(line, |t, _| add(t, field));
+            rank::mentions(line, |name| {
+                if !name.eq_ignore_ascii_case(own_name) {
+                    add(&rank::mention_term(name), MENTION);
+                }
+            });
+        }
+    });
+}
+
+/// Where a line is relative to the body's first paragraph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Summary {
+    Before,
+    In,
+    After,
+}

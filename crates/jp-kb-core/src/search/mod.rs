@@ -1,0 +1,366 @@
+//! Ranked lexical search (BM25) over the subjects of enabled topics: their
+//! slugs, Markdown headings, YAML front-matter and bodies. Disabled
+//! subjects are never indexed nor returned; hidden ones are returned only
+//! when asked for (the CLI marks them, the MCP tool never shows them).
+//!
+//! The index is a cache (see [`store`]): kept per workspace under the
+//! user's cache directory, brought up to date before every search by the
+//! files' sizes and modification times. Nothing else depends on it.
+
+pub mod codec;
+pub mod hash;
+pub mod index;
+pub mod rank;
+pub mod segment;
+pub mod snippet;
+pub mod store;
+pub mod tokenize;
+pub mod walks;
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use hash::{FastMap, FastSet};
+
+use crate::KnowledgeBase;
+use crate::content::{Content, Root, format_subject_owned, read_content};
+use crate::frontmatter::is_markdown;
+use crate::subjects::WalkCache;
+use index::{Index, Target};
+pub use snippet::Snippet;
+use store::Store;
+use tokenize::Tokenizer;
+
+/// Longest query accepted, in bytes (the MCP limits of `learn` are alike).
+pub const MAX_QUERY_BYTES: usize = 4096;
+/// Hits returned when no limit is given.
+pub const DEFAULT_LIMIT: usize = 10;
+
+/// What to search for.
+#[derive(Debug, Clone)]
+pub struct SearchRequest<'a> {
+    pub query: &'a str,
+    /// A topic id or title (resolved as `learn` does); `None`: all enabled.
+    pub topic: Option<&'a str>,
+    pub limit: usize,
+    /// Return hidden subjects too (marked).
+    pub hidden: bool,
+}
+
+/// One found subject.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub topic: String,
+    pub slug: String,
+    pub hidden: bool,
+    pub learned: bool,
+    pub score: f32,
+    /// `o200k_base` tokens of what `learn` returns for it; `None` when the
+    /// content is not shown (binary, not UTF-8, unreadable).
+    pub tokens: Option<usize>,
+    pub snippet: Snippet,
+}
+
+/// Hits, best first, and notes for the user about the index.
+#[derive(Debug, Default)]
+pub struct SearchOutcome {
+    pub hits: Vec<Hit>,
+    pub notes: Vec<String>,
+}
+
+/// A query that cannot be searched.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    #[error("the query is empty: give one or more words to search for")]
+    Empty,
+    #[error("the query is {0} bytes long; at most {MAX_QUERY_BYTES} are accepted")]
+    TooLong(usize),
+    #[error(
+        "the query {0:?} has no letters or digits to search for (search is by words; glob and regex characters are ignored)"
+    )]
+    NoWords(String),
+    #[error("{0}")]
+    Topic(String),
+}
+
+/// The query's terms, or why it cannot be searched.
+pub fn parse_query(tokenizer: &mut Tokenizer, query: &str) -> Result<Vec<String>, SearchError> {
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(SearchError::TooLong(query.len()));
+    }
+    if query.trim().is_empty() {
+        return Err(SearchError::Empty);
+    }
+    let terms = tokenizer.query_terms(query);
+    if terms.is_empty() {
+        return Err(SearchError::NoWords(query.to_owned()));
+    }
+    Ok(terms)
+}
+
+/// A search index kept open between searches (the MCP server, the TUI):
+/// each search still re-checks the files, but reads none that did not
+/// change and no index file.
+#[derive(Debug)]
+pub struct Searcher {
+    store: Store,
+    index: Index,
+    tokenizer: Tokenizer,
+    notes: Vec<String>,
+    /// The ranking's parameters (changed by measurements only).
+    pub scoring: rank::Scoring,
+}
+
+impl Searcher {
+    /// Opens the saved index of the workspace at `root` (building nothing
+    /// yet).
+    pub fn open(root: &Path) -> Self {
+        Self::open_in(store::index_dir(root))
+    }
+
+    /// Opens the index saved in `dir` (`None`: memory only).
+    pub fn open_in(dir: Option<std::path::PathBuf>) -> Self {
+        let store = Store::new(dir);
+        let (index, notes) = store.open();
+        Self {
+            store,
+            index,
+            tokenizer: Tokenizer::new(),
+            notes,
+            scoring: rank::Scoring::default(),
+        }
+    }
+
+    /// The index (for measurements).
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// Brings the index up to date with `kb`'s files and saves what changed.
+    /// Returns the number of files read.
+    pub fn refresh(&mut self, kb: &KnowledgeBase) -> usize {
+        let targets = targets(kb);
+        let now = now_nanos();
+        let change = match self.index.refresh(&targets, now) {
+            Ok(change) => change,
+            Err(e) => {
+                // Only a segment this process just wrote can fail here.
+                self.notes
+                    .push(format!("the search index was {e}; rebuilding it"));
+                self.index = Index::default();
+                match self.index.refresh(&targets, now) {
+                    Ok(change) => change,
+                    Err(_) => return 0,
+                }
+            }
+        };
+        self.store.save(&change, &mut self.notes);
+        change.indexed
+    }
+
+    /// Searches `kb` (refreshing the index first).
+    pub fn search(
+        &mut self,
+        kb: &KnowledgeBase,
+        request: &SearchRequest<'_>,
+    ) -> Result<SearchOutcome, SearchError> {
+        let terms = parse_query(&mut self.tokenizer, request.query)?;
+        let scope = match request.topic {
+            Some(name) => Some(kb.resolve_topic(name).map_err(SearchError::Topic)?.id()),
+            None => None,
+        };
+        self.refresh(kb);
+        let prefix = Tokenizer::last_word(request.query);
+        let mut scored = self.index.score(&terms, prefix.as_deref(), &self.scoring);
+        scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+        let places = places(kb, scope, request.hidden);
+        let mut hits = Vec::new();
+        for (doc, score) in scored {
+            if hits.len() >= request.limit {
+                break;
+            }
+            let Some(meta) = self.index.meta(doc) else {
+                continue;
+            };
+            let Some(found) = places.get(meta.path.as_str()) else {
+                continue;
+            };
+            for place in found {
+                if hits.len() < request.limit {
+                    hits.push(self.hit(place, score, &terms));
+                }
+            }
+        }
+        Ok(SearchOutcome {
+            hits,
+            notes: std::mem::take(&mut self.notes),
+        })
+    }
+
+    fn hit(&mut self, place: &Place<'_>, score: f32, terms: &[String]) -> Hit {
+        let content = read_content(&Root::new(place.root), place.path);
+        let markdown = is_markdown(place.extension);
+        let (tokens, snippet) = match content {
+            Content::Text(text) => {
+                let snippet = snippet::snippet(&mut self.tokenizer, &text, markdown, terms);
+                let formatted =
+                    format_subject_owned(place.slug, place.extension, Content::Text(text));
+                (crate::tokens::count_tokens(&formatted), snippet)
+            }
+            Content::Skipped(reason) => (
+                None,
+                Snippet {
+                    text: format!("(content not shown: {reason})"),
+                    marks: Vec::new(),
+                },
+            ),
+        };
+        Hit {
+            topic: place.topic.to_owned(),
+            slug: place.slug.to_owned(),
+            hidden: place.hidden,
+            learned: place.learned,
+            score,
+            tokens,
+            snippet,
+        }
+    }
+}
+
+/// Why `query` cannot be searched, if it cannot.
+pub fn check_query(query: &str) -> Result<(), SearchError> {
+    parse_query(&mut Tokenizer::new(), query).map(drop)
+}
+
+/// Searches `kb` with the index saved for its workspace.
+pub fn search(
+    kb: &KnowledgeBase,
+    request: &SearchRequest<'_>,
+) -> Result<SearchOutcome, SearchError> {
+    // A bad query fails before any index is read or built.
+    check_query(request.query)?;
+    Searcher::open(kb.root()).search(kb, request)
+}
+
+/// [`search`] for a process that searches once: `kb`'s topics walk
+/// through `walks` (see [`crate::KnowledgeBase::load_with`]), which is
+/// given the walks the last search saved next to the index before any
+/// topic is resolved, and whose walks are saved again when any was taken
+/// anew (see [`walks`] for what a saved walk trusts).
+pub fn search_with_walks(
+    kb: &KnowledgeBase,
+    cache: &WalkCache,
+    request: &SearchRequest<'_>,
+) -> Result<SearchOutcome, SearchError> {
+    check_query(request.query)?;
+    let dir = store::index_dir(kb.root());
+    let mut notes = Vec::new();
+    if let Some(dir) = &dir
+        && let Err(why) = walks::load(dir, cache, std::time::SystemTime::now())
+    {
+        notes.push(format!(
+            "the saved walk {} is {why}; walking the topics again",
+            dir.join(walks::WALKS_FILE).display()
+        ));
+    }
+    let mut searcher = Searcher::open_in(dir.clone());
+    let mut outcome = searcher.search(kb, request)?;
+    if let Some(dir) = dir.filter(|_| searcher.store.is_writable())
+        && cache.take_changed()
+        && let Err(e) = walks::save(&dir, cache)
+    {
+        notes.push(format!(
+            "cannot save the topic walks to {} ({e}); the next search walks them again",
+            dir.display()
+        ));
+    }
+    notes.append(&mut outcome.notes);
+    outcome.notes = notes;
+    Ok(outcome)
+}
+
+/// Where a file shows up in the results: one topic's subject.
+struct Place<'a> {
+    topic: &'a str,
+    slug: &'a str,
+    path: &'a Path,
+    /// The workspace root, for the guarded open.
+    root: &'a Path,
+    extension: Option<&'a str>,
+    hidden: bool,
+    learned: bool,
+}
+
+/// The index key of a file: its path as walked (borrowed; the walk
+/// skips file names that are not UTF-8).
+fn key(path: &Path) -> Cow<'_, str> {
+    path.to_string_lossy()
+}
+
+/// Every file that belongs in the index: the subjects of enabled topics
+/// that are not disabled (a file in two topics once).
+fn targets(kb: &KnowledgeBase) -> Vec<Target<'_>> {
+    let mut seen = FastSet::default();
+    let mut out = Vec::new();
+    for topic in kb.enabled_topics() {
+        let Some(resolution) = topic.resolution() else {
+            continue;
+        };
+        for (i, s) in resolution.subjects().iter().enumerate() {
+            if resolution.is_disabled(i) {
+                continue;
+            }
+            let path = key(s.path());
+            if seen.insert(s.path()) {
+                out.push(Target {
+                    path,
+                    abs: s.path(),
+                    root: kb.root(),
+                    slug: s.slug(),
+                    markdown: is_markdown(s.extension()),
+                    bytes: s.bytes,
+                    modified: s.modified,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The subjects a search may return, by file key.
+fn places<'a>(
+    kb: &'a KnowledgeBase,
+    scope: Option<&str>,
+    hidden: bool,
+) -> FastMap<Cow<'a, str>, Vec<Place<'a>>> {
+    let mut out: FastMap<Cow<'a, str>, Vec<Place<'a>>> = FastMap::default();
+    for topic in kb.enabled_topics() {
+        if scope.is_some_and(|id| id != topic.id()) {
+            continue;
+        }
+        let Some(resolution) = topic.resolution() else {
+            continue;
+        };
+        for (i, s) in resolution.subjects().iter().enumerate() {
+            if resolution.is_disabled(i) || (s.hidden && !hidden) {
+                continue;
+            }
+            out.entry(key(s.path())).or_default().push(Place {
+                topic: topic.id(),
+                slug: s.slug(),
+                path: s.path(),
+                root: kb.root(),
+                extension: s.extension(),
+                hidden: s.hidden,
+                learned: resolution.is_learned(i),
+            });
+        }
+    }
+    out
+}
+
+fn now_nanos() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
