@@ -5,7 +5,7 @@
 //!
 //! `cargo bench --bench tui` (add `-- quick` for 1k/10k only, `only=N`
 //! for N subjects only; `reps=N` for N repetitions per key, default 30;
-//! `nomem` skips the tmux run).
+//! `nomem` skips the tmux run; `real` adds the tldr rows to `only=N`).
 //! Prints a Markdown table; the figures in docs/perf.md come from it.
 
 #![allow(
@@ -17,12 +17,15 @@
 )]
 
 mod corpus;
+#[path = "tui_speed/mod.rs"]
+mod speed;
 
 use std::path::Path;
 use std::process::Command;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
+use jp_kb::subjects::walk::walk_subjects_in_one_thread;
 use jp_kb::subjects::walk_subjects;
 use jp_kb::tui::app::App;
 use jp_kb::tui::event::Event;
@@ -186,14 +189,15 @@ fn select_available(s: &mut Session, nth: usize) {
 }
 
 fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
-    // Baselines of this run: a bare walk of the tree, an empty frame.
+    // Baselines of this run: a bare walk of the tree on one thread (what
+    // any start-up must pay without a second core), an empty frame.
     let canonical = root.canonicalize().unwrap();
-    let walk = repeat(reps.min(10), || {
+    let bare_walk = || {
         let t = Instant::now();
-        let w = walk_subjects(topic_dir, &canonical);
+        let w = walk_subjects_in_one_thread(topic_dir, &canonical);
         assert!(w.subjects.len() >= n * 9 / 10);
         t.elapsed()
-    });
+    };
     let mut empty_term = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     let empty_app = App::new(Theme { color: true }, (WIDTH, HEIGHT));
     let empty = repeat(reps.max(30), || {
@@ -206,19 +210,37 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         t.elapsed()
     });
 
+    // Interleaved (walk, parallel walk, start, …), so load from other
+    // processes on the machine hits all three alike.
+    let mut walks = Vec::new();
+    let mut parallel = Vec::new();
     let mut prompts = Vec::new();
     let mut loads = Vec::new();
     let starts = repeat(reps.min(10), || {
+        walks.push(bare_walk());
+        let t = Instant::now();
+        let w = walk_subjects(topic_dir, &canonical);
+        assert!(w.subjects.len() >= n * 9 / 10);
+        parallel.push(t.elapsed());
         let (_, first, loaded, prompt) = start(root);
         loads.push(loaded);
         prompts.push(prompt);
         first
     });
+    let walk = Samples(walks);
+    row(
+        "`walk_subjects` (all cores)",
+        n,
+        &Samples(parallel),
+        "`walk_subjects` (1 thread)",
+        &walk,
+        "",
+    );
     row(
         "start → first frame",
         n,
         &starts,
-        "`walk_subjects`",
+        "`walk_subjects` (1 thread)",
         &walk,
         if n == 100_000 { "< 100 ms" } else { "" },
     );
@@ -226,15 +248,15 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         "… → subjects loaded (walks in background; from start)",
         n,
         &Samples(loads),
-        "`walk_subjects`",
+        "`walk_subjects` (1 thread)",
         &walk,
-        "",
+        if n == 100_000 { "≤ 1.0x" } else { "" },
     );
     row(
         "… then → prompt rendered (background)",
         n,
         &Samples(prompts),
-        "`walk_subjects`",
+        "`walk_subjects` (1 thread)",
         &walk,
         "",
     );
@@ -301,7 +323,7 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         "toggle learned (`l`: write + re-resolve)",
         n,
         &Samples(toggles),
-        "`walk_subjects`",
+        "`walk_subjects` (1 thread)",
         &walk,
         target,
     );
@@ -309,7 +331,7 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         "… then → prompt re-rendered (background)",
         n,
         &Samples(toggle_prompts),
-        "`walk_subjects`",
+        "`walk_subjects` (1 thread)",
         &walk,
         "",
     );
@@ -317,7 +339,7 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         "undo (`u`: write + re-resolve)",
         n,
         &Samples(undos),
-        "`walk_subjects`",
+        "`walk_subjects` (1 thread)",
         &walk,
         "",
     );
@@ -350,7 +372,7 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         "a subject file saved outside (reload, walk patched)",
         n,
         &Samples(saves),
-        "`walk_subjects`",
+        "`walk_subjects` (1 thread)",
         &walk,
         "",
     );
@@ -415,6 +437,9 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         &empty,
         "",
     );
+
+    speed::bench_filter(&mut s, n, reps, &empty);
+    speed::bench_prompt_end(&mut s, n, reps, &empty);
 }
 
 /// Peak RSS (`VmHWM`) of the real binary at `root`, run in tmux: start,
@@ -534,6 +559,9 @@ fn main() {
         assert_eq!(g.files.len(), n);
         bench_size(&g.root, &g.topic_dir, n, reps);
         last = Some(g.root);
+    }
+    if args.iter().any(|a| a == "real") || (only.is_none() && !quick) {
+        speed::bench_real(reps);
     }
     if let Some(root) = last.filter(|_| !args.iter().any(|a| a == "nomem")) {
         // The peak depends on how the workers' runs overlap: 5 runs.

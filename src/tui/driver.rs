@@ -12,7 +12,8 @@ use super::app::{App, Loading};
 use super::edit_bridge::{self, Journal, Saved};
 use super::effect::{ChangedFile, Effect};
 use super::event::{Event, Msg};
-use super::model::{Fetched, LoadOutcome, Model, RenderedPrompt, fetch, next_load};
+use super::model::{Fetched, LoadOutcome, Model, Need, RenderedPrompt, fetch, next_load};
+use super::token_worker::TokenCounts;
 use super::update::update;
 use super::worker::{Outbox, Worker, newest};
 use crate::KnowledgeBase;
@@ -44,6 +45,9 @@ pub struct Driver {
     /// Where reloads for file changes run (None: during the dispatch):
     /// see [`Driver::reload_in_background`].
     reloads: Option<Worker<Reload>>,
+    /// Where token counts of rows coming into view are made (None: during
+    /// the key, as the harness wants): see [`Driver::count_in_background`].
+    tokens: Option<TokenCounts>,
 }
 
 /// A reload asked of the background loader: what changed, and when it
@@ -111,6 +115,7 @@ impl Driver {
             checks: None,
             prompts: None,
             reloads: None,
+            tokens: None,
         }
     }
 
@@ -133,13 +138,22 @@ impl Driver {
         }
     }
 
-    /// Starts every worker the terminal runs (prompt, check, reload),
-    /// reporting to `outbox`; a worker that cannot start leaves its work
-    /// inline.
+    /// Starts every worker the terminal runs (prompt, check, reload, token
+    /// counts), reporting to `outbox`; a worker that cannot start leaves
+    /// its work inline.
     pub fn start_workers(&mut self, outbox: &Outbox) {
         self.spawn_prompt_worker(outbox);
         let _ = self.check_in_background(outbox);
         let _ = self.reload_in_background(outbox);
+        let _ = self.count_in_background(outbox);
+    }
+
+    /// Counts the tokens of rows coming into view on a worker from now on
+    /// (the terminal does; the harness counts during the key, so its
+    /// screens are deterministic), reported as [`Event::Fetched`].
+    pub fn count_in_background(&mut self, outbox: &Outbox) -> std::io::Result<()> {
+        self.tokens = Some(TokenCounts::spawn(outbox)?);
+        Ok(())
     }
 
     /// Runs checks on a worker thread from now on (the terminal does; the
@@ -263,7 +277,11 @@ impl Driver {
     /// the next frame needs. Returns the effects only the terminal can
     /// carry out (the editor, quitting).
     pub fn dispatch(&mut self, app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
-        let mut queue: Vec<Msg> = vec![msg.into()];
+        let msg = msg.into();
+        if let (Some(tokens), Msg::Event(Event::Fetched(fetched))) = (self.tokens.as_mut(), &msg) {
+            tokens.answered(fetched);
+        }
+        let mut queue: Vec<Msg> = vec![msg];
         let mut outside = Vec::new();
         while let Some(msg) = queue.pop() {
             let effects = update(app, msg);
@@ -405,6 +423,13 @@ impl Driver {
     pub fn fulfill(&mut self, app: &mut App) {
         for need in app.needs() {
             let Some(model) = &app.model else { return };
+            if let (Some(tokens), Need::Tokens(list)) = (self.tokens.as_mut(), &need) {
+                if tokens.request(&model.kb, list) {
+                    continue;
+                }
+                // The worker is gone: count here from now on.
+                self.tokens = None;
+            }
             let fetched = fetch(&model.kb, &need);
             update(app, Event::Fetched(Box::new(fetched)));
         }

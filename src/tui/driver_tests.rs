@@ -111,3 +111,50 @@ fn the_check_worker_checks_the_loaded_knowledge_base_as_loaded() {
     checks.request(None).unwrap();
     assert!(!codes(&rx).contains(&crate::check::Code::SubjectsNotFound));
 }
+
+/// With the token worker, a key's frame does not count its rows: the
+/// counts arrive as an event on the one channel and land in the cache.
+#[test]
+fn token_counts_arrive_from_their_worker_as_an_event() {
+    let (_dir, mut driver) = workspace();
+    let (tx, rx) = std::sync::mpsc::channel::<Event>();
+    driver.count_in_background(&outbox(tx)).unwrap();
+    let mut app = App::new(Theme { color: false }, (80, 24));
+    let first = driver.load(Vec::new());
+    driver.dispatch(&mut app, first);
+    let counted = |app: &App| app.cache.tokens.len();
+    assert_eq!(counted(&app), 0, "counted during the key");
+    let event = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    assert!(
+        matches!(&event, Event::Fetched(f) if matches!(**f, Fetched::Tokens(_))),
+        "{event:?}"
+    );
+    driver.dispatch(&mut app, event);
+    assert_eq!(counted(&app), 1);
+    assert!(driver.tokens.as_ref().is_some_and(TokenCounts::is_idle));
+}
+
+/// A request overtaken while it runs is dropped by the worker's rule;
+/// the newer request carries its counts too, so none is lost.
+#[test]
+fn an_overtaken_token_request_is_answered_by_the_newer_one() {
+    let (dir, driver) = workspace();
+    std::fs::write(dir.path().join(".jp/kb/p/b.md"), "# B\n").unwrap();
+    let kb = Arc::new(KnowledgeBase::load(&driver.env, &driver.options).unwrap());
+    let (tx, rx) = std::sync::mpsc::channel::<Event>();
+    let mut tokens = TokenCounts::spawn(&outbox(tx)).unwrap();
+    let entry = |name: &str| {
+        let path = dir.path().join(".jp/kb/p").join(name);
+        (path, name.replace(".md", ""), Some("md".to_owned()), (4, 0))
+    };
+    assert!(tokens.request(&kb, &[entry("a.md")]));
+    assert!(tokens.request(&kb, &[entry("b.md")]));
+    // Asked again while pending: nothing new is queued.
+    assert!(tokens.request(&kb, &[entry("a.md")]));
+    while !tokens.is_idle() {
+        match rx.recv_timeout(Duration::from_secs(30)).unwrap() {
+            Event::Fetched(f) => tokens.answered(&f),
+            other => panic!("{other:?}"),
+        }
+    }
+}

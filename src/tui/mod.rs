@@ -39,6 +39,7 @@ pub mod prompt;
 pub mod readonly;
 pub mod terminal;
 pub mod theme;
+pub mod token_worker;
 pub mod tree;
 pub mod update;
 pub mod view;

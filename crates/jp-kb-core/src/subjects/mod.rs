@@ -4,10 +4,16 @@
 
 pub mod cache;
 pub mod disable;
+mod patch;
 pub mod pattern;
 pub mod resolve;
 pub mod slug;
+mod subject;
 pub mod walk;
+#[cfg(test)]
+mod walk_reference;
+mod walk_result;
+mod walker;
 pub mod watched;
 
 pub use cache::WalkCache;

@@ -1,0 +1,150 @@
+//! The rows of issue 16 ("Speed"): typing in the filter, keys near the
+//! end of a long prompt, and start-up and filter on the real tldr corpus.
+
+use std::path::Path;
+use std::time::Instant;
+
+use jp_kb::subjects::walk::walk_subjects_in_one_thread;
+use jp_kb::tui::app::App;
+use jp_kb::tui::theme::Theme;
+use jp_kb::tui::view;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::KeyCode;
+
+use super::{BUDGET, HEIGHT, MIN_REPS, Samples, Session, WIDTH, ms, repeat, row, start};
+
+/// The filter (`/`, issue 16): every typed character filters the rows
+/// again and draws them. The first character of a query is matched
+/// against every subject; the next ones extend the query. `Esc` clears
+/// the filter (untimed).
+pub fn bench_filter(s: &mut Session, n: usize, reps: usize, empty: &Samples) {
+    let all = s.h.app.rows().len();
+    let mut firsts = Vec::new();
+    let mut nexts = Vec::new();
+    let began = Instant::now();
+    while firsts.len() < reps && (firsts.len() < MIN_REPS || began.elapsed() < BUDGET) {
+        s.key(KeyCode::Char('/'));
+        firsts.push(s.key(KeyCode::Char('d')));
+        for c in "ocs".chars() {
+            nexts.push(s.key(KeyCode::Char(c)));
+        }
+        let shown = s.h.app.rows().len();
+        assert!(shown > 0 && shown < all, "{shown} of {all} rows for /docs");
+        s.key(KeyCode::Esc);
+        assert_eq!(s.h.app.rows().len(), all);
+    }
+    row(
+        "filter: type the first character (`/d`)",
+        n,
+        &Samples(firsts),
+        "empty frame",
+        empty,
+        "< 16 ms",
+    );
+    row(
+        "filter: type the next characters (`/docs`)",
+        n,
+        &Samples(nexts),
+        "empty frame",
+        empty,
+        "< 16 ms",
+    );
+}
+
+/// Keys near the end of the Prompt tab (issue 16): `G`, then `PgUp`
+/// and `k` from there. The first `G` reads the section's pieces (once;
+/// not counted in the rows).
+pub fn bench_prompt_end(s: &mut Session, n: usize, reps: usize, empty: &Samples) {
+    let Some(layout) = s.h.app.model.as_ref().and_then(|m| m.prompt.clone()) else {
+        println!("(no prompt at {n}: prompt keys not measured)");
+        return;
+    };
+    let tokens = s.h.app.model.as_ref().and_then(|m| m.prompt_tokens);
+    s.key(KeyCode::Char('2'));
+    s.key(KeyCode::Tab);
+    let read = s.key(KeyCode::Char('G'));
+    let (mut ends, mut pgups, mut ups) = (Vec::new(), Vec::new(), Vec::new());
+    let began = Instant::now();
+    while ends.len() < reps && (ends.len() < MIN_REPS || began.elapsed() < BUDGET) {
+        ends.push(s.key(KeyCode::Char('G')));
+        pgups.push(s.key(KeyCode::PageUp));
+        ups.push(s.key(KeyCode::Char('k')));
+        ups.push(s.key(KeyCode::Char('k')));
+        pgups.push(s.key(KeyCode::PageUp));
+    }
+    let what = format!(
+        "{:.1} MB, {} tokens, {} lines",
+        layout.bytes as f64 / 1e6,
+        tokens.unwrap_or(0),
+        layout.newlines
+    );
+    println!(
+        "(prompt at {n}: {what}; the first `G` read its pieces in {})",
+        ms(read)
+    );
+    for (label, samples) in [("`G`", ends), ("`PgUp`", pgups), ("`k`", ups)] {
+        row(
+            &format!("Prompt tab ({what}): {label} near the end"),
+            n,
+            &Samples(samples),
+            "empty frame",
+            empty,
+            "< 16 ms",
+        );
+    }
+    s.key(KeyCode::Tab);
+    s.key(KeyCode::Char('1'));
+}
+
+/// The real tldr corpus beside the checkout (`../shared/corpora`, read
+/// only): topics `tldr` (all pages) and `tldr-en` (a subtree of it).
+pub fn bench_real(reps: usize) {
+    let corpora = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    if !corpora.join(".jp/config.toml").exists() {
+        println!("(../shared/corpora missing: the tldr rows not measured)");
+        return;
+    }
+    let root = corpora.canonicalize().unwrap();
+    let dirs = [root.join("tldr"), root.join("tldr/pages")];
+    let mut n = 0;
+    let mut walks = Vec::new();
+    let mut loads = Vec::new();
+    let starts = repeat(reps.min(10), || {
+        let t = Instant::now();
+        n = dirs
+            .iter()
+            .map(|d| walk_subjects_in_one_thread(d, &root).subjects.len())
+            .sum();
+        walks.push(t.elapsed());
+        let (_, first, loaded, _) = start(&root);
+        loads.push(loaded);
+        first
+    });
+    let walk = Samples(walks);
+    let base = "`walk_subjects` of both topics (1 thread)";
+    row("tldr: start → first frame", n, &starts, base, &walk, "");
+    row(
+        "tldr: … → subjects loaded (from start)",
+        n,
+        &Samples(loads),
+        base,
+        &walk,
+        "≤ 1.0x",
+    );
+    let mut empty_term = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
+    let empty_app = App::new(Theme { color: true }, (WIDTH, HEIGHT));
+    let empty = repeat(reps.max(30), || {
+        let t = Instant::now();
+        empty_term
+            .draw(|f| {
+                view::render(&empty_app, f);
+            })
+            .expect("draw");
+        t.elapsed()
+    });
+    let (mut s, _, _, _) = start(&root);
+    s.key(KeyCode::Tab);
+    let shown = s.h.app.rows().len();
+    bench_filter(&mut s, shown, reps, &empty);
+}
