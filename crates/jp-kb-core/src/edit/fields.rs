@@ -6,7 +6,7 @@
 use toml_edit::{Document, Value};
 
 use crate::edit::error::EditError;
-use crate::edit::ops::{Field, FieldValue};
+use crate::edit::kinds::{Field, FieldValue};
 use jp_kb_toml::container::{Container, NewEntry, Node, insert, node_at, remove_leaf, wrong_type};
 use jp_kb_toml::patch::Patch;
 use jp_kb_toml::strings::{Style, encode, ml_lead_of, style_of};

@@ -17,6 +17,7 @@ mod error;
 mod fields;
 pub mod glob_fix;
 pub mod journal;
+mod kinds;
 mod lists;
 pub mod locate;
 pub mod lock;

@@ -22,7 +22,10 @@ pub(crate) fn entries(
     eol: &str,
 ) -> Vec<NewEntry> {
     let text = |s: &str| {
-        crate::edit::fields::new_value_text(&crate::edit::ops::FieldValue::Text(s.to_owned()), eol)
+        crate::edit::fields::new_value_text(
+            &crate::edit::kinds::FieldValue::Text(s.to_owned()),
+            eol,
+        )
     };
     [
         ("title", title),

@@ -7,7 +7,7 @@ use serde_json::{Map, Value as J};
 use toml_edit::{Document, Item, Value};
 
 use crate::edit::error::EditError;
-use crate::edit::ops::{Edit, FieldValue};
+use crate::edit::kinds::{Edit, FieldValue};
 
 pub(crate) fn check(old: &str, new: &str, edit: &Edit) -> Result<(), EditError> {
     let old_doc = Document::parse(old)

@@ -1,0 +1,113 @@
+//! What an edit of a topic can be, and what applying one gives: the
+//! types shared by `ops` (which applies them) and the modules it applies
+//! them with (`fields`, `topic`, `verify`), kept apart so none of those
+//! imports `ops` back.
+
+/// One change to a topic of a TOML file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    /// Append patterns to `learned` (those already there are skipped).
+    AddLearned {
+        topic: String,
+        patterns: Vec<String>,
+    },
+    /// Remove every occurrence of the patterns from `learned`.
+    RemoveLearned {
+        topic: String,
+        patterns: Vec<String>,
+    },
+    /// Replace the first occurrence of `pattern` in `learned`, in place,
+    /// by `with` (skipping entries already present); later occurrences
+    /// are removed. An empty `with` removes the pattern.
+    ReplaceLearned {
+        topic: String,
+        pattern: String,
+        with: Vec<String>,
+    },
+    /// Append slugs to `disabled`.
+    AddDisabled { topic: String, slugs: Vec<String> },
+    /// Remove slugs from `disabled`.
+    RemoveDisabled { topic: String, slugs: Vec<String> },
+    /// Add a topic; an error when the file already defines `id`.
+    AddTopic {
+        id: String,
+        subjects: String,
+        title: Option<String>,
+        introduction: Option<String>,
+        description: Option<String>,
+    },
+    /// Set a scalar field, replacing its value in place when present.
+    SetField {
+        topic: String,
+        field: Field,
+        value: FieldValue,
+    },
+    /// Remove a scalar field (nothing changes when it is not set).
+    UnsetField { topic: String, field: Field },
+    /// Remove every line and entry defining the topic.
+    RemoveTopic { topic: String },
+}
+
+/// A topic's scalar fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Title,
+    Introduction,
+    Description,
+    Subjects,
+    Enable,
+}
+
+impl Field {
+    pub const ALL: [Field; 5] = [
+        Field::Title,
+        Field::Introduction,
+        Field::Description,
+        Field::Subjects,
+        Field::Enable,
+    ];
+
+    /// The TOML key.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            Field::Title => "title",
+            Field::Introduction => "introduction",
+            Field::Description => "description",
+            Field::Subjects => "subjects",
+            Field::Enable => "enable",
+        }
+    }
+
+    /// The field named by its TOML key.
+    #[must_use]
+    pub fn from_key(key: &str) -> Option<Field> {
+        Field::ALL.into_iter().find(|f| f.key() == key)
+    }
+
+    pub(crate) fn expected(self) -> &'static str {
+        match self {
+            Field::Enable => "a boolean",
+            _ => "a string",
+        }
+    }
+}
+
+/// A field's new value: `Bool` for `enable`, `Text` for the others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldValue {
+    Text(String),
+    Bool(bool),
+}
+
+/// The result of [`apply`](crate::edit::apply).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// The new file content (the input itself when nothing changed).
+    pub text: String,
+    /// False when the edit was already true of the file.
+    pub changed: bool,
+    /// One line for the user, e.g. "added `maintainers/*` to
+    /// kb.topic.project.learned".
+    pub summary: String,
+}
