@@ -1,6 +1,6 @@
-//! Planning edits from what a person asks for ("un-learn this subject",
-//! "stop disabling that") to concrete `(file, Edit)` pairs, using the
-//! effective configuration's origins. Shared by the CLI and the TUI.
+//! Removing an entry, or un-learning a subject, from what a person names
+//! (an entry or a subject's slug) to concrete `(file, Edit)` pairs, using
+//! the effective configuration's origins.
 
 use std::path::{Path, PathBuf};
 
