@@ -14,8 +14,8 @@
 mod directory;
 mod effect;
 pub mod layers;
+mod list;
 mod lists;
-mod removal;
 #[cfg(test)]
 mod tests;
 mod topics;
@@ -27,7 +27,7 @@ use crate::edit::error::EditError;
 use crate::edit::ops::{Applied, Edit, Field, FieldValue, apply, apply_declaring};
 
 pub use effect::{Confirm, NoTokens, TokenChange, TokenSource, ViewChange};
-pub use removal::{GlobChoice, List, Planned, Removal, list_edit, plan_removal};
+pub use list::{List, list_edit};
 pub use topics::{check_topic_id, is_valid_topic_id};
 
 /// What the planner is asked about: the loaded workspace, and the file the
