@@ -101,8 +101,8 @@ pub enum Action {
     ToggleShowHidden,
     /// Open the selected subject (or the config file) in $VISUAL/$EDITOR.
     OpenEditor,
-    /// Switch the file that new entries are written to.
-    CycleTarget,
+    /// Choose the file new entries, fields and topics are written to.
+    PickLayer,
     /// Re-read the configuration and the subjects.
     Reload,
     /// Show the Findings tab with every topic's findings, or only the
@@ -165,10 +165,12 @@ pub struct ChangedFile {
 /// What `update` asks the driver to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    /// Apply edits to one config file, as one undo step.
+    /// Apply edits to one config file, as one undo step; `declare`: an
+    /// addition to a topic the file does not declare declares it there.
     ApplyEdit {
         file: PathBuf,
         edits: Vec<Edit>,
+        declare: bool,
     },
     Undo,
     Redo,

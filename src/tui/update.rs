@@ -5,11 +5,13 @@ use ratatui::layout::Rect;
 
 use super::action::{Action, Effect, Tab};
 use super::app::{App, Focus, Mode, Plan, Tester};
-use super::edits::{self, Proposal};
 use super::forms;
 use super::model::{Fetched, LoadOutcome};
+use super::picker::{Outcome, Picker, chosen_message};
+use super::plans::{self, Proposal};
 use super::tree::RowKind;
 use super::view;
+use crate::edit::plan::List;
 
 /// Applies one action.
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
@@ -104,6 +106,7 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             Mode::Pattern(_) => tester(app, &other),
             Mode::Choice(_) => choice(app, &other),
             Mode::Form(_) => form(app, &other),
+            Mode::Picker(_) => picker(app, &other),
         },
     }
 }
@@ -270,8 +273,17 @@ fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    plan.into_iter()
-        .map(|(file, edits)| Effect::ApplyEdit { file, edits })
+    for note in &plan.notes {
+        // Shown now; the save's summary replaces it when it lands.
+        app.set_status(format!("note: {note}"), false);
+    }
+    plan.steps
+        .into_iter()
+        .map(|s| Effect::ApplyEdit {
+            file: s.path,
+            edits: s.edits,
+            declare: s.declare,
+        })
         .collect()
 }
 
@@ -280,6 +292,10 @@ fn propose(app: &mut App, proposal: Proposal) -> Vec<Effect> {
         Proposal::Apply(plan) => run_plan(app, plan),
         Proposal::Ask(choice) => {
             app.mode = Mode::Choice(choice);
+            Vec::new()
+        }
+        Proposal::Note(why) => {
+            app.set_status(why, false);
             Vec::new()
         }
         Proposal::Refuse(why) => {
@@ -331,9 +347,9 @@ fn normal(app: &mut App, action: &Action) -> Vec<Effect> {
 /// Main-screen actions that edit, open dialogs or change settings.
 fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
     match action {
-        Action::ToggleLearned => return propose(app, edits::toggle_learned(app)),
-        Action::ToggleDisabled => return propose(app, edits::toggle_disabled(app)),
-        Action::ToggleEnable => return propose(app, edits::toggle_enable(app)),
+        Action::ToggleLearned => return propose(app, plans::toggle(app, List::Learned)),
+        Action::ToggleDisabled => return propose(app, plans::toggle(app, List::Disabled)),
+        Action::ToggleEnable => return propose(app, plans::toggle_enable(app)),
         Action::Undo | Action::Redo => {
             if let Some(err) = &app.load_error {
                 app.set_status(
@@ -357,6 +373,7 @@ fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
             app.mode = Mode::Pattern(Tester {
                 input: ratatui_textarea::TextArea::default(),
                 to_disabled: false,
+                cost: Vec::new(),
             });
             app.tab = Tab::Learn;
             app.scroll = 0;
@@ -395,7 +412,13 @@ fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
                 return vec![Effect::OpenEditor(path)];
             }
         }
-        Action::CycleTarget => cycle_target(app),
+        Action::PickLayer => {
+            if let Some(model) = &app.model {
+                let topic = app.topic_state().map(|t| t.id().to_owned());
+                let picker = Picker::open(&model.kb, topic.as_deref(), app.shown_target());
+                app.mode = Mode::Picker(picker);
+            }
+        }
         Action::Reload => return vec![Effect::Reload { paths: Vec::new() }],
         Action::ToggleFindingsScope => super::findings::toggle_scope(app),
         Action::CyclePromptView => {
@@ -417,17 +440,28 @@ fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
     Vec::new()
 }
 
-fn cycle_target(app: &mut App) {
-    let Some(model) = &app.model else { return };
-    let files = model.editable_files();
-    let current = app.shown_target();
-    let next = current
-        .and_then(|c| files.iter().position(|f| *f == c))
-        .map_or(0, |i| (i + 1) % files.len());
-    let file = files[next].clone();
-    let shown = model.show(&file);
-    app.target = Some(file);
-    app.set_status(format!("new entries now go to {shown}"), false);
+/// A key in the layer picker (`f`).
+fn picker(app: &mut App, action: &Action) -> Vec<Effect> {
+    let Mode::Picker(p) = &mut app.mode else {
+        return Vec::new();
+    };
+    if matches!(action, Action::Quit) {
+        return quit(app);
+    }
+    let topic = p.topic.clone();
+    match p.key(action) {
+        Outcome::Stay => {}
+        Outcome::Cancel => {
+            app.mode = Mode::Normal;
+            app.set_status("edit file unchanged", false);
+        }
+        Outcome::Chosen(layer) => {
+            app.mode = Mode::Normal;
+            app.set_status(chosen_message(&layer, topic.as_deref()), false);
+            app.target = Some(layer.path);
+        }
+    }
+    Vec::new()
 }
 
 fn filter(app: &mut App, action: &Action) -> Vec<Effect> {
@@ -469,22 +503,36 @@ fn tester(app: &mut App, action: &Action) -> Vec<Effect> {
         }
         Action::NextField => {
             t.to_disabled = !t.to_disabled;
+            update_tester_cost(app);
             Vec::new()
         }
         Action::Input(key) => {
             t.input.input(*key);
             app.scroll = 0;
+            update_tester_cost(app);
             Vec::new()
         }
         Action::Confirm => {
             let (pattern, to_disabled) = (t.pattern(), t.to_disabled);
-            let proposal = edits::add_pattern(app, &pattern, to_disabled);
-            if matches!(proposal, Proposal::Apply(_)) {
+            let proposal = plans::add_pattern(app, &pattern, to_disabled);
+            if matches!(proposal, Proposal::Apply(_) | Proposal::Ask(_)) {
                 app.mode = Mode::Normal;
             }
             propose(app, proposal)
         }
         _ => Vec::new(),
+    }
+}
+
+/// The tester's cost lines, asked of the planner once per change of the
+/// pattern or the mode (not per frame).
+fn update_tester_cost(app: &mut App) {
+    let Some((pattern, disabled)) = app.tester().map(|t| (t.pattern(), t.to_disabled)) else {
+        return;
+    };
+    let cost = plans::tester_cost(app, &pattern, disabled);
+    if let Mode::Pattern(t) = &mut app.mode {
+        t.cost = cost;
     }
 }
 
@@ -501,6 +549,19 @@ fn choice(app: &mut App, action: &Action) -> Vec<Effect> {
         }
         Action::Choose(n) if *n >= 1 && *n <= c.options.len() => {
             let plan = c.options[*n - 1].1.clone();
+            app.mode = Mode::Normal;
+            // An option that removes pre-loaded subjects, turns a topic
+            // off or crosses the budget asks once more.
+            if plan.confirm.is_empty() {
+                run_plan(app, plan)
+            } else {
+                app.mode = Mode::Choice(plans::confirm(plan));
+                Vec::new()
+            }
+        }
+        // Enter confirms a dialog with one option (the confirmation).
+        Action::Confirm if c.options.len() == 1 => {
+            let plan = c.options[0].1.clone();
             app.mode = Mode::Normal;
             run_plan(app, plan)
         }
@@ -523,22 +584,20 @@ fn form(app: &mut App, action: &Action) -> Vec<Effect> {
         }
         Action::Confirm | Action::Save => {
             let f = f.clone();
-            match forms::submit(app, &f) {
-                Ok(plan) if plan.is_empty() => {
-                    app.mode = Mode::Normal;
-                    app.set_status("nothing changed", false);
-                }
-                Ok(plan) => {
-                    if let super::app::FormKind::NewTopic = f.kind {
-                        app.pending_topic = Some(f.fields[0].value().trim().to_owned());
-                    }
-                    app.mode = Mode::Normal;
-                    return run_plan(app, plan);
-                }
-                Err(why) => {
+            match plans::submit(app, &f) {
+                Proposal::Refuse(why) => {
                     if let Mode::Form(open) = &mut app.mode {
                         open.error = Some(why);
                     }
+                }
+                proposal => {
+                    if let (super::app::FormKind::NewTopic, Proposal::Apply(_)) =
+                        (&f.kind, &proposal)
+                    {
+                        app.pending_topic = Some(f.fields[0].value().trim().to_owned());
+                    }
+                    app.mode = Mode::Normal;
+                    return propose(app, proposal);
                 }
             }
         }

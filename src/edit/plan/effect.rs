@@ -135,20 +135,21 @@ impl ViewChange {
         if !self.leaving.is_empty() {
             lines.push(format!("leaves <knowledge>: {}", names(&self.leaving)));
         }
-        if !self.disabled.is_empty() || !self.disabled_hidden.is_empty() {
-            let mut line = format!(
-                "disables {}",
-                count(self.disabled.len(), "subject", "subjects")
-            );
-            if !self.disabled_hidden.is_empty() {
-                let _ = write!(
-                    line,
-                    " and {}: {}",
-                    count(self.disabled_hidden.len(), "hidden one", "hidden ones"),
-                    names(&self.disabled_hidden)
-                );
-            }
-            lines.push(line);
+        let hidden = &self.disabled_hidden;
+        match (self.disabled.len(), hidden.len()) {
+            (0, 0) => {}
+            (n, 0) => lines.push(format!("disables {}", count(n, "subject", "subjects"))),
+            (0, h) => lines.push(format!(
+                "disables {}: {}",
+                count(h, "hidden subject", "hidden subjects"),
+                names(hidden)
+            )),
+            (n, h) => lines.push(format!(
+                "disables {} and {}: {}",
+                count(n, "subject", "subjects"),
+                count(h, "hidden one", "hidden ones"),
+                names(hidden)
+            )),
         }
         if self.already_disabled > 0 {
             lines.push(format!(
@@ -193,8 +194,16 @@ impl fmt::Display for Confirm {
     }
 }
 
-/// Fills in `plan.effect` and `plan.confirm` from its steps.
-pub(super) fn finish(kb: &KnowledgeBase, tokens: &dyn TokenSource, budget: usize, plan: &mut Plan) {
+/// Fills in `plan.effect` and `plan.confirm` from its steps. Pre-loaded
+/// subjects leaving ask for confirmation unless every one of them is in
+/// `named` (the person named them: that is what was asked).
+pub(super) fn finish(
+    kb: &KnowledgeBase,
+    tokens: &dyn TokenSource,
+    budget: usize,
+    plan: &mut Plan,
+    named: &[String],
+) {
     let mut effect = ViewChange {
         tokens: TokenChange {
             before: tokens.section(),
@@ -216,7 +225,7 @@ pub(super) fn finish(kb: &KnowledgeBase, tokens: &dyn TokenSource, budget: usize
         }
     }
     let mut confirm = Vec::new();
-    if !effect.leaving.is_empty() {
+    if effect.leaving.iter().any(|l| !named.contains(l)) {
         confirm.push(Confirm::RemovesPreloaded(effect.leaving.clone()));
     }
     confirm.extend(

@@ -55,6 +55,7 @@ pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String
         let t = for_lists(Some(&state.config), ws.kb.root());
         (t.path, t.reason)
     };
+    let named = exact_names(state, &entries);
     finished(
         ws,
         Plan {
@@ -67,16 +68,31 @@ pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String
             notes,
             ..Plan::default()
         },
+        &named,
     )
 }
 
-/// Fills in the plan's effect and confirmations.
-pub(super) fn finished(ws: &Workspace<'_>, plan: Plan) -> Answer {
-    Answer::Do(with_effect(ws, plan))
+/// `topic/slug` of the subjects `entries` name exactly.
+fn exact_names(state: &TopicState, entries: &[String]) -> Vec<String> {
+    let Some(res) = state.resolution() else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter_map(|e| find_exact(res.subjects(), e))
+        .map(|i| format!("{}/{}", state.id(), res.subjects()[i].slug()))
+        .collect()
 }
 
-fn with_effect(ws: &Workspace<'_>, mut plan: Plan) -> Plan {
-    finish(ws.kb, ws.tokens, ws.budget, &mut plan);
+/// Fills in the plan's effect and confirmations; `named` are the
+/// subjects (`topic/slug`) the person named, whose leaving the prompt is
+/// what was asked and needs no confirmation.
+pub(super) fn finished(ws: &Workspace<'_>, plan: Plan, named: &[String]) -> Answer {
+    Answer::Do(with_effect(ws, plan, named))
+}
+
+fn with_effect(ws: &Workspace<'_>, mut plan: Plan, named: &[String]) -> Plan {
+    finish(ws.kb, ws.tokens, ws.budget, &mut plan, named);
     plan
 }
 
@@ -133,7 +149,7 @@ pub(super) fn remove(ws: &Workspace<'_>, list: List, topic: &str, values: &[Stri
             }],
             ..Plan::default()
         };
-        return finished(ws, plan);
+        return finished(ws, plan, &[]);
     }
     let items: &[Valued<String>] = match list {
         List::Learned => &state.config.learned,
@@ -146,6 +162,14 @@ pub(super) fn remove(ws: &Workspace<'_>, list: List, topic: &str, values: &[Stri
         subjects: named,
         nothing,
     } = classify(state, list, items, values, &key);
+    let mut asked = exact_names(state, values);
+    if let Some(res) = state.resolution() {
+        asked.extend(
+            named
+                .iter()
+                .map(|&i| format!("{topic}/{}", res.subjects()[i].slug())),
+        );
+    }
     if exact.is_empty() && globs.is_empty() {
         return Answer::Nothing(nothing.join("; "));
     }
@@ -159,7 +183,7 @@ pub(super) fn remove(ws: &Workspace<'_>, list: List, topic: &str, values: &[Stri
         }
     }
     if globs.is_empty() {
-        return finished(ws, base);
+        return finished(ws, base, &asked);
     }
     let mut drop = base.clone();
     let mut expand = base;
@@ -178,7 +202,10 @@ pub(super) fn remove(ws: &Workspace<'_>, list: List, topic: &str, values: &[Stri
         items,
         &globs,
         &named,
-        (with_effect(ws, drop), with_effect(ws, expand)),
+        (
+            with_effect(ws, drop, &asked),
+            with_effect(ws, expand, &asked),
+        ),
     )
 }
 

@@ -126,6 +126,7 @@ fn un_learning_through_a_glob_asks_and_each_option_has_its_effect() {
     assert_eq!(drop.effect.leaving, ["p/docs/a", "p/docs/b"]);
     assert!(matches!(&drop.confirm[0], Confirm::RemovesPreloaded(v) if v.len() == 2));
     assert_eq!(expand.effect.leaving, ["p/docs/a"]);
+    assert!(expand.confirm.is_empty(), "only the named subject leaves");
     assert_eq!(
         expand.steps[0].edits,
         [Edit::ReplaceLearned {

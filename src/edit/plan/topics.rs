@@ -137,7 +137,7 @@ pub(super) fn fields(
     if plan.steps.is_empty() {
         return Answer::Nothing("no field to change".into());
     }
-    finished(ws, plan)
+    finished(ws, plan, &[])
 }
 
 /// The origin of `field` when it is not a file jp-kb can edit.
@@ -207,6 +207,7 @@ pub(super) fn new_topic(ws: &Workspace<'_>, intent: &Intent) -> Answer {
             notes,
             ..Plan::default()
         },
+        &[],
     )
 }
 
@@ -244,5 +245,5 @@ pub(super) fn remove(ws: &Workspace<'_>, topic: &str) -> Answer {
             false,
         );
     }
-    finished(ws, plan)
+    finished(ws, plan, &[])
 }

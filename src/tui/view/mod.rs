@@ -6,6 +6,7 @@ mod dialogs;
 mod findings;
 mod help;
 pub mod markdown;
+pub mod picker;
 pub mod preview;
 mod status;
 mod subjects;
@@ -148,6 +149,7 @@ pub fn render(app: &App, frame: &mut Frame) {
         Mode::Help => help::render(app, frame),
         Mode::Choice(c) => dialogs::choice(app, c, frame),
         Mode::Form(f) => dialogs::form(app, f, frame),
+        Mode::Picker(p) => picker::render(app, p, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) => {}
     }
 }
