@@ -1,6 +1,6 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 //! `jp-kb prompt --client` and `check --client` against the facts recorded
-//! running JP and Claude Code for real (`assets/clients/*.toml`): golden
+//! running JP and Claude Code for real (`crates/jp-kb-core/assets/clients/*.toml`): golden
 //! texts for a plain MCP setup and for the files `jp-kb connect` writes.
 
 mod common;

@@ -19,8 +19,13 @@ fn install_section(readme: &str) -> &str {
 #[test]
 fn install_section_names_the_manifest_rust_version_and_a_locked_install() {
     let manifest: toml_edit::DocumentMut = read("Cargo.toml").parse().unwrap();
-    let rust_version = manifest["package"]["rust-version"].as_str().unwrap();
-    let edition = manifest["package"]["edition"].as_str().unwrap();
+    // The workspace holds the versions every crate inherits.
+    let rust_version = manifest["workspace"]["package"]["rust-version"]
+        .as_str()
+        .unwrap();
+    let edition = manifest["workspace"]["package"]["edition"]
+        .as_str()
+        .unwrap();
     let readme = read("README.md");
     let install = install_section(&readme);
     assert!(

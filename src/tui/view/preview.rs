@@ -114,6 +114,23 @@ fn plain(app: &App, text: &str) -> Text<'static> {
     Text::raw(clean_text(head_lines(text, shown_lines(app)), true).into_owned())
 }
 
+/// What a directory holds and what a pattern over it would do. A learned
+/// glob never selects a hidden subject (only its exact slug does), so a
+/// pattern is offered only for what it really learns.
+fn directory_summary(n: usize, hidden: usize, slug_prefix: &str) -> String {
+    let count = crate::plural::count(n, "subject", "subjects");
+    if hidden == 0 {
+        format!("{count}; as a pattern: {slug_prefix}/**")
+    } else if hidden == n {
+        format!("{count}, all hidden: learned only by exact slug (no pattern selects them)")
+    } else {
+        format!(
+            "{count} ({hidden} hidden); as a pattern: {slug_prefix}/** learns the other {}",
+            n - hidden
+        )
+    }
+}
+
 fn muted(app: &App, text: &str) -> Text<'static> {
     Text::styled(text.to_owned(), app.theme.muted())
 }
@@ -129,13 +146,14 @@ fn subject(app: &App) -> Text<'static> {
         RowKind::Subject(i) => i,
         RowKind::Dir(dir) => {
             let (rel, slug_prefix) = (dir.rel, dir.slug_prefix);
-            let n = crate::tui::tree::subjects_under(res, &rel).len();
+            let under = crate::tui::tree::subjects_under(res, &rel);
+            let hidden = under.iter().filter(|&&i| res.subjects()[i].hidden).count();
             return Text::from(vec![
                 Line::styled(format!("{}/", clean_name(&rel)), app.theme.title()),
-                Line::raw(format!(
-                    "{}; as a pattern: {}/**",
-                    crate::plural::count(n, "subject", "subjects"),
-                    clean_name(&slug_prefix)
+                Line::raw(directory_summary(
+                    under.len(),
+                    hidden,
+                    &clean_name(&slug_prefix),
                 )),
                 Line::styled(
                     "l / d: learn or disable the whole directory",
@@ -349,4 +367,25 @@ fn config(app: &App, model: &Model) -> Text<'static> {
         lines.extend(origins(app, model, state));
     }
     Text::from(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::directory_summary;
+
+    #[test]
+    fn a_directory_offers_a_pattern_only_for_what_it_learns() {
+        assert_eq!(
+            directory_summary(3, 0, "docs"),
+            "3 subjects; as a pattern: docs/**"
+        );
+        assert_eq!(
+            directory_summary(2, 2, "hidden-dir"),
+            "2 subjects, all hidden: learned only by exact slug (no pattern selects them)"
+        );
+        assert_eq!(
+            directory_summary(3, 1, "rules"),
+            "3 subjects (1 hidden); as a pattern: rules/** learns the other 2"
+        );
+    }
 }

@@ -1,6 +1,9 @@
-//! The `o200k_base` vocabulary, read in place from the table `build.rs`
-//! wrote into the binary, with a hash index from a token's bytes to its
-//! rank (the order in which byte-pair merges apply).
+//! The `o200k_base` vocabulary, read in place from the table checked in
+//! at `data/o200k_base.tokens` and compiled into the binary, with a hash
+//! index from a token's bytes to its rank (the order in which byte-pair
+//! merges apply). The table is checked in so that no build needs the
+//! `bpe-openai` crate; `tests/table.rs` regenerates it from that crate
+//! and compares.
 //!
 //! About 4 MB in all (the table and a 2 MB index), where a general
 //! tokenizer crate holds ~70 MB: the TUI counts tokens all the time and
@@ -8,7 +11,7 @@
 
 use std::sync::LazyLock;
 
-static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.tokens"));
+static TABLE: &[u8] = include_bytes!("../data/o200k_base.tokens");
 
 /// The vocabulary and its index.
 pub struct Vocab {

@@ -256,7 +256,7 @@ mod tests {
 
     #[test]
     fn every_code_is_documented_with_its_severity() {
-        let docs = include_str!("../../docs/check.md");
+        let docs = include_str!("../../../../docs/check.md");
         let errors = docs.split("### Warnings").next().unwrap_or_default();
         for code in Code::ALL {
             let row = format!("| {code} |");
