@@ -22,6 +22,7 @@ pub mod lifecycle;
 pub mod model;
 pub mod mouse;
 pub mod picker;
+pub mod picking;
 pub mod plans;
 pub mod prompt;
 pub mod terminal;

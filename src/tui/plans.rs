@@ -5,7 +5,7 @@
 //! confirmation, a refusal), and token counts come from the cache — no
 //! file is read on the UI thread.
 
-use super::app::{App, Choice, Form, FormField, FormKind};
+use super::app::{App, Choice, Form, FormField, FormKind, Mode};
 use super::cost::{BUDGET, Cached};
 use super::tree::RowKind;
 use crate::edit::plan::{self, Answer, Chosen, Intent, List, Plan};
@@ -161,6 +161,18 @@ pub fn tester_cost(app: &App, pattern: &str, disabled: bool) -> Vec<String> {
         Some(Answer::Do(plan)) => plan.effect.lines(BUDGET),
         Some(Answer::Refuse(why)) => vec![format!("✗ {why}")],
         _ => Vec::new(),
+    }
+}
+
+/// The tester's cost lines, asked of the planner once per change of the
+/// pattern or the mode (not per frame).
+pub fn refresh_tester_cost(app: &mut App) {
+    let Some((pattern, disabled)) = app.tester().map(|t| (t.pattern(), t.to_disabled)) else {
+        return;
+    };
+    let cost = tester_cost(app, &pattern, disabled);
+    if let Mode::Pattern(t) = &mut app.mode {
+        t.cost = cost;
     }
 }
 

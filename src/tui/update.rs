@@ -7,7 +7,7 @@ use super::action::{Action, Effect, Tab};
 use super::app::{App, Focus, Mode, Plan, Tester};
 use super::forms;
 use super::model::{Fetched, LoadOutcome};
-use super::picker::{Outcome, Picker, chosen_message};
+use super::picking;
 use super::plans::{self, Proposal};
 use super::tree::RowKind;
 use super::view;
@@ -106,7 +106,11 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             Mode::Pattern(_) => tester(app, &other),
             Mode::Choice(_) => choice(app, &other),
             Mode::Form(_) => form(app, &other),
-            Mode::Picker(_) => picker(app, &other),
+            Mode::Picker(_) if matches!(other, Action::Quit) => quit(app),
+            Mode::Picker(_) => {
+                picking::key(app, &other);
+                Vec::new()
+            }
         },
     }
 }
@@ -412,13 +416,7 @@ fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
                 return vec![Effect::OpenEditor(path)];
             }
         }
-        Action::PickLayer => {
-            if let Some(model) = &app.model {
-                let topic = app.topic_state().map(|t| t.id().to_owned());
-                let picker = Picker::open(&model.kb, topic.as_deref(), app.shown_target());
-                app.mode = Mode::Picker(picker);
-            }
-        }
+        Action::PickLayer => picking::open(app),
         Action::Reload => return vec![Effect::Reload { paths: Vec::new() }],
         Action::ToggleFindingsScope => super::findings::toggle_scope(app),
         Action::CyclePromptView => {
@@ -437,30 +435,6 @@ fn commands(app: &mut App, action: &Action) -> Vec<Effect> {
         _ => {}
     }
     clamp(app);
-    Vec::new()
-}
-
-/// A key in the layer picker (`f`).
-fn picker(app: &mut App, action: &Action) -> Vec<Effect> {
-    let Mode::Picker(p) = &mut app.mode else {
-        return Vec::new();
-    };
-    if matches!(action, Action::Quit) {
-        return quit(app);
-    }
-    let topic = p.topic.clone();
-    match p.key(action) {
-        Outcome::Stay => {}
-        Outcome::Cancel => {
-            app.mode = Mode::Normal;
-            app.set_status("edit file unchanged", false);
-        }
-        Outcome::Chosen(layer) => {
-            app.mode = Mode::Normal;
-            app.set_status(chosen_message(&layer, topic.as_deref()), false);
-            app.target = Some(layer.path);
-        }
-    }
     Vec::new()
 }
 
@@ -503,13 +477,13 @@ fn tester(app: &mut App, action: &Action) -> Vec<Effect> {
         }
         Action::NextField => {
             t.to_disabled = !t.to_disabled;
-            update_tester_cost(app);
+            plans::refresh_tester_cost(app);
             Vec::new()
         }
         Action::Input(key) => {
             t.input.input(*key);
             app.scroll = 0;
-            update_tester_cost(app);
+            plans::refresh_tester_cost(app);
             Vec::new()
         }
         Action::Confirm => {
@@ -521,18 +495,6 @@ fn tester(app: &mut App, action: &Action) -> Vec<Effect> {
             propose(app, proposal)
         }
         _ => Vec::new(),
-    }
-}
-
-/// The tester's cost lines, asked of the planner once per change of the
-/// pattern or the mode (not per frame).
-fn update_tester_cost(app: &mut App) {
-    let Some((pattern, disabled)) = app.tester().map(|t| (t.pattern(), t.to_disabled)) else {
-        return;
-    };
-    let cost = plans::tester_cost(app, &pattern, disabled);
-    if let Mode::Pattern(t) = &mut app.mode {
-        t.cost = cost;
     }
 }
 
