@@ -95,8 +95,17 @@ fn queries() -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
-fn quality(kb: &KnowledgeBase, cache: &Path) {
-    let mut searcher = Searcher::open_in(Some(cache.join("quality")));
+/// Recall@5, MRR, the same two counting any platform's page of the
+/// command, and the misses.
+struct Quality {
+    recall: f64,
+    mrr: f64,
+    cmd_recall: f64,
+    cmd_mrr: f64,
+    misses: Vec<String>,
+}
+
+fn measure(kb: &KnowledgeBase, searcher: &mut Searcher) -> Quality {
     let qs = queries();
     let (mut found5, mut rr, mut misses) = (0usize, 0f64, Vec::new());
     // The same command's page for another platform (`linux/head` for
@@ -107,7 +116,7 @@ fn quality(kb: &KnowledgeBase, cache: &Path) {
         let request = SearchRequest {
             query,
             topic: Some("tldr-en"),
-            limit: 10,
+            limit: 50,
             hidden: false,
         };
         let hits = searcher.search(kb, &request).expect("query").hits;
@@ -116,9 +125,12 @@ fn quality(kb: &KnowledgeBase, cache: &Path) {
             found5 += 1;
         } else {
             let top: Vec<&str> = hits.iter().take(5).map(|h| h.slug.as_str()).collect();
-            misses.push(format!("{query:?} wants {wanted:?}; top 5: {top:?}"));
+            let at = rank.map_or("not in the top 50".to_owned(), |r| format!("at {}", r + 1));
+            misses.push(format!("{query:?} wants {wanted:?} ({at}); top 5: {top:?}"));
         }
-        rr += rank.map_or(0.0, |r| 1.0 / (r + 1) as f64);
+        rr += rank
+            .filter(|r| *r < 10)
+            .map_or(0.0, |r| 1.0 / (r + 1) as f64);
         let commands: Vec<String> = wanted.iter().map(|w| command(w)).collect();
         let cmd_rank = hits
             .iter()
@@ -126,33 +138,128 @@ fn quality(kb: &KnowledgeBase, cache: &Path) {
         if cmd_rank.is_some_and(|r| r < 5) {
             cmd5 += 1;
         }
-        cmd_rr += cmd_rank.map_or(0.0, |r| 1.0 / (r + 1) as f64);
+        cmd_rr += cmd_rank
+            .filter(|r| *r < 10)
+            .map_or(0.0, |r| 1.0 / (r + 1) as f64);
     }
     let n = qs.len() as f64;
+    Quality {
+        recall: found5 as f64 / n,
+        mrr: rr / n,
+        cmd_recall: cmd5 as f64 / n,
+        cmd_mrr: cmd_rr / n,
+        misses,
+    }
+}
+
+fn quality(kb: &KnowledgeBase, cache: &Path) {
+    let mut searcher = Searcher::open_in(Some(cache.join("quality")));
+    if std::env::args().any(|a| a == "sweep") {
+        sweep(kb, &mut searcher);
+        return;
+    }
+    let q = measure(kb, &mut searcher);
     println!(
         "## Quality ({} labelled queries, topic tldr-en, 7,425 pages)\n",
-        qs.len()
+        queries().len()
     );
     println!("| measure | value | target |");
     println!("| --- | ---: | --- |");
-    println!("| recall@5 | {:.3} | ≥ 0.9 |", found5 as f64 / n);
+    println!("| recall@5 | {:.3} | ≥ 0.9 |", q.recall);
     println!(
         "| MRR (first right answer in the top 10) | {:.3} | |",
-        rr / n
+        q.mrr
     );
     println!(
         "| recall@5, any platform's page of the command | {:.3} | ≥ 0.9 |",
-        cmd5 as f64 / n
+        q.cmd_recall
     );
     println!(
         "| MRR, any platform's page of the command | {:.3} | |",
-        cmd_rr / n
+        q.cmd_mrr
     );
-    if !misses.is_empty() {
+    if !q.misses.is_empty() {
         println!("\nNot in the top 5:\n");
-        for m in misses {
+        for m in q.misses {
             println!("- {m}");
         }
+    }
+}
+
+/// `-- sweep`: the labelled queries under other ranking parameters (one
+/// index, many rankings), to choose the defaults.
+fn sweep(kb: &KnowledgeBase, searcher: &mut Searcher) {
+    let base = searcher.scoring;
+    let mut variants = vec![("default".to_owned(), base)];
+    for k1 in [1.2, 2.0, 3.0] {
+        for name in [6.0, 10.0, 15.0] {
+            for summary in [1.0, 1.5, 3.0] {
+                for body_b in [0.1, 0.3, 0.6] {
+                    for coord in [0.0, 1.0, 2.0] {
+                        for prior in [0.0, 0.3, 0.6] {
+                            let mut s = base;
+                            s.k1 = k1;
+                            s.weights = [name, summary, 1.0];
+                            s.b[2] = body_b;
+                            s.coord = coord;
+                            s.prior = prior;
+                            variants.push((
+                                format!("k1 {k1} w {name}/{summary}/1 bodyb {body_b} coord {coord} prior {prior}"),
+                                s,
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    searcher.refresh(kb);
+    // Ranking only (no snippets, no token counts): the index's scores,
+    // kept to the pages of topic tldr-en.
+    let topic = kb.topic("tldr-en").expect("topic tldr-en");
+    let slugs: std::collections::HashMap<String, String> = topic
+        .resolution()
+        .expect("resolved")
+        .subjects()
+        .iter()
+        .map(|s| (s.path().to_string_lossy().into_owned(), s.slug().to_owned()))
+        .collect();
+    let mut tokenizer = jp_kb::search::tokenize::Tokenizer::new();
+    let parsed: Vec<(Vec<String>, Option<String>, &Vec<String>)> = queries()
+        .iter()
+        .map(|(q, _)| q.clone())
+        .zip(queries().into_iter().map(|(_, w)| w))
+        .map(|(q, w)| {
+            let terms = jp_kb::search::parse_query(&mut tokenizer, &q).expect("query");
+            let prefix = jp_kb::search::tokenize::Tokenizer::last_word(&q);
+            (terms, prefix, Box::leak(Box::new(w)) as &Vec<String>)
+        })
+        .collect();
+    let index = searcher.index();
+    let mut results = Vec::new();
+    for (label, scoring) in variants {
+        let (mut found, mut rr) = (0usize, 0f64);
+        for (terms, prefix, wanted) in &parsed {
+            let mut scored = index.score(terms, prefix.as_deref(), &scoring);
+            scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+            let ranked: Vec<&String> = scored
+                .iter()
+                .filter_map(|(d, _)| slugs.get(index.meta(*d)?.path.as_str()))
+                .take(10)
+                .collect();
+            let rank = ranked.iter().position(|s| wanted.contains(s));
+            found += usize::from(rank.is_some_and(|r| r < 5));
+            rr += rank.map_or(0.0, |r| 1.0 / (r + 1) as f64);
+        }
+        let n = parsed.len() as f64;
+        results.push((found as f64 / n, rr / n, 0.0, label));
+    }
+    results.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
+    for (recall, mrr, cmd, label) in results.iter().take(40) {
+        println!("{recall:.3} {mrr:.3} {cmd:.3} {label}");
+    }
+    if let Some(d) = results.iter().find(|r| r.3 == "default") {
+        println!("default: {:.3} {:.3} {:.3}", d.0, d.1, d.2);
     }
 }
 
@@ -171,7 +278,7 @@ fn main() {
 
     let kb = load(&corpora);
     quality(&kb, &cache);
-    if std::env::args().any(|a| a == "quality") {
+    if std::env::args().any(|a| a == "quality" || a == "sweep") {
         return;
     }
 
@@ -272,9 +379,13 @@ fn main() {
     for run in 0..RUNS {
         let _ = std::fs::remove_dir_all(&scratch);
         let full = time(&mut search_cli_at(&copy_ws, &scratch));
-        // An mtime more than 2 s old is trusted; make the change look so.
-        std::fs::write(&changed, format!("# tar\n\nchange {run}\n")).unwrap();
-        set_old_mtime(&changed, run);
+        // Saved as editors save: a new file renamed over the old one (its
+        // directory's time changes, so a saved walk is not trusted). An
+        // mtime more than 2 s old is trusted; make the change look so.
+        let tmp = changed.with_extension("md.tmp");
+        std::fs::write(&tmp, format!("# tar\n\nchange {run}\n")).unwrap();
+        set_old_mtime(&tmp, run);
+        std::fs::rename(&tmp, &changed).unwrap();
         let update = time(&mut search_cli_at(&copy_ws, &scratch));
         ratios.push(update.as_secs_f64() / full.as_secs_f64());
         updates.push(update);

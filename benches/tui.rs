@@ -24,8 +24,8 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use jp_kb::subjects::walk_subjects;
-use jp_kb::tui::action::Action;
 use jp_kb::tui::app::App;
+use jp_kb::tui::event::Event;
 use jp_kb::tui::harness::Harness;
 use jp_kb::tui::theme::Theme;
 use jp_kb::tui::tree::RowKind;
@@ -71,14 +71,16 @@ struct Session {
     h: Harness,
     terminal: Terminal<TestBackend>,
     /// The prompt worker's results (the terminal polls these).
-    rendered: Receiver<Action>,
+    rendered: Receiver<Event>,
 }
 
 impl Session {
     fn draw(&mut self) {
         let app = &self.h.app;
         self.terminal
-            .draw(|frame| view::render(app, frame))
+            .draw(|frame| {
+                view::render(app, frame);
+            })
             .expect("draw");
     }
 
@@ -178,7 +180,7 @@ fn select_available(s: &mut Session, nth: usize) {
         .nth(nth)
         .map(|(k, _)| k)
         .expect("an available subject");
-    s.h.app.row = k;
+    s.h.app.subjects.row = k;
     s.h.driver.fulfill(&mut s.h.app);
     s.draw();
 }
@@ -197,7 +199,9 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
     let empty = repeat(reps.max(30), || {
         let t = Instant::now();
         empty_term
-            .draw(|f| view::render(&empty_app, f))
+            .draw(|f| {
+                view::render(&empty_app, f);
+            })
             .expect("draw");
         t.elapsed()
     });
@@ -334,13 +338,13 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         text.extend(std::iter::repeat_n(b'x', saves.len() + 1));
         std::fs::write(&file, &text).unwrap();
         let t = Instant::now();
-        s.h.action(Action::FilesChanged(vec![file.clone()]));
+        s.h.action(Event::FilesChanged(vec![file.clone()]));
         s.draw();
         saves.push(t.elapsed());
         s.prompt_ready();
     }
     std::fs::write(&file, &original_text).unwrap();
-    s.h.action(Action::FilesChanged(vec![file.clone()]));
+    s.h.action(Event::FilesChanged(vec![file.clone()]));
     s.prompt_ready();
     row(
         "a subject file saved outside (reload, walk patched)",
@@ -349,6 +353,26 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         "`walk_subjects`",
         &walk,
         "",
+    );
+
+    // The filter (issue 16): each typed character re-ranks every subject
+    // with nucleo-matcher and draws the highlighted rows; Esc clears.
+    let mut filter_keys = Vec::new();
+    let began = Instant::now();
+    while filter_keys.len() < reps && (filter_keys.len() < MIN_REPS || began.elapsed() < BUDGET) {
+        s.key(KeyCode::Char('/'));
+        for ch in ['t', 'a', 'r'] {
+            filter_keys.push(s.key(KeyCode::Char(ch)));
+        }
+        s.key(KeyCode::Esc);
+    }
+    row(
+        "filter: type one character (nucleo rank + highlight)",
+        n,
+        &Samples(filter_keys),
+        "empty frame",
+        &empty,
+        if n >= 45_000 { "≤ 16 ms" } else { "" },
     );
 
     // Pattern tester: open, type one character, close (untimed).

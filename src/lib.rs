@@ -8,8 +8,8 @@
 //! MCP server. The core knows nothing of them.
 
 pub use jp_kb_core::{
-    KnowledgeBase, LearnInput, Outcome, check, clients, config, content, display, edit, execute,
-    frontmatter, kb, learn, mcp, plural, render, search, subjects, tokens, topic,
+    KnowledgeBase, Outcome, check, clients, config, content, display, edit, frontmatter, kb, learn,
+    mcp, plural, render, search, subjects, tokens, topic,
 };
 
 pub mod tui;

@@ -4,15 +4,19 @@
 //! temporary copy of a 0600 file may ever be readable by anyone else or
 //! outlive the next write (issue 12, item 6).
 //!
-//! The child is this same test binary, re-run with `--exact crash_child`
-//! and the environment variable `JP_KB_EDIT_CRASH_CHILD` naming the file;
-//! without that variable `crash_child` returns at once.
+//! The child is this same test binary, re-run with the environment
+//! variable `JP_KB_EDIT_CRASH_CHILD` naming the file. So that the child is
+//! not itself counted as a (passing) test, this target has no libtest
+//! harness (`harness = false` in Cargo.toml): `main` runs the child when
+//! the variable is set and the two tests otherwise, taking libtest's name
+//! filters and `--list` so `cargo test edit_crash -- killed` and nextest
+//! work as usual.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 use std::os::unix::process::ExitStatusExt as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -41,16 +45,81 @@ fn toggle(text: &str) -> Edit {
 }
 
 /// The child: signals readiness, then toggles a pattern forever.
-#[test]
-fn crash_child() {
-    let Some(path) = std::env::var_os(CHILD_ENV).map(PathBuf::from) else {
-        return;
-    };
+fn crash_child(path: &Path) -> ! {
     let ready = path.with_extension("ready");
     fs::write(&ready, b"").unwrap();
     loop {
-        let text = fs::read_to_string(&path).unwrap();
-        save(&path, &toggle(&text)).unwrap();
+        let text = fs::read_to_string(path).unwrap();
+        save(path, &toggle(&text)).unwrap();
+    }
+}
+
+const TESTS: [(&str, fn()); 2] = [
+    (
+        "killed_mid_save_leaves_old_or_new_content",
+        killed_mid_save_leaves_old_or_new_content,
+    ),
+    (
+        "killed_writers_never_expose_a_private_file",
+        killed_writers_never_expose_a_private_file,
+    ),
+];
+
+fn main() {
+    if let Some(path) = std::env::var_os(CHILD_ENV) {
+        crash_child(Path::new(&path));
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    let exact = flag("--exact");
+    let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    let selected: Vec<_> = TESTS
+        .iter()
+        .filter(|(name, _)| {
+            filters.is_empty()
+                || filters.iter().any(|f| {
+                    if exact {
+                        name == f
+                    } else {
+                        name.contains(f.as_str())
+                    }
+                })
+        })
+        .collect();
+    if flag("--list") {
+        // None of these is ignored: `--list --ignored` lists nothing.
+        if !flag("--ignored") {
+            for (name, _) in &selected {
+                println!("{name}: test");
+            }
+        }
+        return;
+    }
+    if flag("--ignored") {
+        println!("\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed\n");
+        return;
+    }
+    println!("\nrunning {} tests", selected.len());
+    let mut failed = Vec::new();
+    for (name, test) in &selected {
+        let outcome = std::panic::catch_unwind(test);
+        println!(
+            "test {name} ... {}",
+            if outcome.is_ok() { "ok" } else { "FAILED" }
+        );
+        if outcome.is_err() {
+            failed.push(*name);
+        }
+    }
+    println!(
+        "\ntest result: {}. {} passed; {} failed\n",
+        if failed.is_empty() { "ok" } else { "FAILED" },
+        selected.len() - failed.len(),
+        failed.len()
+    );
+    if !failed.is_empty() {
+        eprintln!("failures: {failed:?}");
+        std::process::exit(101);
     }
 }
 
@@ -78,7 +147,6 @@ fn wait_for(path: &Path) {
     }
 }
 
-#[test]
 fn killed_mid_save_leaves_old_or_new_content() {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let path = dir.path().join("config.toml");
@@ -104,7 +172,6 @@ fn killed_mid_save_leaves_old_or_new_content() {
     for round in 0..KILLS {
         let _ = fs::remove_file(&ready);
         let mut child = Command::new(&exe)
-            .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
             .env(CHILD_ENV, &path)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -170,7 +237,6 @@ fn temp_files(dir: &Path) -> Vec<(String, u32)> {
         .collect()
 }
 
-#[test]
 fn killed_writers_never_expose_a_private_file() {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let path = dir.path().join("config.toml");
@@ -212,7 +278,6 @@ fn killed_writers_never_expose_a_private_file() {
     for round in 0..PRIVATE_KILLS {
         let _ = fs::remove_file(&ready);
         let mut child = Command::new(&exe)
-            .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
             .env(CHILD_ENV, &path)
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -7,7 +7,7 @@ mod common;
 mod tui_support;
 
 use common::Sandbox;
-use jp_kb::tui::action::Action;
+use jp_kb::tui::event::Event;
 use serde_json::{Value, json};
 
 const SKILL: &str = "---\nname: rust-style\ndescription: How we write Rust\ntags: [rust, lint]\n---\n# Rust style\n\nNo unwrap.\n";
@@ -88,7 +88,7 @@ fn tui_preview_header_shows_frontmatter() {
     let mut d = tui_support::Demo::new(120, 40);
     let file = d.root().join(".jp/kb/project/release.md");
     std::fs::write(&file, SKILL).unwrap();
-    d.h.action(Action::FilesChanged(vec![file.clone()]));
+    d.h.action(Event::FilesChanged(vec![file.clone()]));
     d.keys("\t");
     d.select("release");
     let screen = d.screen();
@@ -96,7 +96,7 @@ fn tui_preview_header_shows_frontmatter() {
     assert!(screen.contains("  tags: rust, lint"), "{screen}");
     assert!(screen.contains("No unwrap."), "{screen}");
     std::fs::write(&file, "---\nname: [unclosed\n---\nbody\n").unwrap();
-    d.h.action(Action::FilesChanged(vec![file]));
+    d.h.action(Event::FilesChanged(vec![file]));
     let screen = d.screen();
     assert!(
         screen.contains("front-matter is not valid YAML: line 3: "),

@@ -5,8 +5,11 @@
 
 mod tui_support;
 
-use jp_kb::tui::action::{Action, Effect, Tab};
 use jp_kb::tui::app::Mode;
+use jp_kb::tui::command::Command;
+use jp_kb::tui::effect::Effect;
+use jp_kb::tui::event::Event;
+use jp_kb::tui::pane::Tab;
 use tui_support::Demo;
 
 const ORIGINAL_LEARNED: &str =
@@ -204,7 +207,7 @@ fn learning_a_disabled_subject_is_refused_with_the_reason() {
 fn pattern_tester_shows_learn_output_live_and_adds_the_pattern() {
     let mut d = Demo::new(120, 40);
     d.keys("gonboarding/**");
-    assert_eq!(d.h.app.tab, Tab::Learn);
+    assert_eq!(d.h.app.preview.tab, Tab::Learn);
     let screen = d.screen();
     assert!(screen.contains("selects 2 subjects "), "{screen}");
     assert!(
@@ -308,7 +311,7 @@ fn a_broken_config_is_read_only_until_fixed() {
     let mut d = Demo::new(120, 40);
     let good = d.config_text();
     std::fs::write(d.config(), format!("{good}\n[kb.topic.x\n")).unwrap();
-    d.h.action(Action::FilesChanged(vec![
+    d.h.action(Event::FilesChanged(vec![
         d.config(),
         d.root().join(".jp/kb"),
     ]));
@@ -327,7 +330,7 @@ fn a_broken_config_is_read_only_until_fixed() {
     assert!(d.config_text().ends_with("[kb.topic.x\n"));
     // Fixed outside: editable again.
     std::fs::write(d.config(), &good).unwrap();
-    d.h.action(Action::FilesChanged(vec![
+    d.h.action(Event::FilesChanged(vec![
         d.config(),
         d.root().join(".jp/kb"),
     ]));
@@ -347,7 +350,7 @@ fn subject_files_added_outside_appear_and_previews_refresh() {
     let zeta = d.root().join(".jp/kb/project/zeta.md");
     std::fs::write(&zeta, "new\n").unwrap();
     // As the watcher reports them: every path that changed.
-    d.h.action(Action::FilesChanged(vec![file, zeta]));
+    d.h.action(Event::FilesChanged(vec![file, zeta]));
     assert!(d.screen().contains("Ship it on Fridays."));
     d.keys("/\u{1b}");
     assert!(d.screen().contains("zeta.md"));
@@ -379,7 +382,7 @@ fn token_counts_follow_file_stamps_not_directory_events() {
 
     std::fs::write(dir.join("release.md"), "# Releasing\n\nShip it.\n").unwrap();
     // Reported as a change of the whole directory: it is walked again.
-    d.h.action(Action::FilesChanged(vec![dir.clone()]));
+    d.h.action(Event::FilesChanged(vec![dir.clone()]));
     let _ = d.screen();
     let (release_now, release_after) = counted(&d, "release.md");
     assert_ne!(release_now, release_stamp, "recounted for its new stamp");
@@ -405,7 +408,7 @@ fn huge_files_are_previewed_truncated_and_odd_names_are_escaped() {
     let dir = d.root().join(".jp/kb/formats");
     std::fs::write(dir.join("huge.md"), "word ".repeat(100_000)).unwrap();
     std::fs::write(dir.join("evil\u{1b}[31m.md"), "x\n").unwrap();
-    d.h.action(Action::Reload);
+    d.h.action(Command::Reload);
     d.topic(2);
     d.keys("\t");
     d.select("huge");
@@ -446,7 +449,7 @@ fn the_edit_file_can_be_switched() {
         "[kb.topic.project]\nlearned = []\n",
     )
     .unwrap();
-    d.h.action(Action::Reload);
+    d.h.action(Command::Reload);
     d.pick_layer(".jp.toml");
     assert!(
         d.h.app.status.message.contains(".jp.toml"),
@@ -476,7 +479,7 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     use jp_kb::tui::app::Focus;
     let mut d = Demo::new(120, 40);
     // The topics pane's border is row 0, its first topic row 1.
-    d.h.action(Action::Click(5, 2));
+    d.h.click(5, 2);
     assert_eq!(d.h.app.topic_state().unwrap().id(), "skills");
     assert_eq!(d.h.app.focus, Focus::Topics);
     // The Prompt tab label, on the preview's first inner row.
@@ -484,26 +487,27 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     let tab_row = screen.lines().position(|l| l.contains("2 Prompt")).unwrap();
     let line = screen.lines().nth(tab_row).unwrap();
     let x = line[..line.find("2 Prompt").unwrap()].chars().count();
-    d.h.action(Action::Click(
-        u16::try_from(x).unwrap(),
-        u16::try_from(tab_row).unwrap(),
-    ));
-    assert_eq!(d.h.app.tab, Tab::Prompt);
+    d.h.click(u16::try_from(x).unwrap(), u16::try_from(tab_row).unwrap());
+    assert_eq!(d.h.app.preview.tab, Tab::Prompt);
     assert_eq!(d.h.app.focus, Focus::Preview);
-    d.h.action(Action::ScrollDown(u16::try_from(x).unwrap(), 20));
-    assert_eq!(d.h.app.scroll, 3);
+    d.h.mouse(
+        ratatui::crossterm::event::MouseEventKind::ScrollDown,
+        u16::try_from(x).unwrap(),
+        20,
+    );
+    assert_eq!(d.h.app.preview.scroll, 3);
     // A click on a row selects it; a click on the selected directory
     // row closes it.
     let screen = d.screen();
     let y =
         |name: &str| u16::try_from(screen.lines().position(|l| l.contains(name)).unwrap()).unwrap();
-    d.h.action(Action::Click(4, y("git.md")));
+    d.h.click(4, y("git.md"));
     assert_eq!(d.h.app.focus, Focus::Subjects);
     let git = d.h.app.selected_subject().unwrap();
     assert_eq!(d.h.app.subject(git).unwrap().slug(), "git");
-    d.h.action(Action::Click(4, y("ast-grep/")));
+    d.h.click(4, y("ast-grep/"));
     assert!(d.screen().contains("▾ ast-grep/"));
-    d.h.action(Action::Click(4, y("ast-grep/")));
+    d.h.click(4, y("ast-grep/"));
     assert!(d.screen().contains("▸ ast-grep/"));
 }
 
@@ -515,7 +519,7 @@ fn a_frame_reads_only_the_subjects_on_screen() {
     for n in 0..300 {
         std::fs::write(dir.join(format!("page-{n:03}.md")), "text\n").unwrap();
     }
-    d.h.action(Action::Reload);
+    d.h.action(Command::Reload);
     d.topic(2);
     let read_in = |d: &Demo| {
         d.h.app
@@ -560,7 +564,7 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
         "learned = [\"**\"] # a glob: pre-loads every maintainer\n",
     );
     std::fs::write(d.config(), text).unwrap();
-    d.h.action(Action::FilesChanged(vec![
+    d.h.action(Event::FilesChanged(vec![
         d.config(),
         d.root().join(".jp/kb"),
     ]));
@@ -612,8 +616,10 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
 fn background_reloads_arrive_later_and_overtaken_ones_are_dropped() {
     let mut d = Demo::new(120, 40);
     let (tx, rx) = std::sync::mpsc::channel();
-    d.h.driver.reload_in_background(tx).unwrap();
-    let recv = |rx: &std::sync::mpsc::Receiver<Action>| {
+    d.h.driver
+        .reload_in_background(&jp_kb::tui::worker::outbox(tx))
+        .unwrap();
+    let recv = |rx: &std::sync::mpsc::Receiver<Event>| {
         rx.recv_timeout(std::time::Duration::from_secs(20))
             .expect("the background reload")
     };
@@ -622,7 +628,7 @@ fn background_reloads_arrive_later_and_overtaken_ones_are_dropped() {
 
     // A new file: nothing changes until the reload arrives.
     std::fs::write(dir.join("zeta.md"), "new\n").unwrap();
-    d.h.action(Action::FilesChanged(vec![dir.join("zeta.md")]));
+    d.h.action(Event::FilesChanged(vec![dir.join("zeta.md")]));
     assert!(!d.screen().contains("zeta.md"));
     let loaded = recv(&rx);
     d.h.action(loaded);
@@ -631,7 +637,7 @@ fn background_reloads_arrive_later_and_overtaken_ones_are_dropped() {
     // A change, then an edit before its reload arrives: the edit's load
     // (started later) already shows both; the older reload is dropped.
     std::fs::write(dir.join("omega.md"), "newer\n").unwrap();
-    d.h.action(Action::FilesChanged(vec![dir.join("omega.md")]));
+    d.h.action(Event::FilesChanged(vec![dir.join("omega.md")]));
     d.select("code-q");
     d.keys("l");
     assert!(d.config_text().contains("\"code-quality\""));
@@ -650,8 +656,8 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
     let mut d = Demo::new(120, 40);
     // From another tab, the key first shows the Prompt tab as it was.
     d.keys("c");
-    assert_eq!(d.h.app.tab, Tab::Prompt);
-    assert_eq!(d.h.app.prompt_client, None);
+    assert_eq!(d.h.app.preview.tab, Tab::Prompt);
+    assert_eq!(d.h.app.preview.prompt_client, None);
     let rfd = d.screen();
     assert!(rfd.contains("┌ Preview ─"), "{rfd}");
     let mut titles = Vec::new();
@@ -677,7 +683,7 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
         ]
     );
     d.keys("c");
-    assert_eq!(d.h.app.prompt_client, None);
+    assert_eq!(d.h.app.preview.prompt_client, None);
     assert_eq!(d.screen(), rfd);
     // Other tabs ignore the view; the help lists the key.
     d.keys("cc1");
@@ -704,7 +710,7 @@ fn undo_after_an_outside_edit_elsewhere_in_the_file_is_re_applied() {
     // Someone adds a line far from the learned array.
     let outside = format!("{learned}\n# a note added by hand\n");
     std::fs::write(d.config(), &outside).unwrap();
-    d.h.action(Action::Reload);
+    d.h.action(Command::Reload);
 
     d.keys("u");
     assert!(
@@ -732,7 +738,7 @@ fn undo_after_an_outside_edit_of_the_value_drops_that_files_history_only() {
     // ...and one in .jp.toml.
     let other = d.root().join(".jp.toml");
     std::fs::write(&other, "[kb.topic.project]\nlearned = []\n").unwrap();
-    d.h.action(Action::Reload);
+    d.h.action(Command::Reload);
     d.pick_layer(".jp.toml");
     // Esc in the filter clears the last one.
     d.keys("/\u{1b}");
@@ -745,7 +751,7 @@ fn undo_after_an_outside_edit_of_the_value_drops_that_files_history_only() {
     // The same value edited by hand.
     let by_hand = "[kb.topic.project]\nlearned = [\"release\", \"first-week\"]\n";
     std::fs::write(&other, by_hand).unwrap();
-    d.h.action(Action::Reload);
+    d.h.action(Command::Reload);
 
     d.keys("u");
     let message = d.h.app.status.message.clone();
@@ -879,76 +885,4 @@ fn pattern_tester_in_disabled_mode_counts_what_enter_disables() {
     d.keys("\n");
     let after = d.h.app.resolution().unwrap().counts().disabled;
     assert_eq!(after - counts.disabled, newly);
-}
-
-/// Issue 14 items 1 and 2: `f` is a picker; a layer that does not exist
-/// yet (`.jp.toml` here) is offered, the status line names it, and the
-/// first `l` creates it declaring the topic, as `learned add --file`
-/// does.
-#[test]
-fn a_picked_layer_that_does_not_declare_the_topic_declares_it() {
-    let mut d = Demo::new(120, 40);
-    let team = d.config_text();
-    let jp_toml = d.root().join(".jp.toml");
-    assert!(!jp_toml.exists());
-    d.keys("f");
-    let Mode::Picker(p) = &d.h.app.mode else {
-        panic!("f opens the layer picker");
-    };
-    let offered: Vec<(&str, &str, bool, bool)> = p
-        .layers
-        .iter()
-        .map(|l| (l.shown.as_str(), l.role, l.exists, l.declares))
-        .collect();
-    assert_eq!(
-        offered,
-        [
-            (".jp/kb.toml", "team", true, true),
-            (".jp.toml", ".jp.toml", false, false)
-        ]
-    );
-    // Esc keeps the target.
-    d.keys("\u{1b}");
-    assert!(matches!(d.h.app.mode, Mode::Normal));
-    d.pick_layer(".jp.toml");
-    let status = d.h.app.status.message.clone();
-    assert!(
-        status.contains("edits now go to .jp.toml (.jp.toml); created on the first edit"),
-        "{status}"
-    );
-    assert!(d.screen().contains("edits→ .jp.toml"), "{}", d.screen());
-    d.keys("\t");
-    d.select("release");
-    d.keys("l");
-    assert_eq!(
-        std::fs::read_to_string(&jp_toml).unwrap(),
-        "[kb.topic.project]\nlearned = [\"release\"]\n"
-    );
-    assert_eq!(d.config_text(), team, "the team's file is untouched");
-    let prompt = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
-    assert!(prompt.contains("<subject \"release\">"), "{prompt}");
-}
-
-/// Issue 14 item 6: the cost is visible before the change — in the
-/// subject preview's header, in the pattern tester before Enter, and per
-/// option of a dialog — and crossing the budget asks first.
-#[test]
-fn the_cost_is_shown_before_the_change() {
-    let mut d = Demo::new(120, 40);
-    d.keys("\t");
-    d.select("code-q");
-    let tokens = d.h.app.model.as_ref().unwrap().prompt_tokens.unwrap();
-    let screen = d.screen();
-    let expected = format!("l (learn): +140 tok → {} tok, budget 20,000", tokens + 140);
-    assert!(screen.contains(&expected), "{expected}\n{screen}");
-    d.keys("\u{1b}");
-    d.keys("gcode-quality");
-    let Mode::Pattern(t) = &d.h.app.mode else {
-        panic!("tester")
-    };
-    assert_eq!(
-        t.cost[0],
-        format!("+140 tok → {} tok, budget 20,000", tokens + 140)
-    );
-    assert_eq!(t.cost[1], "enters <knowledge>: project/code-quality");
 }

@@ -8,8 +8,8 @@ mod tui_support;
 
 use insta::assert_snapshot;
 use jp_kb::clients::connect::{Client, Texts, plan};
-use jp_kb::tui::action::Action;
 use jp_kb::tui::client_prompt::Row;
+use jp_kb::tui::command::Command;
 use ratatui::style::Color;
 use tui_support::Demo;
 
@@ -22,7 +22,7 @@ fn long_demo(width: u16, height: u16) -> Demo {
         "All about Zed. ".repeat(200),
     )
     .unwrap();
-    d.h.action(Action::Reload);
+    d.h.action(Command::Reload);
     d
 }
 
@@ -33,14 +33,14 @@ fn connect(d: &mut Demo, client: Client) {
             write.write().unwrap();
         }
     }
-    d.h.action(Action::Reload);
+    d.h.action(Command::Reload);
 }
 
 /// Shows the Prompt tab as `client` (the key cycles RFD → JP → Claude
 /// Code → Codex).
 fn show(d: &mut Demo, client: &str) {
     d.keys("2");
-    while d.h.app.prompt_client.as_deref() != Some(client) {
+    while d.h.app.preview.prompt_client.as_deref() != Some(client) {
         d.keys("c");
     }
 }

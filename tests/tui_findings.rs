@@ -8,7 +8,8 @@ mod tui_support;
 
 use insta::assert_snapshot;
 use jp_kb::check::Code;
-use jp_kb::tui::action::{Action, Tab};
+use jp_kb::tui::event::Event;
+use jp_kb::tui::pane::Tab;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 use tui_support::Demo;
@@ -54,7 +55,7 @@ fn status_line(d: &Demo) -> String {
 fn findings_tab_80x24() {
     let mut d = Demo::new(80, 24);
     d.keys("6");
-    assert_eq!(d.h.app.tab, Tab::Findings);
+    assert_eq!(d.h.app.preview.tab, Tab::Findings);
     assert_snapshot!(d.screen());
 }
 
@@ -70,7 +71,7 @@ fn findings_tab_only_the_selected_topic() {
     let mut d = Demo::new(160, 48);
     // `t` shows the tab, a second `t` keeps only the topic's findings.
     d.keys("jjt");
-    assert_eq!(d.h.app.tab, Tab::Findings);
+    assert_eq!(d.h.app.preview.tab, Tab::Findings);
     d.keys("t");
     assert_snapshot!(d.screen());
 }
@@ -148,7 +149,7 @@ fn a_reload_recomputes_the_findings() {
     // A new hidden subject nothing mentions, noticed by the watcher.
     let secret = d.root().join(".jp/kb/formats/.secret.md");
     std::fs::write(&secret, "# Secret\n").unwrap();
-    d.h.action(Action::FilesChanged(vec![secret.clone()]));
+    d.h.action(Event::FilesChanged(vec![secret.clone()]));
     let found =
         d.h.app
             .findings
@@ -168,30 +169,32 @@ fn a_config_that_does_not_parse_is_a_finding_with_its_line() {
     let mut d = Demo::new(100, 30);
     let good = d.config_text();
     std::fs::write(d.config(), format!("{good}learned = [\n")).unwrap();
-    d.h.action(Action::FilesChanged(vec![d.config()]));
+    d.h.action(Event::FilesChanged(vec![d.config()]));
     assert_eq!(codes(&d), [Code::ConfigParse]);
     assert!(d.h.app.findings.all()[0].line.is_some());
     std::fs::write(d.config(), good).unwrap();
-    d.h.action(Action::FilesChanged(vec![d.config()]));
+    d.h.action(Event::FilesChanged(vec![d.config()]));
     assert_eq!(codes(&d), DEMO_CODES);
 }
 
 #[test]
 fn the_terminal_checks_on_a_worker_thread_and_shows_the_old_report_meanwhile() {
     let mut d = Demo::new(100, 30);
-    d.h.driver.check_in_background().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Event>();
+    d.h.driver
+        .check_in_background(&jp_kb::tui::worker::outbox(tx))
+        .unwrap();
     let secret = d.root().join(".jp/kb/formats/.secret.md");
     std::fs::write(&secret, "# Secret\n").unwrap();
-    d.h.action(Action::FilesChanged(vec![secret]));
+    d.h.action(Event::FilesChanged(vec![secret]));
     // Until the worker answers, the last report stays, marked pending.
     assert!(d.h.app.findings.pending);
     assert_eq!(codes(&d), DEMO_CODES);
     assert!(status_line(&d).contains("check: 1 error, 3 warnings …"));
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !d.h.driver.poll_checks(&mut d.h.app) {
-        assert!(std::time::Instant::now() < deadline, "no check came back");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    let checked = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("no check came back");
+    d.h.action(checked);
     assert!(!d.h.app.findings.pending);
     assert_eq!(d.h.app.findings.all().len(), 5);
     assert!(status_line(&d).contains("check: 1 error, 4 warnings  ws"));

@@ -7,7 +7,8 @@
 mod tui_support;
 
 use insta::assert_snapshot;
-use jp_kb::tui::action::Action;
+use jp_kb::tui::command::Command;
+use jp_kb::tui::event::Event;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::Color;
 use tui_support::Demo;
@@ -181,7 +182,7 @@ fn error_config_read_only() {
     let mut d = demo();
     let good = d.config_text();
     std::fs::write(d.config(), format!("{good}learned = [\n")).unwrap();
-    d.h.action(Action::FilesChanged(vec![d.config()]));
+    d.h.action(Event::FilesChanged(vec![d.config()]));
     assert_snapshot!(d.screen());
 }
 
@@ -235,7 +236,7 @@ fn size_wide_160x48() {
 #[test]
 fn resize_relays_out_the_screen() {
     let mut d = Demo::new(100, 30);
-    d.h.action(Action::Resize(60, 20));
+    d.h.action(Event::Resize(60, 20));
     assert_eq!(d.screen(), Demo::new(60, 20).screen());
 }
 
@@ -269,6 +270,61 @@ fn markers_have_glyph_and_color() {
         let cell = &buffer[find(&buffer, glyph)];
         assert_eq!(cell.fg, color, "{glyph}");
     }
+}
+
+/// The screen with its styles: each row's text, then every run of cells
+/// drawn with a non-default style as `columns fg/bg +modifiers`, so a
+/// marker that loses its color (or the selection its highlight) changes
+/// the snapshot even when the glyphs stay.
+fn styled_screen(d: &mut Demo) -> String {
+    use std::fmt::Write as _;
+    let buffer = d.h.render();
+    let area = buffer.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        let row: String = (0..area.width).map(|x| buffer[(x, y)].symbol()).collect();
+        let _ = writeln!(out, "{}", row.trim_end());
+        let mut x = 0;
+        while x < area.width {
+            let style = buffer[(x, y)].style();
+            let start = x;
+            while x < area.width && buffer[(x, y)].style() == style {
+                x += 1;
+            }
+            if style.fg.is_some_and(|c| c != Color::Reset)
+                || style.bg.is_some_and(|c| c != Color::Reset)
+                || !style.add_modifier.is_empty()
+            {
+                let text: String = (start..x).map(|x| buffer[(x, y)].symbol()).collect();
+                let _ = writeln!(
+                    out,
+                    "    {start}..{x} {:?} fg={:?} bg={:?} {:?}",
+                    text.trim_end(),
+                    style.fg.unwrap_or(Color::Reset),
+                    style.bg.unwrap_or(Color::Reset),
+                    style.add_modifier
+                );
+            }
+        }
+    }
+    tui_support::filter(&out, &d.root())
+}
+
+/// Glyph and color of the subject markers (learned by slug and by glob,
+/// disabled, hidden) and of the selected row, in the subjects pane.
+#[test]
+fn styled_subjects_pane_markers_and_selection() {
+    let mut d = demo();
+    d.keys("j\t");
+    assert_snapshot!(styled_screen(&mut d));
+}
+
+/// Glyph and color of the topic markers (enabled, disabled, error) and of
+/// the selected topic.
+#[test]
+fn styled_topics_pane_markers_and_selection() {
+    let mut d = demo();
+    assert_snapshot!(styled_screen(&mut d));
 }
 
 #[test]
@@ -320,7 +376,7 @@ fn prompt_size_warns_above_the_threshold() {
         "lorem ipsum dolor sit amet ".repeat(2000),
     )
     .unwrap();
-    d.h.action(Action::Reload);
+    d.h.action(Command::Reload);
     d.keys("\t");
     d.select("zz");
     d.keys("l");
@@ -360,7 +416,7 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     assert!(d.h.app.model.is_none());
     // The load replaces the pre-load screen with the synchronous one.
     let loaded = loads.recv().expect("the load arrives");
-    assert!(matches!(loaded, Action::Loaded(_)));
+    assert!(matches!(loaded, Event::Loaded(_)));
     d.h.action(loaded);
     assert!(d.h.app.loading.is_none());
     assert_eq!(d.screen(), demo().screen());

@@ -87,3 +87,68 @@ fn demo_learn_prompt_and_quit_in_tmux() {
     assert_eq!(before, after, "stty settings differ after quitting");
     tmux.assert_restored("quit");
 }
+
+/// Issue 16 in a real terminal: `--read-only` (banner, every edit
+/// refused, the file untouched), the filter's count and `Esc` clearing
+/// it, `y` copying the slug through OSC 52 into tmux's paste buffer
+/// (`set-clipboard on`: tmux takes the sequence), and a 40×12 window
+/// keeping the token column.
+#[test]
+fn read_only_filter_esc_copy_and_a_small_window_in_tmux() {
+    let tmux = Tmux::start("fluency");
+    assert!(
+        tmux.run(&["set-option", "-g", "set-clipboard", "on"])
+            .status
+            .success()
+    );
+    tmux.literal(&format!(
+        "{} tui --demo --read-only; echo EXIT-$?",
+        binary()
+    ));
+    tmux.send(&["Enter"]);
+    let screen = tmux.wait_for("the read-only demo", |s| {
+        s.contains("prompt: 245 tok") && s.contains("READ-ONLY (--read-only)")
+    });
+    assert!(screen.contains("READ-ONLY"), "{screen}");
+
+    // The filter with its count; `y` copies the selected slug.
+    tmux.send(&["Tab"]);
+    tmux.literal("/jean");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the filter count", |s| {
+        s.contains("/ jean  (Esc clears)") && s.contains("1/9")
+    });
+    tmux.literal("y");
+    tmux.wait_for("the copy", |s| s.contains("copied the slug"));
+    let buffer = tmux.run(&["show-buffer"]);
+    assert_eq!(String::from_utf8_lossy(&buffer.stdout), "maintainers/jean");
+
+    // An edit is refused, naming the flag.
+    tmux.literal("l");
+    tmux.wait_for("the refusal", |s| {
+        s.contains("read-only (--read-only): edits are refused")
+    });
+
+    // Esc clears the filter.
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the cleared filter", |s| {
+        !s.contains("/ jean") && s.contains("code-quality.md")
+    });
+
+    // 40×12: subject rows keep their token column (names are cut).
+    assert!(
+        tmux.run(&["resize-window", "-t", "main", "-x", "40", "-y", "12"])
+            .status
+            .success()
+    );
+    let screen = tmux.wait_for("the small window", |s| {
+        s.lines().count() <= 12 && s.contains(" tok")
+    });
+    assert!(
+        !screen.contains(" to\n") && !screen.contains(" to│"),
+        "{screen}"
+    );
+    tmux.literal("q");
+    tmux.wait_for("the exit", |s| s.contains("EXIT-0"));
+    tmux.assert_restored("quit");
+}

@@ -221,6 +221,10 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     if let Command::Mcp(args) = &cli.command {
         return mcp::run(jp_kb::mcp::Workspace::new(env, options), args);
     }
+    // Search walks the topics through the walks its last run saved.
+    if let Command::Search(args) = &cli.command {
+        return search::run(&env, &options, args);
+    }
     let kb = KnowledgeBase::load(&env, &options).map_err(|e| config_error(&e))?;
     output::print_config_warnings(&kb);
     let editing = |kb| edits::EditContext {
@@ -238,7 +242,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
-        Command::Search(args) => search::run(&kb, args),
+        // Handled above, before loading; kept here so the match is total.
+        Command::Search(args) => search::run(&env, &options, args),
         Command::Check(args) => check::run(&env, &options, args),
         Command::Connect(args) => connect::connect(&kb, args),
         Command::Sync(args) => connect::sync(&kb, args),

@@ -6,10 +6,14 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::Args;
-use jp_kb::KnowledgeBase;
-use jp_kb::search::{self, DEFAULT_LIMIT, Hit, SearchError, SearchRequest};
+use std::sync::Arc;
 
-use super::output::{CliError, print_text};
+use jp_kb::KnowledgeBase;
+use jp_kb::config::{Environment, LoadOptions};
+use jp_kb::search::{self, DEFAULT_LIMIT, Hit, SearchError, SearchRequest};
+use jp_kb::subjects::WalkCache;
+
+use super::output::{self, CliError, print_text};
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
@@ -39,7 +43,11 @@ struct HitJson<'a> {
     snippet: String,
 }
 
-pub fn run(kb: &KnowledgeBase, args: &SearchArgs) -> Result<ExitCode, CliError> {
+pub fn run(
+    env: &Environment,
+    options: &LoadOptions,
+    args: &SearchArgs,
+) -> Result<ExitCode, CliError> {
     let query = args.query.join(" ");
     let request = SearchRequest {
         query: &query,
@@ -47,7 +55,14 @@ pub fn run(kb: &KnowledgeBase, args: &SearchArgs) -> Result<ExitCode, CliError> 
         limit: args.limit,
         hidden: true,
     };
-    let outcome = search::search(kb, &request).map_err(|e| match e {
+    // A bad query fails before any configuration, walk or index is read.
+    search::check_query(&query).map_err(|e| CliError::usage(e.to_string()))?;
+    // Topics are walked lazily: the walks saved by the last search are put
+    // into `walks` before any topic is resolved.
+    let walks = Arc::new(WalkCache::new());
+    let kb = KnowledgeBase::load_with(env, options, &walks).map_err(|e| super::config_error(&e))?;
+    output::print_config_warnings(&kb);
+    let outcome = search::search_with_walks(&kb, &walks, &request).map_err(|e| match e {
         SearchError::Topic(message) => CliError::runtime(message),
         other => CliError::usage(other.to_string()),
     })?;

@@ -13,6 +13,9 @@ pub struct TuiArgs {
     /// Open the bundled demo workspace (a temporary copy) instead of the current one.
     #[arg(long)]
     pub demo: bool,
+    /// Browse only: every edit (l, d, e, u, i, n, o, the pattern tester's Enter) is refused.
+    #[arg(long)]
+    pub read_only: bool,
 }
 
 pub fn run(cli: &Cli, args: &TuiArgs) -> Result<ExitCode, CliError> {
@@ -23,6 +26,7 @@ pub fn run(cli: &Cli, args: &TuiArgs) -> Result<ExitCode, CliError> {
             knowledge: cli.knowledge.clone(),
         },
         demo: args.demo,
+        read_only: args.read_only,
     };
     jp_kb::tui::run(start).map_err(CliError::runtime)?;
     Ok(ExitCode::SUCCESS)

@@ -1,28 +1,22 @@
 //! The app state: everything the screen shows, as plain data. Only
-//! `update` changes it; views read it.
+//! `update` changes it; views read it. It imports no view: the geometry it
+//! needs (how many rows fit) comes from [`super::layout`], as the views'.
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::rc::Rc;
-use std::sync::Arc;
 
 use ratatui_textarea::TextArea;
 
-use super::action::{ChangedFile, Tab};
 use super::findings::Findings;
+use super::layout::{self, Drawn};
 use super::model::{Cache, LearnKey, Model, Need};
+use super::panes::{ConfigTab, PreviewPane, SubjectsPane, TopicsPane};
 use super::theme::Theme;
-use super::tree::{self, Row, RowKind, RowsKey, RowsMemo};
+use super::tree::{Row, RowKind};
 use crate::subjects::{Resolution, Subject};
 use crate::topic::TopicState;
 
-/// The pane with the keyboard focus.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Focus {
-    Topics,
-    Subjects,
-    Preview,
-}
+pub use super::pane::{Focus, Tab};
 
 /// The status line's last message.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -110,6 +104,10 @@ impl Tester {
 pub enum Mode {
     Normal,
     Help,
+    /// Typing a search inside the `?` help, or the message log (true).
+    HelpSearch(TextArea<'static>, bool),
+    /// The message log: every status message, whole.
+    Messages,
     Filter(TextArea<'static>),
     Pattern(Tester),
     Choice(Choice),
@@ -161,7 +159,13 @@ impl Loading {
     }
 }
 
+/// How many status messages the message log keeps.
+pub const MESSAGE_LOG: usize = 200;
+
 /// The whole app.
+// Its flags are independent settings (quit, hidden shown, read-only,
+// wrap), not the states of one machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug)]
 pub struct App {
     /// The last good load (None before the first success).
@@ -178,32 +182,32 @@ pub struct App {
     pub size: (u16, u16),
     pub focus: Focus,
     pub mode: Mode,
-    pub topic: usize,
-    pub row: usize,
-    /// Collapsed directories: (topic id, relative dir).
-    pub collapsed: BTreeSet<(String, String)>,
-    pub show_hidden: bool,
-    pub filter: String,
-    pub tab: Tab,
-    /// The Prompt tab's view: a client id, or None for the RFD's
-    /// `<knowledge>` section.
-    pub prompt_client: Option<String>,
-    pub scroll: u16,
+    pub topics: TopicsPane,
+    pub subjects: SubjectsPane,
+    pub preview: PreviewPane,
+    pub config: ConfigTab,
+    /// What `jp-kb check` found at the last load (the Findings tab).
+    pub findings: Findings,
     pub help_scroll: u16,
-    /// The file chosen with `f` for new entries (None: contract default).
-    pub target: Option<PathBuf>,
+    /// The last search inside the help or the message log (`/`, `n`/`N`).
+    pub help_query: String,
+    /// Each topic's own filter while another is shown.
+    pub filters: super::matcher::PerTopic,
+    /// `--read-only`: browsing only, every edit refused.
+    pub read_only_flag: bool,
+    /// The preview soft-wraps long lines (`w` toggles).
+    pub wrap: bool,
+    /// Every status message, whole, oldest first (a status line cuts a
+    /// long one; `M` shows them).
+    pub messages: Vec<String>,
     pub status: Status,
     pub cache: Cache,
-    /// What `jp-kb check` found at the last load.
-    pub findings: Findings,
-    pub last_change: Option<ChangedFile>,
-    /// A topic to select after the next load (a topic just created).
-    pub pending_topic: Option<String>,
     pub quit: bool,
-    /// The subjects pane's rows, kept while what they depend on holds.
-    pub rows_memo: RowsMemo,
     /// When the load shown started (see `LoadOutcome::started`).
     pub shown_load: u64,
+    /// The layout the last frame was drawn with (mouse events map
+    /// through it).
+    pub drawn: Drawn,
 }
 
 impl App {
@@ -217,65 +221,41 @@ impl App {
             size,
             focus: Focus::Topics,
             mode: Mode::Normal,
-            topic: 0,
-            row: 0,
-            collapsed: BTreeSet::new(),
-            show_hidden: true,
-            filter: String::new(),
-            tab: Tab::Subject,
-            prompt_client: None,
-            scroll: 0,
+            topics: TopicsPane::default(),
+            subjects: SubjectsPane::default(),
+            preview: PreviewPane::default(),
+            config: ConfigTab::default(),
+            findings: Findings::default(),
             help_scroll: 0,
-            target: None,
+            help_query: String::new(),
+            filters: super::matcher::PerTopic::default(),
+            read_only_flag: false,
+            wrap: true,
+            messages: Vec::new(),
             status: Status::default(),
             cache: Cache::default(),
-            findings: Findings::default(),
-            last_change: None,
-            pending_topic: None,
             quit: false,
-            rows_memo: RowsMemo::default(),
             shown_load: 0,
+            drawn: Drawn::default(),
         }
     }
 
     pub fn topic_state(&self) -> Option<&TopicState> {
-        self.model.as_ref()?.kb.topics.get(self.topic)
+        self.model.as_ref()?.kb.topics.get(self.topics.selected)
     }
 
     pub fn resolution(&self) -> Option<&Resolution> {
         self.topic_state()?.resolution()
     }
 
-    /// The subjects pane's rows for the selected topic (built once per
-    /// change of the walk, the filter, the collapsed directories, or, when
-    /// hidden and disabled subjects are left out, of the states).
+    /// The subjects pane's rows for the selected topic.
     pub fn rows(&self) -> Rc<Vec<Row>> {
-        let (Some(state), Some(resolution)) = (
-            self.topic_state(),
-            self.topic_state().and_then(|t| t.shared_resolution()),
-        ) else {
-            return Rc::default();
-        };
-        let collapsed: BTreeSet<String> = self
-            .collapsed
-            .iter()
-            .filter(|(t, _)| t == state.id())
-            .map(|(_, d)| d.clone())
-            .collect();
-        let key = RowsKey {
-            walk: Arc::clone(&resolution.walk),
-            states: (!self.show_hidden).then(|| Arc::clone(&resolution.disabled_by)),
-            show_hidden: self.show_hidden,
-            filter: self.filter.clone(),
-            collapsed,
-        };
-        self.rows_memo.get(key.clone(), || {
-            tree::rows(resolution, &key.collapsed, self.show_hidden, &self.filter)
-        })
+        self.topic_state()
+            .map_or_else(Rc::default, |state| self.subjects.rows(state))
     }
 
     pub fn selected_row(&self) -> Option<Row> {
-        self.rows().get(self.row).cloned()
+        self.rows().get(self.subjects.row).cloned()
     }
 
     /// The selected subject's index in the resolution.
@@ -309,7 +289,7 @@ impl App {
     /// the `kb.toml` beside it), else the default file (contract §7).
     pub fn target_for(&self, topic: &TopicState) -> Option<PathBuf> {
         let model = self.model.as_ref()?;
-        if let Some(t) = &self.target {
+        if let Some(t) = &self.config.target {
             return Some(t.clone());
         }
         if topic.config.subjects.is_none() {
@@ -351,7 +331,7 @@ impl App {
         if !missing.is_empty() {
             needs.push(Need::Tokens(missing));
         }
-        match self.tab {
+        match self.preview.tab {
             Tab::Subject => {
                 if let Some(s) = self.selected_subject().and_then(|i| self.subject(i))
                     && !self.cache.subjects.contains_key(s.path())
@@ -371,11 +351,14 @@ impl App {
                 }
             }
             Tab::Prompt => {
-                let lines = super::view::preview::shown_lines(self);
-                let need = self.model.as_ref().and_then(|m| match &self.prompt_client {
-                    Some(client) => m.client_need(client),
-                    None => m.prompt_need(lines),
-                });
+                let lines = self.shown_lines();
+                let need = self
+                    .model
+                    .as_ref()
+                    .and_then(|m| match &self.preview.prompt_client {
+                        Some(client) => m.client_need(client),
+                        None => m.prompt_need(lines),
+                    });
                 if let Some(need) = need {
                     needs.push(need);
                 }
@@ -388,12 +371,7 @@ impl App {
     /// The subjects whose rows are on screen (the pattern tester's list
     /// included).
     pub fn visible_subjects(&self) -> Vec<usize> {
-        let topics = self.model.as_ref().map_or(0, |m| m.kb.topics.len());
-        let areas = super::view::areas(
-            ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1),
-            self.banner.is_some() || self.load_error.is_some(),
-            topics,
-        );
+        let areas = self.areas();
         let height = usize::from(areas.subjects.height.saturating_sub(2));
         if let (Some(t), Some(res)) = (self.tester(), self.resolution()) {
             let pattern = t.pattern();
@@ -405,7 +383,7 @@ impl App {
             return v;
         }
         let rows = self.rows();
-        let offset = super::view::list_offset(self.row, height, rows.len());
+        let offset = layout::list_offset(self.subjects.row, height, rows.len());
         rows.iter()
             .skip(offset)
             .take(height)
@@ -416,11 +394,31 @@ impl App {
             .collect()
     }
 
+    /// How many lines of a text the preview can show at its scroll
+    /// (generously: a frame never needs more, and reads no further).
+    pub fn shown_lines(&self) -> usize {
+        usize::from(self.preview.scroll) + usize::from(self.size.1).max(256)
+    }
+
+    /// The screen's areas at the current size.
+    pub fn areas(&self) -> layout::Areas {
+        layout::areas(
+            ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1),
+            self.banner.is_some() || self.load_error.is_some(),
+            self.model.as_ref().map_or(0, |m| m.kb.topics.len()),
+        )
+    }
+
     pub fn set_status(&mut self, message: impl Into<String>, error: bool) {
-        self.status = Status {
-            message: message.into(),
-            error,
-        };
+        let message = message.into();
+        if !message.is_empty() && self.messages.last() != Some(&message) {
+            // Bounded: a long session keeps its recent messages.
+            if self.messages.len() >= MESSAGE_LOG {
+                self.messages.remove(0);
+            }
+            self.messages.push(message.clone());
+        }
+        self.status = Status { message, error };
     }
 
     /// True when edits are refused (the config does not parse).

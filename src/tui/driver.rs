@@ -1,22 +1,30 @@
 //! The driver: carries out the effects `update` returns (edits through
-//! the edit bridge, undo/redo, reloads) and reads what the screen needs,
-//! feeding the results back as actions. The terminal loop and the test
-//! harness share it, so tests exercise the same path as the real app.
+//! the edit bridge, undo/redo, reloads, checks) and reads what the screen
+//! needs, feeding the results back as events. The terminal loop and the
+//! test harness share it, so tests exercise the same path as the real
+//! app. Off the loop, its work runs on [`Worker`]s that report to one
+//! [`Outbox`]; without them (the test harness) it runs inline.
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, Sender};
 
-use super::action::{Action, ChangedFile, Effect};
 use super::app::{App, Loading};
-use super::checker::Checker;
 use super::edit_bridge::{self, Journal, Saved};
-
+use super::effect::{ChangedFile, Effect};
+use super::event::{Event, Msg};
 use super::model::{Fetched, LoadOutcome, Model, RenderedPrompt, fetch, next_load};
 use super::update::update;
+use super::worker::{Outbox, Worker, newest};
 use crate::KnowledgeBase;
 use crate::config::{Environment, LoadOptions};
 use crate::subjects::WatchedWalks;
+
+/// A prompt to render: a load's knowledge base and its generation.
+type PromptJob = (Arc<KnowledgeBase>, u64);
+
+/// A check to run: the loaded knowledge base, or `None` for the
+/// workspace from scratch (see [`super::findings::compute`]).
+type CheckJob = Option<Arc<KnowledgeBase>>;
 
 /// What the driver needs to reload and write.
 #[derive(Debug)]
@@ -24,18 +32,18 @@ pub struct Driver {
     pub env: Environment,
     pub options: LoadOptions,
     pub journal: Journal,
-    /// Where checks run when not inline (see `check_in_background`).
-    pub checker: Option<Checker>,
     /// Walks and resolutions kept between loads: a directory is walked
     /// again only when a change under it is reported (an edit, the
     /// watcher) or on a full reload.
     pub walks: Arc<WatchedWalks>,
-    /// Where loads send their prompt to be rendered in the background
-    /// (None: rendered during the load, as tests want).
-    prompts: Option<Sender<(Arc<KnowledgeBase>, u64)>>,
-    /// Where reloads for file changes run (None: during the dispatch, as
-    /// tests want): see [`Driver::reload_in_background`].
-    reloads: Option<Sender<Reload>>,
+    /// Where checks run (None: inline, as tests want).
+    checks: Option<Worker<CheckJob>>,
+    /// Where loads send their prompt to be rendered (None: rendered
+    /// during the load).
+    prompts: Option<Worker<PromptJob>>,
+    /// Where reloads for file changes run (None: during the dispatch):
+    /// see [`Driver::reload_in_background`].
+    reloads: Option<Worker<Reload>>,
 }
 
 /// A reload asked of the background loader: what changed, and when it
@@ -46,31 +54,46 @@ struct Reload {
     started: u64,
 }
 
+/// Reloads queued while one runs become one: the changes add up (empty
+/// means "everything" and stays empty), the newest start time wins.
+fn merge_reloads(mut older: Reload, newer: Reload) -> Reload {
+    if older.changed.is_empty() || newer.changed.is_empty() {
+        older.changed.clear();
+    } else {
+        older.changed.extend(newer.changed);
+    }
+    older.started = newer.started;
+    older
+}
+
 /// What a load off the driver's thread needs.
 #[derive(Debug, Clone)]
 struct Loader {
     env: Environment,
     options: LoadOptions,
     walks: Arc<WatchedWalks>,
-    prompts: Option<Sender<(Arc<KnowledgeBase>, u64)>>,
+    prompts: Option<Worker<PromptJob>>,
 }
 
 impl Loader {
     /// Loads the workspace (walking what `walks` no longer holds) and
     /// hands the prompt to its worker, or renders it here without one.
-    fn load(&self, changed: Vec<PathBuf>, started: u64) -> Action {
+    fn load(&self, changed: Vec<PathBuf>, started: u64) -> Event {
         let mut result = Model::load(&self.env, &self.options, &self.walks);
         match &mut result {
             Ok(model) => {
                 let job = (Arc::clone(&model.kb), model.generation);
-                let sent = self.prompts.as_ref().is_some_and(|tx| tx.send(job).is_ok());
+                let sent = self
+                    .prompts
+                    .as_ref()
+                    .is_some_and(|w| w.request(job).is_ok());
                 if !sent {
                     model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));
                 }
             }
             Err(message) => *message = relative_error(&self.options, message),
         }
-        Action::Loaded(Arc::new(LoadOutcome {
+        Event::Loaded(Box::new(LoadOutcome {
             result,
             changed,
             started,
@@ -84,8 +107,8 @@ impl Driver {
             env,
             options,
             journal: Journal::new(),
-            checker: None,
             walks: Arc::new(WatchedWalks::new()),
+            checks: None,
             prompts: None,
             reloads: None,
         }
@@ -110,73 +133,73 @@ impl Driver {
         }
     }
 
+    /// Starts every worker the terminal runs (prompt, check, reload),
+    /// reporting to `outbox`; a worker that cannot start leaves its work
+    /// inline.
+    pub fn start_workers(&mut self, outbox: &Outbox) {
+        self.spawn_prompt_worker(outbox);
+        let _ = self.check_in_background(outbox);
+        let _ = self.reload_in_background(outbox);
+    }
+
+    /// Runs checks on a worker thread from now on (the terminal does; the
+    /// test harness checks inline, so its screens are deterministic): a
+    /// check reads every subject, about a second per thousand. A burst of
+    /// edits runs one check; an overtaken report is never shown.
+    pub fn check_in_background(&mut self, outbox: &Outbox) -> std::io::Result<()> {
+        let (env, options) = (self.env.clone(), self.options.clone());
+        let run = move |kb: CheckJob| {
+            let report = super::findings::compute(kb.as_deref(), &env, &options);
+            Some(Event::Checked(Box::new(report)))
+        };
+        self.checks = Some(Worker::spawn(
+            "jp-kb-check",
+            newest,
+            run,
+            Arc::clone(outbox),
+        )?);
+        Ok(())
+    }
+
     /// Runs the reloads that file changes cause on a worker thread from
-    /// now on, their results sent to `results` as [`Action::Loaded`] (the
-    /// terminal polls it): re-walking a topic of 100k subjects after a
-    /// file in it changed takes half a second, during which keys must
-    /// still be answered. Changes that arrive while a reload runs are
-    /// merged into the next one. Edits still reload during their key
-    /// (they must show what they did); a background reload they overtake
-    /// is dropped when it arrives (see `LoadOutcome::started`).
-    pub fn reload_in_background(&mut self, results: Sender<Action>) -> std::io::Result<()> {
-        let (requests, inbox) = mpsc::channel::<Reload>();
+    /// now on, their results reported as [`Event::Loaded`]: re-walking a
+    /// topic of 100k subjects after a file in it changed takes half a
+    /// second, during which keys must still be answered. Changes that
+    /// arrive while a reload runs are merged into the next one. Edits
+    /// still reload during their key (they must show what they did); a
+    /// background reload they overtake is dropped when it arrives (see
+    /// `LoadOutcome::started`).
+    pub fn reload_in_background(&mut self, outbox: &Outbox) -> std::io::Result<()> {
         let loader = self.loader();
-        std::thread::Builder::new()
-            .name("jp-kb-reload".into())
-            .spawn(move || {
-                while let Ok(mut reload) = inbox.recv() {
-                    while let Ok(more) = inbox.try_recv() {
-                        // Empty means "everything": it stays empty.
-                        if reload.changed.is_empty() || more.changed.is_empty() {
-                            reload.changed.clear();
-                        } else {
-                            reload.changed.extend(more.changed);
-                        }
-                        reload.started = more.started;
-                    }
-                    if results
-                        .send(loader.load(reload.changed, reload.started))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            })?;
-        self.reloads = Some(requests);
+        let run = move |reload: Reload| Some(loader.load(reload.changed, reload.started));
+        self.reloads = Some(Worker::spawn(
+            "jp-kb-reload",
+            merge_reloads,
+            run,
+            Arc::clone(outbox),
+        )?);
         Ok(())
     }
 
     /// Renders every load's prompt on a worker thread from now on (it
     /// reads every pre-loaded subject and counts its tokens: seconds on a
-    /// large knowledge base). The results arrive on the returned channel
-    /// as actions; a load's frames show the prompt as pending until then.
-    /// Loads that follow each other quickly render only the latest.
-    pub fn spawn_prompt_worker(&mut self) -> Receiver<Action> {
-        let (requests, jobs) = mpsc::channel::<(Arc<KnowledgeBase>, u64)>();
-        let (results, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            while let Ok(mut job) = jobs.recv() {
-                while let Ok(newer) = jobs.try_recv() {
-                    job = newer;
-                }
-                let prompt = RenderedPrompt::render(&job.0, job.1);
-                drop(job);
-                if results
-                    .send(Action::Fetched(Box::new(Fetched::Prompt(prompt))))
-                    .is_err()
-                {
-                    break;
-                }
-            }
-        });
-        self.prompts = Some(requests);
-        rx
+    /// large knowledge base), reported as [`Event::Fetched`]; a load's
+    /// frames show the prompt as pending until then. Loads that follow
+    /// each other quickly render only the latest. Start it before the
+    /// other workers: they hand their loads' prompts to it.
+    pub fn spawn_prompt_worker(&mut self, outbox: &Outbox) {
+        let run = |(kb, generation): PromptJob| {
+            let prompt = RenderedPrompt::render(&kb, generation);
+            Some(Event::Fetched(Box::new(Fetched::Prompt(prompt))))
+        };
+        // Without the thread, prompts render during their load.
+        self.prompts = Worker::spawn("jp-kb-prompt", newest, run, Arc::clone(outbox)).ok();
     }
 
-    /// Loads the workspace as an action. `changed` lists what changed
+    /// Loads the workspace as an event. `changed` lists what changed
     /// since the last load (directories holding them are walked again);
     /// empty means unknown: everything is walked again.
-    pub fn load(&self, changed: Vec<PathBuf>) -> Action {
+    pub fn load(&self, changed: Vec<PathBuf>) -> Event {
         let started = next_load();
         self.invalidate(&changed);
         self.loader().load(changed, started)
@@ -185,12 +208,10 @@ impl Driver {
     /// Starts the first (full) load with the topic walks on a worker
     /// thread, so the first frame need not wait for them: the
     /// configuration is read here (cheap) and `app.loading` set from it;
-    /// the loaded state arrives on the returned channel as
-    /// [`Action::Loaded`], to be dispatched like any action (its prompt,
-    /// when a prompt worker runs, is sent there only after it). A
+    /// the loaded state is reported to `outbox` as [`Event::Loaded`] (its
+    /// prompt, when a prompt worker runs, is asked for only after it). A
     /// configuration error is dispatched at once (nothing to walk).
-    pub fn start_load(&mut self, app: &mut App) -> Receiver<Action> {
-        let (tx, rx) = mpsc::channel();
+    pub fn start_load(&mut self, app: &mut App, outbox: &Outbox) {
         self.walks.clear();
         let kb = match KnowledgeBase::load_watched(&self.env, &self.options, &self.walks) {
             Ok(kb) => kb,
@@ -201,13 +222,14 @@ impl Driver {
                     changed: Vec::new(),
                     started: next_load(),
                 };
-                self.dispatch(app, Action::Loaded(Arc::new(outcome)));
-                return rx;
+                self.dispatch(app, Event::Loaded(Box::new(outcome)));
+                return;
             }
         };
         app.loading = Some(Loading::of(&kb));
         let started = next_load();
         let prompts = self.prompts.clone();
+        let outbox = Arc::clone(outbox);
         let work = move || {
             let mut model = Model::from_kb(kb);
             let job = (Arc::clone(&model.kb), model.generation);
@@ -219,10 +241,10 @@ impl Driver {
                 changed: Vec::new(),
                 started,
             };
-            if tx.send(Action::Loaded(Arc::new(outcome))).is_ok()
+            if outbox(Event::Loaded(Box::new(outcome)))
                 && let Some(prompts) = prompts
             {
-                let _ = prompts.send(job);
+                let _ = prompts.request(job);
             }
         };
         if let Err(e) = std::thread::Builder::new()
@@ -235,22 +257,28 @@ impl Driver {
             let first = self.load(Vec::new());
             self.dispatch(app, first);
         }
-        rx
     }
 
-    /// Runs an action and everything it causes, then reads what the next
-    /// frame needs. Returns the effects only the terminal can carry out
-    /// (the editor, quitting).
-    pub fn dispatch(&mut self, app: &mut App, action: Action) -> Vec<Effect> {
-        let mut queue = vec![action];
+    /// Runs a command or event and everything it causes, then reads what
+    /// the next frame needs. Returns the effects only the terminal can
+    /// carry out (the editor, quitting).
+    pub fn dispatch(&mut self, app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
+        let mut queue: Vec<Msg> = vec![msg.into()];
         let mut outside = Vec::new();
-        while let Some(action) = queue.pop() {
-            let effects = update(app, action);
+        while let Some(msg) = queue.pop() {
+            let effects = update(app, msg);
             let mut follow = Vec::new();
             for effect in effects {
                 match effect {
-                    Effect::OpenEditor(_) | Effect::Quit => outside.push(effect),
-                    other => follow.extend(self.perform(app, other)),
+                    Effect::OpenEditor(_) | Effect::Quit | Effect::Copy(_) => outside.push(effect),
+                    // Read here: `update` does no I/O.
+                    Effect::CopyPrompt => outside.extend(
+                        app.model
+                            .as_ref()
+                            .and_then(super::model::Model::full_prompt)
+                            .map(Effect::Copy),
+                    ),
+                    other => follow.extend(self.perform(app, other).into_iter().map(Msg::Event)),
                 }
             }
             // Run follow-ups in order (queue is a stack).
@@ -284,7 +312,7 @@ impl Driver {
         }
     }
 
-    fn perform(&mut self, app: &App, effect: Effect) -> Vec<Action> {
+    fn perform(&mut self, app: &App, effect: Effect) -> Vec<Event> {
         let show = |path: &PathBuf| {
             app.model
                 .as_ref()
@@ -343,7 +371,7 @@ impl Driver {
                         changed: paths,
                         started,
                     };
-                    if let Err(mpsc::SendError(reload)) = reloads.send(reload) {
+                    if let Err(reload) = reloads.request(reload) {
                         // The worker is gone: reload here.
                         self.reloads = None;
                         return vec![self.loader().load(reload.changed, reload.started)];
@@ -353,19 +381,25 @@ impl Driver {
                 vec![self.load(paths)]
             }
             Effect::Check => {
-                if let Some(checker) = &self.checker {
-                    let kb = app
-                        .model
-                        .as_ref()
-                        .filter(|_| app.load_error.is_none())
-                        .map(|m| Arc::clone(&m.kb));
-                    checker.request(kb);
-                    return Vec::new();
-                }
-                let report = super::findings::compute(app, &self.env, &self.options);
-                vec![Action::Checked(Box::new(report))]
+                let kb = app
+                    .model
+                    .as_ref()
+                    .filter(|_| app.load_error.is_none())
+                    .map(|m| Arc::clone(&m.kb));
+                let kb = match &self.checks {
+                    Some(checks) => match checks.request(kb) {
+                        Ok(()) => return Vec::new(),
+                        // The worker is gone: check here.
+                        Err(kb) => kb,
+                    },
+                    None => kb,
+                };
+                let report = super::findings::compute(kb.as_deref(), &self.env, &self.options);
+                vec![Event::Checked(Box::new(report))]
             }
-            Effect::OpenEditor(_) | Effect::Quit => Vec::new(),
+            Effect::OpenEditor(_) | Effect::Quit | Effect::Copy(_) | Effect::CopyPrompt => {
+                Vec::new()
+            }
         }
     }
 
@@ -374,7 +408,7 @@ impl Driver {
         for need in app.needs() {
             let Some(model) = &app.model else { return };
             let fetched = fetch(&model.kb, &need);
-            update(app, Action::Fetched(Box::new(fetched)));
+            update(app, Event::Fetched(Box::new(fetched)));
         }
     }
 }
@@ -390,7 +424,7 @@ fn relative_error(options: &LoadOptions, message: &str) -> String {
     }
 }
 
-fn done(saved: &Saved, message: &str, reversed: bool) -> Action {
+fn done(saved: &Saved, message: &str, reversed: bool) -> Event {
     let (before, after) = if reversed {
         (
             saved.after.clone(),
@@ -402,7 +436,7 @@ fn done(saved: &Saved, message: &str, reversed: bool) -> Action {
             saved.after.clone(),
         )
     };
-    Action::Done {
+    Event::Done {
         message: message.to_owned(),
         error: false,
         changed: saved.changed.then(|| ChangedFile {
@@ -421,10 +455,14 @@ fn relative(app: &App, message: &str) -> String {
     }
 }
 
-fn error(message: String) -> Action {
-    Action::Done {
+fn error(message: String) -> Event {
+    Event::Done {
         message,
         error: true,
         changed: None,
     }
 }
+
+#[cfg(test)]
+#[path = "driver_tests.rs"]
+mod tests;

@@ -1,11 +1,10 @@
 //! `jp-kb check` in the TUI: the last report (errors first), which topic's
 //! findings the Findings tab shows, and [`compute`], which runs the
-//! library's check inline (it reads subject files, so only the driver calls
-//! it, after each load: a frame never runs a check; the terminal runs it on
-//! a worker thread instead, see [`super::checker`]).
+//! library's check (it reads subject files, so only the driver calls it,
+//! after each load: a frame never runs a check; the terminal runs it on a
+//! worker thread).
 
-use super::action::Tab;
-use super::app::App;
+use crate::KnowledgeBase;
 use crate::check::{CheckReport, Finding, Severity, Thresholds, check, check_knowledge_base};
 use crate::config::{Environment, LoadOptions};
 
@@ -62,41 +61,31 @@ pub fn tui_thresholds() -> Thresholds {
     }
 }
 
-/// Runs the check on what the app shows: the loaded knowledge base, or,
-/// when the configuration does not load, the workspace from scratch (so
-/// the parse error is a finding with its file and line). Does I/O.
-pub fn compute(app: &App, env: &Environment, options: &LoadOptions) -> CheckReport {
-    let thresholds = super::findings::tui_thresholds();
-    match (&app.model, &app.load_error) {
-        (Some(model), None) => check_knowledge_base(&model.kb, &thresholds),
-        _ => check(env, options, &thresholds),
+/// Runs the check on what the app shows: the loaded knowledge base
+/// (shared, not loaded again: a second copy of a 100k-subject walk would
+/// double the TUI's memory), or, when the configuration does not load
+/// (`None`), the workspace from scratch (so the parse error is a finding
+/// with its file and line). Does I/O.
+pub fn compute(
+    kb: Option<&KnowledgeBase>,
+    env: &Environment,
+    options: &LoadOptions,
+) -> CheckReport {
+    let thresholds = tui_thresholds();
+    match kb {
+        Some(kb) => check_knowledge_base(kb, &thresholds),
+        None => check(env, options, &thresholds),
     }
-}
-
-/// `t`: shows the Findings tab, switching between every topic's findings
-/// and the selected topic's.
-pub fn toggle_scope(app: &mut App) {
-    if app.tab == Tab::Findings {
-        app.findings.only_topic = !app.findings.only_topic;
-    } else {
-        app.tab = Tab::Findings;
-    }
-    app.scroll = 0;
-    let id = app.topic_state().map(|t| t.id().to_owned());
-    let message = match (app.findings.only_topic, id) {
-        (true, Some(id)) => format!("findings of topic `{id}` only"),
-        _ => "findings of every topic".to_owned(),
-    };
-    app.set_status(message, false);
 }
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::check::Code;
-    use crate::tui::action::{Action, Effect};
+    use crate::tui::app::{App, Tab};
+    use crate::tui::command::Command;
+    use crate::tui::effect::Effect;
+    use crate::tui::event::Event;
     use crate::tui::model::LoadOutcome;
     use crate::tui::theme::Theme;
     use crate::tui::update::update;
@@ -116,7 +105,7 @@ mod tests {
         let mut app = App::new(Theme { color: true }, (100, 30));
         // A reload (from a key, a file change or a saved edit) reloads...
         assert_eq!(
-            update(&mut app, Action::Reload),
+            update(&mut app, Command::Reload),
             [Effect::Reload { paths: Vec::new() }]
         );
         // ...and every load, good or bad, is followed by a check.
@@ -126,7 +115,7 @@ mod tests {
             started: 0,
         };
         assert_eq!(
-            update(&mut app, Action::Loaded(Arc::new(outcome))),
+            update(&mut app, Event::Loaded(Box::new(outcome))),
             [Effect::Check]
         );
         let first = report(&[
@@ -134,7 +123,7 @@ mod tests {
             (Code::SubjectsNotFound, "q"),
             (Code::BinarySubject, "p"),
         ]);
-        assert!(update(&mut app, Action::Checked(Box::new(first))).is_empty());
+        assert!(update(&mut app, Event::Checked(Box::new(first))).is_empty());
         let codes: Vec<Code> = app.findings.all().iter().map(|f| f.code).collect();
         // Errors first, the library's order otherwise.
         assert_eq!(
@@ -150,7 +139,7 @@ mod tests {
         // The next check replaces the cached result.
         update(
             &mut app,
-            Action::Checked(Box::new(report(&[(Code::TopicEmpty, "p")]))),
+            Event::Checked(Box::new(report(&[(Code::TopicEmpty, "p")]))),
         );
         assert_eq!(app.findings.all().len(), 1);
         assert_eq!(app.findings.topic_counts("q"), (0, 0));
@@ -159,12 +148,12 @@ mod tests {
     #[test]
     fn t_shows_the_tab_then_toggles_the_scope() {
         let mut app = App::new(Theme { color: true }, (100, 30));
-        assert!(update(&mut app, Action::ToggleFindingsScope).is_empty());
-        assert_eq!(app.tab, Tab::Findings);
+        assert!(update(&mut app, Command::ToggleFindingsScope).is_empty());
+        assert_eq!(app.preview.tab, Tab::Findings);
         assert!(!app.findings.only_topic);
-        update(&mut app, Action::ToggleFindingsScope);
+        update(&mut app, Command::ToggleFindingsScope);
         assert!(app.findings.only_topic);
-        update(&mut app, Action::ToggleFindingsScope);
+        update(&mut app, Command::ToggleFindingsScope);
         assert!(!app.findings.only_topic);
     }
 }

@@ -8,12 +8,16 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::action::{Action, Effect};
+use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+
 use super::app::App;
 use super::driver::Driver;
+use super::effect::Effect;
+use super::event::{Event, Msg};
 use super::keymap::{Scope, bindings, resolve};
 use super::theme::Theme;
 use super::view;
+use super::worker::outbox;
 use crate::config::{Environment, LoadOptions};
 
 /// The app, its driver, and the effects the terminal would have run.
@@ -30,7 +34,7 @@ impl Harness {
     }
 
     /// Like [`Harness::open`], with the prompt rendered and the check run in
-    /// the background as in the terminal: the prompt arrives on the
+    /// the background as in the terminal: their results arrive on the
     /// channel, to be passed to [`Harness::action`] (benchmarks; findings
     /// are not awaited).
     pub fn open_background(
@@ -38,12 +42,14 @@ impl Harness {
         width: u16,
         height: u16,
         color: bool,
-    ) -> (Self, std::sync::mpsc::Receiver<Action>) {
+    ) -> (Self, std::sync::mpsc::Receiver<Event>) {
         let mut driver = driver_for(root);
-        let rendered = driver.spawn_prompt_worker();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reports = outbox(tx);
+        driver.spawn_prompt_worker(&reports);
         // As in the terminal; without a worker the check runs inline.
-        let _ = driver.check_in_background();
-        (Self::start(driver, width, height, color), rendered)
+        let _ = driver.check_in_background(&reports);
+        (Self::start(driver, width, height, color), rx)
     }
 
     /// Like [`Harness::open_background`], with the first load's walks on
@@ -56,25 +62,19 @@ impl Harness {
         height: u16,
         color: bool,
         prompt_worker: bool,
-    ) -> (Self, std::sync::mpsc::Receiver<Action>) {
+    ) -> (Self, std::sync::mpsc::Receiver<Event>) {
         let mut driver = driver_for(root);
-        let rendered = prompt_worker.then(|| driver.spawn_prompt_worker());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reports = outbox(tx);
         if prompt_worker {
+            driver.spawn_prompt_worker(&reports);
             // Background mode, as the terminal: the check on its worker too
             // (inline, it would add a whole check to every key).
-            let _ = driver.check_in_background();
+            let _ = driver.check_in_background(&reports);
         }
         let mut app = App::new(Theme { color }, (width, height));
-        let loads = driver.start_load(&mut app);
-        let (tx, rx) = std::sync::mpsc::channel();
-        // One channel, load first: the prompt is sent only after it.
-        std::thread::spawn(move || {
-            for action in loads.iter().chain(rendered.iter().flat_map(|r| r.iter())) {
-                if tx.send(action).is_err() {
-                    break;
-                }
-            }
-        });
+        // One channel: the load's prompt is asked for only after it.
+        driver.start_load(&mut app, &reports);
         let harness = Self {
             app,
             driver,
@@ -94,16 +94,52 @@ impl Harness {
         }
     }
 
-    pub fn action(&mut self, action: Action) {
-        let out = self.driver.dispatch(&mut self.app, action);
+    /// Dispatches a command or an event.
+    pub fn action(&mut self, msg: impl Into<Msg>) {
+        let out = self.driver.dispatch(&mut self.app, msg);
         self.outside.extend(out);
+    }
+
+    /// A mouse event at (column, row), mapped as the terminal maps it:
+    /// through the layout of a frame drawn first.
+    pub fn mouse(&mut self, kind: MouseEventKind, column: u16, row: u16) {
+        self.draw();
+        let event = MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        };
+        if let Some(command) = super::mouse::command(&event, &self.app.drawn) {
+            self.action(command);
+        }
+    }
+
+    /// A left click at (column, row).
+    pub fn click(&mut self, column: u16, row: u16) {
+        self.mouse(MouseEventKind::Down(MouseButton::Left), column, row);
+    }
+
+    /// Draws a frame and records its layout in the state, as the terminal
+    /// does after each frame.
+    pub fn draw(&mut self) -> Buffer {
+        let (w, h) = self.app.size;
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+        let mut drawn = None;
+        terminal
+            .draw(|frame| drawn = Some(view::render(&self.app, frame)))
+            .expect("draw");
+        if let Some(drawn) = drawn {
+            self.app.drawn = drawn;
+        }
+        terminal.backend().buffer().clone()
     }
 
     /// Presses one key through the key map.
     pub fn press(&mut self, code: KeyCode, mods: KeyModifiers) {
         let key = KeyEvent::new(code, mods);
-        if let Some(action) = resolve(&bindings(), Scope::of(&self.app.mode), &key) {
-            self.action(action);
+        if let Some(command) = resolve(&bindings(), Scope::of(&self.app.mode), &key) {
+            self.action(command);
         }
     }
 
@@ -124,7 +160,9 @@ impl Harness {
         let (w, h) = self.app.size;
         let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test backend");
         terminal
-            .draw(|frame| view::render(&self.app, frame))
+            .draw(|frame| {
+                view::render(&self.app, frame);
+            })
             .expect("draw");
         terminal.backend().buffer().clone()
     }

@@ -1,11 +1,14 @@
-//! The key map as data: one table `(scope, key) → action` with its help
-//! text. The handler resolves keys through it and the `?` overlay and
-//! footer hints are generated from it, so they cannot disagree.
+//! The key map as data: one table `(scope, key) → command` with its help
+//! text. The loop resolves keys through it and the `?` overlay and footer
+//! hints are generated from it, so they cannot disagree. Commands have
+//! names ([`Command::name`]), so the table could later be read from a
+//! configuration; adding a command is a variant, a row here, and an arm
+//! in `update`.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::action::{Action, Tab};
 use super::app::Mode;
+use super::command::{Command, Tab};
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,8 +27,8 @@ impl Scope {
     pub fn of(mode: &Mode) -> Self {
         match mode {
             Mode::Normal => Scope::Normal,
-            Mode::Help => Scope::Help,
-            Mode::Filter(_) | Mode::Pattern(_) => Scope::Line,
+            Mode::Help | Mode::Messages => Scope::Help,
+            Mode::Filter(_) | Mode::Pattern(_) | Mode::HelpSearch(..) => Scope::Line,
             Mode::Choice(_) => Scope::Choice,
             Mode::Form(_) => Scope::Form,
             Mode::Picker(_) => Scope::Picker,
@@ -35,8 +38,8 @@ impl Scope {
     pub fn label(self) -> &'static str {
         match self {
             Scope::Normal => "Main screen",
-            Scope::Help => "Help",
-            Scope::Line => "Filter and pattern tester",
+            Scope::Help => "Help and message log",
+            Scope::Line => "Filter, pattern tester and searches",
             Scope::Choice => "Choice dialogs",
             Scope::Form => "Forms",
             Scope::Picker => "Edit file picker",
@@ -55,7 +58,7 @@ pub struct Binding {
     pub scope: Scope,
     pub code: KeyCode,
     pub mods: KeyModifiers,
-    pub action: Action,
+    pub command: Command,
     pub help: &'static str,
 }
 
@@ -66,14 +69,14 @@ fn b(
     scope: Scope,
     code: KeyCode,
     mods: KeyModifiers,
-    action: Action,
+    command: Command,
     help: &'static str,
 ) -> Binding {
     Binding {
         scope,
         code,
         mods,
-        action,
+        command,
         help,
     }
 }
@@ -84,7 +87,7 @@ fn c(ch: char) -> KeyCode {
 
 /// The default key table.
 pub fn bindings() -> Vec<Binding> {
-    use Action as A;
+    use Command as A;
     use KeyCode as K;
     use Scope::{Choice, Normal};
     let mut v = vec![
@@ -149,6 +152,7 @@ pub fn bindings() -> Vec<Binding> {
         b(Normal, c('q'), NONE, A::Quit, "quit"),
         b(Normal, c('c'), CTRL, A::Quit, "quit"),
     ];
+    v.extend(preview_bindings());
     v.extend(dialog_bindings());
     for (i, tab) in Tab::ALL.iter().enumerate() {
         let digit = char::from_digit(u32::try_from(i + 1).unwrap_or(1), 10).unwrap_or('1');
@@ -167,9 +171,40 @@ pub fn bindings() -> Vec<Binding> {
     v
 }
 
+/// Backing out, copying, wrapping and the message log (issue 16).
+fn preview_bindings() -> Vec<Binding> {
+    use Command as A;
+    use KeyCode as K;
+    use Scope::Normal;
+    vec![
+        b(
+            Normal,
+            K::Esc,
+            NONE,
+            A::Cancel,
+            "back out: clear the filter, then leave the preview",
+        ),
+        b(
+            Normal,
+            c('y'),
+            NONE,
+            A::Copy,
+            "copy slug / prompt / learn output / findings (OSC 52)",
+        ),
+        b(
+            Normal,
+            c('w'),
+            NONE,
+            A::ToggleWrap,
+            "preview: wrap / cut long lines",
+        ),
+        b(Normal, c('M'), NONE, A::ShowMessages, "message log"),
+    ]
+}
+
 /// Bindings of the overlays and inputs.
 fn dialog_bindings() -> Vec<Binding> {
-    use Action as A;
+    use Command as A;
     use KeyCode as K;
     use Scope::{Choice, Form, Help, Line, Picker};
     vec![
@@ -189,6 +224,17 @@ fn dialog_bindings() -> Vec<Binding> {
         b(Help, c('j'), NONE, A::MoveDown, "scroll down"),
         b(Help, K::Up, NONE, A::MoveUp, "scroll up"),
         b(Help, c('k'), NONE, A::MoveUp, "scroll up"),
+        b(Help, K::PageDown, NONE, A::PageDown, "page down"),
+        b(Help, c('d'), CTRL, A::PageDown, "page down"),
+        b(Help, K::PageUp, NONE, A::PageUp, "page up"),
+        b(Help, c('u'), CTRL, A::PageUp, "page up"),
+        b(Help, K::Home, NONE, A::Top, "top"),
+        b(Help, c('g'), NONE, A::Top, "top"),
+        b(Help, K::End, NONE, A::Bottom, "end"),
+        b(Help, c('G'), NONE, A::Bottom, "end"),
+        b(Help, c('/'), NONE, A::OpenFilter, "search"),
+        b(Help, c('n'), NONE, A::SearchNext, "next match"),
+        b(Help, c('N'), NONE, A::SearchPrev, "previous match"),
         b(Line, K::Esc, NONE, A::Cancel, "close"),
         b(Line, K::Enter, NONE, A::Confirm, "apply / add pattern"),
         b(
@@ -238,15 +284,15 @@ fn normalize(key: &KeyEvent) -> (KeyCode, KeyModifiers) {
     (key.code, mods)
 }
 
-/// The action for a key in a scope; text scopes pass unbound keys on as
-/// [`Action::Input`].
-pub fn resolve(table: &[Binding], scope: Scope, key: &KeyEvent) -> Option<Action> {
+/// The command for a key in a scope; text scopes pass unbound keys on as
+/// [`Command::Input`].
+pub fn resolve(table: &[Binding], scope: Scope, key: &KeyEvent) -> Option<Command> {
     let (code, mods) = normalize(key);
     table
         .iter()
         .find(|b| b.scope == scope && b.code == code && b.mods == mods)
-        .map(|b| b.action.clone())
-        .or_else(|| scope.is_text().then(|| Action::Input(*key)))
+        .map(|b| b.command.clone())
+        .or_else(|| scope.is_text().then_some(Command::Input(*key)))
 }
 
 /// A key as the help shows it (`Ctrl-r`, `PgDn`, `j`).
@@ -287,12 +333,13 @@ pub fn help_rows(table: &[Binding], scope: Scope) -> Vec<(String, &'static str)>
     rows
 }
 
-/// The first key bound to an action in a scope (footer hints).
-pub fn key_for(table: &[Binding], scope: Scope, action: &Action) -> Option<String> {
+/// The first key bound to a command in a scope (footer hints).
+pub fn key_for(table: &[Binding], scope: Scope, command: &Command) -> Option<String> {
     table
         .iter()
         .find(|b| {
-            b.scope == scope && std::mem::discriminant(&b.action) == std::mem::discriminant(action)
+            b.scope == scope
+                && std::mem::discriminant(&b.command) == std::mem::discriminant(command)
         })
         .map(|b| key_label(b.code, b.mods))
 }
@@ -332,7 +379,7 @@ mod tests {
         // `l` in a text input types an `l`, it does not toggle learned.
         assert!(matches!(
             resolve(&t, Scope::Line, &key(c('l'), NONE)),
-            Some(Action::Input(_))
+            Some(Command::Input(_))
         ));
     }
 
@@ -357,7 +404,7 @@ mod tests {
         assert_eq!(rows[0], ("↓ / j".to_owned(), "down"));
         assert!(rows.iter().any(|(k, h)| k == "Ctrl-r" && *h == "redo"));
         assert_eq!(
-            key_for(&bindings(), Scope::Normal, &Action::ToggleHelp).as_deref(),
+            key_for(&bindings(), Scope::Normal, &Command::ToggleHelp).as_deref(),
             Some("?")
         );
     }

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, OnceLock, PoisonError};
 use std::thread::ThreadId;
 
-use ratatui::backend::CrosstermBackend;
+use ratatui::backend::{Backend, ClearType, CrosstermBackend};
 use ratatui::crossterm::cursor::{Hide, Show};
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
@@ -54,6 +54,26 @@ static REDRAW: AtomicBool = AtomicBool::new(false);
 /// The terminal was restored after a panic: never again.
 static RESTORED_FOR_GOOD: AtomicBool = AtomicBool::new(false);
 static UI_THREAD: OnceLock<ThreadId> = OnceLock::new();
+/// Wakes the event loop, which blocks until something arrives: the
+/// signal thread and the panic hook change the screen's state behind its
+/// back (a full redraw after SIGCONT, the screen closed by a panic).
+type Waker = Box<dyn Fn() + Send>;
+static WAKER: Mutex<Option<Waker>> = Mutex::new(None);
+
+/// Sets what wakes the event loop (see [`WAKER`]).
+pub fn set_waker(wake: impl Fn() + Send + 'static) {
+    *WAKER.lock().unwrap_or_else(PoisonError::into_inner) = Some(Box::new(wake));
+}
+
+/// Wakes the loop. `try_lock`: called from the panic hook, which must
+/// never wait (the waker is only replaced at start).
+fn wake() {
+    if let Ok(waker) = WAKER.try_lock()
+        && let Some(wake) = waker.as_ref()
+    {
+        wake();
+    }
+}
 
 /// A poisoned lock only means a thread panicked while holding it; the
 /// state it guards is one enum, always whole.
@@ -116,7 +136,7 @@ pub fn draw(terminal: &mut DefaultTerminal, render: impl FnOnce(&mut Frame)) -> 
     match state.screen {
         Screen::On => {
             if REDRAW.swap(false, Ordering::SeqCst) {
-                terminal.clear()?;
+                full_redraw(terminal)?;
             }
             terminal.draw(render)?;
             Ok(())
@@ -124,6 +144,18 @@ pub fn draw(terminal: &mut DefaultTerminal, render: impl FnOnce(&mut Frame)) -> 
         Screen::Closed => Err(io::Error::other(closed_message(&state))),
         Screen::Off | Screen::Lent | Screen::Stopped => Ok(()),
     }
+}
+
+/// Makes the next frame draw every cell: clears the screen and forgets
+/// the last frame. Not `Terminal::clear`: it asks the terminal for the
+/// cursor position, and the answer would go to the input thread's
+/// pending read (the query times out and the TUI stops).
+fn full_redraw(terminal: &mut DefaultTerminal) -> io::Result<()> {
+    terminal.backend_mut().clear_region(ClearType::All)?;
+    // After a draw the current buffer is blank and the previous holds the
+    // last frame; one swap blanks that one too.
+    terminal.swap_buffers();
+    Ok(())
 }
 
 /// Whether the loop must draw even though nothing changed (SIGCONT), or
@@ -239,6 +271,8 @@ fn close_for_panic(info: &std::panic::PanicHookInfo<'_>) {
         }
         state.failure.get_or_insert(message);
     }
+    // The loop blocks on its channel: it must see the closed screen.
+    wake();
 }
 
 #[cfg(unix)]
@@ -309,6 +343,7 @@ mod signals {
         }
         if *screen == Screen::On {
             REDRAW.store(true, Ordering::SeqCst);
+            super::wake();
         }
     }
 }

@@ -1,36 +1,52 @@
 //! `jp-kb tui`: the knowledge curator. The Elm architecture: [`app`]
-//! holds the state, [`action`] names what can happen, [`update`] changes
-//! the state and returns effects, [`driver`] carries them out (through
-//! [`edit_bridge`], the only module that writes config files), [`view`]
-//! draws. The engine computes every marker and text; nothing here
-//! re-implements a knowledge-base rule.
+//! holds the state; a person's [`command`]s (from the [`keymap`], or from
+//! [`mouse`] events and the drawn [`layout`]) and the outside world's
+//! [`event`]s go to [`update`], the only place the state changes, which
+//! returns [`effect`]s; the [`driver`] carries them out (through
+//! [`edit_bridge`], the only module that writes config files), off the
+//! loop on [`worker`]s whose results come back as events; [`view`] draws
+//! and records the layout. [`terminal`] runs the one blocking loop. See
+//! `ARCHITECTURE.md` ("The TUI loop"). The engine computes every marker and text;
+//! nothing here re-implements a knowledge-base rule.
 
-pub mod action;
 pub mod app;
-pub mod checker;
 pub mod client_prompt;
+pub mod command;
 pub mod cost;
 pub mod demo;
 pub mod diff;
 pub mod driver;
 pub mod edit_bridge;
+pub mod effect;
+pub mod event;
+pub mod filter;
 pub mod findings;
 pub mod forms;
 pub mod harness;
 pub mod keymap;
+pub mod layout;
 pub mod lifecycle;
+pub mod matcher;
 pub mod model;
+pub mod modes;
 pub mod mouse;
+pub mod moves;
+pub mod nav;
+pub mod osc52;
+pub mod pane;
+pub mod panes;
 pub mod picker;
 pub mod picking;
 pub mod plans;
 pub mod prompt;
+pub mod readonly;
 pub mod terminal;
 pub mod theme;
 pub mod tree;
 pub mod update;
 pub mod view;
 pub mod watch;
+pub mod worker;
 
 use std::path::PathBuf;
 
@@ -42,6 +58,8 @@ pub struct StartOptions {
     pub load: LoadOptions,
     /// `--demo`: open the bundled demo even when a workspace exists.
     pub demo: bool,
+    /// `--read-only`: browse with every edit refused.
+    pub read_only: bool,
 }
 
 /// Starts the TUI on the workspace (or the demo) and runs it until quit.
@@ -72,6 +90,13 @@ pub fn run(start: StartOptions) -> Result<(), String> {
     };
     let mut app = app::App::new(theme::Theme::from_env(), (80, 24));
     app.banner = banner;
+    if start.read_only {
+        app.read_only_flag = true;
+        app.banner = Some(match app.banner.take() {
+            Some(demo) => format!("{} · {demo}", readonly::BANNER),
+            None => readonly::BANNER.to_owned(),
+        });
+    }
     let driver = driver::Driver::new(env, options);
     let result = terminal::run(app, driver);
     drop(demo_dir);

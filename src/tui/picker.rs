@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::action::Action;
+use super::command::Command;
 use crate::KnowledgeBase;
 use crate::edit::plan::layers::{Layer, layers, normalise};
 
@@ -49,19 +49,19 @@ impl Picker {
     }
 
     /// A key (resolved through the key map's picker scope).
-    pub fn key(&mut self, action: &Action) -> Outcome {
+    pub fn key(&mut self, command: &Command) -> Outcome {
         let n = self.layers.len();
-        match action {
-            Action::Cancel => Outcome::Cancel,
-            Action::MoveDown if n > 0 => {
+        match command {
+            Command::Cancel => Outcome::Cancel,
+            Command::MoveDown if n > 0 => {
                 self.selected = (self.selected + 1) % n;
                 Outcome::Stay
             }
-            Action::MoveUp if n > 0 => {
+            Command::MoveUp if n > 0 => {
                 self.selected = (self.selected + n - 1) % n;
                 Outcome::Stay
             }
-            Action::Confirm => self
+            Command::Confirm => self
                 .layers
                 .get(self.selected)
                 .cloned()

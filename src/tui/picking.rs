@@ -1,9 +1,11 @@
-//! The layer picker on the app: opening it on the current target and
-//! applying what a key did (the picker itself is plain state,
-//! [`super::picker`]).
+//! The layer picker as a mode over the main screen: opening it on the
+//! current target and applying what a command did (the picker itself is
+//! plain state, [`super::picker`]).
 
-use super::action::Action;
 use super::app::{App, Mode};
+use super::command::Command;
+use super::effect::Effect;
+use super::modes::quit;
 use super::picker::{Outcome, Picker, chosen_message};
 
 /// `f`: the picker over the loaded workspace's layers.
@@ -15,13 +17,16 @@ pub fn open(app: &mut App) {
     }
 }
 
-/// A key in the picker: Enter makes the highlighted layer the target.
-pub fn key(app: &mut App, action: &Action) {
+/// A command in the picker: Enter makes the highlighted layer the target.
+pub fn key(app: &mut App, command: &Command) -> Vec<Effect> {
+    if matches!(command, Command::Quit) {
+        return quit(app);
+    }
     let Mode::Picker(p) = &mut app.mode else {
-        return;
+        return Vec::new();
     };
     let topic = p.topic.clone();
-    match p.key(action) {
+    match p.key(command) {
         Outcome::Stay => {}
         Outcome::Cancel => {
             app.mode = Mode::Normal;
@@ -30,7 +35,8 @@ pub fn key(app: &mut App, action: &Action) {
         Outcome::Chosen(layer) => {
             app.mode = Mode::Normal;
             app.set_status(chosen_message(&layer, topic.as_deref()), false);
-            app.target = Some(layer.path);
+            app.config.target = Some(layer.path);
         }
     }
+    Vec::new()
 }

@@ -32,7 +32,11 @@ pub fn ask(app: &App, intent: &Intent) -> Option<Answer> {
         kb: &model.kb,
         // The picked layer takes additions and new keys; removals go to
         // the files holding the entry.
-        chosen: app.target.clone().map(|path| Chosen { path, only: false }),
+        chosen: app
+            .config
+            .target
+            .clone()
+            .map(|path| Chosen { path, only: false }),
         tokens: &tokens,
         budget: BUDGET,
     };

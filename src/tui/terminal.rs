@@ -1,46 +1,89 @@
-//! The real terminal: the event loop, mouse events, and suspending for
+//! The real terminal: one blocking event loop, and suspending for
 //! `$VISUAL`/`$EDITOR`. Entering, leaving, signals and panics are
 //! [`lifecycle`]'s: this loop draws only through it.
+//!
+//! Everything the loop reacts to arrives on one channel ([`Incoming`]):
+//! terminal events from an input thread, results from the workers and
+//! the first load, changed paths from the watcher, and wake-ups from the
+//! signal thread and the panic hook. The loop blocks on it: no fixed
+//! poll, so an idle TUI uses no CPU. Nothing on screen animates and the
+//! watcher debounces on its own thread, so the loop has no tick at all;
+//! a future spinner or debounce would send its ticks into the same
+//! channel only while it runs.
 
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal};
 use std::path::Path;
-use std::sync::mpsc;
-use std::time::Duration;
+use std::sync::mpsc::{self, Sender};
 
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{
-    self, Event, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
-};
+use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
 
-use super::action::{Action, Effect};
 use super::app::App;
 use super::driver::Driver;
+use super::effect::Effect;
+use super::event::{Event, Msg};
 use super::keymap::{Binding, Scope, resolve};
 use super::lifecycle;
 use super::view;
 use super::watch;
+use super::worker::{Outbox, outbox};
 
-/// Turns a terminal event into an action.
-pub fn map_event(table: &[Binding], app: &App, event: &Event) -> Option<Action> {
+/// What the event loop receives, from every source, on one channel.
+#[derive(Debug)]
+pub enum Incoming {
+    /// A terminal event (key, mouse, resize), from the input thread.
+    Terminal(io::Result<TermEvent>),
+    /// A report from a worker, the first load or the watcher.
+    Event(Event),
+    /// The screen's state changed behind the loop (SIGCONT, a panic).
+    Wake,
+}
+
+impl From<Event> for Incoming {
+    fn from(event: Event) -> Self {
+        Incoming::Event(event)
+    }
+}
+
+/// Turns a terminal event into a command (a key through the key table, a
+/// mouse event through the layout last drawn) or an event (a resize).
+pub fn map_event(table: &[Binding], app: &App, event: &TermEvent) -> Option<Msg> {
     match event {
-        Event::Key(key) if key.kind != KeyEventKind::Release => {
-            resolve(table, Scope::of(&app.mode), key)
+        TermEvent::Key(key) if key.kind != KeyEventKind::Release => {
+            resolve(table, Scope::of(&app.mode), key).map(Msg::Command)
         }
-        Event::Mouse(m) => match m.kind {
-            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click(m.column, m.row)),
-            MouseEventKind::ScrollUp => Some(Action::ScrollUp(m.column, m.row)),
-            MouseEventKind::ScrollDown => Some(Action::ScrollDown(m.column, m.row)),
-            _ => None,
-        },
-        Event::Resize(w, h) => Some(Action::Resize(*w, *h)),
+        TermEvent::Mouse(m) => super::mouse::command(m, &app.drawn).map(Msg::Command),
+        TermEvent::Resize(w, h) => Some(Msg::Event(Event::Resize(*w, *h))),
         _ => None,
     }
 }
 
+/// Starts the input thread: it reads one terminal event, sends it, and
+/// waits for the loop's permit before reading the next. So while the
+/// loop runs `$EDITOR` (before it gives the permit back) nothing here
+/// reads the terminal, and every key goes to the editor.
+fn spawn_input(tx: Sender<Incoming>) -> io::Result<Sender<()>> {
+    let (permits, permit) = mpsc::channel::<()>();
+    std::thread::Builder::new()
+        .name("jp-kb-input".into())
+        .spawn(move || {
+            while permit.recv().is_ok() {
+                let read = event::read();
+                let failed = read.is_err();
+                if tx.send(Incoming::Terminal(read)).is_err() || failed {
+                    break;
+                }
+            }
+        })?;
+    // The first read needs no permit.
+    let _ = permits.send(());
+    Ok(permits)
+}
+
 /// Ctrl-z: in raw mode the terminal sends it as a key, not as SIGTSTP;
 /// it suspends in every mode, as in a shell.
-fn is_suspend_key(event: &Event) -> bool {
-    matches!(event, Event::Key(key)
+fn is_suspend_key(event: &TermEvent) -> bool {
+    matches!(event, TermEvent::Key(key)
         if key.kind != KeyEventKind::Release
             && key.code == KeyCode::Char('z')
             && key.modifiers.contains(KeyModifiers::CONTROL))
@@ -127,22 +170,28 @@ fn event_loop(
     terminal: &mut DefaultTerminal,
     app: &mut App,
     driver: &mut Driver,
-) -> std::io::Result<()> {
+) -> io::Result<()> {
     let size = terminal.size()?;
     app.size = (size.width, size.height);
-    let (tx, rx) = mpsc::channel();
-    let mut watcher = watch::start(tx).ok();
-    let rendered = driver.spawn_prompt_worker();
-    let table = super::keymap::bindings();
-    // Checks read every subject: off the event loop (inline if no thread).
-    let _ = driver.check_in_background();
-    // File changes reload off the event loop too (a re-walk of a large
-    // topic takes a while); without the thread they reload inline.
-    let (reloaded, reloads) = mpsc::channel();
-    let _ = driver.reload_in_background(reloaded);
+    let (tx, rx) = mpsc::channel::<Incoming>();
+    let wake = tx.clone();
+    lifecycle::set_waker(move || {
+        let _ = wake.send(Incoming::Wake);
+    });
+    let files = tx.clone();
+    let mut watcher = watch::start(move |paths| {
+        let _ = files.send(Incoming::Event(Event::FilesChanged(paths)));
+    })
+    .ok();
+    let reports: Outbox = outbox(tx.clone());
+    // Prompts, checks and reloads run on workers (inline where a thread
+    // cannot start).
+    driver.start_workers(&reports);
     // The first frame is drawn from the configuration; the walks run on
     // a worker and their result arrives as `Loaded`.
-    let loads = driver.start_load(app);
+    driver.start_load(app, &reports);
+    let permits = spawn_input(tx)?;
+    let table = super::keymap::bindings();
     let mut dirty = true;
     loop {
         if let (Some(w), Some(model)) = (watcher.as_mut(), app.model.as_ref())
@@ -154,51 +203,88 @@ fn event_loop(
         // asks for a full frame.
         dirty |= lifecycle::poll()?;
         if dirty {
-            lifecycle::draw(terminal, |frame| view::render(app, frame))?;
+            let mut drawn = None;
+            lifecycle::draw(terminal, |frame| drawn = Some(view::render(app, frame)))?;
+            if let Some(drawn) = drawn {
+                app.drawn = drawn;
+            }
             dirty = false;
         }
-        let mut actions = Vec::new();
-        if event::poll(Duration::from_millis(100))? {
-            let ev = event::read()?;
-            if is_suspend_key(&ev) {
-                lifecycle::suspend();
-                continue;
-            }
-            actions.extend(map_event(&table, app, &ev));
-        }
-        while let Ok(paths) = rx.try_recv() {
-            actions.push(Action::FilesChanged(paths));
-        }
-        dirty |= driver.poll_checks(app);
-        // Loads before prompts: a load's prompt is sent only after it.
-        actions.extend(loads.try_iter());
-        actions.extend(reloads.try_iter());
-        actions.extend(rendered.try_iter());
-        for action in actions {
+        // Blocks until something arrives; then takes what else is queued
+        // (at most one terminal event: each key gets its frame) before
+        // drawing once.
+        let mut next = Some(
+            rx.recv()
+                .map_err(|_| io::Error::other("every input closed"))?,
+        );
+        while let Some(incoming) = next.take() {
             dirty = true;
-            for effect in driver.dispatch(app, action) {
-                match effect {
-                    Effect::Quit => return Ok(()),
-                    Effect::OpenEditor(path) => {
-                        let (message, error) = match edit_file(&path) {
-                            Ok(m) => (m, false),
-                            Err(m) => (m, true),
-                        };
-                        driver.dispatch(
-                            app,
-                            Action::Done {
-                                message,
-                                error,
-                                changed: None,
-                            },
-                        );
-                        driver.dispatch(app, Action::FilesChanged(vec![path]));
-                    }
-                    _ => {}
-                }
+            let from_terminal = matches!(incoming, Incoming::Terminal(_));
+            let quit = handle(incoming, &table, app, driver)?;
+            if quit {
+                return Ok(());
             }
+            if from_terminal {
+                // The next read may start (the editor, if any, is done).
+                let _ = permits.send(());
+                break;
+            }
+            next = rx.try_recv().ok();
         }
     }
+}
+
+/// Handles one incoming item; true when the TUI is to quit.
+fn handle(
+    incoming: Incoming,
+    table: &[Binding],
+    app: &mut App,
+    driver: &mut Driver,
+) -> io::Result<bool> {
+    let msg = match incoming {
+        Incoming::Terminal(read) => {
+            let ev = read?;
+            if is_suspend_key(&ev) {
+                lifecycle::suspend();
+                return Ok(false);
+            }
+            match map_event(table, app, &ev) {
+                Some(msg) => msg,
+                None => return Ok(false),
+            }
+        }
+        Incoming::Event(event) => Msg::Event(event),
+        Incoming::Wake => return Ok(false),
+    };
+    for effect in driver.dispatch(app, msg) {
+        match effect {
+            Effect::Quit => return Ok(true),
+            // Between frames, straight to the terminal (which sets the
+            // clipboard; see `osc52`).
+            Effect::Copy(text) => {
+                if let Err(e) = super::osc52::write(&mut std::io::stdout(), &text) {
+                    app.set_status(format!("cannot copy: {e}"), true);
+                }
+            }
+            Effect::OpenEditor(path) => {
+                let (message, error) = match edit_file(&path) {
+                    Ok(m) => (m, false),
+                    Err(m) => (m, true),
+                };
+                driver.dispatch(
+                    app,
+                    Event::Done {
+                        message,
+                        error,
+                        changed: None,
+                    },
+                );
+                driver.dispatch(app, Event::FilesChanged(vec![path]));
+            }
+            _ => {}
+        }
+    }
+    Ok(false)
 }
 
 #[cfg(test)]

@@ -143,4 +143,10 @@ impl Theme {
     pub fn key(self) -> Style {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
+
+    /// Characters the filter matched (underlined, kept without color).
+    pub fn matched(self) -> Style {
+        self.fg(Color::Yellow)
+            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+    }
 }

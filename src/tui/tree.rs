@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
+use super::matcher::SlugMatcher;
 use crate::subjects::{Resolution, WalkResult};
 
 /// One row of the tree. Small (a directory's strings are boxed): a tree
@@ -54,16 +55,8 @@ struct Node<'a> {
     files: Vec<(&'a str, usize)>,
     /// A subject under this directory (its slug gives the slug prefix).
     first: usize,
-}
-
-/// True when every character of `query` appears in `text` in order
-/// (case-insensitive). An empty query matches everything.
-pub fn fuzzy_match(query: &str, text: &str) -> bool {
-    let mut chars = text.chars().flat_map(char::to_lowercase);
-    query
-        .chars()
-        .flat_map(char::to_lowercase)
-        .all(|q| chars.any(|c| c == q))
+    /// The best filter score under this directory (ranks directories).
+    best: u16,
 }
 
 /// Builds the visible rows. `collapsed` holds relative directory paths.
@@ -78,13 +71,21 @@ pub fn rows(
 ) -> Vec<Row> {
     let subjects = resolution.subjects();
     let mut root = Node::default();
+    // Filtering ranks: each subject's score, best first within a
+    // directory, directories by their best subject.
+    let mut matcher = (!filter.is_empty()).then(|| SlugMatcher::new(filter));
+    let mut scores = vec![0u16; if matcher.is_some() { subjects.len() } else { 0 }];
     for (i, subject) in subjects.iter().enumerate() {
         if !show_hidden && (subject.hidden || resolution.is_disabled(i)) {
             continue;
         }
-        if !filter.is_empty() && !fuzzy_match(filter, subject.slug()) {
-            continue;
+        if let Some(m) = matcher.as_mut() {
+            match m.score(subject.slug()) {
+                Some(score) => scores[i] = score,
+                None => continue,
+            }
         }
+        let score = scores.get(i).copied().unwrap_or(0);
         let (dirs, name) = match subject.rel_path().rsplit_once('/') {
             Some((dirs, name)) => (Some(dirs), name),
             None => (None, subject.rel_path()),
@@ -95,20 +96,13 @@ pub fn rows(
                 first: i,
                 ..Node::default()
             });
+            node.best = node.best.max(score);
         }
         node.files.push((name, i));
     }
     let mut out = Vec::with_capacity(subjects.len() + subjects.len() / 8);
     let mut rel = String::new();
-    flatten(
-        resolution,
-        &root,
-        &mut rel,
-        0,
-        collapsed,
-        !filter.is_empty(),
-        &mut out,
-    );
+    flatten(resolution, &root, &mut rel, 0, collapsed, &scores, &mut out);
     // Kept until the next change: no room for rows that never come.
     out.shrink_to_fit();
     out
@@ -127,10 +121,16 @@ fn flatten(
     rel: &mut String,
     depth: usize,
     collapsed: &BTreeSet<String>,
-    filtering: bool,
+    scores: &[u16],
     out: &mut Vec<Row>,
 ) {
-    for (name, child) in &node.dirs {
+    let filtering = !scores.is_empty();
+    let mut dirs: Vec<(&&str, &Node)> = node.dirs.iter().collect();
+    if filtering {
+        // Stable: equal scores keep the name order.
+        dirs.sort_by_key(|(_, child)| std::cmp::Reverse(child.best));
+    }
+    for (name, child) in dirs {
         let len = rel.len();
         if !rel.is_empty() {
             rel.push('/');
@@ -147,12 +147,15 @@ fn flatten(
             })),
         });
         if !is_collapsed {
-            flatten(resolution, child, rel, depth + 1, collapsed, filtering, out);
+            flatten(resolution, child, rel, depth + 1, collapsed, scores, out);
         }
         rel.truncate(len);
     }
     let mut files = node.files.clone();
     files.sort_unstable();
+    if filtering {
+        files.sort_by_key(|(_, i)| std::cmp::Reverse(scores[*i]));
+    }
     for (_, i) in files {
         out.push(Row {
             depth,
@@ -290,13 +293,35 @@ mod tests {
 
     #[test]
     fn fuzzy_filter_keeps_matching_slugs_and_their_dirs() {
-        assert!(fuzzy_match("mj", "maintainers/jean"));
-        assert!(!fuzzy_match("jm", "maintainers/jean"));
         let r = resolution(&["m/x.md", "y.md"], &[]);
         let collapsed: BTreeSet<String> = ["m".to_owned()].into();
         assert_eq!(
             names(&r, &rows(&r, &collapsed, true, "mx")),
             ["m", "  x.md"]
+        );
+    }
+
+    #[test]
+    fn the_filter_ranks_best_matches_first_in_each_directory() {
+        let r = resolution(
+            &["c/pm-install-create.md", "c/tar.md", "c/x.md", "b/star.md"],
+            &[],
+        );
+        assert_eq!(
+            names(&r, &rows(&r, &BTreeSet::new(), true, "tar")),
+            ["c", "  tar.md", "  pm-install-create.md", "b", "  star.md"]
+        );
+        // Unfiltered: names in order.
+        assert_eq!(
+            names(&r, &rows(&r, &BTreeSet::new(), true, "")),
+            [
+                "b",
+                "  star.md",
+                "c",
+                "  pm-install-create.md",
+                "  tar.md",
+                "  x.md"
+            ]
         );
     }
 }

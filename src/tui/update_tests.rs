@@ -1,4 +1,4 @@
-//! `update` on its own: action sequences in, state and effects out,
+//! `update` on its own: command and event sequences in, state and effects out,
 //! with no model, no terminal and no file system.
 
 use std::path::PathBuf;
@@ -14,32 +14,32 @@ fn app() -> App {
     App::new(Theme { color: true }, (100, 30))
 }
 
-fn run(app: &mut App, actions: Vec<Action>) -> Vec<Effect> {
-    actions.into_iter().flat_map(|a| update(app, a)).collect()
+fn run<M: Into<Msg>>(app: &mut App, msgs: Vec<M>) -> Vec<Effect> {
+    msgs.into_iter().flat_map(|m| update(app, m)).collect()
 }
 
-fn key(ch: char) -> Action {
-    Action::Input(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE))
+fn key(ch: char) -> Command {
+    Command::Input(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE))
 }
 
 #[test]
 fn focus_and_tabs_cycle() {
     let mut app = app();
-    run(&mut app, vec![Action::FocusNext, Action::FocusNext]);
+    run(&mut app, vec![Command::FocusNext, Command::FocusNext]);
     assert_eq!(app.focus, Focus::Preview);
-    run(&mut app, vec![Action::FocusNext]);
+    run(&mut app, vec![Command::FocusNext]);
     assert_eq!(app.focus, Focus::Topics);
-    run(&mut app, vec![Action::FocusPrev]);
+    run(&mut app, vec![Command::FocusPrev]);
     assert_eq!(app.focus, Focus::Preview);
     run(
         &mut app,
-        vec![Action::SelectTab(Tab::Config), Action::NextTab],
+        vec![Command::SelectTab(Tab::Config), Command::NextTab],
     );
-    assert_eq!(app.tab, Tab::Findings);
-    run(&mut app, vec![Action::NextTab]);
-    assert_eq!(app.tab, Tab::Subject);
-    run(&mut app, vec![Action::PrevTab]);
-    assert_eq!(app.tab, Tab::Findings);
+    assert_eq!(app.preview.tab, Tab::Findings);
+    run(&mut app, vec![Command::NextTab]);
+    assert_eq!(app.preview.tab, Tab::Subject);
+    run(&mut app, vec![Command::PrevTab]);
+    assert_eq!(app.preview.tab, Tab::Findings);
 }
 
 #[test]
@@ -48,19 +48,19 @@ fn preview_scrolls_and_tab_change_resets_scroll() {
     app.focus = Focus::Preview;
     run(
         &mut app,
-        vec![Action::MoveDown, Action::MoveDown, Action::PageDown],
+        vec![Command::MoveDown, Command::MoveDown, Command::PageDown],
     );
-    assert!(app.scroll > 2, "{}", app.scroll);
-    run(&mut app, vec![Action::MoveUp]);
-    let before = app.scroll;
-    run(&mut app, vec![Action::Top]);
-    assert_eq!(app.scroll, 0);
+    assert!(app.preview.scroll > 2, "{}", app.preview.scroll);
+    run(&mut app, vec![Command::MoveUp]);
+    let before = app.preview.scroll;
+    run(&mut app, vec![Command::Top]);
+    assert_eq!(app.preview.scroll, 0);
     assert!(before > 0);
     run(
         &mut app,
-        vec![Action::PageDown, Action::SelectTab(Tab::Prompt)],
+        vec![Command::PageDown, Command::SelectTab(Tab::Prompt)],
     );
-    assert_eq!(app.scroll, 0);
+    assert_eq!(app.preview.scroll, 0);
 }
 
 #[test]
@@ -68,34 +68,34 @@ fn help_opens_scrolls_and_closes() {
     let mut app = app();
     run(
         &mut app,
-        vec![Action::ToggleHelp, Action::MoveDown, Action::MoveDown],
+        vec![Command::ToggleHelp, Command::MoveDown, Command::MoveDown],
     );
     assert!(matches!(app.mode, Mode::Help));
     assert_eq!(app.help_scroll, 2);
     // Keys of the main screen do nothing under the overlay.
-    assert!(run(&mut app, vec![Action::ToggleLearned]).is_empty());
-    run(&mut app, vec![Action::Cancel]);
+    assert!(run(&mut app, vec![Command::ToggleLearned]).is_empty());
+    run(&mut app, vec![Command::Cancel]);
     assert!(matches!(app.mode, Mode::Normal));
 }
 
 #[test]
 fn filter_types_live_and_escape_clears() {
     let mut app = app();
-    run(&mut app, vec![Action::OpenFilter, key('m'), key('j')]);
-    assert_eq!(app.filter, "mj");
+    run(&mut app, vec![Command::OpenFilter, key('m'), key('j')]);
+    assert_eq!(app.subjects.filter, "mj");
     assert_eq!(app.focus, Focus::Subjects);
-    run(&mut app, vec![Action::Confirm]);
+    run(&mut app, vec![Command::Confirm]);
     assert!(matches!(app.mode, Mode::Normal));
-    assert_eq!(app.filter, "mj");
-    run(&mut app, vec![Action::OpenFilter, Action::Cancel]);
-    assert_eq!(app.filter, "");
+    assert_eq!(app.subjects.filter, "mj");
+    run(&mut app, vec![Command::OpenFilter, Command::Cancel]);
+    assert_eq!(app.subjects.filter, "");
 }
 
 #[test]
 fn quit_from_every_mode() {
-    for open in [Action::ToggleHelp, Action::OpenFilter] {
+    for open in [Command::ToggleHelp, Command::OpenFilter] {
         let mut app = app();
-        let effects = run(&mut app, vec![open, Action::Quit]);
+        let effects = run(&mut app, vec![open, Command::Quit]);
         assert_eq!(effects, vec![Effect::Quit]);
         assert!(app.quit);
     }
@@ -132,8 +132,8 @@ fn choice() -> Choice {
 fn a_choice_returns_the_chosen_plan_as_effects() {
     let mut app = app();
     app.mode = Mode::Choice(choice());
-    assert!(run(&mut app, vec![Action::Choose(3)]).is_empty());
-    let effects = run(&mut app, vec![Action::Choose(2)]);
+    assert!(run(&mut app, vec![Command::Choose(3)]).is_empty());
+    let effects = run(&mut app, vec![Command::Choose(2)]);
     assert_eq!(
         effects,
         vec![Effect::ApplyEdit {
@@ -153,43 +153,43 @@ fn read_only_refuses_edits_and_undo() {
     let mut app = app();
     app.load_error = Some(".jp/config.toml:3:1: invalid TOML".into());
     app.mode = Mode::Choice(choice());
-    assert!(run(&mut app, vec![Action::Choose(1)]).is_empty());
+    assert!(run(&mut app, vec![Command::Choose(1)]).is_empty());
     assert!(app.status.error);
     assert!(app.status.message.contains("read-only"));
-    assert!(run(&mut app, vec![Action::Undo, Action::Redo]).is_empty());
+    assert!(run(&mut app, vec![Command::Undo, Command::Redo]).is_empty());
 }
 
 #[test]
 fn files_changed_asks_for_a_reload_and_edits_refuse_without_a_model() {
     let mut app = app();
-    let effects = run(&mut app, vec![Action::FilesChanged(vec!["x".into()])]);
+    let effects = run(&mut app, vec![Event::FilesChanged(vec!["x".into()])]);
     assert_eq!(
         effects,
         vec![Effect::Reload {
             paths: vec!["x".into()]
         }]
     );
-    assert!(run(&mut app, vec![Action::ToggleLearned]).is_empty());
+    assert!(run(&mut app, vec![Command::ToggleLearned]).is_empty());
     assert!(app.status.error);
-    assert_eq!(run(&mut app, vec![Action::Undo]), vec![Effect::Undo]);
+    assert_eq!(run(&mut app, vec![Command::Undo]), vec![Effect::Undo]);
 }
 
 #[test]
 fn done_sets_status_and_remembers_the_change() {
     let mut app = app();
-    let changed = crate::tui::action::ChangedFile {
+    let changed = crate::tui::effect::ChangedFile {
         path: "c.toml".into(),
         before: "a".into(),
         after: "b".into(),
     };
     run(
         &mut app,
-        vec![Action::Done {
+        vec![Event::Done {
             message: "added".into(),
             error: false,
             changed: Some(changed.clone()),
         }],
     );
     assert_eq!(app.status.message, "added");
-    assert_eq!(app.last_change, Some(changed));
+    assert_eq!(app.config.last_change, Some(changed));
 }

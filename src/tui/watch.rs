@@ -4,7 +4,6 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
@@ -22,14 +21,15 @@ pub struct Watcher {
     watched: BTreeSet<(PathBuf, bool)>,
 }
 
-/// Starts a watcher that sends changed paths to `tx`.
-pub fn start(tx: Sender<Vec<PathBuf>>) -> Result<Watcher, String> {
+/// Starts a watcher that reports changed paths to `report` (on the
+/// debouncer's thread; the terminal sends them into its loop's channel).
+pub fn start(report: impl Fn(Vec<PathBuf>) + Send + 'static) -> Result<Watcher, String> {
     let debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
         let Ok(events) = result else { return };
         // Events were lost (the kernel's queue overflowed): no list of
         // paths can be trusted, so everything is reloaded (an empty list).
         if events.iter().any(|e| e.need_rescan()) {
-            let _ = tx.send(Vec::new());
+            report(Vec::new());
             return;
         }
         let mut paths: Vec<PathBuf> = events
@@ -41,7 +41,7 @@ pub fn start(tx: Sender<Vec<PathBuf>>) -> Result<Watcher, String> {
         paths.sort();
         paths.dedup();
         if !paths.is_empty() {
-            let _ = tx.send(paths);
+            report(paths);
         }
     })
     .map_err(|e| e.to_string())?;
@@ -99,7 +99,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
-        let mut watcher = start(tx).unwrap();
+        let mut watcher = start(move |paths| {
+            let _ = tx.send(paths);
+        })
+        .unwrap();
         watcher.sync([(root.clone(), true)].into());
         std::fs::write(root.join(format!("x{TEMP_SUFFIX}")), "tmp").unwrap();
         std::fs::write(root.join("subject.md"), "hello").unwrap();

@@ -203,3 +203,4 @@ pub fn shell_quote(path: &Path) -> String {
 pub fn binary() -> String {
     shell_quote(Path::new(env!("CARGO_BIN_EXE_jp-kb")))
 }
+pub mod jp_tree;

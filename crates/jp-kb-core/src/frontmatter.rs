@@ -60,9 +60,14 @@ pub fn is_markdown(extension: Option<&str>) -> bool {
 /// The searchable text of the fields people put in front-matter (`name`,
 /// `title`, `description`, `tags`), space-separated.
 pub fn searchable_fields(value: &Value) -> String {
+    scalar_text(value, &["name", "title", "description", "tags"])
+}
+
+/// The scalars of the fields `keys`, space-separated (lists flattened).
+pub fn scalar_text(value: &Value, keys: &[&str]) -> String {
     let mut out = String::new();
-    for key in ["name", "title", "description", "tags"] {
-        push_scalars(value.get(key), &mut out);
+    for key in keys {
+        push_scalars(value.get(*key), &mut out);
     }
     out
 }

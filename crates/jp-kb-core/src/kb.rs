@@ -156,18 +156,6 @@ impl KnowledgeBase {
         )
     }
 
-    /// The formatted text of subject `index` of `topic` (reads the file,
-    /// through the guarded open).
-    pub fn subject_text(&self, state: &TopicState, index: usize) -> Option<String> {
-        let subject = state.resolution()?.subjects().get(index)?;
-        Some(read_formatted(
-            &Root::new(self.root()),
-            subject.slug(),
-            subject.extension(),
-            subject.path(),
-        ))
-    }
-
     /// The `<knowledge>` section, or `None` when it is absent. Holds one
     /// pre-loaded subject's text at a time besides the section itself.
     pub fn knowledge_section(&self) -> Option<String> {

@@ -1,34 +1,18 @@
-//! The `learn` tool as a pure function of its input (the architecture
-//! document's `execute(LearnInput) -> Outcome`): it reads the subject files
-//! it returns and nothing else, and does not know who calls it.
+//! The `learn` tool as a pure function of a resolved topic
+//! ([`execute_resolved`]): it reads the subject files it returns and
+//! nothing else, and does not know who calls it.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::content::{Root, read_formatted};
 use crate::render::learn::render_already_learned;
 use crate::render::{render_listing, render_loaded};
-use crate::subjects::{PatternList, Resolution, walk_subjects};
+use crate::subjects::{PatternList, Resolution};
 
 /// How many available subjects a "nothing selected" error lists: enough to
 /// correct a typo, without flooding the context window on a huge topic.
 pub const MAX_LISTED_IN_ERROR: usize = 200;
-
-/// Everything one `learn` call needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LearnInput {
-    /// Canonical workspace root (symlinks leaving it are never read).
-    pub workspace_root: PathBuf,
-    /// The topic's subjects directory.
-    pub subjects_dir: PathBuf,
-    pub topic_id: String,
-    pub title: Option<String>,
-    pub description: Option<String>,
-    pub disabled: Vec<String>,
-    pub learned: Vec<String>,
-    /// The tool's `subjects` argument; `None` lists the topic.
-    pub subjects: Option<Vec<String>>,
-}
 
 /// The tool result: text for the assistant, or an error the assistant sees
 /// as a failed call.
@@ -48,37 +32,6 @@ impl Outcome {
     pub fn is_error(&self) -> bool {
         matches!(self, Outcome::Error(_))
     }
-}
-
-/// Runs `learn` from scratch: walks the directory, resolves, renders.
-pub fn execute(input: &LearnInput) -> Outcome {
-    let resolution = Resolution::new(
-        walk_subjects(&input.subjects_dir, &input.workspace_root),
-        dedup(&input.learned),
-        dedup(&input.disabled),
-    );
-    let name = input
-        .title
-        .as_deref()
-        .filter(|t| !t.is_empty())
-        .unwrap_or(&input.topic_id);
-    execute_resolved(
-        &input.workspace_root,
-        &resolution,
-        &input.topic_id,
-        name,
-        input.description.as_deref(),
-        input.subjects.as_deref(),
-    )
-}
-
-fn dedup(items: &[String]) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    items
-        .iter()
-        .filter(|s| seen.insert(s.as_str()))
-        .cloned()
-        .collect()
 }
 
 /// Runs `learn` over an already resolved topic (the CLI, TUI and MCP

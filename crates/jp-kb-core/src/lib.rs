@@ -35,4 +35,4 @@ pub mod topic;
 
 pub use jp_kb_tokens as tokens;
 pub use kb::KnowledgeBase;
-pub use learn::{LearnInput, Outcome, execute};
+pub use learn::Outcome;

@@ -29,7 +29,7 @@ pub fn text(app: &App, model: &Model, client: &str) -> Text<'static> {
     };
     let t = app.theme;
     let lines: Vec<Line<'static>> = view
-        .rows(super::preview::shown_lines(app))
+        .rows(app.shown_lines())
         .into_iter()
         .map(|row| match row {
             Row::Note(s) => Line::styled(clean(&s), t.muted()),

@@ -2,7 +2,7 @@
 //! topic forms with their validation error.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
@@ -80,10 +80,30 @@ pub fn form(app: &App, f: &Form, frame: &mut Frame) {
         ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let mut constraints: Vec<Constraint> = heights.iter().map(|h| Constraint::Length(*h)).collect();
-    constraints.push(Constraint::Length(2));
-    let rows = Layout::vertical(constraints).split(inner);
+    let error_rows = if f.error.is_some() { 2 } else { 0 };
+    let heights = field_heights(&heights, f.focus, inner.height.saturating_sub(error_rows));
+    let mut y = inner.y;
+    let mut rows = Vec::new();
+    for h in heights.iter().copied().chain([error_rows]) {
+        let h = h.min(inner.bottom().saturating_sub(y));
+        rows.push(Rect {
+            y,
+            height: h,
+            ..inner
+        });
+        y += h;
+    }
     for (i, field) in f.fields.iter().enumerate() {
+        if rows[i].height < 3 {
+            // Too small for a bordered input: `label: value` on one row
+            // (the focused field always gets a whole input).
+            let value = field.input.lines().first().cloned().unwrap_or_default();
+            frame.render_widget(
+                Paragraph::new(format!("{}: {}", field.label, clean_name(&value))).style(t.muted()),
+                rows[i],
+            );
+            continue;
+        }
         let mut input = field.input.clone();
         input.set_block(
             Block::default()
@@ -104,5 +124,45 @@ pub fn form(app: &App, f: &Form, frame: &mut Frame) {
                 .wrap(Wrap { trim: false }),
             rows[f.fields.len()],
         );
+    }
+}
+
+/// Rows for each form field in `available` rows: each wants `wanted`
+/// (3 for one line, more for a multi-line field); when they do not fit,
+/// each gets a bordered input of 3 rows (the focused one first) and what
+/// is left, or, on a very small screen, the others one row each, so the
+/// focused field's typed text never has zero height (issue 16).
+pub fn field_heights(wanted: &[u16], focus: usize, available: u16) -> Vec<u16> {
+    let n = u16::try_from(wanted.len()).unwrap_or(u16::MAX);
+    if wanted.iter().sum::<u16>() <= available {
+        return wanted.to_vec();
+    }
+    if available >= 3 * n {
+        let mut h = vec![3u16; wanted.len()];
+        let mut extra = available - 3 * n;
+        let order = std::iter::once(focus).chain((0..wanted.len()).filter(|&i| i != focus));
+        for i in order {
+            let more = wanted[i].saturating_sub(3).min(extra);
+            h[i] += more;
+            extra -= more;
+        }
+        return h;
+    }
+    let mut h = vec![1u16; wanted.len()];
+    if let Some(f) = h.get_mut(focus) {
+        *f = available.saturating_sub(n - 1).max(1);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::field_heights;
+
+    #[test]
+    fn the_focused_field_always_has_room_to_type() {
+        assert_eq!(field_heights(&[3, 6, 6], 1, 20), [3, 6, 6]);
+        assert_eq!(field_heights(&[3, 6, 6], 1, 10), [3, 4, 3]);
+        assert_eq!(field_heights(&[3, 6, 6], 2, 6), [1, 1, 4]);
     }
 }

@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span, Text};
 use crate::check::report::summary;
 use crate::check::{Finding, Severity};
 use crate::display::clean_name;
-use crate::tui::action::{Action, Tab};
 use crate::tui::app::App;
+use crate::tui::command::{Command, Tab};
 use crate::tui::keymap::{Scope, bindings, key_for};
 
 /// The glyph of a severity (the same in the tab, the topics pane and help).
@@ -76,7 +76,7 @@ pub fn tab(app: &App) -> Text<'static> {
     };
     let topic = app.topic_state().map(|s| s.id().to_owned());
     let toggle =
-        key_for(&bindings(), Scope::Normal, &Action::ToggleFindingsScope).unwrap_or_default();
+        key_for(&bindings(), Scope::Normal, &Command::ToggleFindingsScope).unwrap_or_default();
     let only = app.findings.only_topic && topic.is_some();
     let scope = match (&topic, only) {
         (Some(id), true) => format!(" · topic `{}` only ({toggle}: all)", clean_name(id)),

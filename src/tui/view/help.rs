@@ -14,7 +14,13 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     let t = app.theme;
     let table = bindings();
     let mut out = Vec::new();
-    for scope in [Scope::Normal, Scope::Line, Scope::Choice, Scope::Form] {
+    for scope in [
+        Scope::Normal,
+        Scope::Help,
+        Scope::Line,
+        Scope::Choice,
+        Scope::Form,
+    ] {
         out.push(Line::styled(scope.label(), t.title()));
         for (keys, help) in help_rows(&table, scope) {
             out.push(Line::from(vec![
@@ -24,6 +30,26 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         }
         out.push(Line::default());
     }
+    out.push(Line::styled("Esc", t.title()));
+    for text in [
+        "  backs out one level: a dialog, the help or an input closes;",
+        "  on the main screen it clears the filter, then leaves the",
+        "  preview for the subjects pane",
+    ] {
+        out.push(Line::raw(text));
+    }
+    out.push(Line::default());
+    out.push(Line::styled("Mouse", t.title()));
+    for (what, does) in [
+        ("click", "select a topic, a row or a preview tab"),
+        ("wheel", "scroll the pane under the pointer"),
+    ] {
+        out.push(Line::from(vec![
+            Span::styled(format!("  {what:<16}"), t.key()),
+            Span::raw(does),
+        ]));
+    }
+    out.push(Line::default());
     out.push(Line::styled("Markers", t.title()));
     for mark in [
         Mark::Available,
@@ -63,7 +89,47 @@ pub fn render(app: &App, frame: &mut Frame) {
             .block(
                 Block::bordered()
                     .title(Line::styled(" Keys ", app.theme.title()))
-                    .title_bottom(Line::styled(" ↑↓ scroll · Esc close ", app.theme.muted())),
+                    .title_bottom(Line::styled(
+                        crate::tui::nav::overlay_hint(app),
+                        app.theme.muted(),
+                    )),
+            ),
+        area,
+    );
+}
+
+/// The message log overlay: every status message, whole, newest last.
+pub fn render_messages(app: &App, frame: &mut Frame) {
+    let screen = frame.area();
+    let above_status = ratatui::layout::Rect {
+        height: screen.height.saturating_sub(2),
+        ..screen
+    };
+    let area = centered(
+        above_status,
+        screen.width.saturating_sub(4),
+        above_status.height,
+    );
+    frame.render_widget(Clear, area);
+    let lines: Vec<Line> = if app.messages.is_empty() {
+        vec![Line::styled("(no message yet)", app.theme.muted())]
+    } else {
+        app.messages
+            .iter()
+            .map(|m| Line::raw(crate::display::clean_name(m).into_owned()))
+            .collect()
+    };
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((app.help_scroll, 0))
+            .block(
+                Block::bordered()
+                    .title(Line::styled(" Messages ", app.theme.title()))
+                    .title_bottom(Line::styled(
+                        crate::tui::nav::overlay_hint(app),
+                        app.theme.muted(),
+                    )),
             ),
         area,
     );

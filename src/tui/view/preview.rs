@@ -6,33 +6,19 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::{pane, tab_labels};
+use super::pane;
 use crate::config::Valued;
 use crate::display::{clean_name, clean_text, head_lines};
 use crate::learn::Outcome;
 use crate::topic::TopicState;
-use crate::tui::action::Tab;
 use crate::tui::app::{App, Focus};
 use crate::tui::diff::changed_lines;
+use crate::tui::layout::tab_labels;
 use crate::tui::model::{Model, PREVIEW_LIMIT};
+use crate::tui::pane::Tab;
 use crate::tui::tree::RowKind;
 
 /// The tab under column `x` of the tab row of a preview at `area`.
-pub fn tab_at(area: Rect, x: u16) -> Option<Tab> {
-    let mut left = area.x + 1;
-    for (label, tab) in tab_labels(area.width.saturating_sub(2))
-        .iter()
-        .zip(Tab::ALL)
-    {
-        let w = u16::try_from(label.chars().count()).unwrap_or(0);
-        if x >= left && x < left + w {
-            return Some(tab);
-        }
-        left += w + 1;
-    }
-    None
-}
-
 fn tabs_line(app: &App, width: u16) -> Line<'static> {
     let mut spans = Vec::new();
     let labels = tab_labels(width);
@@ -40,7 +26,7 @@ fn tabs_line(app: &App, width: u16) -> Line<'static> {
         if i > 0 {
             spans.push(Span::styled("│", app.theme.muted()));
         }
-        let style = if *tab == app.tab {
+        let style = if *tab == app.preview.tab {
             app.theme.selected(true)
         } else {
             app.theme.muted()
@@ -53,9 +39,10 @@ fn tabs_line(app: &App, width: u16) -> Line<'static> {
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let Some(model) = &app.model else { return };
     let client = app
+        .preview
         .prompt_client
         .as_deref()
-        .filter(|_| app.tab == Tab::Prompt);
+        .filter(|_| app.preview.tab == Tab::Prompt);
     // The RFD view keeps the plain title; a client view names itself.
     let title = match client {
         Some(c) => format!(
@@ -73,12 +60,12 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
     let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
     frame.render_widget(Paragraph::new(tabs_line(app, tabs.width)), tabs);
-    let text = match app.tab {
+    let text = match app.preview.tab {
         Tab::Subject => subject(app),
         Tab::Prompt if let Some(c) = client => super::client_prompt::text(app, model, c),
         Tab::Prompt => match &model.prompt {
             _ if !model.prompt_ready => muted(app, "(rendering the <knowledge> section…)"),
-            Some(_) => plain(app, &model.prompt_head.text),
+            Some(_) => numbered(app, &model.prompt_head.text),
             None => muted(
                 app,
                 "(the <knowledge> section is absent: no enabled topic has an available or learned subject)",
@@ -95,23 +82,52 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Tab::Config => config(app, model),
         Tab::Findings => super::findings::tab(app),
     };
-    frame.render_widget(
-        Paragraph::new(text)
-            .wrap(Wrap { trim: false })
-            .scroll((app.scroll, 0)),
-        body,
-    );
+    // Byte-exact texts wrap with a marker (and their number gutter);
+    // the others wrap at words. `w` cuts long lines instead.
+    let gutter = match app.preview.tab {
+        Tab::Prompt if client.is_none() => Some(text_gutter(&text)),
+        Tab::Learn => Some(text_gutter(&text)),
+        // A client view is annotated prose around the text: word wrap.
+        Tab::Tool => Some(0),
+        _ => None,
+    };
+    let paragraph = match gutter {
+        Some(g) if app.wrap => {
+            let limit = usize::from(app.preview.scroll) + usize::from(body.height);
+            Paragraph::new(super::wrap::wrap(
+                text,
+                usize::from(body.width),
+                g,
+                limit,
+                app.theme.muted(),
+            ))
+        }
+        None if app.wrap => Paragraph::new(text).wrap(Wrap { trim: false }),
+        _ => Paragraph::new(text),
+    };
+    frame.render_widget(paragraph.scroll((app.preview.scroll, 0)), body);
 }
 
-/// How many leading lines of a text a preview scrolled to `app.scroll`
-/// can show (wrapped lines only push later ones further down).
-pub fn shown_lines(app: &App) -> usize {
-    usize::from(app.scroll) + usize::from(app.size.1).max(256)
+/// The gutter of a numbered text: the width of its last line's number
+/// span (0 when not numbered).
+fn text_gutter(text: &Text) -> usize {
+    text.lines
+        .last()
+        .and_then(|l| l.spans.first())
+        .filter(|s| s.content.ends_with(' ') && s.content.trim().parse::<usize>().is_ok())
+        .map_or(0, |s| s.content.chars().count())
+}
+
+/// `text` as drawn with line numbers: only the lines a scrolled preview
+/// can show.
+fn numbered(app: &App, text: &str) -> Text<'static> {
+    let shown = clean_text(head_lines(text, app.shown_lines()), true).into_owned();
+    Text::from(super::wrap::numbered(&shown, app.theme.muted()))
 }
 
 /// `text` as drawn: only the lines a scrolled preview can show.
 fn plain(app: &App, text: &str) -> Text<'static> {
-    Text::raw(clean_text(head_lines(text, shown_lines(app)), true).into_owned())
+    Text::raw(clean_text(head_lines(text, app.shown_lines()), true).into_owned())
 }
 
 /// What a directory holds and what a pattern over it would do. A learned
@@ -253,13 +269,13 @@ fn learn(app: &App) -> Text<'static> {
     ]);
     match app.cache.learn.get(&key) {
         None => text.push_line(Line::styled("(running…)", app.theme.muted())),
-        Some(Outcome::Success(out)) => text.extend(plain(app, out)),
+        Some(Outcome::Success(out)) => text.extend(numbered(app, out)),
         Some(Outcome::Error(out)) => {
             text.push_line(Line::styled(
                 "error (the assistant sees a failed call):",
                 app.theme.error(),
             ));
-            text.extend(plain(app, out));
+            text.extend(numbered(app, out));
         }
     }
     text
@@ -336,6 +352,7 @@ fn config(app: &App, model: &Model) -> Text<'static> {
     ])];
     let text = model.config_texts.get(&file);
     let highlight = app
+        .config
         .last_change
         .as_ref()
         .filter(|c| c.path == file)

@@ -8,9 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::display::clean_name;
-use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::keymap::{Scope, bindings, key_for};
 
 /// Above this many tokens the prompt size is shown as a warning.
 pub const TOKEN_WARNING: usize = 8000;
@@ -60,7 +58,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 t.key(),
             ));
         }
-        if app.read_only() {
+        if app.read_only() || app.read_only_flag {
             first.push(Span::styled("  READ-ONLY", t.error()));
         }
         // What is left after the check count (and `  ws …`).
@@ -82,31 +80,31 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     } else if app.read_only() {
         first.push(Span::styled("cannot load the workspace", t.error()));
     }
-    let table = bindings();
-    let hint = |a: Action, what: &str| {
-        key_for(&table, Scope::Normal, &a)
-            .map(|k| format!("{k} {what}"))
-            .unwrap_or_default()
-    };
-    let mut hints = vec![hint(Action::ToggleHelp, "help")];
-    if app.tab == crate::tui::action::Tab::Prompt {
-        hints.push(hint(Action::CyclePromptView, "prompt as…"));
-    }
-    hints.extend([
-        hint(Action::ToggleLearned, "learn"),
-        hint(Action::ToggleDisabled, "disable"),
-        hint(Action::Undo, "undo"),
-        hint(Action::Quit, "quit"),
-    ]);
-    let hints = hints.join(" · ");
+    let hints = super::footer::hints(app);
     let second = if app.status.message.is_empty() {
         Line::styled(hints, t.muted())
     } else {
+        // The message first, cut at a word when it and the hints do not
+        // fit (whole in the message log); the hints get what is left.
+        let width = usize::from(area.width);
+        let message = clean_name(&app.status.message).into_owned();
+        let hints_width = Line::raw(hints.as_str()).width() + 3;
+        let log = " (M: whole message)";
+        // Cut, the message keeps the width but `   ? help` (the rest of
+        // the hints shows again with the next message).
+        let message = if Line::raw(message.as_str()).width() + hints_width <= width {
+            message
+        } else {
+            let room = width.saturating_sub(log.len() + 10);
+            let cut = super::footer::cut_at_word(&message, room);
+            if cut == message {
+                message
+            } else {
+                format!("{cut}{log}")
+            }
+        };
         Line::from(vec![
-            Span::styled(
-                clean_name(&app.status.message).into_owned(),
-                if app.status.error { t.error() } else { t.ok() },
-            ),
+            Span::styled(message, if app.status.error { t.error() } else { t.ok() }),
             Span::styled(format!("   {hints}"), t.muted()),
         ])
     };

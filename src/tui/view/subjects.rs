@@ -7,10 +7,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::{list_offset, pane};
+use super::pane;
 use crate::display::clean_name;
 use crate::subjects::Resolution;
 use crate::tui::app::{App, Focus, Loading, Mode, Tester};
+use crate::tui::layout::{DrawnList, list_offset};
+use crate::tui::matcher::SlugMatcher;
 use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::theme::Mark;
 use crate::tui::tree::{Row, RowKind};
@@ -59,7 +61,46 @@ fn token_label(info: Option<&TokenInfo>) -> String {
     }
 }
 
-fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'static> {
+/// A row's name as spans: cut to `room` columns with `…` (the token
+/// column is never cut), the characters the filter matched highlighted.
+fn name_spans(app: &App, name: &str, room: usize, matched: &[usize]) -> Vec<Span<'static>> {
+    let clean = clean_name(name);
+    // Cut by characters: a file name has no words to cut at.
+    let cut = if Span::raw(clean.as_ref()).width() <= room {
+        clean.clone().into_owned()
+    } else {
+        let keep: String = clean
+            .chars()
+            .scan(0, |w, ch| {
+                *w += Span::raw(ch.to_string()).width();
+                (*w < room).then_some(ch)
+            })
+            .collect();
+        format!("{keep}…")
+    };
+    // Highlights only when escaping left the name as it was.
+    if matched.is_empty() || clean != name {
+        return vec![Span::raw(cut)];
+    }
+    cut.chars()
+        .enumerate()
+        .map(|(k, ch)| {
+            if matched.contains(&k) && ch != '…' {
+                Span::styled(ch.to_string(), app.theme.matched())
+            } else {
+                Span::raw(ch.to_string())
+            }
+        })
+        .collect()
+}
+
+fn row_line(
+    app: &App,
+    res: &Resolution,
+    row: &Row,
+    width: usize,
+    matcher: Option<&mut SlugMatcher>,
+) -> Line<'static> {
     let t = app.theme;
     let indent = "  ".repeat(row.depth);
     match &row.kind {
@@ -77,14 +118,31 @@ fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'stati
                 spans.push(Span::styled(m.glyph(), t.mark(*m)));
             }
             spans.push(Span::raw(" "));
-            spans.push(Span::raw(clean_name(row.name(res)).into_owned()));
-            if let Some(by) = res.learned_by.get(*i).filter(|b| b.glob) {
-                spans.push(Span::styled(
-                    format!(" ← {}", clean_name(&res.learned_patterns[by.pattern])),
-                    t.mark(Mark::LearnedGlob),
-                ));
-            }
             let right = token_label(info);
+            // The name gets what the markers and the token column leave.
+            let room =
+                width.saturating_sub(Line::from(spans.clone()).width() + right.chars().count() + 1);
+            let name = row.name(res);
+            let hits = matcher
+                .map(|m| crate::tui::matcher::name_highlights(m, s.slug(), name))
+                .unwrap_or_default();
+            let name = name_spans(app, name, room, &hits);
+            let name_width = Line::from(name.clone()).width();
+            spans.extend(name);
+            if let Some(by) = res.learned_by.get(*i).filter(|b| b.glob) {
+                // What the name leaves, cut with `…` like the name.
+                let glob = format!(" ← {}", clean_name(&res.learned_patterns[by.pattern]));
+                let left = room.saturating_sub(name_width);
+                if left >= 4 {
+                    let glob = if Span::raw(glob.as_str()).width() <= left {
+                        glob
+                    } else {
+                        let keep: String = glob.chars().take(left - 1).collect();
+                        format!("{keep}…")
+                    };
+                    spans.push(Span::styled(glob, t.mark(Mark::LearnedGlob)));
+                }
+            }
             let used = Line::from(spans.clone()).width() + right.chars().count();
             spans.push(Span::raw(" ".repeat(width.saturating_sub(used).max(1))));
             spans.push(Span::styled(right, t.muted()));
@@ -101,7 +159,7 @@ fn row_line(app: &App, res: &Resolution, row: &Row, width: usize) -> Line<'stati
 /// The subjects pane before the first load arrives: which directory is
 /// being read.
 pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rect) {
-    let Some(topic) = loading.topics.get(app.topic) else {
+    let Some(topic) = loading.topics.get(app.topics.selected) else {
         frame.render_widget(pane(app, Line::from(" Subjects "), Focus::Subjects), area);
         return;
     };
@@ -122,19 +180,22 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
     );
 }
 
-pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+/// Draws the subjects (or the pattern tester); says which rows went
+/// where.
+pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
     let Some(state) = app.topic_state() else {
         frame.render_widget(pane(app, Line::from(" Subjects "), Focus::Subjects), area);
-        return;
+        return DrawnList::default();
     };
     if let Some(tester) = app.tester() {
-        return render_tester(app, tester, frame, area);
+        render_tester(app, tester, frame, area);
+        return DrawnList::default();
     }
     let mut title = vec![Span::styled(
         format!(" Subjects of {} ", clean_name(state.id())),
         app.theme.title(),
     )];
-    if !app.show_hidden {
+    if !app.subjects.show_hidden {
         title.push(Span::styled(
             "(hidden+disabled not shown) ",
             app.theme.muted(),
@@ -145,9 +206,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
     let Some(res) = app.resolution() else {
         frame.render_widget(topic_error(app, state), inner);
-        return;
+        return DrawnList::default();
     };
-    let filtering = matches!(app.mode, Mode::Filter(_)) || !app.filter.is_empty();
+    let filtering = matches!(app.mode, Mode::Filter(_)) || !app.subjects.filter.is_empty();
     let [list_area, filter_area] = Layout::vertical([
         Constraint::Fill(1),
         Constraint::Length(u16::from(filtering)),
@@ -163,16 +224,18 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         frame.render_widget(Paragraph::new(msg).style(app.theme.muted()), list_area);
     }
     let height = usize::from(list_area.height);
-    let offset = list_offset(app.row, height, rows.len());
+    let offset = list_offset(app.subjects.row, height, rows.len());
     let width = usize::from(list_area.width);
+    let mut matcher =
+        (!app.subjects.filter.is_empty()).then(|| SlugMatcher::new(&app.subjects.filter));
     let lines: Vec<Line> = rows
         .iter()
         .enumerate()
         .skip(offset)
         .take(height)
         .map(|(k, row)| {
-            let line = row_line(app, res, row, width);
-            if k == app.row {
+            let line = row_line(app, res, row, width, matcher.as_mut());
+            if k == app.subjects.row {
                 line.patch_style(app.theme.selected(app.focus == Focus::Subjects))
             } else {
                 line
@@ -181,20 +244,35 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         .collect();
     frame.render_widget(Paragraph::new(lines), list_area);
     if filtering {
+        let (kept, total) = crate::tui::filter::count(app, &rows);
+        let count = format!(" {kept}/{total}");
+        let count_width = u16::try_from(count.len()).unwrap_or(0);
+        let [text_area, count_area] =
+            Layout::horizontal([Constraint::Fill(1), Constraint::Length(count_width)])
+                .areas(filter_area);
+        frame.render_widget(Paragraph::new(count).style(app.theme.key()), count_area);
         match &app.mode {
             Mode::Filter(input) => {
                 let [label, field] =
                     Layout::horizontal([Constraint::Length(2), Constraint::Fill(1)])
-                        .areas(filter_area);
+                        .areas(text_area);
                 frame.render_widget(Paragraph::new("/ ").style(app.theme.key()), label);
                 frame.render_widget(input, field);
             }
             _ => frame.render_widget(
-                Paragraph::new(format!("/ {}  (Esc in / clears)", clean_name(&app.filter)))
-                    .style(app.theme.muted()),
-                filter_area,
+                Paragraph::new(format!(
+                    "/ {}  (Esc clears)",
+                    clean_name(&app.subjects.filter)
+                ))
+                .style(app.theme.muted()),
+                text_area,
             ),
         }
+    }
+    DrawnList {
+        rows: list_area,
+        offset,
+        len: rows.len(),
     }
 }
 
@@ -209,10 +287,9 @@ fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
         .borders(Borders::ALL)
         .border_style(t.border(true))
         .title(Line::styled(" Pattern tester ", t.title()))
-        .title_bottom(Line::styled(
-            format!(" Enter: add to {dest} · Tab: learned/disabled · Esc: close "),
-            t.muted(),
-        ));
+        // The keys are in the footer (whole at any width); the border
+        // keeps where Enter adds, cut to the pane if need be.
+        .title_bottom(Line::styled(format!(" Enter adds to {dest} "), t.muted()));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     // In disabled mode the effect (hidden, already disabled, what leaves

@@ -6,10 +6,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{list_offset, pane};
+use super::pane;
 use crate::display::clean_name;
 use crate::topic::TopicState;
 use crate::tui::app::{App, Focus, Loading};
+use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::theme::Mark;
 
 /// One topic's row: marker, id, counts (available/learned/hidden/disabled)
@@ -102,7 +103,11 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
         );
         return;
     }
-    let offset = list_offset(app.topic, usize::from(inner.height), loading.topics.len());
+    let offset = list_offset(
+        app.topics.selected,
+        usize::from(inner.height),
+        loading.topics.len(),
+    );
     let lines: Vec<Line> = loading
         .topics
         .iter()
@@ -124,7 +129,7 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
                 topic.enabled,
                 topic.title.as_deref(),
             );
-            if i == app.topic {
+            if i == app.topics.selected {
                 line.patch_style(t.selected(app.focus == Focus::Topics))
             } else {
                 line
@@ -134,8 +139,11 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-pub fn render(app: &App, frame: &mut Frame, area: Rect) {
-    let Some(model) = &app.model else { return };
+/// Draws the topics; says which rows went where.
+pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
+    let Some(model) = &app.model else {
+        return DrawnList::default();
+    };
     let title = Line::from(vec![
         Span::styled(" Topics ", app.theme.title()),
         Span::styled("avail/learned/hidden/disabled ", app.theme.muted()),
@@ -151,9 +159,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 .wrap(ratatui::widgets::Wrap { trim: false }),
             inner,
         );
-        return;
+        return DrawnList::default();
     }
-    let offset = list_offset(app.topic, usize::from(inner.height), topics.len());
+    let offset = list_offset(app.topics.selected, usize::from(inner.height), topics.len());
     let lines: Vec<Line> = topics
         .iter()
         .enumerate()
@@ -161,7 +169,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         .take(usize::from(inner.height))
         .map(|(i, state)| {
             let line = topic_line(app, state);
-            if i == app.topic {
+            if i == app.topics.selected {
                 line.patch_style(app.theme.selected(app.focus == Focus::Topics))
             } else {
                 line
@@ -169,4 +177,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
+    DrawnList {
+        rows: inner,
+        offset,
+        len: topics.len(),
+    }
 }

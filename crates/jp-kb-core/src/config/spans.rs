@@ -231,12 +231,6 @@ impl TomlSpans {
     pub fn position(&self, offset: usize) -> (u32, u32) {
         self.lines.position(&self.text, offset)
     }
-
-    /// The byte range of `line` (1-based) without its leading and
-    /// trailing blanks.
-    pub fn line_span(&self, line: u32) -> Option<Range<usize>> {
-        self.lines.line_span(&self.text, line)
-    }
 }
 
 fn walk_table(table: &toml_edit::Table, path: &mut Vec<PathPart>, out: &mut Vec<SpanEntry>) {

@@ -1,5 +1,7 @@
 //! Errors of the editing layer. Each names what it is about: the TOML key
 //! and its line:column for edit errors, the file path for I/O errors.
+//! The splice layer's own errors ([`jp_kb_toml::TomlError`]) become the
+//! [`EditError`] variants of the same name and message.
 
 use std::path::PathBuf;
 
@@ -40,6 +42,27 @@ pub enum EditError {
     /// jp-kb could not produce a correct result; the input is untouched.
     #[error("internal error, nothing changed: {0}")]
     Internal(String),
+}
+
+impl From<jp_kb_toml::TomlError> for EditError {
+    fn from(e: jp_kb_toml::TomlError) -> Self {
+        match e {
+            jp_kb_toml::TomlError::WrongType {
+                key,
+                line,
+                column,
+                found,
+                expected,
+            } => Self::WrongType {
+                key,
+                line,
+                column,
+                found,
+                expected,
+            },
+            jp_kb_toml::TomlError::Internal(message) => Self::Internal(message),
+        }
+    }
 }
 
 fn known_topics(known: &[String]) -> String {

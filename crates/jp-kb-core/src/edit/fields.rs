@@ -5,12 +5,12 @@
 
 use toml_edit::{Document, Value};
 
-use crate::edit::container::{Container, NewEntry, Node, insert, node_at, remove_leaf, wrong_type};
 use crate::edit::error::EditError;
 use crate::edit::ops::{Field, FieldValue};
-use crate::edit::patch::Patch;
-use crate::edit::strings::{Style, encode, ml_lead_of, style_of};
-use crate::edit::tree::Index;
+use jp_kb_toml::container::{Container, NewEntry, Node, insert, node_at, remove_leaf, wrong_type};
+use jp_kb_toml::patch::Patch;
+use jp_kb_toml::strings::{Style, encode, ml_lead_of, style_of};
+use jp_kb_toml::tree::Index;
 
 /// What happened to the field.
 pub(crate) enum FieldChange {
@@ -71,7 +71,7 @@ pub(crate) fn set(
                 text: new.to_string(),
             }))
         }
-        _ => Err(wrong_type(index, &path, expected)),
+        _ => Err(wrong_type(index, &path, expected).into()),
     }
 }
 
@@ -92,7 +92,7 @@ pub(crate) fn unset(
             Ok(FieldChange::Set(remove_leaf(index, leaf)))
         }
         Node::Table(_) | Node::Inline(_) | Node::ArrayOfTables => {
-            Err(wrong_type(index, &path, field.expected()))
+            Err(wrong_type(index, &path, field.expected()).into())
         }
     }
 }

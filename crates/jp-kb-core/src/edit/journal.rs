@@ -90,18 +90,6 @@ impl Journal {
         !self.undone.is_empty()
     }
 
-    /// The change `undo` would revert.
-    #[must_use]
-    pub fn next_undo(&self) -> Option<&Change> {
-        self.done.last()
-    }
-
-    /// The change `redo` would re-apply.
-    #[must_use]
-    pub fn next_redo(&self) -> Option<&Change> {
-        self.undone.last()
-    }
-
     /// Restores the file as it was before the last change. `Ok(None)` when
     /// there is nothing to undo. A file changed outside jp-kb since gets
     /// the undo merged into that change.
@@ -199,7 +187,7 @@ fn rebase(
     let (Ok(base), Ok(ours), Ok(theirs)) = texts else {
         return Ok(None);
     };
-    let Some(merged) = crate::edit::merge::merge(base, ours, theirs) else {
+    let Some(merged) = crate::edit::merge::merge_toml(base, ours, theirs) else {
         return Ok(None);
     };
     let merged = merged.into_bytes();

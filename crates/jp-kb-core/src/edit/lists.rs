@@ -4,17 +4,17 @@
 
 use toml_edit::{Document, Value};
 
-use crate::edit::array::ArrayText;
-use crate::edit::container::{
+use crate::edit::error::EditError;
+use crate::edit::locate::{locate, parse_document};
+use jp_kb_toml::array::ArrayText;
+use jp_kb_toml::container::{
     Container, NewEntry, Node, container_at, insert, node_at, remove_leaf, type_name, wrong_type,
 };
-use crate::edit::error::EditError;
-use crate::edit::keys::path_repr;
-use crate::edit::locate::{locate, parse_document};
-use crate::edit::patch::Patch;
-use crate::edit::strings::{Style, encode, style_of};
-use crate::edit::tree::{Host, Index, Leaf};
-use crate::edit::wrap::wrap_if_long;
+use jp_kb_toml::keys::path_repr;
+use jp_kb_toml::patch::Patch;
+use jp_kb_toml::strings::{Style, encode, style_of};
+use jp_kb_toml::tree::{Host, Index, Leaf};
+use jp_kb_toml::wrap::wrap_if_long;
 
 /// Where the list lives.
 enum Target<'i, 'd> {
@@ -59,11 +59,11 @@ fn target<'i, 'd>(
                     key: "value",
                 }),
                 Node::Value(Value::Array(_)) => array_leaf(index, &path, false),
-                _ => Err(wrong_type(index, &path, "an array of strings")),
+                _ => Err(wrong_type(index, &path, "an array of strings").into()),
             }
         }
         Node::Value(_) | Node::ArrayOfTables => {
-            Err(wrong_type(index, &path, "an array of strings"))
+            Err(wrong_type(index, &path, "an array of strings").into())
         }
     }
 }
@@ -92,7 +92,7 @@ fn read_array(index: &Index<'_>, leaf: &Leaf<'_>) -> Result<(Vec<String>, ArrayT
             .span()
             .ok_or_else(|| EditError::Internal("array item without position".into()))?;
         let Some(s) = v.as_str() else {
-            let (line, column) = crate::edit::text::line_col(index.src, span.start);
+            let (line, column) = jp_kb_toml::text::line_col(index.src, span.start);
             return Err(EditError::WrongType {
                 key: format!("{}[{i}]", path_repr(&leaf.path)),
                 line,

@@ -6,9 +6,9 @@
 
 use toml_edit::Document;
 
-use crate::edit::container::{Container, Kind, Node, container_at, node_at};
 use crate::edit::error::EditError;
-use crate::edit::tree::Index;
+use jp_kb_toml::container::{Container, Kind, Node, container_at, node_at};
+use jp_kb_toml::tree::Index;
 
 /// How a topic is spelled in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +37,7 @@ pub struct TopicInfo {
 pub(crate) fn parse_document(source: &str) -> Result<Document<&str>, EditError> {
     Document::parse(source).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
-        let (line, column) = crate::edit::text::line_col(source, offset);
+        let (line, column) = jp_kb_toml::text::line_col(source, offset);
         EditError::Parse {
             line,
             column,
@@ -56,7 +56,7 @@ pub(crate) fn locate(
     index: &Index<'_>,
     id: &str,
 ) -> Result<Option<Container>, EditError> {
-    container_at(doc, index, &topic_path(id))
+    Ok(container_at(doc, index, &topic_path(id))?)
 }
 
 /// Topic ids defined in this file, in document order of their tables.
@@ -110,7 +110,7 @@ pub fn find_topic(source: &str, id: &str) -> Result<Option<TopicInfo>, EditError
         Kind::Inline { .. } => Spelling::Inline,
         Kind::Implicit => Spelling::Implicit,
     };
-    let (line, column) = crate::edit::text::line_col(source, first_offset(&index, &c));
+    let (line, column) = jp_kb_toml::text::line_col(source, first_offset(&index, &c));
     Ok(Some(TopicInfo {
         id: id.to_owned(),
         spelling,

@@ -7,31 +7,27 @@
 //! file); `journal` undoes and
 //! redoes saved edits; `glob_fix` builds the edits that un-learn a subject
 //! selected by a glob; `diff` renders a unified diff.
+//!
+//! Where and how bytes change (keys and strings in any TOML spelling,
+//! tables, arrays, the splice itself) is the `jp-kb-toml` crate's: it
+//! knows TOML, not topics. This module decides what a topic edit means.
 
-mod array;
-mod container;
 pub mod diff;
 mod error;
 mod fields;
 pub mod glob_fix;
 pub mod journal;
-mod keys;
 mod lists;
 pub mod locate;
 pub mod lock;
 pub mod merge;
 pub mod move_kb;
 pub mod ops;
-mod patch;
 pub mod plan;
-mod strings;
 pub mod target;
 pub mod temp;
-mod text;
 mod topic;
-mod tree;
 mod verify;
-mod wrap;
 pub mod write;
 
 pub use diff::unified_diff;

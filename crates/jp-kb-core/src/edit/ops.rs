@@ -8,11 +8,11 @@
 
 use crate::edit::error::EditError;
 use crate::edit::fields::FieldChange;
-use crate::edit::keys::path_repr;
 use crate::edit::locate::{known_topics, locate, parse_document, topic_path};
-use crate::edit::patch::Patch;
-use crate::edit::text::doc_eol;
-use crate::edit::tree::Index;
+use jp_kb_toml::keys::path_repr;
+use jp_kb_toml::patch::Patch;
+use jp_kb_toml::text::doc_eol;
+use jp_kb_toml::tree::Index;
 
 /// One change to a topic of a TOML file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -294,7 +294,7 @@ fn require_topic(
     doc: &toml_edit::Document<&str>,
     index: &Index<'_>,
     id: &str,
-) -> Result<crate::edit::container::Container, EditError> {
+) -> Result<jp_kb_toml::container::Container, EditError> {
     locate(doc, index, id)?.ok_or_else(|| EditError::TopicNotFound {
         topic: id.to_owned(),
         known: known_topics(doc, index),
@@ -389,7 +389,7 @@ fn field_edit(
     let key = path_repr(&path);
     let shown = value.map(|v| match v {
         FieldValue::Bool(b) => b.to_string(),
-        FieldValue::Text(s) => crate::edit::strings::basic(s),
+        FieldValue::Text(s) => jp_kb_toml::strings::basic(s),
     });
     let change = match value {
         Some(v) => crate::edit::fields::set(&doc, &index, &topic, field, v, doc_eol(source))?,

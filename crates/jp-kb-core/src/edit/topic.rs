@@ -3,15 +3,15 @@
 //! entry of `kb.topic` when that is an inline table, where no header may
 //! go). Removing a topic removes every line and entry that defines it.
 
-use crate::edit::container::{
+use crate::edit::error::EditError;
+use crate::edit::locate::{first_offset, locate, parse_document, topic_path};
+use jp_kb_toml::container::{
     NewEntry, Node, container_at, insert, node_at, remove_header, remove_leaf, wrong_type,
 };
-use crate::edit::error::EditError;
-use crate::edit::keys::key_repr;
-use crate::edit::locate::{first_offset, locate, parse_document, topic_path};
-use crate::edit::patch::Patch;
-use crate::edit::text::{doc_eol, line_end_incl};
-use crate::edit::tree::Index;
+use jp_kb_toml::keys::key_repr;
+use jp_kb_toml::patch::Patch;
+use jp_kb_toml::text::{doc_eol, line_end_incl};
+use jp_kb_toml::tree::Index;
 
 /// `AddTopic`'s fields as new entries, in the seed's field order.
 pub(crate) fn entries(
@@ -45,7 +45,7 @@ pub(crate) fn add(source: &str, id: &str, entries: &[NewEntry]) -> Result<Patch,
     let index = Index::build(source, &doc)?;
     let eol = doc_eol(source);
     if let Some(c) = locate(&doc, &index, id)? {
-        let (line, column) = crate::edit::text::line_col(source, first_offset(&index, &c));
+        let (line, column) = jp_kb_toml::text::line_col(source, first_offset(&index, &c));
         return Err(EditError::TopicExists {
             topic: id.to_owned(),
             line,
@@ -69,7 +69,7 @@ pub(crate) fn add(source: &str, id: &str, entries: &[NewEntry]) -> Result<Patch,
                 key: id.to_owned(),
                 value: inline_value(),
             };
-            return insert(&index, &c, &[entry], eol);
+            return Ok(insert(&index, &c, &[entry], eol)?);
         }
         Node::Missing => {
             if let Node::Inline(_) = node_at(&doc, &index, &kb)? {
@@ -79,12 +79,12 @@ pub(crate) fn add(source: &str, id: &str, entries: &[NewEntry]) -> Result<Patch,
                     key: "topic".to_owned(),
                     value: format!("{{ {} = {} }}", key_repr(id), inline_value()),
                 };
-                return insert(&index, &c, &[entry], eol);
+                return Ok(insert(&index, &c, &[entry], eol)?);
             }
         }
         Node::Table(_) => {}
         Node::Value(_) | Node::ArrayOfTables => {
-            return Err(wrong_type(&index, &kb_topic, "a table"));
+            return Err(wrong_type(&index, &kb_topic, "a table").into());
         }
     }
     Ok(append_table(source, id, entries, eol))
@@ -100,7 +100,7 @@ fn append_table(source: &str, id: &str, entries: &[NewEntry], eol: &str) -> Patc
             .map(|e| format!("{} = {}", key_repr(&e.key), e.value)),
     );
     let block = lines.join(eol);
-    let bom = crate::edit::text::bom_len(source);
+    let bom = jp_kb_toml::text::bom_len(source);
     if source.len() == bom {
         return Patch {
             range: bom..bom,

@@ -11,24 +11,25 @@ pub const RESOURCE_TEMPLATE: &str = "kb://{topic}/{+slug}";
 
 const SCHEME: &str = "kb://";
 
-fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
-}
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+
+/// Everything but RFC 3986's unreserved characters (`A-Z a-z 0-9 - . _ ~`).
+const RESERVED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 fn encode_segment(segment: &str, out: &mut String) {
+    // A dots-only component is encoded whole (dots included).
     let only_dots = !segment.is_empty() && segment.bytes().all(|b| b == b'.');
-    for b in segment.bytes() {
-        if is_unreserved(b) && !only_dots {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0xF)]));
-        }
-    }
+    let set = if only_dots {
+        NON_ALPHANUMERIC
+    } else {
+        RESERVED
+    };
+    out.extend(utf8_percent_encode(segment, set));
 }
-
-const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// The resource URI of subject `slug` of topic `topic`.
 pub fn subject_uri(topic: &str, slug: &str) -> String {
@@ -56,21 +57,24 @@ pub fn parse_subject_uri(uri: &str) -> Option<(String, String)> {
     (!topic.is_empty() && !slug.is_empty()).then_some((topic, slug))
 }
 
+/// Percent-decodes `text`; `None` for a `%` not followed by two hex
+/// digits (`percent-encoding` would keep it literally) or for bytes that
+/// are not UTF-8.
 fn decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    let well_formed = bytes.iter().enumerate().all(|(i, &b)| {
+        b != b'%'
+            || bytes
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+    });
+    if !well_formed {
+        return None;
     }
-    String::from_utf8(out).ok()
+    percent_decode_str(text)
+        .decode_utf8()
+        .ok()
+        .map(std::borrow::Cow::into_owned)
 }
 
 #[cfg(test)]
@@ -112,6 +116,16 @@ mod tests {
                 "{uri}"
             );
         }
+    }
+
+    /// A `%` must be followed by two hex digits: `from_str_radix` took
+    /// `+F` as 15, so `%+F` decoded to a byte the encoder never writes.
+    #[test]
+    fn refuses_a_signed_percent_escape() {
+        assert_eq!(parse_subject_uri("kb://t/%+F"), None);
+        assert_eq!(parse_subject_uri("kb://t/a%-1"), None);
+        assert_eq!(parse_subject_uri("kb://%+4/a"), None);
+        assert_eq!(parse_subject_uri("kb://t/a%2"), None);
     }
 
     #[test]

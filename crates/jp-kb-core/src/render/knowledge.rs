@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 /// A topic with learned subjects, as shown in the pre-loaded block.
 ///
 /// `S` is a pre-loaded subject: `(slug, formatted content)` for
-/// [`render_knowledge`], or a handle the caller reads later for
+/// the in-memory reference renderer of the tests, or a handle the caller reads later for
 /// [`knowledge_pieces`] (so the section is never held whole).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreloadedTopic<'a, S = (&'a str, String)> {
@@ -43,30 +43,6 @@ by default, but can be loaded manually if you are made aware of their names via
 other means, such as by reading non-hidden subjects first. This prevents
 exposing too much irrelevant knowledge upfront)";
 
-/// Renders the section, or `None` when there is nothing to show.
-pub fn render_knowledge(
-    preloaded: &[PreloadedTopic<'_>],
-    available: &[AvailableTopic<'_>],
-) -> Option<String> {
-    let pieces = knowledge_pieces(preloaded, available)?;
-    // One buffer, sized up front: pre-loaded content can be large.
-    let size: usize = pieces
-        .iter()
-        .map(|p| match p {
-            Piece::Text(text) => text.len(),
-            Piece::Subject((slug, text)) => slug.len() + text.len() + 32,
-        })
-        .sum();
-    let mut out = String::with_capacity(size);
-    for piece in &pieces {
-        match piece {
-            Piece::Text(text) => out.push_str(text),
-            Piece::Subject((slug, text)) => push_subject(&mut out, slug, text),
-        }
-    }
-    Some(out)
-}
-
 /// The topic menu alone: the AVAILABLE block inside `<knowledge>` tags
 /// (`jp-kb mcp --instructions menu`), or `None` when no topic is
 /// available. It is the section a knowledge base without pre-loaded
@@ -76,7 +52,17 @@ pub fn render_menu(available: &[AvailableTopic<'_>]) -> Option<String> {
     if available.is_empty() {
         return None;
     }
-    render_knowledge(&[], available)
+    // With nothing pre-loaded the section is text pieces only.
+    let pieces = knowledge_pieces::<()>(&[], available)?;
+    Some(
+        pieces
+            .into_iter()
+            .map(|p| match p {
+                Piece::Text(text) => text,
+                Piece::Subject(()) => String::new(),
+            })
+            .collect(),
+    )
 }
 
 /// The section as pieces (template text between the pre-loaded subjects,
@@ -159,6 +145,32 @@ pub fn render_menu_line(topic: &AvailableTopic<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The whole section from in-memory subject texts: the reference the
+    /// piece-wise renderers (`KnowledgeBase::knowledge_section`) are checked
+    /// against.
+    fn render_knowledge(
+        preloaded: &[PreloadedTopic<'_>],
+        available: &[AvailableTopic<'_>],
+    ) -> Option<String> {
+        let pieces = knowledge_pieces(preloaded, available)?;
+        // One buffer, sized up front: pre-loaded content can be large.
+        let size: usize = pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Text(text) => text.len(),
+                Piece::Subject((slug, text)) => slug.len() + text.len() + 32,
+            })
+            .sum();
+        let mut out = String::with_capacity(size);
+        for piece in &pieces {
+            match piece {
+                Piece::Text(text) => out.push_str(text),
+                Piece::Subject((slug, text)) => push_subject(&mut out, slug, text),
+            }
+        }
+        Some(out)
+    }
 
     #[test]
     fn empty_is_absent() {

@@ -6,9 +6,7 @@ pub mod knowledge;
 pub mod learn;
 pub mod tool;
 
-pub use knowledge::{
-    AvailableTopic, Piece, PreloadedTopic, knowledge_pieces, render_knowledge, render_menu,
-};
+pub use knowledge::{AvailableTopic, Piece, PreloadedTopic, knowledge_pieces, render_menu};
 pub use learn::{render_listing, render_loaded};
 pub use tool::{render_tool_definition, tool_definition, tool_description, tool_parameters};
 

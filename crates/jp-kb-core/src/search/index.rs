@@ -9,22 +9,20 @@ use std::path::Path;
 
 use super::hash::{FastMap, FastSet};
 
-use super::segment::{Builder, DocMeta, Segment, SegmentError};
+use super::rank::{self, Scoring};
+use super::segment::{
+    self, BODY, Builder, DocMeta, FIELDS, MENTION, NAME, SUMMARY, Segment, SegmentError, Tfs,
+};
 use super::tokenize::Tokenizer;
 use crate::content::{Content, Root, read_content};
 use crate::frontmatter;
 
-/// BM25 parameters (the usual ones).
-const K1: f32 = 1.2;
-/// Length normalisation, lower than the usual 0.75: a command's main page
-/// is long (many examples) and must not lose to a short page that merely
-/// mentions the words (measured on the labelled tldr queries).
-const B: f32 = 0.3;
-/// Term weights by where the term is: the slug names the subject, headings
-/// and front-matter summarise it.
-const SLUG_WEIGHT: u32 = 3;
-const HEADING_WEIGHT: u32 = 2;
-const BODY_WEIGHT: u32 = 1;
+/// Shortest last word matched as a prefix, in bytes, and the most terms a
+/// prefix expands to (in term order).
+const MIN_PREFIX: usize = 3;
+const MAX_EXPANSIONS: usize = 256;
+/// How many of the best matches the mentions prior may reorder.
+const RERANKED: usize = 200;
 /// A file changed less than this before it was read may change again
 /// within the same timestamp; its stamp is not trusted (read again).
 const UNSURE_NANOS: i64 = 2_000_000_000;
@@ -69,7 +67,7 @@ pub struct Index {
     delta: Segment,
     masked: Vec<bool>,
     live: FastMap<String, DocRef>,
-    total_len: u64,
+    total_len: [u64; FIELDS],
 }
 
 impl Index {
@@ -105,16 +103,21 @@ impl Index {
             .map(|d| replaced.contains(d.path.as_str()))
             .collect();
         self.live.clear();
-        self.total_len = 0;
+        self.total_len = [0; FIELDS];
+        let mut add = |lens: &Tfs| {
+            for (total, len) in self.total_len.iter_mut().zip(lens) {
+                *total += u64::from(*len);
+            }
+        };
         for (i, d) in self.main.docs.iter().enumerate() {
             if !self.masked[i] {
                 self.live.insert(d.path.clone(), DocRef::Main(idx(i)));
-                self.total_len += u64::from(d.len);
+                add(&d.lens);
             }
         }
         for (i, d) in self.delta.docs.iter().enumerate() {
             self.live.insert(d.path.clone(), DocRef::Delta(idx(i)));
-            self.total_len += u64::from(d.len);
+            add(&d.lens);
         }
     }
 
@@ -223,51 +226,148 @@ impl Index {
         Ok(change)
     }
 
-    /// BM25 scores of the live documents that hold any of `terms`.
+    /// Scores of the live documents that hold any of `terms`, or a word
+    /// that begins with `prefix` (the last word as typed, folded but not
+    /// stemmed), ranked as [`rank`] says.
     #[allow(clippy::cast_precision_loss)] // counts far below 2^23 matter
-    pub fn score(&self, terms: &[String]) -> Vec<(DocRef, f32)> {
-        let n = self.live.len() as f32;
+    pub fn score(
+        &self,
+        terms: &[String],
+        prefix: Option<&str>,
+        scoring: &Scoring,
+    ) -> Vec<(DocRef, f32)> {
         if self.live.is_empty() {
             return Vec::new();
         }
-        let avg = (self.total_len as f32 / n).max(1.0);
+        let n = self.live.len() as f32;
+        let avg = self.total_len.map(|t| (t as f32 / n).max(1.0));
         let main_len = self.main.docs.len();
-        let mut scores = vec![0f32; main_len + self.delta.docs.len()];
+        let slots = main_len + self.delta.docs.len();
+        let mut scores = vec![0f32; slots];
+        let mut matched = vec![0u16; slots];
         let mut hits = Vec::new();
         for term in terms {
             hits.clear();
-            if let Some(p) = self.main.postings(term) {
-                hits.extend(
-                    p.filter(|(d, _)| !self.masked.get(*d as usize).copied().unwrap_or(true))
-                        .map(|(d, tf)| (d as usize, tf)),
-                );
-            }
-            if let Some(p) = self.delta.postings(term) {
-                hits.extend(p.map(|(d, tf)| (main_len + d as usize, tf)));
-            }
-            let df = hits.len() as f32;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for &(slot, tf) in &hits {
-                let dl = self.slot_meta(slot).map_or(avg, |m| m.len as f32);
-                let tf = tf as f32;
-                if let Some(s) = scores.get_mut(slot) {
-                    *s += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avg));
+            self.postings_into(
+                self.main.postings(term),
+                self.delta.postings(term),
+                &mut hits,
+            );
+            self.add_scores(&hits, n, &avg, scoring, 1.0, &mut scores);
+            for &(slot, _) in &hits {
+                if let Some(m) = matched.get_mut(slot) {
+                    *m = m.saturating_add(1);
                 }
             }
         }
-        scores
+        if let Some(prefix) = prefix.filter(|p| p.len() >= MIN_PREFIX) {
+            hits.clear();
+            let main = self.main.with_prefix(prefix, MAX_EXPANSIONS);
+            let delta = self.delta.with_prefix(prefix, MAX_EXPANSIONS);
+            let longer = |(t, _): &(&str, _)| !terms.iter().any(|q| q == t);
+            for (_, p) in main.into_iter().filter(longer) {
+                self.postings_into(Some(p), None, &mut hits);
+            }
+            for (_, p) in delta.into_iter().filter(longer) {
+                self.postings_into(None, Some(p), &mut hits);
+            }
+            // All the longer words count as one term: a document is found
+            // once however many of them it holds.
+            hits.sort_unstable_by_key(|&(slot, _)| slot);
+            hits.dedup_by(|b, a| {
+                if a.0 == b.0 {
+                    for (x, y) in a.1.iter_mut().zip(b.1) {
+                        *x = x.saturating_add(y);
+                    }
+                    true
+                } else {
+                    false
+                }
+            });
+            let boost = scoring.prefix_boost;
+            self.add_scores(&hits, n, &avg, scoring, boost, &mut scores);
+        }
+        let wanted = terms.len().max(1) as f32;
+        let mut out: Vec<(DocRef, f32)> = scores
             .into_iter()
+            .zip(matched)
             .enumerate()
-            .filter(|(_, s)| *s > 0.0)
-            .map(|(slot, s)| {
+            .filter(|(_, (s, _))| *s > 0.0)
+            .map(|(slot, (s, m))| {
                 let doc = if slot < main_len {
                     DocRef::Main(idx(slot))
                 } else {
                     DocRef::Delta(idx(slot - main_len))
                 };
-                (doc, s)
+                let share = (f32::from(m).max(1.0) / wanted).min(1.0);
+                (doc, s * share.powf(scoring.coord))
             })
-            .collect()
+            .collect();
+        // The prior reorders the leaders only: looking up every match's
+        // mentions would cost more than the query.
+        out.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+        for (doc, s) in out.iter_mut().take(RERANKED) {
+            let mentions = self
+                .meta(*doc)
+                .map_or(0, |m| self.mentions(rank::subject_name(doc_name(&m.path))));
+            *s *= 1.0 + scoring.prior * (1.0 + mentions as f32).ln();
+        }
+        out
+    }
+
+    /// How many documents mention `name` in code (see [`rank`]).
+    fn mentions(&self, name: &str) -> usize {
+        let term = rank::mention_term(name);
+        let main = self.main.postings(&term).map_or(0, Iterator::count);
+        let delta = self.delta.postings(&term).map_or(0, Iterator::count);
+        main + delta
+    }
+
+    /// Appends the live postings of a term's main and delta lists as
+    /// `(slot, tfs)`, slots numbering main documents then delta ones.
+    fn postings_into(
+        &self,
+        main: Option<segment::Postings<'_>>,
+        delta: Option<segment::Postings<'_>>,
+        out: &mut Vec<(usize, Tfs)>,
+    ) {
+        if let Some(p) = main {
+            out.extend(
+                p.filter(|(d, _)| !self.masked.get(*d as usize).copied().unwrap_or(true))
+                    .map(|(d, tfs)| (d as usize, tfs)),
+            );
+        }
+        let main_len = self.main.docs.len();
+        if let Some(p) = delta {
+            out.extend(p.map(|(d, tfs)| (main_len + d as usize, tfs)));
+        }
+    }
+
+    /// Adds one term's BM25F contribution to the documents in `hits`.
+    #[allow(clippy::cast_precision_loss)] // counts far below 2^23 matter
+    fn add_scores(
+        &self,
+        hits: &[(usize, Tfs)],
+        n: f32,
+        avg: &[f32; FIELDS],
+        scoring: &Scoring,
+        boost: f32,
+        scores: &mut [f32],
+    ) {
+        let df = hits.len() as f32;
+        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        for &(slot, tfs) in hits {
+            let lens = self.slot_meta(slot).map_or([0; FIELDS], |m| m.lens);
+            let mut tf = 0.0;
+            for f in 0..FIELDS {
+                let b = scoring.b[f];
+                let norm = 1.0 - b + b * lens[f] as f32 / avg[f];
+                tf += scoring.weights[f] * tfs[f] as f32 / norm.max(0.1);
+            }
+            if let Some(s) = scores.get_mut(slot) {
+                *s += boost * idf * tf * (scoring.k1 + 1.0) / (tf + scoring.k1);
+            }
+        }
     }
 
     fn slot_meta(&self, slot: usize) -> Option<&DocMeta> {
@@ -277,6 +377,16 @@ impl Index {
         } else {
             self.delta.docs.get(slot - main_len)
         }
+    }
+}
+
+/// The name of an indexed file: its file name without its last
+/// extension (the last part of its slug).
+fn doc_name(path: &str) -> &str {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    match name.rfind('.') {
+        Some(dot) if dot > 0 => &name[..dot],
+        _ => name,
     }
 }
 
@@ -364,10 +474,11 @@ fn index_file(
         path: target.path.clone().into_owned(),
         bytes: target.bytes,
         modified,
-        len: 0,
+        lens: [0; FIELDS],
     };
+    let own_name = rank::subject_name(target.slug);
     builder.add(meta, |add| {
-        tokenizer.terms(target.slug, |t, _| add(t, SLUG_WEIGHT));
+        tokenizer.terms(target.slug, |t, _| add(t, NAME));
         let Content::Text(text) = &content else {
             return;
         };
@@ -377,15 +488,18 @@ fn index_file(
         {
             // A block that is not YAML stays part of the body.
             if let Ok(value) = serde_norway::from_str::<serde_json::Value>(yaml) {
-                let fields = frontmatter::searchable_fields(&value);
-                tokenizer.terms(&fields, |t, _| add(t, HEADING_WEIGHT));
+                let name = frontmatter::scalar_text(&value, &["name", "title"]);
+                tokenizer.terms(&name, |t, _| add(t, NAME));
+                let about = frontmatter::scalar_text(&value, &["description", "tags"]);
+                tokenizer.terms(&about, |t, _| add(t, SUMMARY));
                 body = text.get(end..).unwrap_or_default();
             }
         }
-        // The first paragraph after the title usually says what the
-        // subject is about (tldr's `> description` lines): weighted like
-        // a heading.
+        // The first heading names the subject (tldr's `# tar`); the first
+        // paragraph after it usually says what the subject is about
+        // (tldr's `> description` lines).
         let mut summary = Summary::Before;
+        let mut titled = false;
         for line in body.lines() {
             let heading = target.markdown && line.starts_with('#');
             summary = match (summary, line.trim().is_empty(), heading) {
@@ -393,12 +507,20 @@ fn index_file(
                 (Summary::In, true, _) => Summary::After,
                 (state, _, _) => state,
             };
-            let weight = if heading || summary == Summary::In {
-                HEADING_WEIGHT
+            let field = if heading && !titled && summary == Summary::Before {
+                titled = true;
+                NAME
+            } else if heading || summary == Summary::In {
+                SUMMARY
             } else {
-                BODY_WEIGHT
+                BODY
             };
-            tokenizer.terms(line, |t, _| add(t, weight));
+            tokenizer.terms(line, |t, _| add(t, field));
+            rank::mentions(line, |name| {
+                if !name.eq_ignore_ascii_case(own_name) {
+                    add(&rank::mention_term(name), MENTION);
+                }
+            });
         }
     });
 }

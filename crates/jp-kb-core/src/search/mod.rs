@@ -7,12 +7,15 @@
 //! user's cache directory, brought up to date before every search by the
 //! files' sizes and modification times. Nothing else depends on it.
 
+pub mod codec;
 pub mod hash;
 pub mod index;
+pub mod rank;
 pub mod segment;
 pub mod snippet;
 pub mod store;
 pub mod tokenize;
+pub mod walks;
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -22,6 +25,7 @@ use hash::{FastMap, FastSet};
 use crate::KnowledgeBase;
 use crate::content::{Content, Root, format_subject_owned, read_content};
 use crate::frontmatter::is_markdown;
+use crate::subjects::WalkCache;
 use index::{Index, Target};
 pub use snippet::Snippet;
 use store::Store;
@@ -103,6 +107,8 @@ pub struct Searcher {
     index: Index,
     tokenizer: Tokenizer,
     notes: Vec<String>,
+    /// The ranking's parameters (changed by measurements only).
+    pub scoring: rank::Scoring,
 }
 
 impl Searcher {
@@ -121,6 +127,7 @@ impl Searcher {
             index,
             tokenizer: Tokenizer::new(),
             notes,
+            scoring: rank::Scoring::default(),
         }
     }
 
@@ -163,7 +170,8 @@ impl Searcher {
             None => None,
         };
         self.refresh(kb);
-        let mut scored = self.index.score(&terms);
+        let prefix = Tokenizer::last_word(request.query);
+        let mut scored = self.index.score(&terms, prefix.as_deref(), &self.scoring);
         scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
         let places = places(kb, scope, request.hidden);
         let mut hits = Vec::new();
@@ -219,15 +227,56 @@ impl Searcher {
     }
 }
 
+/// Why `query` cannot be searched, if it cannot.
+pub fn check_query(query: &str) -> Result<(), SearchError> {
+    parse_query(&mut Tokenizer::new(), query).map(drop)
+}
+
 /// Searches `kb` with the index saved for its workspace.
 pub fn search(
     kb: &KnowledgeBase,
     request: &SearchRequest<'_>,
 ) -> Result<SearchOutcome, SearchError> {
-    let mut tokenizer = Tokenizer::new();
     // A bad query fails before any index is read or built.
-    parse_query(&mut tokenizer, request.query)?;
+    check_query(request.query)?;
     Searcher::open(kb.root()).search(kb, request)
+}
+
+/// [`search`] for a process that searches once: `kb`'s topics walk
+/// through `walks` (see [`crate::KnowledgeBase::load_with`]), which is
+/// given the walks the last search saved next to the index before any
+/// topic is resolved, and whose walks are saved again when any was taken
+/// anew (see [`walks`] for what a saved walk trusts).
+pub fn search_with_walks(
+    kb: &KnowledgeBase,
+    cache: &WalkCache,
+    request: &SearchRequest<'_>,
+) -> Result<SearchOutcome, SearchError> {
+    check_query(request.query)?;
+    let dir = store::index_dir(kb.root());
+    let mut notes = Vec::new();
+    if let Some(dir) = &dir
+        && let Err(why) = walks::load(dir, cache, std::time::SystemTime::now())
+    {
+        notes.push(format!(
+            "the saved walk {} is {why}; walking the topics again",
+            dir.join(walks::WALKS_FILE).display()
+        ));
+    }
+    let mut searcher = Searcher::open_in(dir.clone());
+    let mut outcome = searcher.search(kb, request)?;
+    if let Some(dir) = dir.filter(|_| searcher.store.is_writable())
+        && cache.take_changed()
+        && let Err(e) = walks::save(&dir, cache)
+    {
+        notes.push(format!(
+            "cannot save the topic walks to {} ({e}); the next search walks them again",
+            dir.display()
+        ));
+    }
+    notes.append(&mut outcome.notes);
+    outcome.notes = notes;
+    Ok(outcome)
 }
 
 /// Where a file shows up in the results: one topic's subject.

@@ -9,14 +9,16 @@
 //! Layout (little-endian): magic, format version, id, base id, counts,
 //! section lengths, then the sections (documents, removed paths, term
 //! table of `(string offset, string length, postings offset, df)`, term
-//! strings, postings as varint `(doc delta, weighted tf)` pairs), then a
+//! strings, postings as varint `(doc delta, tf per field)` tuples), then a
 //! checksum of everything before it.
 
+pub use super::codec::checksum;
+use super::codec::{Corrupt, Reader, put_string, put_varint, read_varint};
 use super::hash::FastMap;
 
 /// Bumped whenever the layout or the tokenizer changes: an index of
 /// another version is rebuilt.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 const MAGIC: &[u8; 8] = b"JPKBSRCH";
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 4 * 3 + 8 * 5;
 const TERM_ENTRY: usize = 16;
@@ -30,9 +32,25 @@ pub struct DocMeta {
     /// Nanoseconds since the epoch; 0 when the file changed so recently
     /// that a later change could keep the same time (re-read next time).
     pub modified: i64,
-    /// Weighted number of terms (the BM25 document length).
-    pub len: u32,
+    /// Number of terms in each field (the BM25F field lengths).
+    pub lens: Tfs,
 }
+
+/// The fields of a document, scored apart (BM25F).
+pub const FIELDS: usize = 3;
+/// What names the subject: its slug, its title (`# name`), front-matter
+/// `name` and `title`.
+pub const NAME: usize = 0;
+/// What summarises it: its first paragraph (tldr's `> description`), its
+/// other headings, front-matter `description` and `tags`.
+pub const SUMMARY: usize = 1;
+/// The rest of the text.
+pub const BODY: usize = 2;
+/// Not a field: a mention of another subject (see [`super::rank`]),
+/// stored as a body count and counted in no field's length.
+pub const MENTION: usize = FIELDS;
+/// A count per field.
+pub type Tfs = [u32; FIELDS];
 
 /// Why a segment file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,6 +61,12 @@ pub enum SegmentError {
     OtherVersion(u32),
     #[error("damaged ({0})")]
     Corrupt(&'static str),
+}
+
+impl From<Corrupt> for SegmentError {
+    fn from(c: Corrupt) -> Self {
+        SegmentError::Corrupt(c.0)
+    }
 }
 
 /// A read-only segment.
@@ -62,20 +86,25 @@ pub struct Segment {
     postings_len: usize,
 }
 
-/// Postings of one term: `(doc, weighted tf)` in doc order.
+/// Postings of one term: `(doc, tf per field)` in doc order.
 pub struct Postings<'a> {
     data: &'a [u8],
     doc: u32,
 }
 
 impl Iterator for Postings<'_> {
-    type Item = (u32, u32);
-    fn next(&mut self) -> Option<(u32, u32)> {
-        let (delta, rest) = read_varint(self.data)?;
-        let (tf, rest) = read_varint(rest)?;
+    type Item = (u32, Tfs);
+    fn next(&mut self) -> Option<(u32, Tfs)> {
+        let (delta, mut rest) = read_varint(self.data)?;
+        let mut tfs = [0; FIELDS];
+        for tf in &mut tfs {
+            let (v, after) = read_varint(rest)?;
+            *tf = u32::try_from(v).ok()?;
+            rest = after;
+        }
         self.data = rest;
         self.doc = self.doc.checked_add(u32::try_from(delta).ok()?)?;
-        Some((self.doc, u32::try_from(tf).ok()?))
+        Some((self.doc, tfs))
     }
 }
 
@@ -130,21 +159,29 @@ impl Segment {
             data: &bytes[..starts[1]],
             at: starts[0],
         };
-        let mut docs = Vec::with_capacity(doc_count.min(1 << 24));
+        // A count is only trusted as far as the section could hold it (a
+        // document takes at least 29 bytes, a removed path 1).
+        let mut docs = Vec::with_capacity(doc_count.min(lens[0] / 29));
         for _ in 0..doc_count {
             let path = r.string()?;
+            let bytes = r.u64()?;
+            let modified = i64::from_le_bytes(r.u64()?.to_le_bytes());
+            let mut field_lens = [0; FIELDS];
+            for len in &mut field_lens {
+                *len = r.u32()?;
+            }
             docs.push(DocMeta {
                 path,
-                bytes: r.u64()?,
-                modified: i64::from_le_bytes(r.u64()?.to_le_bytes()),
-                len: r.u32()?,
+                bytes,
+                modified,
+                lens: field_lens,
             });
         }
         let mut r = Reader {
             data: &bytes[..starts[2]],
             at: starts[1],
         };
-        let mut removed = Vec::with_capacity(removed_count.min(1 << 24));
+        let mut removed = Vec::with_capacity(removed_count.min(lens[1]));
         for _ in 0..removed_count {
             removed.push(r.string()?);
         }
@@ -211,6 +248,35 @@ impl Segment {
         None
     }
 
+    /// The terms that start with `prefix` (at most `limit`), with their
+    /// postings.
+    pub fn with_prefix(&self, prefix: &str, limit: usize) -> Vec<(&str, Postings<'_>)> {
+        let (mut lo, mut hi) = (0, self.term_count);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.entry(mid) {
+                Some((t, ..)) if t < prefix.as_bytes() => lo = mid + 1,
+                _ => hi = mid,
+            }
+        }
+        let mut out = Vec::new();
+        for i in lo..self.term_count {
+            let Some((term, start, end, _)) = self.entry(i) else {
+                break;
+            };
+            if !term.starts_with(prefix.as_bytes()) || out.len() >= limit {
+                break;
+            }
+            let data = self
+                .bytes
+                .get(self.postings + start..self.postings + end.max(start));
+            if let (Ok(term), Some(data)) = (std::str::from_utf8(term), data) {
+                out.push((term, Postings { data, doc: 0 }));
+            }
+        }
+        out
+    }
+
     /// Every term with its postings, in term order (for merging).
     fn each_term(&self, mut each: impl FnMut(&str, Postings<'_>)) -> Result<(), SegmentError> {
         for i in 0..self.term_count {
@@ -233,18 +299,22 @@ pub struct Builder {
     pub docs: Vec<DocMeta>,
     pub removed: Vec<String>,
     term_ids: FastMap<String, u32>,
-    postings: Vec<Vec<(u32, u32)>>,
-    scratch: Vec<(u32, u32)>,
+    postings: Vec<Vec<(u32, Tfs)>>,
+    scratch: Vec<(u32, usize)>,
 }
 
 impl Builder {
-    /// Adds a document whose terms `add_terms` reports as `(term, weight)`.
-    pub fn add(&mut self, mut meta: DocMeta, add_terms: impl FnOnce(&mut dyn FnMut(&str, u32))) {
+    /// Adds a document whose terms `add_terms` reports as `(term, field)`.
+    pub fn add(&mut self, mut meta: DocMeta, add_terms: impl FnOnce(&mut dyn FnMut(&str, usize))) {
         let doc = u32::try_from(self.docs.len()).unwrap_or(u32::MAX);
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
-        let mut len = 0u32;
-        add_terms(&mut |term, weight| {
+        let mut lens = [0u32; FIELDS];
+        add_terms(&mut |term, field| {
+            if field < FIELDS {
+                lens[field] = lens[field].saturating_add(1);
+            }
+            let field = field.min(BODY);
             // Look up before inserting: most words are seen before, and
             // an owned key per occurrence was the builder's main cost.
             let id = if let Some(&id) = self.term_ids.get(term) {
@@ -255,24 +325,24 @@ impl Builder {
                 self.postings.push(Vec::new());
                 id
             };
-            scratch.push((id, weight));
-            len = len.saturating_add(weight);
+            scratch.push((id, field));
         });
         scratch.sort_unstable_by_key(|&(id, _)| id);
         let mut i = 0;
         while i < scratch.len() {
             let id = scratch[i].0;
-            let mut tf = 0u32;
+            let mut tfs = [0u32; FIELDS];
             while i < scratch.len() && scratch[i].0 == id {
-                tf = tf.saturating_add(scratch[i].1);
+                let field = scratch[i].1;
+                tfs[field] = tfs[field].saturating_add(1);
                 i += 1;
             }
             if let Some(list) = self.postings.get_mut(id as usize) {
-                list.push((doc, tf));
+                list.push((doc, tfs));
             }
         }
         self.scratch = scratch;
-        meta.len = len;
+        meta.lens = lens;
         self.docs.push(meta);
     }
 
@@ -291,9 +361,9 @@ impl Builder {
         }
         segment.each_term(|term, postings| {
             let mut kept = postings
-                .filter_map(|(doc, tf)| {
+                .filter_map(|(doc, tfs)| {
                     let id = *new_id.get(doc as usize)?;
-                    (id != u32::MAX).then_some((id, tf))
+                    (id != u32::MAX).then_some((id, tfs))
                 })
                 .peekable();
             if kept.peek().is_none() {
@@ -346,7 +416,9 @@ impl Builder {
             put_string(&mut docs, &d.path);
             docs.extend_from_slice(&d.bytes.to_le_bytes());
             docs.extend_from_slice(&d.modified.to_le_bytes());
-            docs.extend_from_slice(&d.len.to_le_bytes());
+            for len in d.lens {
+                docs.extend_from_slice(&len.to_le_bytes());
+            }
         }
         let mut removed = Vec::new();
         for path in &self.removed {
@@ -369,9 +441,11 @@ impl Builder {
             // sort costs little and keeps the deltas non-negative.
             let mut sorted = list.to_vec();
             sorted.sort_unstable_by_key(|&(doc, _)| doc);
-            for (doc, tf) in sorted {
+            for (doc, tfs) in sorted {
                 put_varint(&mut postings, u64::from(doc - previous));
-                put_varint(&mut postings, u64::from(tf));
+                for tf in tfs {
+                    put_varint(&mut postings, u64::from(tf));
+                }
                 previous = doc;
             }
         }
@@ -403,88 +477,6 @@ impl Builder {
     }
 }
 
-/// A fast 64-bit checksum (8 bytes per step): it catches a damaged or
-/// truncated file, not an attacker (the cache is the user's own).
-pub fn checksum(data: &[u8]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = data.len() as u64 ^ K;
-    let mut chunks = data.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        h = (h ^ w).wrapping_mul(K).rotate_left(29);
-    }
-    for &b in chunks.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(K).rotate_left(29);
-    }
-    h ^ (h >> 32)
-}
-
-#[allow(clippy::cast_possible_truncation)] // masked to 7 bits first
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v & 0x7F) as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push((v & 0x7F) as u8);
-}
-
-fn read_varint(data: &[u8]) -> Option<(u64, &[u8])> {
-    let mut v = 0u64;
-    for (i, &b) in data.iter().enumerate().take(10) {
-        v |= u64::from(b & 0x7F) << (7 * i);
-        if b & 0x80 == 0 {
-            return Some((v, &data[i + 1..]));
-        }
-    }
-    None
-}
-
-fn put_string(out: &mut Vec<u8>, s: &str) {
-    put_varint(out, s.len() as u64);
-    out.extend_from_slice(s.as_bytes());
-}
-
-struct Reader<'a> {
-    data: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], SegmentError> {
-        let end = self
-            .at
-            .checked_add(n)
-            .ok_or(SegmentError::Corrupt("length"))?;
-        let out = self
-            .data
-            .get(self.at..end)
-            .ok_or(SegmentError::Corrupt("truncated"))?;
-        self.at = end;
-        Ok(out)
-    }
-    fn u32(&mut self) -> Result<u32, SegmentError> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-    fn u64(&mut self) -> Result<u64, SegmentError> {
-        let b = self.take(8)?;
-        Ok(u64::from_le_bytes([
-            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-        ]))
-    }
-    fn string(&mut self) -> Result<String, SegmentError> {
-        let rest = self
-            .data
-            .get(self.at..)
-            .ok_or(SegmentError::Corrupt("truncated"))?;
-        let (len, after) = read_varint(rest).ok_or(SegmentError::Corrupt("length"))?;
-        self.at += rest.len() - after.len();
-        let len = usize::try_from(len).map_err(|_| SegmentError::Corrupt("length"))?;
-        let bytes = self.take(len)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| SegmentError::Corrupt("path"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -494,19 +486,20 @@ mod tests {
             path: path.into(),
             bytes: 1,
             modified: 2,
-            len: 0,
+            lens: [0; FIELDS],
         }
     }
 
     fn sample() -> Builder {
         let mut b = Builder::default();
         b.add(meta("a.md"), |add| {
-            add("tar", 3);
-            add("archiv", 1);
-            add("tar", 1);
+            add("tar", NAME);
+            add("archiv", BODY);
+            add("tar", BODY);
+            add("tar", BODY);
         });
-        b.add(meta("b.md"), |add| add("zip", 1));
-        b.add(meta("c.md"), |add| add("tar", 1));
+        b.add(meta("b.md"), |add| add("zip", SUMMARY));
+        b.add(meta("c.md"), |add| add("tar", BODY));
         b.removed.push("old.md".into());
         b
     }
@@ -516,13 +509,16 @@ mod tests {
         let seg = Segment::decode(sample().encode(7, 3)).unwrap();
         assert_eq!((seg.id, seg.base), (7, 3));
         assert_eq!(seg.docs.len(), 3);
-        assert_eq!(seg.docs[0].len, 5);
+        assert_eq!(seg.docs[0].lens, [1, 0, 3]);
         assert_eq!(seg.removed, ["old.md"]);
         assert_eq!(
             seg.postings("tar").unwrap().collect::<Vec<_>>(),
-            [(0, 4), (2, 1)]
+            [(0, [1, 0, 2]), (2, [0, 0, 1])]
         );
-        assert_eq!(seg.postings("zip").unwrap().collect::<Vec<_>>(), [(1, 1)]);
+        assert_eq!(
+            seg.postings("zip").unwrap().collect::<Vec<_>>(),
+            [(1, [0, 1, 0])]
+        );
         assert!(seg.postings("nope").is_none());
     }
 
@@ -535,7 +531,7 @@ mod tests {
         assert_eq!(merged.docs.len(), 2);
         assert_eq!(
             merged.postings("tar").unwrap().collect::<Vec<_>>(),
-            [(1, 1)]
+            [(1, [0, 0, 1])]
         );
         assert!(merged.postings("archiv").is_none());
     }
@@ -560,6 +556,22 @@ mod tests {
             let mut bad = good.clone();
             bad[i] ^= 0x55;
             assert!(Segment::decode(bad).is_err(), "byte {i}");
+        }
+        // Damage behind a checksum that matches it: an error, or a segment
+        // whose every lookup is safe.
+        for i in 12..good.len() - 8 {
+            let mut bad = good[..good.len() - 8].to_vec();
+            bad[i] ^= 0x55;
+            let sum = checksum(&bad);
+            bad.extend_from_slice(&sum.to_le_bytes());
+            if let Ok(seg) = Segment::decode(bad) {
+                for (term, postings) in seg.with_prefix("", usize::MAX) {
+                    let _ = (seg.postings(term).map(Iterator::count), postings.count());
+                }
+                let _ = seg.each_term(|_, p| {
+                    let _ = p.count();
+                });
+            }
         }
     }
 }

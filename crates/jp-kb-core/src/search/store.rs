@@ -60,6 +60,11 @@ impl Store {
         }
     }
 
+    /// False when there is no cache directory or a write to it failed.
+    pub fn is_writable(&self) -> bool {
+        self.writable
+    }
+
     /// Reads the saved index. Problems are returned as notes for the user
     /// and give an empty index (rebuilt by the next refresh).
     pub fn open(&self) -> (Index, Vec<String>) {
@@ -127,9 +132,19 @@ fn read_segment(path: &Path) -> Result<Option<Segment>, String> {
         Ok(bytes) => Segment::decode(bytes)
             .map(Some)
             .map_err(|e: SegmentError| e.to_string()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        // No index yet; a cache path through a file is reported once, by
+        // the write that fails.
+        Err(e) if is_absent(&e) => Ok(None),
         Err(e) => Err(format!("unreadable ({e})")),
     }
+}
+
+/// True when a read failed because there is nothing there.
+pub fn is_absent(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+    )
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

@@ -51,6 +51,29 @@ impl Default for Tokenizer {
     }
 }
 
+/// Longest mnemonic in brackets inside a word, in characters.
+const MAX_MNEMONIC: usize = 4;
+
+/// A character of a word (ideographs are words of their own).
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() && !is_ideographic(c)
+}
+
+/// The byte after `[abc]` when `text[open..]` starts with a bracketed run
+/// of one to [`MAX_MNEMONIC`] word characters.
+fn mnemonic_end(text: &str, open: usize) -> Option<usize> {
+    let rest = text.get(open + 1..)?;
+    for (n, (i, c)) in rest.char_indices().enumerate() {
+        if c == ']' {
+            return (n > 0).then_some(open + 1 + i + 1);
+        }
+        if n >= MAX_MNEMONIC || !is_word_char(c) {
+            return None;
+        }
+    }
+    None
+}
+
 /// True for characters of scripts written without spaces between words.
 fn is_ideographic(c: char) -> bool {
     matches!(c as u32,
@@ -74,9 +97,27 @@ impl Tokenizer {
     /// of the word it came from.
     pub fn terms(&mut self, text: &str, mut each: impl FnMut(&str, std::ops::Range<usize>)) {
         let mut start = None;
+        let mut skip_to = 0;
         for (i, c) in text.char_indices() {
-            if c.is_alphanumeric() && !is_ideographic(c) {
+            if i < skip_to {
+                continue;
+            }
+            if is_word_char(c) {
                 start.get_or_insert(i);
+                continue;
+            }
+            // A mnemonic letter inside a word (`E[x]tract`, `[c]reate`,
+            // `Lis[t]`) is part of it.
+            if c == '['
+                && let Some(end) = mnemonic_end(text, i)
+                && (start.is_some()
+                    || text
+                        .get(end..)
+                        .and_then(|r| r.chars().next())
+                        .is_some_and(is_word_char))
+            {
+                start.get_or_insert(i);
+                skip_to = end;
                 continue;
             }
             if let Some(s) = start.take() {
@@ -125,6 +166,21 @@ impl Tokenizer {
         if kept.is_empty() { all } else { kept }
     }
 
+    /// The last word of `query`, folded but not stemmed, when the query
+    /// ends inside it (it may still be being typed).
+    pub fn last_word(query: &str) -> Option<String> {
+        let end = query.trim_end_matches(']');
+        let start = end
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| is_word_char(c) || matches!(c, '[' | ']'))
+            .last()
+            .map(|(i, _)| i)?;
+        let mut folded = String::new();
+        fold_into(end.get(start..)?, &mut folded);
+        Some(folded).filter(|w| !w.is_empty())
+    }
+
     fn emit(
         &mut self,
         text: &str,
@@ -153,14 +209,19 @@ impl Tokenizer {
 }
 
 /// Lower case, accents removed (`Éco` → `eco`), into `out`.
+/// Brackets of a mnemonic (`E[x]tract`) are dropped.
 pub fn fold_into(word: &str, out: &mut String) {
     out.clear();
     if word.is_ascii() {
-        out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+        out.extend(
+            word.chars()
+                .filter(|c| !matches!(c, '[' | ']'))
+                .map(|c| c.to_ascii_lowercase()),
+        );
         return;
     }
     for c in word.chars().flat_map(char::to_lowercase).nfd() {
-        if !is_combining_mark(c) {
+        if !is_combining_mark(c) && !matches!(c, '[' | ']') {
             out.push(c);
         }
     }
@@ -186,6 +247,23 @@ mod tests {
         assert_eq!(t.terms_of("archives archiving"), ["archiv", "archiv"]);
         assert_eq!(t.terms_of("压缩文件"), ["压", "缩", "文", "件"]);
         assert!(t.terms_of("*.[{}]?^$").is_empty());
+    }
+
+    #[test]
+    fn mnemonic_letters_in_brackets_stay_in_their_word() {
+        let mut t = Tokenizer::new();
+        assert_eq!(
+            t.terms_of("E[x]tract a [f]ile, Lis[t] g[z]ipped"),
+            ["extract", "a", "file", "list", "gzip"]
+        );
+        // Brackets that are not a mnemonic inside a word still split.
+        assert_eq!(
+            t.terms_of("[x] done [-p|--parents] [link](u) a[toolong]"),
+            ["x", "done", "p", "parent", "link", "u", "a", "toolong"]
+        );
+        let mut ranges = Vec::new();
+        t.terms("E[x]tract it", |_, r| ranges.push(r));
+        assert_eq!(ranges, [0..9, 10..12]);
     }
 
     #[test]

@@ -31,6 +31,19 @@ struct Entry {
     walk: Arc<WalkResult>,
     /// Every directory listed, with its modification time.
     dirs: Vec<(PathBuf, SystemTime)>,
+    /// When the walk started.
+    taken: SystemTime,
+}
+
+/// A kept walk, as saved between processes (`search::walks`) and put
+/// back; it is checked against its directories' times when used.
+#[derive(Debug, Clone)]
+pub struct KeptWalk {
+    pub dir: PathBuf,
+    pub root: PathBuf,
+    pub walk: Arc<WalkResult>,
+    pub dirs: Vec<(PathBuf, SystemTime)>,
+    pub taken: SystemTime,
 }
 
 impl Entry {
@@ -49,6 +62,9 @@ fn modified(path: &Path) -> Option<SystemTime> {
 #[derive(Debug, Default)]
 pub struct WalkCache {
     entries: Mutex<HashMap<(PathBuf, PathBuf), Arc<Entry>>>,
+    /// Set when a walk was taken, replaced or dropped since the last
+    /// [`WalkCache::take_changed`].
+    changed: std::sync::atomic::AtomicBool,
 }
 
 impl WalkCache {
@@ -64,6 +80,8 @@ impl WalkCache {
         if let Some(entry) = cached.filter(|e| e.is_current()) {
             return Arc::clone(&entry.walk);
         }
+        self.changed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let started = SystemTime::now();
         let (walk, dirs) = walk_subjects_and_dirs(dir, root);
         let walk = Arc::new(walk);
@@ -80,6 +98,7 @@ impl WalkCache {
                 let entry = Arc::new(Entry {
                     walk: Arc::clone(&walk),
                     dirs,
+                    taken: started,
                 });
                 self.lock().insert(key, entry);
             }
@@ -88,6 +107,38 @@ impl WalkCache {
             }
         }
         walk
+    }
+
+    /// Every kept walk (to save them).
+    pub fn kept(&self) -> Vec<KeptWalk> {
+        self.lock()
+            .iter()
+            .map(|((dir, root), e)| KeptWalk {
+                dir: dir.clone(),
+                root: root.clone(),
+                walk: Arc::clone(&e.walk),
+                dirs: e.dirs.clone(),
+                taken: e.taken,
+            })
+            .collect()
+    }
+
+    /// Puts back a saved walk; it is used only while every directory it
+    /// lists keeps the time it had.
+    pub fn keep(&self, kept: KeptWalk) {
+        let entry = Arc::new(Entry {
+            walk: kept.walk,
+            dirs: kept.dirs,
+            taken: kept.taken,
+        });
+        self.lock().insert((kept.dir, kept.root), entry);
+    }
+
+    /// True when a walk was taken since the cache was made or this was
+    /// last called (what was kept may differ from what was saved).
+    pub fn take_changed(&self) -> bool {
+        self.changed
+            .swap(false, std::sync::atomic::Ordering::Relaxed)
     }
 
     /// How many walks are kept.

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 /// The four TOML string spellings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Style {
+pub enum Style {
     Basic,
     Literal,
     MlBasic,
@@ -14,7 +14,7 @@ pub(crate) enum Style {
 }
 
 /// The style of an existing string's source text (`"x"`, `'x'`, `"""…`).
-pub(crate) fn style_of(repr: &str) -> Style {
+pub fn style_of(repr: &str) -> Style {
     if repr.starts_with("\"\"\"") {
         Style::MlBasic
     } else if repr.starts_with("'''") {
@@ -31,7 +31,7 @@ pub(crate) fn style_of(repr: &str) -> Style {
 /// which TOML drops from the value. It is used only when every line break
 /// of the value is the file's (`eol`): the value is kept exactly, and
 /// line endings are never mixed; otherwise the breaks are escaped.
-pub(crate) fn encode(value: &str, preferred: Style, lead: &str, eol: &str) -> String {
+pub fn encode(value: &str, preferred: Style, lead: &str, eol: &str) -> String {
     let preferred = match preferred {
         Style::MlBasic | Style::MlLiteral if !breaks_are(value, eol) => Style::Basic,
         other => other,
@@ -76,7 +76,7 @@ fn ml_lead<'a>(value: &str, lead: &'a str) -> &'a str {
 }
 
 /// The leading line break right after `"""`/`'''` in a multi-line repr.
-pub(crate) fn ml_lead_of(repr: &str) -> &str {
+pub fn ml_lead_of(repr: &str) -> &str {
     let body = repr.get(3..).unwrap_or("");
     if body.starts_with("\r\n") {
         "\r\n"
@@ -88,7 +88,7 @@ pub(crate) fn ml_lead_of(repr: &str) -> &str {
 }
 
 /// A basic string (`"…"`) with every character TOML requires escaped.
-pub(crate) fn basic(value: &str) -> String {
+pub fn basic(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
     for c in value.chars() {

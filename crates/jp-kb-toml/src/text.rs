@@ -5,7 +5,7 @@
 //! the other.
 
 /// 1-based line and column (in characters) of a byte offset.
-pub(crate) fn line_col(src: &str, offset: usize) -> (usize, usize) {
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = floor_char_boundary(src, offset.min(src.len()));
     let before = &src[..offset];
     let line = before.matches('\n').count() + 1;
@@ -24,25 +24,25 @@ fn floor_char_boundary(src: &str, mut offset: usize) -> usize {
 
 /// Offset of the first byte of the line holding `pos`. A byte order mark
 /// opening the file is not part of its first line: it stays put.
-pub(crate) fn line_start(src: &str, pos: usize) -> usize {
+pub fn line_start(src: &str, pos: usize) -> usize {
     src[..pos]
         .rfind('\n')
         .map_or_else(|| bom_len(src).min(pos), |i| i + 1)
 }
 
 /// Length of a UTF-8 byte order mark opening the text (0 or 3).
-pub(crate) fn bom_len(src: &str) -> usize {
+pub fn bom_len(src: &str) -> usize {
     if src.starts_with('\u{feff}') { 3 } else { 0 }
 }
 
 /// Offset just past the line break ending the line holding `pos`
 /// (or the end of the text when that line has no break).
-pub(crate) fn line_end_incl(src: &str, pos: usize) -> usize {
+pub fn line_end_incl(src: &str, pos: usize) -> usize {
     src[pos..].find('\n').map_or(src.len(), |i| pos + i + 1)
 }
 
 /// The line break the document uses: `\r\n` when its first line ends so.
-pub(crate) fn doc_eol(src: &str) -> &'static str {
+pub fn doc_eol(src: &str) -> &'static str {
     match src.find('\n') {
         Some(i) if i > 0 && src.as_bytes()[i - 1] == b'\r' => "\r\n",
         _ => "\n",
@@ -50,7 +50,7 @@ pub(crate) fn doc_eol(src: &str) -> &'static str {
 }
 
 /// The first line break in `s` and its byte range, if any.
-pub(crate) fn first_break(s: &str) -> Option<(usize, usize)> {
+pub fn first_break(s: &str) -> Option<(usize, usize)> {
     let nl = s.find('\n')?;
     if nl > 0 && s.as_bytes()[nl - 1] == b'\r' {
         Some((nl - 1, nl + 1))
@@ -60,13 +60,13 @@ pub(crate) fn first_break(s: &str) -> Option<(usize, usize)> {
 }
 
 /// The text of the first line break in `s`, or `fallback`.
-pub(crate) fn break_of<'a>(s: &'a str, fallback: &'a str) -> &'a str {
+pub fn break_of<'a>(s: &'a str, fallback: &'a str) -> &'a str {
     first_break(s).map_or(fallback, |(a, b)| &s[a..b])
 }
 
 /// Splits `s` before its first line break: `("same-line part", "rest")`.
 /// Without a break the rest is empty.
-pub(crate) fn split_first_break(s: &str) -> (&str, &str) {
+pub fn split_first_break(s: &str) -> (&str, &str) {
     match first_break(s) {
         Some((a, _)) => (&s[..a], &s[a..]),
         None => (s, ""),
@@ -74,7 +74,7 @@ pub(crate) fn split_first_break(s: &str) -> (&str, &str) {
 }
 
 /// `s` without its first line break and what precedes it.
-pub(crate) fn after_first_break(s: &str) -> &str {
+pub fn after_first_break(s: &str) -> &str {
     match first_break(s) {
         Some((_, b)) => &s[b..],
         None => "",
@@ -87,13 +87,13 @@ pub(crate) fn after_first_break(s: &str) -> &str {
 /// `indent` (what precedes the next token on its own line).
 /// Without any break, `head` is everything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct WsParts<'a> {
+pub struct WsParts<'a> {
     pub head: &'a str,
     pub body: &'a str,
     pub indent: &'a str,
 }
 
-pub(crate) fn split_ws(s: &str) -> WsParts<'_> {
+pub fn split_ws(s: &str) -> WsParts<'_> {
     match (first_break(s), s.rfind('\n')) {
         (Some((a, _)), Some(last)) => WsParts {
             head: &s[..a],
@@ -109,23 +109,23 @@ pub(crate) fn split_ws(s: &str) -> WsParts<'_> {
 }
 
 /// True when the text holds a line break.
-pub(crate) fn has_break(s: &str) -> bool {
+pub fn has_break(s: &str) -> bool {
     s.contains('\n')
 }
 
 /// True when `s` is nothing but blanks (spaces, tabs) and line breaks.
-pub(crate) fn is_blank(s: &str) -> bool {
+pub fn is_blank(s: &str) -> bool {
     s.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
 }
 
 /// Leading spaces and tabs of `s`.
-pub(crate) fn leading_blanks(s: &str) -> &str {
+pub fn leading_blanks(s: &str) -> &str {
     let end = s.find(|c| c != ' ' && c != '\t').unwrap_or(s.len());
     &s[..end]
 }
 
 /// Offset of the first byte at or after `pos` that is not a space or tab.
-pub(crate) fn skip_blanks(src: &str, pos: usize) -> usize {
+pub fn skip_blanks(src: &str, pos: usize) -> usize {
     pos + leading_blanks(&src[pos..]).len()
 }
 

@@ -7,14 +7,14 @@ use std::ops::Range;
 
 use toml_edit::{Document, InlineTable, Item, Table, Value};
 
-use crate::edit::error::EditError;
-use crate::edit::keys::path_repr;
-use crate::edit::patch::Patch;
-use crate::edit::text::{bom_len, first_break, is_blank, line_end_incl, line_start};
-use crate::edit::tree::{Host, Index, Leaf};
+use crate::error::TomlError;
+use crate::keys::path_repr;
+use crate::patch::Patch;
+use crate::text::{bom_len, first_break, is_blank, line_end_incl, line_start};
+use crate::tree::{Host, Index, Leaf};
 
 /// What sits at a path of the document.
-pub(crate) enum Node<'d> {
+pub enum Node<'d> {
     Table(&'d Table),
     Inline(&'d InlineTable),
     Value(&'d Value),
@@ -24,11 +24,11 @@ pub(crate) enum Node<'d> {
 
 /// Walks `path` from the root. An ancestor that is not a table is an
 /// error naming that ancestor.
-pub(crate) fn node_at<'d>(
+pub fn node_at<'d>(
     doc: &'d Document<&'d str>,
     index: &Index<'_>,
     path: &[String],
-) -> Result<Node<'d>, EditError> {
+) -> Result<Node<'d>, TomlError> {
     let mut node = Node::Table(doc.as_table());
     for (depth, name) in path.iter().enumerate() {
         node = match node {
@@ -54,7 +54,7 @@ pub(crate) fn node_at<'d>(
 }
 
 /// "`kb.topic.x` at line L, column C is an integer, expected a table".
-pub(crate) fn wrong_type(index: &Index<'_>, path: &[String], expected: &'static str) -> EditError {
+pub fn wrong_type(index: &Index<'_>, path: &[String], expected: &'static str) -> TomlError {
     let (found, pos) = if let Some(leaf) = index.leaf_at(path) {
         (type_name(leaf.item), leaf.key_start)
     } else if let Some(h) = index.headers.iter().find(|h| h.path == path) {
@@ -69,8 +69,8 @@ pub(crate) fn wrong_type(index: &Index<'_>, path: &[String], expected: &'static 
     } else {
         ("something else", 0)
     };
-    let (line, column) = crate::edit::text::line_col(index.src, pos);
-    EditError::WrongType {
+    let (line, column) = crate::text::line_col(index.src, pos);
+    TomlError::WrongType {
         key: path_repr(path),
         line,
         column,
@@ -79,7 +79,7 @@ pub(crate) fn wrong_type(index: &Index<'_>, path: &[String], expected: &'static 
     }
 }
 
-pub(crate) fn type_name(value: &Value) -> &'static str {
+pub fn type_name(value: &Value) -> &'static str {
     match value {
         Value::String(_) => "a string",
         Value::Integer(_) => "an integer",
@@ -93,7 +93,7 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
 
 /// How a table-like thing is spelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
     /// `[a.b]`, index into `Index::headers`.
     Header(usize),
     /// Keys written `x.key = …` on the lines or in the braces of `host`.
@@ -105,18 +105,18 @@ pub(crate) enum Kind {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct Container {
+pub struct Container {
     pub path: Vec<String>,
     pub kind: Kind,
 }
 
 /// The container at `path`, `None` when absent, an error when something
 /// that is not a table is there.
-pub(crate) fn container_at(
+pub fn container_at(
     doc: &Document<&str>,
     index: &Index<'_>,
     path: &[String],
-) -> Result<Option<Container>, EditError> {
+) -> Result<Option<Container>, TomlError> {
     let kind = match node_at(doc, index, path)? {
         Node::Missing => return Ok(None),
         Node::Table(t) if t.is_dotted() => Kind::Dotted(dotted_host(index, path)?),
@@ -126,14 +126,14 @@ pub(crate) fn container_at(
                 .headers
                 .iter()
                 .position(|h| !h.array && h.path == path)
-                .ok_or_else(|| EditError::Internal("table header not found".into()))?;
+                .ok_or_else(|| TomlError::Internal("table header not found".into()))?;
             Kind::Header(h)
         }
         Node::Inline(t) if t.is_dotted() => Kind::Dotted(dotted_host(index, path)?),
         Node::Inline(_) => {
             let leaf = index
                 .leaf_at(path)
-                .ok_or_else(|| EditError::Internal("inline table not found".into()))?;
+                .ok_or_else(|| TomlError::Internal("inline table not found".into()))?;
             Kind::Inline {
                 open: leaf.value.start,
                 close: leaf.value.end - 1,
@@ -147,17 +147,17 @@ pub(crate) fn container_at(
     }))
 }
 
-fn dotted_host(index: &Index<'_>, path: &[String]) -> Result<Host, EditError> {
+fn dotted_host(index: &Index<'_>, path: &[String]) -> Result<Host, TomlError> {
     index
         .leaves
         .iter()
         .find(|l| l.path.starts_with(path) && index.host_path_len(l.host) < path.len())
         .map(|l| l.host)
-        .ok_or_else(|| EditError::Internal("dotted table without keys".into()))
+        .ok_or_else(|| TomlError::Internal("dotted table without keys".into()))
 }
 
 /// Leaves written directly in the container's lines or braces.
-pub(crate) fn direct_leaves<'i, 'd>(index: &'i Index<'d>, c: &Container) -> Vec<&'i Leaf<'d>> {
+pub fn direct_leaves<'i, 'd>(index: &'i Index<'d>, c: &Container) -> Vec<&'i Leaf<'d>> {
     let mut leaves: Vec<_> = index
         .leaves
         .iter()
@@ -180,7 +180,7 @@ pub(crate) fn direct_leaves<'i, 'd>(index: &'i Index<'d>, c: &Container) -> Vec<
 
 /// A new key-value for `insert`: key (relative to the container, one
 /// segment, unquoted) and the value's source text.
-pub(crate) struct NewEntry {
+pub struct NewEntry {
     pub key: String,
     pub value: String,
 }
@@ -188,12 +188,12 @@ pub(crate) struct NewEntry {
 /// Adds entries at the end of the container, in its spelling: new lines
 /// indented like its last key, dotted keys with the same prefix, or
 /// `, key = value` before the closing brace.
-pub(crate) fn insert(
+pub fn insert(
     index: &Index<'_>,
     c: &Container,
     entries: &[NewEntry],
     eol: &str,
-) -> Result<Patch, EditError> {
+) -> Result<Patch, TomlError> {
     let src = index.src;
     let direct = direct_leaves(index, c);
     let anchor = direct.iter().max_by_key(|l| l.value.end).copied();
@@ -216,7 +216,7 @@ pub(crate) fn insert(
     let render = |e: &NewEntry| {
         format!(
             "{key_prefix}{}{sep}{}",
-            crate::edit::keys::key_repr(&e.key),
+            crate::keys::key_repr(&e.key),
             e.value
         )
     };
@@ -260,7 +260,7 @@ pub(crate) fn insert(
             Ok(insert_lines(src, at, &lines, eol))
         }
         (Kind::Implicit, _) => insert_header_before_subtables(index, c, entries, eol),
-        (Kind::Dotted(_), None) => Err(EditError::Internal("dotted table without keys".into())),
+        (Kind::Dotted(_), None) => Err(TomlError::Internal("dotted table without keys".into())),
     }
 }
 
@@ -306,22 +306,22 @@ fn insert_header_before_subtables(
     c: &Container,
     entries: &[NewEntry],
     eol: &str,
-) -> Result<Patch, EditError> {
+) -> Result<Patch, TomlError> {
     let src = index.src;
     let first = index
         .headers
         .iter()
         .filter(|h| h.path.len() > c.path.len() && h.path.starts_with(&c.path))
         .min_by_key(|h| h.span.start)
-        .ok_or_else(|| EditError::Internal("implicit table without sub-tables".into()))?;
+        .ok_or_else(|| TomlError::Internal("implicit table without sub-tables".into()))?;
     let open = first.span.start + if first.array { 2 } else { 1 };
-    let segs = crate::edit::keys::segments(src, open)
+    let segs = crate::keys::segments(src, open)
         .filter(|s| s.len() == first.path.len())
-        .ok_or_else(|| EditError::Internal("cannot read a table header".into()))?;
+        .ok_or_else(|| TomlError::Internal("cannot read a table header".into()))?;
     let name = &src[segs[0].start..segs[c.path.len() - 1].end];
     let mut text = format!("[{name}]{eol}");
     for e in entries {
-        text.push_str(&crate::edit::keys::key_repr(&e.key));
+        text.push_str(&crate::keys::key_repr(&e.key));
         text.push_str(" = ");
         text.push_str(&e.value);
         text.push_str(eol);
@@ -338,7 +338,7 @@ fn insert_header_before_subtables(
 /// Deletes one key-value: its whole line(s) when written on lines (a
 /// comment on those lines goes too, comment lines around stay), or the
 /// entry and one comma when inside braces.
-pub(crate) fn remove_leaf(index: &Index<'_>, leaf: &Leaf<'_>) -> Patch {
+pub fn remove_leaf(index: &Index<'_>, leaf: &Leaf<'_>) -> Patch {
     let src = index.src;
     let range = match leaf.host {
         Host::Std(_) => lines_range(
@@ -383,7 +383,7 @@ fn lines_range(src: &str, start: usize, end: usize) -> Range<usize> {
 /// above the header (unless they open the file: then they are the file's),
 /// plus one blank line above, so that the tables around keep a single
 /// blank line between them.
-pub(crate) fn remove_header(index: &Index<'_>, h: usize) -> Patch {
+pub fn remove_header(index: &Index<'_>, h: usize) -> Patch {
     let src = index.src;
     let header = &index.headers[h];
     let mut start = line_start(src, header.span.start);

@@ -4,13 +4,13 @@
 use std::ops::Range;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Patch {
+pub struct Patch {
     pub range: Range<usize>,
     pub text: String,
 }
 
 impl Patch {
-    pub(crate) fn apply(&self, src: &str) -> String {
+    pub fn apply(&self, src: &str) -> String {
         let mut out = String::with_capacity(src.len() + self.text.len());
         out.push_str(&src[..self.range.start]);
         out.push_str(&self.text);

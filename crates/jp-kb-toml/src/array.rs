@@ -9,14 +9,12 @@
 
 use std::ops::Range;
 
-use crate::edit::text::{
-    after_first_break, break_of, has_break, is_blank, split_first_break, split_ws,
-};
+use crate::text::{after_first_break, break_of, has_break, is_blank, split_first_break, split_ws};
 
 /// An item: the text before it (after the previous comma or `[`), its
 /// value's source text, and the text after it up to its comma.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Piece {
+pub struct ArrayItem {
     pub prefix: String,
     pub value: String,
     pub suffix: String,
@@ -26,8 +24,8 @@ pub(crate) struct Piece {
 /// comma when there is a trailing comma, the whole inside of an empty
 /// array, and empty otherwise (the last item's suffix then runs to `]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ArrayText {
-    pub items: Vec<Piece>,
+pub struct ArrayText {
+    pub items: Vec<ArrayItem>,
     pub trailing_comma: bool,
     pub trailing: String,
 }
@@ -35,7 +33,7 @@ pub(crate) struct ArrayText {
 impl ArrayText {
     /// Cuts the array at `span` (from `[` through `]`) into pieces, given
     /// the spans of its values in document order.
-    pub(crate) fn parse(src: &str, span: &Range<usize>, values: &[Range<usize>]) -> Option<Self> {
+    pub fn parse(src: &str, span: &Range<usize>, values: &[Range<usize>]) -> Option<Self> {
         let text = src.get(span.clone())?;
         if !text.starts_with('[') || !text.ends_with(']') {
             return None;
@@ -62,7 +60,7 @@ impl ArrayText {
                 None if k + 1 == values.len() => gap,
                 None => return None,
             };
-            items.push(Piece {
+            items.push(ArrayItem {
                 prefix,
                 value,
                 suffix: suffix.to_owned(),
@@ -79,7 +77,7 @@ impl ArrayText {
     }
 
     /// The array's source text, `[` through `]`.
-    pub(crate) fn render(&self) -> String {
+    pub fn render(&self) -> String {
         let mut out = String::from("[");
         let n = self.items.len();
         for (k, p) in self.items.iter().enumerate() {
@@ -96,7 +94,7 @@ impl ArrayText {
     }
 
     /// True when some comment sits inside the brackets.
-    pub(crate) fn has_comment(&self) -> bool {
+    pub fn has_comment(&self) -> bool {
         self.trailing.contains('#')
             || self
                 .items
@@ -105,7 +103,7 @@ impl ArrayText {
     }
 
     /// Appends `value` (source text) after the last item.
-    pub(crate) fn push(&mut self, value: String, eol: &str) {
+    pub fn push(&mut self, value: String, eol: &str) {
         match self.items.len() {
             0 => self.push_into_empty(value, eol),
             n => self.insert_after(n - 1, value, eol),
@@ -119,7 +117,7 @@ impl ArrayText {
             let lb = break_of(&inner, eol);
             let indent = comment_indent(parts.body)
                 .map_or_else(|| format!("{}    ", parts.indent), str::to_owned);
-            self.items.push(Piece {
+            self.items.push(ArrayItem {
                 prefix: format!("{}{lb}{indent}", parts.head),
                 value,
                 suffix: String::new(),
@@ -127,7 +125,7 @@ impl ArrayText {
             inner[parts.head.len()..].clone_into(&mut self.trailing);
             self.trailing_comma = true;
         } else {
-            self.items.push(Piece {
+            self.items.push(ArrayItem {
                 prefix: inner.clone(),
                 value,
                 suffix: inner,
@@ -137,12 +135,12 @@ impl ArrayText {
     }
 
     /// Inserts `value` right after item `i`, placed the way item `i` is.
-    pub(crate) fn insert_after(&mut self, i: usize, value: String, eol: &str) {
+    pub fn insert_after(&mut self, i: usize, value: String, eol: &str) {
         let n = self.items.len();
         let anchor_starts_line = has_break(&self.items[i].prefix);
         let next_on_new_line = self.items.get(i + 1).is_none_or(|p| has_break(&p.prefix));
         let pre_comma = blank_suffix(&self.items[i].suffix);
-        let mut piece = Piece {
+        let mut piece = ArrayItem {
             prefix: String::new(),
             value,
             suffix: pre_comma.clone(),
@@ -209,7 +207,7 @@ impl ArrayText {
     }
 
     /// Removes item `i` together with its line when it has one to itself.
-    pub(crate) fn remove(&mut self, i: usize) {
+    pub fn remove(&mut self, i: usize) {
         let n = self.items.len();
         let removed = self.items.remove(i);
         let starts_line = has_break(&removed.prefix);

@@ -8,13 +8,13 @@
 //! and the closing `]` back at the indent of the line that opens it.
 //! Only whitespace changes: a one-line array holds no comment.
 
-use crate::edit::array::{ArrayText, Piece};
-use crate::edit::text::{has_break, leading_blanks, line_start};
-use crate::edit::tree::Index;
+use crate::array::{ArrayItem, ArrayText};
+use crate::text::{has_break, leading_blanks, line_start};
+use crate::tree::Index;
 
 /// The widest a one-line array may run, in characters from the start of
 /// its line through its closing `]`.
-pub(crate) const MAX_COLUMNS: usize = 100;
+pub const MAX_COLUMNS: usize = 100;
 
 /// The indent unit used when no multi-line array in the file shows one.
 const DEFAULT_UNIT: &str = "    ";
@@ -22,12 +22,7 @@ const DEFAULT_UNIT: &str = "    ";
 /// Rewrites `text` (the array at byte `start` of `index.src`, as it will
 /// read after the edit) one item per line when it is on one line and
 /// would end past [`MAX_COLUMNS`]. Returns whether it did.
-pub(crate) fn wrap_if_long(
-    index: &Index<'_>,
-    start: usize,
-    text: &mut ArrayText,
-    eol: &str,
-) -> bool {
+pub fn wrap_if_long(index: &Index<'_>, start: usize, text: &mut ArrayText, eol: &str) -> bool {
     let rendered = text.render();
     if has_break(&rendered) || text.items.is_empty() {
         return false;
@@ -41,7 +36,7 @@ pub(crate) fn wrap_if_long(
     let base = leading_blanks(&src[line..start]);
     let item_indent = format!("{base}{}", indent_unit(index));
     for item in &mut text.items {
-        *item = Piece {
+        *item = ArrayItem {
             prefix: format!("{eol}{item_indent}"),
             value: std::mem::take(&mut item.value),
             suffix: String::new(),

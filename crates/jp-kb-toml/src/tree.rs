@@ -7,12 +7,12 @@ use std::ops::Range;
 
 use toml_edit::{Document, InlineTable, Item, Key, Table, Value};
 
-use crate::edit::error::EditError;
-use crate::edit::text::{line_end_incl, line_start, skip_blanks};
+use crate::error::TomlError;
+use crate::text::{line_end_incl, line_start, skip_blanks};
 
 /// Where a key-value is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Host {
+pub enum Host {
     /// On its own line, under header `headers[i]` (`None`: before any header).
     Std(Option<usize>),
     /// Inside the braces of a (non-dotted) inline table.
@@ -25,7 +25,7 @@ pub(crate) enum Host {
 
 /// A `[table]` or `[[array]]` header and the lines it owns.
 #[derive(Debug, Clone)]
-pub(crate) struct Header {
+pub struct Header {
     pub path: Vec<String>,
     pub span: Range<usize>,
     /// Just past the line break of the last line holding one of its keys
@@ -37,7 +37,7 @@ pub(crate) struct Header {
 /// A key-value as written. Dotted tables are not leaves; inline tables
 /// are leaves and their entries are leaves too.
 #[derive(Debug, Clone)]
-pub(crate) struct Leaf<'d> {
+pub struct Leaf<'d> {
     pub path: Vec<String>,
     /// Start of the key as written (its first dotted segment).
     pub key_start: usize,
@@ -48,18 +48,18 @@ pub(crate) struct Leaf<'d> {
     pub item: &'d Value,
 }
 
-pub(crate) struct Index<'d> {
+pub struct Index<'d> {
     pub src: &'d str,
     pub headers: Vec<Header>,
     pub leaves: Vec<Leaf<'d>>,
 }
 
-fn missing_span(what: &str) -> EditError {
-    EditError::Internal(format!("the parser gave no position for {what}"))
+fn missing_span(what: &str) -> TomlError {
+    TomlError::Internal(format!("the parser gave no position for {what}"))
 }
 
 impl<'d> Index<'d> {
-    pub(crate) fn build(src: &'d str, doc: &'d Document<&'d str>) -> Result<Self, EditError> {
+    pub fn build(src: &'d str, doc: &'d Document<&'d str>) -> Result<Self, TomlError> {
         let mut index = Index {
             src,
             headers: Vec::new(),
@@ -77,7 +77,7 @@ impl<'d> Index<'d> {
         table: &'d Table,
         path: &mut Vec<String>,
         host: Host,
-    ) -> Result<(), EditError> {
+    ) -> Result<(), TomlError> {
         for (name, item) in table {
             path.push(name.to_owned());
             match item {
@@ -110,7 +110,7 @@ impl<'d> Index<'d> {
         path: &[String],
         host: Host,
         array: bool,
-    ) -> Result<Host, EditError> {
+    ) -> Result<Host, TomlError> {
         if table.is_dotted() || (table.is_implicit() && !array) {
             return Ok(host);
         }
@@ -130,7 +130,7 @@ impl<'d> Index<'d> {
         value: &'d Value,
         path: &mut Vec<String>,
         host: Host,
-    ) -> Result<(), EditError> {
+    ) -> Result<(), TomlError> {
         if let Value::InlineTable(table) = value
             && table.is_dotted()
         {
@@ -162,7 +162,7 @@ impl<'d> Index<'d> {
         table: &'d InlineTable,
         path: &mut Vec<String>,
         host: Host,
-    ) -> Result<(), EditError> {
+    ) -> Result<(), TomlError> {
         for (name, value) in table {
             path.push(name.to_owned());
             let key = table.key(name).ok_or_else(|| missing_span(name))?;
@@ -174,7 +174,7 @@ impl<'d> Index<'d> {
 
     /// A std key starts its line; an inline entry starts after `{` or the
     /// comma following the previous entry.
-    fn find_key_starts(&mut self) -> Result<(), EditError> {
+    fn find_key_starts(&mut self) -> Result<(), TomlError> {
         let src = self.src;
         let mut order: Vec<usize> = (0..self.leaves.len()).collect();
         order.sort_by_key(|&i| self.leaves[i].key.start);
@@ -191,7 +191,7 @@ impl<'d> Index<'d> {
                         Some(&prev) => {
                             let after = skip_blanks(src, self.leaves[prev].value.end);
                             if src.as_bytes().get(after) != Some(&b',') {
-                                return Err(EditError::Internal(
+                                return Err(TomlError::Internal(
                                     "unexpected text between inline table entries".into(),
                                 ));
                             }
@@ -222,7 +222,7 @@ impl<'d> Index<'d> {
 
     /// Number of path components given by the host (header path or the
     /// inline table's path) rather than by the key as written.
-    pub(crate) fn host_path_len(&self, host: Host) -> usize {
+    pub fn host_path_len(&self, host: Host) -> usize {
         match host {
             Host::Std(None) => 0,
             Host::Std(Some(h)) => self.headers[h].path.len(),
@@ -231,18 +231,18 @@ impl<'d> Index<'d> {
     }
 
     /// The leaf at exactly `path`.
-    pub(crate) fn leaf_at(&self, path: &[String]) -> Option<&Leaf<'d>> {
+    pub fn leaf_at(&self, path: &[String]) -> Option<&Leaf<'d>> {
         self.leaves.iter().find(|l| l.path == path)
     }
 
     /// Byte ranges of the written segments of a leaf's key, checked
     /// against what the parser says the key is.
-    pub(crate) fn segments(&self, leaf: &Leaf<'_>) -> Result<Vec<Range<usize>>, EditError> {
-        let segs = crate::edit::keys::segments(self.src, leaf.key_start)
-            .ok_or_else(|| EditError::Internal("cannot read a key".into()))?;
+    pub fn segments(&self, leaf: &Leaf<'_>) -> Result<Vec<Range<usize>>, TomlError> {
+        let segs = crate::keys::segments(self.src, leaf.key_start)
+            .ok_or_else(|| TomlError::Internal("cannot read a key".into()))?;
         let expected = leaf.path.len() - self.host_path_len(leaf.host);
         if segs.len() != expected || segs.last() != Some(&leaf.key) {
-            return Err(EditError::Internal(format!(
+            return Err(TomlError::Internal(format!(
                 "key at byte {} has {} segments, expected {expected}",
                 leaf.key_start,
                 segs.len()

@@ -7,12 +7,12 @@ use std::ops::Range;
 /// `start`, e.g. `kb . topic."my.id".learned`. Stops at the first byte that
 /// cannot continue the key (`=`, `]`, end of line). `None` when no key
 /// starts there.
-pub(crate) fn segments(src: &str, start: usize) -> Option<Vec<Range<usize>>> {
+pub fn segments(src: &str, start: usize) -> Option<Vec<Range<usize>>> {
     let bytes = src.as_bytes();
     let mut pos = start;
     let mut out = Vec::new();
     loop {
-        pos = crate::edit::text::skip_blanks(src, pos);
+        pos = crate::text::skip_blanks(src, pos);
         let seg_start = pos;
         match bytes.get(pos)? {
             b'"' => pos = end_of_basic(bytes, pos + 1)?,
@@ -27,7 +27,7 @@ pub(crate) fn segments(src: &str, start: usize) -> Option<Vec<Range<usize>>> {
             }
         }
         out.push(seg_start..pos);
-        let after = crate::edit::text::skip_blanks(src, pos);
+        let after = crate::text::skip_blanks(src, pos);
         if bytes.get(after) == Some(&b'.') {
             pos = after + 1;
         } else {
@@ -55,16 +55,16 @@ fn is_bare(b: u8) -> bool {
 
 /// A key as TOML wants it written: bare when it can be, else a basic
 /// string (`"my.topic"`).
-pub(crate) fn key_repr(key: &str) -> String {
+pub fn key_repr(key: &str) -> String {
     if !key.is_empty() && key.bytes().all(is_bare) {
         key.to_owned()
     } else {
-        crate::edit::strings::basic(key)
+        crate::strings::basic(key)
     }
 }
 
 /// A dotted path for messages and headers: `kb.topic."my.topic".learned`.
-pub(crate) fn path_repr<S: AsRef<str>>(path: &[S]) -> String {
+pub fn path_repr<S: AsRef<str>>(path: &[S]) -> String {
     path.iter()
         .map(|s| key_repr(s.as_ref()))
         .collect::<Vec<_>>()

@@ -1,0 +1,419 @@
+//! The topic walks of the last search, saved next to the index so that the
+//! next `jp-kb search` process does not list every directory and `stat`
+//! every file again: a saved walk is used while every directory it listed
+//! keeps its modification time (see [`crate::subjects::cache`]), which
+//! costs one `stat` per directory instead of one per file.
+//!
+//! What that trusts, and for how long: creating, removing or renaming a
+//! file changes its directory's time, so the walk is taken again; a file
+//! rewritten in place (same name, same directory) keeps its directory's
+//! time, so its new size and time are not seen until the walk is taken
+//! again, at the latest [`MAX_AGE`] after it was taken. Until then the
+//! index keeps the file's old words (its hits still show the file as it
+//! is now: snippets and token counts are read from the file).
+//! `docs/decisions.md` ("Search, second pass") says why.
+//!
+//! Layout (little-endian): magic, version, walk count, the walks, a
+//! checksum of everything before it. A file that fails any check is
+//! ignored (the walks are taken again and the file replaced).
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::codec::{Reader, checksum, put_string, put_varint, read_varint};
+use crate::subjects::cache::KeptWalk;
+use crate::subjects::{Collision, Subject, WalkCache, WalkResult, WalkWarning};
+
+/// The file, in the index's directory.
+pub const WALKS_FILE: &str = "walks.bin";
+/// A saved walk older than this is taken again (what bounds how long a
+/// file rewritten in place can go unseen).
+pub const MAX_AGE: Duration = Duration::from_secs(600);
+const MAGIC: &[u8; 8] = b"JPKBWALK";
+const VERSION: u32 = 1;
+
+/// Puts the walks saved in `dir` into `cache`. Returns why the file was
+/// not used, if it exists and was not (the caller rebuilds it quietly).
+pub fn load(dir: &Path, cache: &WalkCache, now: SystemTime) -> Result<usize, String> {
+    let bytes = match std::fs::read(dir.join(WALKS_FILE)) {
+        Ok(bytes) => bytes,
+        Err(e) if super::store::is_absent(&e) => return Ok(0),
+        Err(e) => return Err(e.to_string()),
+    };
+    let walks = decode(&bytes, now).map_err(str::to_owned)?;
+    let n = walks.len();
+    for walk in walks {
+        cache.keep(walk);
+    }
+    Ok(n)
+}
+
+/// Saves `cache`'s walks in `dir` (atomically: a reader sees the old file
+/// or the new one).
+pub fn save(dir: &Path, cache: &WalkCache) -> std::io::Result<()> {
+    let bytes = encode(&cache.kept());
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(&bytes)?;
+    tmp.persist(dir.join(WALKS_FILE)).map_err(|e| e.error)?;
+    Ok(())
+}
+
+fn nanos(t: SystemTime) -> Option<i64> {
+    i64::try_from(t.duration_since(UNIX_EPOCH).ok()?.as_nanos()).ok()
+}
+
+fn time(n: i64) -> Option<SystemTime> {
+    UNIX_EPOCH.checked_add(Duration::from_nanos(u64::try_from(n).ok()?))
+}
+
+fn put_i64(out: &mut Vec<u8>, v: i64) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put_path(out: &mut Vec<u8>, path: &Path) -> Option<()> {
+    put_string(out, path.to_str()?);
+    Some(())
+}
+
+/// The file's bytes. Walks that cannot be saved exactly (a name that is
+/// not UTF-8, a warning about a special file) are left out: they are
+/// walked again by each process.
+pub fn encode(walks: &[KeptWalk]) -> Vec<u8> {
+    let mut entries = Vec::new();
+    let mut count = 0u64;
+    for walk in walks {
+        let mut one = Vec::new();
+        if encode_walk(&mut one, walk).is_some() {
+            entries.extend_from_slice(&one);
+            count += 1;
+        }
+    }
+    let mut out = Vec::with_capacity(entries.len() + 32);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    put_varint(&mut out, count);
+    out.extend_from_slice(&entries);
+    let sum = checksum(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Subject flags.
+const HIDDEN: u64 = 1;
+const REL_IS_TAIL: u64 = 2;
+const SLUG_IS_HEAD: u64 = 4;
+
+fn encode_walk(out: &mut Vec<u8>, kept: &KeptWalk) -> Option<()> {
+    put_i64(out, nanos(kept.taken)?);
+    put_path(out, &kept.dir)?;
+    put_path(out, &kept.root)?;
+    put_varint(out, kept.dirs.len() as u64);
+    for (dir, mtime) in &kept.dirs {
+        put_path(out, dir)?;
+        put_i64(out, nanos(*mtime)?);
+    }
+    let walk = &kept.walk;
+    put_varint(out, walk.subjects.len() as u64);
+    for s in &walk.subjects {
+        let path = s.path().to_str()?;
+        let (rel, slug) = (s.rel_path(), s.slug());
+        let mut flags = if s.hidden { HIDDEN } else { 0 };
+        flags |= if path.ends_with(rel) { REL_IS_TAIL } else { 0 };
+        flags |= if rel.starts_with(slug) {
+            SLUG_IS_HEAD
+        } else {
+            0
+        };
+        put_varint(out, flags);
+        put_string(out, path);
+        if flags & REL_IS_TAIL == 0 {
+            put_string(out, rel);
+        } else {
+            put_varint(out, rel.len() as u64);
+        }
+        if flags & SLUG_IS_HEAD == 0 {
+            put_string(out, slug);
+        } else {
+            put_varint(out, slug.len() as u64);
+        }
+        put_varint(out, s.bytes);
+        put_i64(out, s.modified);
+    }
+    put_varint(out, walk.collisions.len() as u64);
+    for c in &walk.collisions {
+        for text in [&c.slug, &c.kept, &c.dropped] {
+            put_string(out, text);
+        }
+    }
+    put_varint(out, walk.warnings.len() as u64);
+    for w in &walk.warnings {
+        match w {
+            WalkWarning::SymlinkOutside { path, target } => {
+                put_varint(out, 0);
+                put_path(out, path)?;
+                put_path(out, target)?;
+            }
+            WalkWarning::BrokenSymlink { path } => {
+                put_varint(out, 1);
+                put_path(out, path)?;
+            }
+            WalkWarning::NonUtf8Name { path } => {
+                put_varint(out, 2);
+                put_path(out, path)?;
+            }
+            WalkWarning::Io { path, message } => {
+                put_varint(out, 3);
+                put_path(out, path)?;
+                put_string(out, message);
+            }
+            WalkWarning::SpecialFile { .. } => return None,
+        }
+    }
+    Some(())
+}
+
+/// The saved walks taken less than [`MAX_AGE`] before `now`.
+pub fn decode(bytes: &[u8], now: SystemTime) -> Result<Vec<KeptWalk>, &'static str> {
+    if bytes.len() < MAGIC.len() + 12 || &bytes[..MAGIC.len()] != MAGIC {
+        return Err("not a jp-kb walk file");
+    }
+    let body = bytes.len() - 8;
+    let stored = bytes
+        .get(body..)
+        .and_then(|b| b.try_into().ok())
+        .map(u64::from_le_bytes);
+    if stored != Some(checksum(&bytes[..body])) {
+        return Err("damaged (checksum mismatch)");
+    }
+    let mut r = Cursor {
+        reader: Reader {
+            data: &bytes[..body],
+            at: MAGIC.len(),
+        },
+    };
+    if r.reader.u32().map_err(|_| "truncated")? != VERSION {
+        return Err("made by another version of jp-kb");
+    }
+    let count = r.varint()?;
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let kept = decode_walk(&mut r)?;
+        let fresh = now
+            .duration_since(kept.taken)
+            .is_ok_and(|age| age < MAX_AGE);
+        if fresh {
+            out.push(kept);
+        }
+    }
+    if r.reader.at != body {
+        return Err("damaged (trailing bytes)");
+    }
+    Ok(out)
+}
+
+struct Cursor<'a> {
+    reader: Reader<'a>,
+}
+
+impl Cursor<'_> {
+    fn varint(&mut self) -> Result<u64, &'static str> {
+        let rest = self.reader.data.get(self.reader.at..).ok_or("truncated")?;
+        let (v, after) = read_varint(rest).ok_or("damaged (number)")?;
+        self.reader.at += rest.len() - after.len();
+        Ok(v)
+    }
+    fn len(&mut self) -> Result<usize, &'static str> {
+        let v = self.varint()?;
+        let left = self.reader.data.len().saturating_sub(self.reader.at);
+        // Every counted item takes at least a byte: a larger count is damage.
+        usize::try_from(v)
+            .ok()
+            .filter(|n| *n <= left)
+            .ok_or("damaged (count)")
+    }
+    fn i64(&mut self) -> Result<i64, &'static str> {
+        let v = self.reader.u64().map_err(|_| "truncated")?;
+        Ok(i64::from_le_bytes(v.to_le_bytes()))
+    }
+    fn string(&mut self) -> Result<String, &'static str> {
+        self.reader.string().map_err(|_| "damaged (text)")
+    }
+    fn time(&mut self) -> Result<SystemTime, &'static str> {
+        time(self.i64()?).ok_or("damaged (time)")
+    }
+}
+
+fn decode_walk(r: &mut Cursor<'_>) -> Result<KeptWalk, &'static str> {
+    let taken = r.time()?;
+    let dir = PathBuf::from(r.string()?);
+    let root = PathBuf::from(r.string()?);
+    let n = r.len()?;
+    let mut dirs = Vec::with_capacity(n);
+    for _ in 0..n {
+        let path = PathBuf::from(r.string()?);
+        dirs.push((path, r.time()?));
+    }
+    let n = r.len()?;
+    let mut subjects = Vec::with_capacity(n);
+    for _ in 0..n {
+        let flags = r.varint()?;
+        let path = r.string()?;
+        let rel = if flags & REL_IS_TAIL == 0 {
+            r.string()?
+        } else {
+            let len = r.len()?;
+            path.get(path.len().saturating_sub(len)..)
+                .ok_or("damaged (path)")?
+                .to_owned()
+        };
+        let slug = if flags & SLUG_IS_HEAD == 0 {
+            r.string()?
+        } else {
+            rel.get(..r.len()?).ok_or("damaged (slug)")?.to_owned()
+        };
+        let bytes = r.varint()?;
+        let modified = r.i64()?;
+        subjects.push(Subject::new(
+            &slug,
+            &rel,
+            Path::new(&path),
+            flags & HIDDEN != 0,
+            bytes,
+            modified,
+        ));
+    }
+    let n = r.len()?;
+    let mut collisions = Vec::with_capacity(n);
+    for _ in 0..n {
+        collisions.push(Collision {
+            slug: r.string()?,
+            kept: r.string()?,
+            dropped: r.string()?,
+        });
+    }
+    let n = r.len()?;
+    let mut warnings = Vec::with_capacity(n);
+    for _ in 0..n {
+        let tag = r.varint()?;
+        let path = PathBuf::from(r.string()?);
+        warnings.push(match tag {
+            0 => WalkWarning::SymlinkOutside {
+                path,
+                target: PathBuf::from(r.string()?),
+            },
+            1 => WalkWarning::BrokenSymlink { path },
+            2 => WalkWarning::NonUtf8Name { path },
+            3 => WalkWarning::Io {
+                path,
+                message: r.string()?,
+            },
+            _ => return Err("damaged (warning)"),
+        });
+    }
+    Ok(KeptWalk {
+        dir,
+        root,
+        walk: Arc::new(WalkResult {
+            subjects,
+            collisions,
+            warnings,
+        }),
+        dirs,
+        taken,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(taken: SystemTime) -> KeptWalk {
+        let subjects = vec![
+            Subject::new(
+                "a/one",
+                "a/one.md",
+                Path::new("/w/t/a/one.md"),
+                false,
+                12,
+                34,
+            ),
+            Subject::new(".h", ".h.txt", Path::new("/w/t/.h.txt"), true, 1, 2),
+            // A slug that is not a prefix of its path (a collision's winner).
+            Subject::new("x", "y/x.md", Path::new("/elsewhere/x.md"), false, 5, 6),
+        ];
+        KeptWalk {
+            dir: "/w/t".into(),
+            root: "/w".into(),
+            walk: Arc::new(WalkResult {
+                subjects,
+                collisions: vec![Collision {
+                    slug: "a/one".into(),
+                    kept: "a/one.md".into(),
+                    dropped: "a/one.txt".into(),
+                }],
+                warnings: vec![
+                    WalkWarning::BrokenSymlink {
+                        path: "/w/t/gone".into(),
+                    },
+                    WalkWarning::Io {
+                        path: "/w/t/locked".into(),
+                        message: "permission denied".into(),
+                    },
+                ],
+            }),
+            dirs: vec![("/w/t".into(), taken), ("/w/t/a".into(), taken)],
+            taken,
+        }
+    }
+
+    #[test]
+    fn round_trips_recent_walks_and_drops_old_ones() {
+        let now = SystemTime::now();
+        let kept = sample(now);
+        let back = decode(&encode(std::slice::from_ref(&kept)), now).unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].walk, kept.walk);
+        assert_eq!(back[0].dirs, kept.dirs);
+        assert_eq!((&back[0].dir, &back[0].root), (&kept.dir, &kept.root));
+        let later = now + MAX_AGE + Duration::from_secs(1);
+        assert!(decode(&encode(&[kept]), later).unwrap().is_empty());
+    }
+
+    #[test]
+    fn walks_that_cannot_be_saved_exactly_are_left_out() {
+        let now = SystemTime::now();
+        let mut special = sample(now);
+        special.walk = Arc::new(WalkResult {
+            warnings: vec![WalkWarning::SpecialFile {
+                path: "/w/t/fifo".into(),
+                kind: "FIFO",
+            }],
+            ..WalkResult::default()
+        });
+        let bytes = encode(&[special, sample(now)]);
+        assert_eq!(decode(&bytes, now).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn damage_is_an_error_never_a_panic() {
+        let now = SystemTime::now();
+        let good = encode(&[sample(now)]);
+        assert!(decode(b"nonsense", now).is_err());
+        for cut in 0..good.len() {
+            assert!(decode(&good[..cut], now).is_err(), "cut at {cut}");
+        }
+        // Damage behind a checksum that matches it: still no panic.
+        for i in MAGIC.len()..good.len() - 8 {
+            for flip in [0x01, 0x80, 0xFF] {
+                let mut bad = good[..good.len() - 8].to_vec();
+                bad[i] ^= flip;
+                let sum = checksum(&bad);
+                bad.extend_from_slice(&sum.to_le_bytes());
+                let _ = decode(&bad, now);
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The driver with its workers: loads and checks reported as events.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use super::*;
+use crate::tui::theme::Theme;
+use crate::tui::worker::outbox;
+
+fn workspace() -> (tempfile::TempDir, Driver) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".jp/kb/p")).unwrap();
+    std::fs::write(dir.path().join(".jp/kb/p/a.md"), "# A\n").unwrap();
+    std::fs::write(
+        dir.path().join(".jp/kb.toml"),
+        "[kb.topic.p]\nsubjects = \".jp/kb/p\"\n",
+    )
+    .unwrap();
+    let env = Environment {
+        cwd: dir.path().to_path_buf(),
+        global_config_dir: None,
+        user_data_dir: None,
+    };
+    let options = LoadOptions {
+        workspace: Some(dir.path().to_path_buf()),
+        ..LoadOptions::default()
+    };
+    (dir, Driver::new(env, options))
+}
+
+/// Every background load reaches the state: the event is moved from
+/// the worker into `update`, never shared (the old `Arc` was taken
+/// only by its last holder, and a load with a second holder vanished).
+#[test]
+fn a_background_load_always_arrives_in_the_state() {
+    let (dir, mut driver) = workspace();
+    let (tx, rx) = std::sync::mpsc::channel::<Event>();
+    driver.reload_in_background(&outbox(tx)).unwrap();
+    let mut app = App::new(Theme { color: false }, (80, 24));
+    let first = driver.load(Vec::new());
+    driver.dispatch(&mut app, first);
+    let before = app.model.as_ref().map(|m| m.generation);
+    assert!(before.is_some());
+    let subjects = dir.path().join(".jp/kb/p");
+    for n in 0..5 {
+        std::fs::write(subjects.join(format!("b{n}.md")), "# B\n").unwrap();
+        driver.dispatch(&mut app, Event::FilesChanged(vec![subjects.clone()]));
+    }
+    // Reloads queued meanwhile coalesce; the newest one's load comes.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let event = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert!(matches!(event, Event::Loaded(_)), "{event:?}");
+        driver.dispatch(&mut app, event);
+        let shown = app.resolution().map_or(0, |r| r.subjects().len());
+        if shown == 6 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "shows {shown}");
+    }
+    assert_ne!(app.model.as_ref().map(|m| m.generation), before);
+    assert!(app.load_error.is_none());
+}
+
+#[test]
+fn queued_reloads_add_up_and_everything_stays_everything() {
+    let r = |paths: &[&str], started| Reload {
+        changed: paths.iter().map(PathBuf::from).collect(),
+        started,
+    };
+    let merged = merge_reloads(r(&["a"], 1), r(&["b"], 2));
+    assert_eq!(merged.changed, [PathBuf::from("a"), PathBuf::from("b")]);
+    assert_eq!(merged.started, 2);
+    let all = merge_reloads(r(&[], 1), r(&["b"], 3));
+    assert!(all.changed.is_empty());
+    assert_eq!(all.started, 3);
+}
+
+/// The check worker checks a loaded knowledge base as loaded (not read
+/// again), and the workspace from scratch when asked with none.
+#[test]
+fn the_check_worker_checks_the_loaded_knowledge_base_as_loaded() {
+    let (dir, mut driver) = workspace();
+    std::fs::write(
+        dir.path().join(".jp/kb.toml"),
+        "[kb.topic.p]\nsubjects = \".jp/kb/nope\"\n",
+    )
+    .unwrap();
+    let kb = KnowledgeBase::load(&driver.env, &driver.options).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Event>();
+    driver.check_in_background(&outbox(tx)).unwrap();
+    let checks = driver.checks.clone().unwrap();
+    let codes = |rx: &std::sync::mpsc::Receiver<Event>| match rx
+        .recv_timeout(Duration::from_secs(30))
+        .unwrap()
+    {
+        Event::Checked(report) => report.findings.iter().map(|f| f.code).collect::<Vec<_>>(),
+        other => panic!("{other:?}"),
+    };
+    checks.request(None).unwrap();
+    assert_eq!(codes(&rx), [crate::check::Code::SubjectsNotFound]);
+    // Fixed on disk meanwhile: the loaded knowledge base still has the
+    // error; a check from scratch does not.
+    std::fs::write(
+        dir.path().join(".jp/kb.toml"),
+        "[kb.topic.p]\nsubjects = \".jp/kb/p\"\n",
+    )
+    .unwrap();
+    checks.request(Some(Arc::new(kb))).unwrap();
+    assert_eq!(codes(&rx), [crate::check::Code::SubjectsNotFound]);
+    checks.request(None).unwrap();
+    assert!(!codes(&rx).contains(&crate::check::Code::SubjectsNotFound));
+}

@@ -1,0 +1,42 @@
+//! What `update` asks the outside world to do ([`Effect`]): returned as
+//! data, carried out by the driver (files, workers) or the terminal (the
+//! editor, quitting), so `update` is tested with no file system.
+
+use std::path::PathBuf;
+
+use super::edit_bridge::Edit;
+
+/// A file an edit (or undo) changed, for the Config tab's highlight.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangedFile {
+    pub path: PathBuf,
+    pub before: String,
+    pub after: String,
+}
+
+/// What `update` asks the driver to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Apply edits to one config file, as one undo step; `declare`: an
+    /// addition to a topic the file does not declare declares it there.
+    ApplyEdit {
+        file: PathBuf,
+        edits: Vec<Edit>,
+        declare: bool,
+    },
+    Undo,
+    Redo,
+    /// Reload the workspace; `paths` changed on disk (caches to drop).
+    Reload {
+        paths: Vec<PathBuf>,
+    },
+    /// Run `jp-kb check` on the loaded workspace (it reads subject files).
+    Check,
+    /// Suspend the terminal, run the editor on the file, restore, reload.
+    OpenEditor(PathBuf),
+    /// Put this text on the clipboard (the terminal writes OSC 52).
+    Copy(String),
+    /// Copy the whole `<knowledge>` section (the driver reads it).
+    CopyPrompt,
+    Quit,
+}

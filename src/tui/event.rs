@@ -1,0 +1,58 @@
+//! What the outside world reports to the TUI: an [`Event`] from a worker,
+//! the file watcher, the driver or the terminal. Events are moved into
+//! the state exactly once (none is `Clone`: a load's result cannot be
+//! shared, so it cannot be dropped because another copy exists).
+//! [`Msg`] is what `update` takes: a user [`Command`] or an [`Event`].
+
+use std::path::PathBuf;
+
+use super::command::Command;
+use super::effect::ChangedFile;
+use super::model::{Fetched, LoadOutcome};
+use crate::check::CheckReport;
+
+/// One report from outside the state. Not `Clone`, on purpose:
+///
+/// ```compile_fail
+/// fn shared(event: &jp_kb::tui::event::Event) -> jp_kb::tui::event::Event {
+///     event.clone()
+/// }
+/// ```
+#[derive(Debug)]
+pub enum Event {
+    /// The terminal was resized.
+    Resize(u16, u16),
+    /// Files changed on disk (from the watcher, or the editor returned).
+    FilesChanged(Vec<PathBuf>),
+    /// The workspace was (re)loaded.
+    Loaded(Box<LoadOutcome>),
+    /// Data the driver read for the preview.
+    Fetched(Box<Fetched>),
+    /// What `jp-kb check` found after a (re)load.
+    Checked(Box<CheckReport>),
+    /// An effect finished: a status message, and whether it failed.
+    Done {
+        message: String,
+        error: bool,
+        changed: Option<ChangedFile>,
+    },
+}
+
+/// What `update` takes.
+#[derive(Debug)]
+pub enum Msg {
+    Command(Command),
+    Event(Event),
+}
+
+impl From<Command> for Msg {
+    fn from(command: Command) -> Self {
+        Msg::Command(command)
+    }
+}
+
+impl From<Event> for Msg {
+    fn from(event: Event) -> Self {
+        Msg::Event(event)
+    }
+}

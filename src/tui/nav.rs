@@ -1,0 +1,159 @@
+//! Backing out and paging: `Esc` on the main screen backs out one level
+//! (the filter, then the preview's focus; dialogs close themselves), and
+//! the `?` help and the message log page (PgDn/PgUp, Ctrl-d/Ctrl-u,
+//! Home/End, g/G) and search (`/`, then `n`/`N`).
+
+use super::app::{App, Focus, Mode};
+use super::command::Command;
+use super::effect::Effect;
+
+/// `Esc` on the main screen: clears the filter if one is set, else
+/// leaves the preview for the subjects pane. True when it did something.
+pub fn back_out(app: &mut App) -> bool {
+    if !app.subjects.filter.is_empty() {
+        app.subjects.filter.clear();
+        app.set_status("filter cleared", false);
+        return true;
+    }
+    if app.focus == Focus::Preview {
+        app.focus = Focus::Subjects;
+        return true;
+    }
+    false
+}
+
+/// The lines of the overlay shown (the help or the message log), as
+/// plain text for searching.
+fn overlay_lines(app: &App, messages: bool) -> Vec<String> {
+    if messages {
+        return app.messages.clone();
+    }
+    super::view::help_lines(app)
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
+
+/// How many lines the overlay shows at once.
+fn page(app: &App) -> usize {
+    // The overlay stops above the two status lines; minus its borders.
+    usize::from(app.size.1.saturating_sub(4)).max(1)
+}
+
+/// The last scroll position that still fills the overlay.
+fn last_scroll(app: &App, messages: bool) -> u16 {
+    let n = overlay_lines(app, messages).len();
+    u16::try_from(n.saturating_sub(page(app))).unwrap_or(u16::MAX)
+}
+
+/// Opens the message log at its end (newest last).
+pub fn open_messages(app: &mut App) {
+    app.help_query.clear();
+    app.mode = Mode::Messages;
+    app.help_scroll = last_scroll(app, true);
+}
+
+/// Keys of the help and the message log.
+pub fn overlay(app: &mut App, action: &Command) -> Vec<Effect> {
+    let messages = matches!(app.mode, Mode::Messages);
+    let page = u16::try_from(page(app)).unwrap_or(u16::MAX);
+    let last = last_scroll(app, messages);
+    let s = app.help_scroll;
+    app.help_scroll = match action {
+        Command::Quit => {
+            app.quit = true;
+            return vec![Effect::Quit];
+        }
+        Command::Cancel | Command::ToggleHelp | Command::ShowMessages => {
+            app.mode = Mode::Normal;
+            return Vec::new();
+        }
+        Command::MoveDown => s.saturating_add(1),
+        Command::MoveUp => s.saturating_sub(1),
+        Command::PageDown => s.saturating_add(page),
+        Command::PageUp => s.saturating_sub(page),
+        Command::Top => 0,
+        Command::Bottom => last,
+        Command::OpenFilter => {
+            app.mode = Mode::HelpSearch(ratatui_textarea::TextArea::default(), messages);
+            return Vec::new();
+        }
+        Command::SearchNext => find(app, messages, true).unwrap_or(s),
+        Command::SearchPrev => find(app, messages, false).unwrap_or(s),
+        _ => s,
+    }
+    .min(last);
+    Vec::new()
+}
+
+/// Keys while typing a search in the help or the message log.
+pub fn search(app: &mut App, action: &Command) -> Vec<Effect> {
+    let Mode::HelpSearch(input, messages) = &mut app.mode else {
+        return Vec::new();
+    };
+    let messages = *messages;
+    match action {
+        Command::Quit => {
+            app.quit = true;
+            return vec![Effect::Quit];
+        }
+        Command::Input(key) => {
+            input.input(*key);
+        }
+        Command::Cancel | Command::Confirm => {
+            let query = input.lines().join("");
+            app.mode = if messages { Mode::Messages } else { Mode::Help };
+            app.help_query.clear();
+            if matches!(action, Command::Confirm) && !query.is_empty() {
+                app.help_query = query;
+                // From the line shown at the top, that line included.
+                app.help_scroll = app.help_scroll.saturating_sub(1);
+                if let Some(at) = find(app, messages, true) {
+                    app.help_scroll = at.min(last_scroll(app, messages));
+                } else {
+                    app.help_scroll = app.help_scroll.saturating_add(1);
+                    let q = app.help_query.clone();
+                    app.set_status(format!("no line matches `{q}`"), true);
+                }
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// The next (or previous) line after (before) the one at the top that
+/// contains the last search (case-insensitive), wrapping around.
+fn find(app: &App, messages: bool, forward: bool) -> Option<u16> {
+    let query = app.help_query.to_lowercase();
+    if query.is_empty() {
+        return None;
+    }
+    let lines = overlay_lines(app, messages);
+    let n = lines.len();
+    let top = usize::from(app.help_scroll);
+    (1..=n)
+        .map(|k| {
+            if forward {
+                (top + k) % n
+            } else {
+                (top + n * 2 - k) % n
+            }
+        })
+        .find(|&i| lines[i].to_lowercase().contains(&query))
+        .and_then(|i| u16::try_from(i).ok())
+}
+
+/// Text of the overlay's bottom border: its keys, and the search.
+pub fn overlay_hint(app: &App) -> String {
+    match &app.mode {
+        Mode::HelpSearch(input, _) => {
+            format!(" /{} · Enter find · Esc back ", input.lines().join(""))
+        }
+        _ if !app.help_query.is_empty() => format!(
+            " /{} · n/N next/previous · PgDn/PgUp · Esc close ",
+            app.help_query
+        ),
+        _ => " ↑↓ PgDn/PgUp g/G · / search · Esc close ".to_owned(),
+    }
+}

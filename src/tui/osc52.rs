@@ -1,0 +1,120 @@
+//! `y`: copies what has the focus (a slug, the prompt, the learn output,
+//! the findings) to the clipboard with an OSC 52 escape sequence, which
+//! the terminal carries out, so it works over SSH. Inside tmux the plain
+//! sequence is written too: tmux takes it into a paste buffer and on to
+//! the outer terminal when `set-clipboard` is `on` (its default,
+//! `external`, passes it on only), with no DCS passthrough (off by
+//! default since tmux 3.3).
+
+use std::io::Write;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+
+use super::app::Tab;
+use super::app::{App, Focus};
+use super::effect::Effect;
+use super::tree::RowKind;
+use crate::learn::Outcome;
+
+/// The escape sequence that puts `text` (its exact bytes) on the
+/// clipboard: `ESC ] 52 ; c ; base64 BEL`.
+pub fn sequence(text: &str) -> String {
+    format!("\x1b]52;c;{}\x07", STANDARD.encode(text.as_bytes()))
+}
+
+/// Writes the sequence for `text` to `out` and flushes it.
+pub fn write(out: &mut impl Write, text: &str) -> std::io::Result<()> {
+    out.write_all(sequence(text).as_bytes())?;
+    out.flush()
+}
+
+/// What `y` copies where the focus is, as an effect (and a status
+/// message saying what was copied).
+pub fn copy(app: &mut App) -> Vec<Effect> {
+    let (what, text) = match app.focus {
+        Focus::Topics => ("the topic id", app.topic_state().map(|t| t.id().to_owned())),
+        Focus::Subjects => ("the slug", selected_slug(app)),
+        Focus::Preview => match app.preview.tab {
+            Tab::Prompt if app.preview.prompt_client.is_none() => {
+                app.set_status("copied the <knowledge> section (OSC 52)", false);
+                return vec![Effect::CopyPrompt];
+            }
+            Tab::Prompt => {
+                app.set_status(
+                    "a client view is not copied: c back to the RFD view copies the prompt",
+                    true,
+                );
+                return Vec::new();
+            }
+            Tab::Learn => ("the learn output", learn_output(app)),
+            Tab::Tool => (
+                "the tool definition",
+                app.model.as_ref().and_then(|m| m.tool.clone()),
+            ),
+            Tab::Config => ("the config file", config_text(app)),
+            Tab::Findings => ("the findings", Some(findings_text(app))),
+            Tab::Subject => ("the slug", selected_slug(app)),
+        },
+    };
+    if let Some(text) = text.filter(|t| !t.is_empty()) {
+        app.set_status(
+            format!("copied {what} ({} bytes, OSC 52)", text.len()),
+            false,
+        );
+        vec![Effect::Copy(text)]
+    } else {
+        let thing = what.strip_prefix("the ").unwrap_or(what);
+        app.set_status(format!("nothing to copy: no {thing}"), true);
+        Vec::new()
+    }
+}
+
+/// The selected subject's slug, or `dir/**` on a directory row.
+fn selected_slug(app: &App) -> Option<String> {
+    match app.selected_row()?.kind {
+        RowKind::Subject(i) => app.subject(i).map(|s| s.slug().to_owned()),
+        RowKind::Dir(dir) => Some(format!("{}/**", dir.slug_prefix)),
+    }
+}
+
+fn learn_output(app: &App) -> Option<String> {
+    match app.cache.learn.get(&app.learn_key()?)? {
+        Outcome::Success(out) | Outcome::Error(out) => Some(out.clone()),
+    }
+}
+
+fn config_text(app: &App) -> Option<String> {
+    let file = app.shown_target()?;
+    app.model.as_ref()?.config_texts.get(&file).cloned()
+}
+
+/// The Findings tab as shown, one finding per line.
+fn findings_text(app: &App) -> String {
+    super::view::findings_tab(app)
+        .lines
+        .iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sequence_is_base64_of_the_exact_bytes() {
+        assert_eq!(sequence("tar"), "\x1b]52;c;dGFy\x07");
+        // Line breaks and non-ASCII bytes are carried exactly.
+        assert_eq!(sequence("é\n"), "\x1b]52;c;w6kK\x07");
+        let mut out = Vec::new();
+        write(&mut out, "a b").unwrap_or_default();
+        assert_eq!(out, b"\x1b]52;c;YSBi\x07");
+    }
+}

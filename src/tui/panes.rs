@@ -1,0 +1,105 @@
+//! Each pane's own state (ratatui's demo2 gives each tab its own): what
+//! the topics list, the subjects list, the preview and the Config tab
+//! remember between frames. The whole [`super::app::App`] holds one of
+//! each beside the loaded model; a helper that needs one pane takes that
+//! pane.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use super::effect::ChangedFile;
+use super::pane::Tab;
+use super::tree::{self, Row, RowsKey, RowsMemo};
+use crate::topic::TopicState;
+
+/// The topics list.
+#[derive(Debug, Default)]
+pub struct TopicsPane {
+    /// The selected topic's index.
+    pub selected: usize,
+    /// A topic to select after the next load (a topic just created).
+    pub pending: Option<String>,
+}
+
+/// The subjects list.
+#[derive(Debug)]
+pub struct SubjectsPane {
+    /// The selected row.
+    pub row: usize,
+    /// Collapsed directories: (topic id, relative dir).
+    pub collapsed: BTreeSet<(String, String)>,
+    pub show_hidden: bool,
+    pub filter: String,
+    /// The rows, kept while what they depend on holds.
+    pub rows_memo: RowsMemo,
+}
+
+impl Default for SubjectsPane {
+    fn default() -> Self {
+        Self {
+            row: 0,
+            collapsed: BTreeSet::new(),
+            show_hidden: true,
+            filter: String::new(),
+            rows_memo: RowsMemo::default(),
+        }
+    }
+}
+
+impl SubjectsPane {
+    /// The rows of `state`'s subjects (built once per change of the walk,
+    /// the filter, the collapsed directories, or, when hidden and disabled
+    /// subjects are left out, of the states).
+    pub fn rows(&self, state: &TopicState) -> Rc<Vec<Row>> {
+        let Some(resolution) = state.shared_resolution() else {
+            return Rc::default();
+        };
+        let collapsed: BTreeSet<String> = self
+            .collapsed
+            .iter()
+            .filter(|(t, _)| t == state.id())
+            .map(|(_, d)| d.clone())
+            .collect();
+        let key = RowsKey {
+            walk: Arc::clone(&resolution.walk),
+            states: (!self.show_hidden).then(|| Arc::clone(&resolution.disabled_by)),
+            show_hidden: self.show_hidden,
+            filter: self.filter.clone(),
+            collapsed,
+        };
+        self.rows_memo.get(key.clone(), || {
+            tree::rows(resolution, &key.collapsed, self.show_hidden, &self.filter)
+        })
+    }
+}
+
+/// The preview: its tab and scroll, and the Prompt tab's view.
+#[derive(Debug)]
+pub struct PreviewPane {
+    pub tab: Tab,
+    pub scroll: u16,
+    /// The Prompt tab's view: a client id, or None for the RFD's
+    /// `<knowledge>` section.
+    pub prompt_client: Option<String>,
+}
+
+impl Default for PreviewPane {
+    fn default() -> Self {
+        Self {
+            tab: Tab::Subject,
+            scroll: 0,
+            prompt_client: None,
+        }
+    }
+}
+
+/// The Config tab: where new entries go, and the last change to show.
+#[derive(Debug, Default)]
+pub struct ConfigTab {
+    /// The file chosen with `f` for new entries (None: contract default).
+    pub target: Option<PathBuf>,
+    /// The file the last edit (or undo) changed, highlighted.
+    pub last_change: Option<ChangedFile>,
+}

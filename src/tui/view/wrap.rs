@@ -1,0 +1,118 @@
+//! The preview's own soft wrap for byte-exact texts (the Prompt, Learn
+//! and Tool tabs): a continuation line starts with `↪` (in the line
+//! number gutter when there is one), so the text's real line breaks can
+//! be told from wrapped ones; and line numbers for the Prompt and Learn
+//! tabs.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span, Text};
+
+/// The continuation marker.
+pub const MARK: &str = "↪";
+
+/// `text`'s lines numbered from 1 in a gutter `gutter(lines)` wide.
+pub fn numbered(text: &str, style: Style) -> Vec<Line<'static>> {
+    let n = text.lines().count();
+    let digits = gutter(n) - 1;
+    text.lines()
+        .enumerate()
+        .map(|(k, line)| {
+            Line::from(vec![
+                Span::styled(format!("{:>digits$} ", k + 1), style),
+                Span::raw(line.to_owned()),
+            ])
+        })
+        .collect()
+}
+
+/// The gutter width for `n` numbered lines: digits (at least 4) and a
+/// space.
+pub fn gutter(n: usize) -> usize {
+    n.max(1).to_string().len().max(4) + 1
+}
+
+/// Wraps `text` to `width` columns by characters (whitespace is part of
+/// a byte-exact text), stopping after `limit` rows (what a scrolled
+/// preview can show). The first `gutter` columns of a line are its
+/// number; a continuation line gets the marker there, or, without a
+/// gutter, in front.
+pub fn wrap(
+    text: Text<'static>,
+    width: usize,
+    gutter: usize,
+    limit: usize,
+    mark: Style,
+) -> Text<'static> {
+    let mut out: Vec<Line<'static>> = Vec::new();
+    let prefix = if gutter >= 2 {
+        format!("{:>w$} ", MARK, w = gutter - 1)
+    } else {
+        format!("{MARK} ")
+    };
+    let prefix_width = Span::raw(prefix.as_str()).width();
+    for line in text.lines {
+        if out.len() >= limit {
+            break;
+        }
+        if line.width() <= width || width <= prefix_width + 1 {
+            out.push(line);
+            continue;
+        }
+        let style = line.style;
+        let mut row: Vec<Span<'static>> = Vec::new();
+        let mut used = 0;
+        let mut piece = String::new();
+        let mut piece_style = Style::default();
+        for span in line.spans {
+            for ch in span.content.chars() {
+                let w = Span::raw(ch.to_string()).width();
+                if used + w > width {
+                    if !piece.is_empty() {
+                        row.push(Span::styled(std::mem::take(&mut piece), piece_style));
+                    }
+                    out.push(Line::from(std::mem::take(&mut row)).style(style));
+                    if out.len() >= limit {
+                        return Text::from(out);
+                    }
+                    row.push(Span::styled(prefix.clone(), mark));
+                    used = prefix_width;
+                }
+                if span.style != piece_style && !piece.is_empty() {
+                    row.push(Span::styled(std::mem::take(&mut piece), piece_style));
+                }
+                piece_style = span.style;
+                piece.push(ch);
+                used += w;
+            }
+        }
+        if !piece.is_empty() {
+            row.push(Span::styled(piece, piece_style));
+        }
+        out.push(Line::from(row).style(style));
+    }
+    Text::from(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(text: &Text) -> Vec<String> {
+        text.lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn continuation_lines_carry_the_marker_real_breaks_do_not() {
+        let text = Text::from(numbered("abcdefghij\nxy", Style::default()));
+        let wrapped = wrap(text, 10, gutter(2), 100, Style::default());
+        assert_eq!(rows(&wrapped), ["   1 abcde", "   ↪ fghij", "   2 xy"]);
+        let plain = wrap(Text::raw("abcdefgh"), 5, 0, 100, Style::default());
+        assert_eq!(rows(&plain), ["abcde", "↪ fgh"]);
+        // Stops at the limit.
+        let long = wrap(Text::raw("a".repeat(100)), 10, 0, 3, Style::default());
+        assert_eq!(long.lines.len(), 3);
+    }
+}

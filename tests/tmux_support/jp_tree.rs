@@ -1,0 +1,43 @@
+//! A workspace built from JP's real configuration (`tests/data/toml-real/jp`:
+//! `jp__config__personas__dev.toml` is `.jp/config/personas/dev.toml`),
+//! with its `extends` chains and persona files, plus a jp-kb topic in
+//! `.jp/kb.toml` (JP rejects a `kb` table in its own files).
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
+
+use std::path::Path;
+
+/// Copies JP's `.jp/` files into `root`; returns how many.
+pub fn copy_jp_config(root: &Path) -> usize {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/toml-real/jp");
+    let mut copied = 0;
+    for entry in std::fs::read_dir(&data).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let Some(rel) = name.strip_prefix("jp__") else {
+            continue;
+        };
+        let path = root.join(".jp").join(rel.replace("__", "/"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::copy(data.join(&name), &path).unwrap();
+        copied += 1;
+    }
+    assert!(copied > 40, "JP's configuration files are missing");
+    copied
+}
+
+/// Writes `text` to `root/rel`, creating directories.
+pub fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The command line that starts `jp-kb ARGS` in `root` with the user's own
+/// JP directories replaced by empty ones under `root`, then prints
+/// `EXIT-<status>`.
+pub fn tui_command(root: &Path, args: &str) -> String {
+    let quoted = super::shell_quote(root);
+    format!(
+        "cd {quoted} && JP_GLOBAL_CONFIG_DIR={quoted}/.user-config JP_USER_DATA_DIR={quoted}/.user-data {} {args}; echo EXIT-$?",
+        super::binary()
+    )
+}
