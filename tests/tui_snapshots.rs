@@ -449,3 +449,21 @@ fn dialog_pattern_tester_in_disabled_mode() {
     d.keys("g**\t");
     assert_snapshot!(d.screen());
 }
+
+/// Issue 14 item 1: `f` lists every layer with its role, whether it
+/// declares the topic, and the layers still to be created.
+#[test]
+fn dialog_layer_picker() {
+    let mut d = demo();
+    d.keys("f");
+    assert_snapshot!(d.screen());
+}
+
+/// Issue 14 item 6: turning a whole topic off asks first, with what
+/// leaves the prompt and the token change.
+#[test]
+fn dialog_confirm_turning_a_topic_off() {
+    let mut d = demo();
+    d.keys("e");
+    assert_snapshot!(d.screen());
+}

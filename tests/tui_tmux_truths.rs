@@ -104,6 +104,14 @@ fn disabling_a_directory_names_what_leaves_the_prompt_in_a_real_jp_workspace() {
     );
     assert!(joined.contains("rules/core"), "{dialog}");
     tmux.literal("1");
+    // Removing a pre-loaded subject asks once more (the planner's
+    // confirmation), naming what leaves the prompt.
+    let confirm = tmux.wait_for("the confirmation", |s| s.contains("pre-loaded subject"));
+    assert!(
+        confirm.contains("leaves <knowledge>: docs/rules/core"),
+        "{confirm}"
+    );
+    tmux.send(&["Enter"]);
     tmux.wait_for("the edit", |s| s.contains("added"));
     let text = kb_toml(&root);
     assert!(text.contains("disabled = [\"rules/**\"]"), "{text}");
@@ -221,6 +229,11 @@ fn banners_editor_and_enable_say_only_what_happened() {
 
     tmux.send(&["BTab"]);
     tmux.literal("e");
+    // Turning a topic off asks first.
+    tmux.wait_for("the confirmation", |s| {
+        s.contains("disables the whole topic")
+    });
+    tmux.literal("1");
     tmux.wait_for("the topic disabled", |s| {
         s.contains("enable = false") || s.contains("(disabled)")
     });

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use jp_kb::KnowledgeBase;
 use jp_kb::config::{Environment, LoadOptions};
-use jp_kb::edit::plan::Planned;
-use jp_kb::edit::{save, save_declaring, unified_diff};
+use jp_kb::edit::plan::{self, Answer, Chosen, Intent, NoTokens, Plan, Workspace};
+use jp_kb::edit::{unified_diff, write::save_with};
 
 use jp_kb::display::escape_name;
 
@@ -57,21 +57,47 @@ impl EditContext<'_> {
         escape_name(&self.kb.display_path(path).display().to_string()).into_owned()
     }
 
-    /// Saves each planned edit and prints `file: summary` (and the diff).
-    /// `declare`: an addition to a topic the file does not define declares
-    /// it there.
-    pub fn carry_out(
-        &self,
-        planned: &[Planned],
-        opts: &EditOpts,
-        declare: bool,
-    ) -> Result<bool, CliError> {
+    /// Asks the planner about `intent` (`--file` is the chosen file, for
+    /// removals too) and carries out its answer. A question (a subject
+    /// selected by a glob) takes its second option, replacing the glob by
+    /// the other slugs, with `expand`; otherwise it is refused with both
+    /// commands spelled out.
+    pub fn run(&self, intent: &Intent, opts: &EditOpts, expand: bool) -> Result<bool, CliError> {
+        let ws = Workspace {
+            kb: &self.kb,
+            chosen: self
+                .explicit_file(opts)?
+                .map(|path| Chosen { path, only: true }),
+            tokens: &NoTokens,
+            budget: jp_kb::check::Thresholds::DEFAULT_MAX_PROMPT_TOKENS,
+        };
+        match plan::plan(&ws, intent) {
+            Answer::Do(plan) => self.carry_out(&plan, opts),
+            Answer::Nothing(why) => {
+                print_human(&format!("nothing changed: {}", escape_name(&why)));
+                Ok(false)
+            }
+            Answer::Refuse(why) => Err(CliError::runtime(why)),
+            Answer::Choose(mut question) => {
+                if expand && question.options.len() > 1 {
+                    let (_, plan) = question.options.swap_remove(1);
+                    self.carry_out(&plan, opts)
+                } else {
+                    Err(CliError::runtime(glob_refusal(&question, intent)))
+                }
+            }
+        }
+    }
+
+    /// Saves each step of `plan` and prints `file: summary` (and the
+    /// diff), then the plan's notes as warnings.
+    pub fn carry_out(&self, plan: &Plan, opts: &EditOpts) -> Result<bool, CliError> {
         // Refused before anything is written: no partial change.
-        for p in planned {
-            jp_kb::edit::target::creatable(&p.path).map_err(CliError::runtime)?;
+        for step in &plan.steps {
+            jp_kb::edit::target::creatable(&step.path).map_err(CliError::runtime)?;
         }
         let mut changed_any = false;
-        for p in planned {
+        for p in &plan.steps {
             if let Some(parent) = p.path.parent()
                 && !parent.exists()
             {
@@ -79,12 +105,8 @@ impl EditContext<'_> {
                     CliError::runtime(format!("{}: cannot create: {e}", parent.display()))
                 })?;
             }
-            let result = if declare {
-                save_declaring(&p.path, &p.edit)
-            } else {
-                save(&p.path, &p.edit)
-            };
-            let saved = result.map_err(|e| CliError::runtime(e.to_string()))?;
+            let saved = save_with(&p.path, &mut |source| p.apply(source))
+                .map_err(|e| CliError::runtime(e.to_string()))?;
             let shown = self.shown(&p.path);
             if saved.applied.changed {
                 changed_any = true;
@@ -98,6 +120,9 @@ impl EditContext<'_> {
                 // The edit core's summary already says "nothing changed".
                 print_human(&format!("{shown}: {}", escape_name(&saved.applied.summary)));
             }
+        }
+        for note in &plan.notes {
+            warn(&escape_name(note));
         }
         if changed_any {
             self.sync_clients();
@@ -166,4 +191,28 @@ impl EditContext<'_> {
             (None, Ok(_)) => {}
         }
     }
+}
+
+/// The refusal of a glob question: what selects the subject, and the two
+/// commands that fix it.
+fn glob_refusal(question: &plan::Question, intent: &Intent) -> String {
+    let (list, topic, entries) = match intent {
+        Intent::Remove {
+            list,
+            topic,
+            entries,
+        } => (list.key(), topic.as_str(), entries.join(" ")),
+        _ => return format!("{}\n{}", question.title, question.lines.join("\n")),
+    };
+    let globs: Vec<String> = question.globs.iter().map(|g| format!("'{g}'")).collect();
+    format!(
+        "{}\nEither:\n  remove the pattern (it {} everything it selects):\n    jp-kb {list} rm {topic} {}\n  or replace it by the slugs it selects, minus these:\n    jp-kb {list} rm {topic} {entries} --expand",
+        question.lines.join("\n"),
+        if list == "learned" {
+            "un-learns"
+        } else {
+            "enables"
+        },
+        globs.join(" "),
+    )
 }

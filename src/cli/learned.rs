@@ -4,13 +4,10 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use jp_kb::display::escape_name;
-use jp_kb::edit::plan::{List, Planned, Removal, list_edit, plan_removal};
-use jp_kb::edit::target::for_lists;
-use jp_kb::subjects::PatternList;
+use jp_kb::edit::plan::{Intent, List};
 
 use super::edits::{EditContext, EditOpts};
-use super::output::{CliError, print_human, warn};
+use super::output::CliError;
 
 #[derive(Debug, Subcommand)]
 pub enum ListCommand {
@@ -34,8 +31,8 @@ pub struct ListArgs {
 pub struct RmArgs {
     #[command(flatten)]
     pub list: ListArgs,
-    /// For a subject learned through a glob: replace the glob by the
-    /// explicit slugs it selects, minus this one.
+    /// For a subject learned (or disabled) through a glob: replace the
+    /// glob by the explicit slugs it selects, minus this one.
     #[arg(long)]
     pub expand: bool,
 }
@@ -47,118 +44,27 @@ pub fn run(ctx: &EditContext<'_>, list: List, command: &ListCommand) -> Result<E
     }
 }
 
-fn known_topic<'a>(
-    ctx: &'a EditContext<'_>,
-    topic: &str,
-) -> Result<&'a jp_kb::topic::TopicState, CliError> {
-    ctx.kb.topic(topic).ok_or_else(|| {
-        let ids: Vec<&str> = ctx
-            .kb
-            .topics
-            .iter()
-            .map(jp_kb::topic::TopicState::id)
-            .collect();
-        CliError::runtime(format!(
-            "unknown topic `{topic}`; valid topics: {} (create one with `jp-kb topic add`)",
-            if ids.is_empty() {
-                "(none)".to_owned()
-            } else {
-                ids.join(", ")
-            }
-        ))
-    })
-}
-
 fn add(ctx: &EditContext<'_>, list: List, args: &ListArgs) -> Result<ExitCode, CliError> {
-    let state = known_topic(ctx, &args.topic)?;
-    let path = match ctx.explicit_file(&args.opts)? {
-        Some(path) => path,
-        None => for_lists(Some(&state.config), ctx.kb.root()).path,
+    let intent = Intent::Add {
+        list,
+        topic: args.topic.clone(),
+        entries: args.entries.clone(),
     };
-    warn_selecting_nothing(state, list, &args.entries);
-    let edit = list_edit(list, &args.topic, args.entries.clone(), true);
-    ctx.carry_out(&[Planned { path, edit }], &args.opts, true)?;
+    ctx.run(&intent, &args.opts, false)?;
     ctx.report_topic(&args.topic);
     Ok(ExitCode::SUCCESS)
 }
 
-/// Patterns that select no subject are written anyway (the files may come
-/// later) but never silently.
-fn warn_selecting_nothing(state: &jp_kb::topic::TopicState, list: List, entries: &[String]) {
-    let Some(r) = state.resolution() else {
-        return;
-    };
-    let patterns = PatternList::new(entries);
-    let subjects = r.subjects();
-    let per = match list {
-        List::Learned => patterns.select_per_pattern(subjects, &|_| true),
-        List::Disabled => {
-            let firsts = patterns.first_match_any(subjects);
-            (0..entries.len())
-                .map(|p| {
-                    firsts
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, f)| **f == Some(p))
-                        .map(|(i, _)| i)
-                        .collect()
-                })
-                .collect()
-        }
-    };
-    for (entry, hits) in entries.iter().zip(per) {
-        if hits.is_empty() {
-            warn(&format!(
-                "`{}` selects no subject of topic `{}` (yet)",
-                escape_name(entry),
-                escape_name(state.id())
-            ));
-        }
-    }
-}
-
 fn remove(ctx: &EditContext<'_>, list: List, args: &RmArgs) -> Result<ExitCode, CliError> {
     let a = &args.list;
-    let state = known_topic(ctx, &a.topic)?;
-    if let Some(path) = ctx.explicit_file(&a.opts)? {
-        let edit = list_edit(list, &a.topic, a.entries.clone(), false);
-        ctx.carry_out(&[Planned { path, edit }], &a.opts, false)?;
+    let intent = Intent::Remove {
+        list,
+        topic: a.topic.clone(),
+        entries: a.entries.clone(),
+    };
+    let result = ctx.run(&intent, &a.opts, args.expand);
+    if ctx.kb.topic(&a.topic).is_some() {
         ctx.report_topic(&a.topic);
-        return Ok(ExitCode::SUCCESS);
     }
-    let mut refused = Vec::new();
-    for entry in &a.entries {
-        match plan_removal(state, ctx.kb.root(), list, entry) {
-            Removal::Edits(planned) => {
-                ctx.carry_out(&planned, &a.opts, false)?;
-            }
-            Removal::Nothing(why) => {
-                print_human(&format!("nothing changed: {}", escape_name(&why)));
-            }
-            Removal::NotInAFile(why) => refused.push(why),
-            Removal::ViaGlob(choice) => {
-                if args.expand {
-                    ctx.carry_out(std::slice::from_ref(&choice.expand), &a.opts, false)?;
-                } else {
-                    refused.push(format!(
-                        "`{}` is learned through the glob `{}` ({}), not by an entry of its own. Either:\n  remove the pattern (un-learns everything it selects):\n    jp-kb learned rm {} '{}'\n  or replace it by the {} it selects, minus this one:\n    jp-kb learned rm {} '{}' --expand",
-                        choice.slug,
-                        choice.pattern,
-                        choice.origin.display_relative(ctx.kb.root()),
-                        a.topic,
-                        choice.pattern,
-                        jp_kb::plural::count(choice.replacement.len(), "slug", "slugs"),
-                        a.topic,
-                        choice.slug
-                    ));
-                }
-            }
-        }
-    }
-    ctx.report_topic(&a.topic);
-    if refused.is_empty() {
-        Ok(ExitCode::SUCCESS)
-    } else {
-        Err(CliError::runtime(refused.join("\n")))
-    }
+    result.map(|_| ExitCode::SUCCESS)
 }

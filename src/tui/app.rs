@@ -7,7 +7,6 @@ use std::rc::Rc;
 
 use ratatui_textarea::TextArea;
 
-use super::edit_bridge::Edit;
 use super::findings::Findings;
 use super::layout::{self, Drawn};
 use super::model::{Cache, LearnKey, Model, Need};
@@ -26,8 +25,9 @@ pub struct Status {
     pub error: bool,
 }
 
-/// Edits to carry out together as one choice: one or more files.
-pub type Plan = Vec<(PathBuf, Vec<Edit>)>;
+/// Edits to carry out together as one choice: one or more files, with
+/// what the change does (the planner's answer).
+pub type Plan = crate::edit::plan::Plan;
 
 /// A dialog offering numbered choices.
 #[derive(Debug, Clone)]
@@ -88,6 +88,9 @@ pub struct Form {
 pub struct Tester {
     pub input: TextArea<'static>,
     pub to_disabled: bool,
+    /// What Enter would change (the planner's cost lines), computed when
+    /// the pattern or the mode changes, not per frame.
+    pub cost: Vec<String>,
 }
 
 impl Tester {
@@ -109,6 +112,8 @@ pub enum Mode {
     Pattern(Tester),
     Choice(Choice),
     Form(Form),
+    /// The layer picker (`f`).
+    Picker(super::picker::Picker),
 }
 
 /// What the first frame shows while the first load (the topic walks)

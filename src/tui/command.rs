@@ -64,8 +64,9 @@ pub enum Command {
     ToggleShowHidden,
     /// Open the selected subject (or the config file) in $VISUAL/$EDITOR.
     OpenEditor,
-    /// Switch the file that new entries are written to.
-    CycleTarget,
+    /// Choose the file new entries, fields and topics are written to (the
+    /// layer picker).
+    PickLayer,
     /// Re-read the configuration and the subjects.
     Reload,
     /// Show the Findings tab with every topic's findings, or only the
@@ -143,7 +144,7 @@ impl Command {
             Command::OpenFilter => "filter",
             Command::ToggleShowHidden => "toggle-show-hidden",
             Command::OpenEditor => "open-editor",
-            Command::CycleTarget => "cycle-target",
+            Command::PickLayer => "pick-layer",
             Command::Reload => "reload",
             Command::ToggleFindingsScope => "toggle-findings-scope",
             Command::CyclePromptView => "cycle-prompt-view",

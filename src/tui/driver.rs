@@ -337,23 +337,25 @@ impl Driver {
                 .map_or_else(|| path.display().to_string(), |m| m.show(path))
         };
         match effect {
-            Effect::ApplyEdit { file, edits } => {
-                match edit_bridge::save(&mut self.journal, &file, &edits) {
-                    Ok(saved) => {
-                        let mut message = format!("{} in {}", saved.summary, show(&file));
-                        if saved.changed {
-                            message.push_str(&self.sync_clients(app));
-                        }
-                        let done = done(&saved, &message, false);
-                        if saved.changed {
-                            vec![done, self.load(vec![file])]
-                        } else {
-                            vec![done]
-                        }
+            Effect::ApplyEdit {
+                file,
+                edits,
+                declare,
+            } => match edit_bridge::save(&mut self.journal, &file, &edits, declare) {
+                Ok(saved) => {
+                    let mut message = format!("{} in {}", saved.summary, show(&file));
+                    if saved.changed {
+                        message.push_str(&self.sync_clients(app));
                     }
-                    Err(e) => vec![error(relative(app, &e))],
+                    let done = done(&saved, &message, false);
+                    if saved.changed {
+                        vec![done, self.load(vec![file])]
+                    } else {
+                        vec![done]
+                    }
                 }
-            }
+                Err(e) => vec![error(relative(app, &e))],
+            },
             Effect::Undo | Effect::Redo => {
                 let undo = effect == Effect::Undo;
                 let result = if undo {

@@ -6,7 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::edit::{Applied, Change, EditError, apply};
+use crate::edit::Change;
+use crate::edit::plan::Step;
 pub use crate::edit::{Edit, Field, FieldValue, Journal};
 
 /// The name ending of the edit core's temporary files (the watcher
@@ -45,10 +46,21 @@ impl Saved {
 /// writes the result once, atomically, under the edit core's write lock; a
 /// concurrent change by another program is re-read and the edits
 /// re-applied once. Recorded in `journal` as one step.
-pub fn save(journal: &mut Journal, path: &Path, edits: &[Edit]) -> Result<Saved, String> {
+pub fn save(
+    journal: &mut Journal,
+    path: &Path,
+    edits: &[Edit],
+    declare: bool,
+) -> Result<Saved, String> {
     crate::edit::target::creatable(path)?;
+    let step = Step {
+        path: path.to_path_buf(),
+        edits: edits.to_vec(),
+        reason: String::new(),
+        declare,
+    };
     let saved = journal
-        .save_with(path, &mut |source| apply_all(source, edits))
+        .save_with(path, &mut |source| step.apply(source))
         .map_err(|e| e.to_string())?;
     Ok(Saved {
         path: saved.path,
@@ -56,25 +68,6 @@ pub fn save(journal: &mut Journal, path: &Path, edits: &[Edit]) -> Result<Saved,
         after: text(&saved.after),
         changed: saved.applied.changed,
         summary: saved.applied.summary,
-    })
-}
-
-/// The edits one after the other, as one change with their summaries
-/// joined.
-fn apply_all(source: &str, edits: &[Edit]) -> Result<Applied, EditError> {
-    let mut current = source.to_owned();
-    let mut summaries = Vec::new();
-    let mut changed = false;
-    for edit in edits {
-        let applied = apply(&current, edit)?;
-        changed |= applied.changed;
-        summaries.push(applied.summary);
-        current = applied.text;
-    }
-    Ok(Applied {
-        text: current,
-        changed,
-        summary: summaries.join("; "),
     })
 }
 
@@ -118,6 +111,7 @@ mod tests {
                     slugs: vec!["a/x".into()],
                 },
             ],
+            false,
         )
         .unwrap();
         assert!(saved.changed);
@@ -147,7 +141,7 @@ mod tests {
             topic: "p".into(),
             patterns: vec!["a".into()],
         };
-        assert!(save(&mut journal, &path, &[edit.clone(), edit]).is_err());
+        assert!(save(&mut journal, &path, &[edit.clone(), edit], false).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = [\n");
         assert!(!journal.can_undo());
     }

@@ -17,10 +17,12 @@ pub struct ChangedFile {
 /// What `update` asks the driver to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    /// Apply edits to one config file, as one undo step.
+    /// Apply edits to one config file, as one undo step; `declare`: an
+    /// addition to a topic the file does not declare declares it there.
     ApplyEdit {
         file: PathBuf,
         edits: Vec<Edit>,
+        declare: bool,
     },
     Undo,
     Redo,

@@ -19,6 +19,8 @@ pub enum Scope {
     Line,
     Choice,
     Form,
+    /// The layer picker.
+    Picker,
 }
 
 impl Scope {
@@ -29,6 +31,7 @@ impl Scope {
             Mode::Filter(_) | Mode::Pattern(_) | Mode::HelpSearch(..) => Scope::Line,
             Mode::Choice(_) => Scope::Choice,
             Mode::Form(_) => Scope::Form,
+            Mode::Picker(_) => Scope::Picker,
         }
     }
 
@@ -39,6 +42,7 @@ impl Scope {
             Scope::Line => "Filter, pattern tester and searches",
             Scope::Choice => "Choice dialogs",
             Scope::Form => "Forms",
+            Scope::Picker => "Edit file picker",
         }
     }
 
@@ -126,7 +130,7 @@ pub fn bindings() -> Vec<Binding> {
             "show/hide hidden+disabled",
         ),
         b(Normal, c('o'), NONE, A::OpenEditor, "open in $EDITOR"),
-        b(Normal, c('f'), NONE, A::CycleTarget, "switch edit file"),
+        b(Normal, c('f'), NONE, A::PickLayer, "choose the edit file"),
         b(Normal, c('R'), NONE, A::Reload, "reload"),
         b(
             Normal,
@@ -202,8 +206,16 @@ fn preview_bindings() -> Vec<Binding> {
 fn dialog_bindings() -> Vec<Binding> {
     use Command as A;
     use KeyCode as K;
-    use Scope::{Choice, Form, Help, Line};
+    use Scope::{Choice, Form, Help, Line, Picker};
     vec![
+        b(Picker, K::Down, NONE, A::MoveDown, "next file"),
+        b(Picker, c('j'), NONE, A::MoveDown, "next file"),
+        b(Picker, K::Up, NONE, A::MoveUp, "previous file"),
+        b(Picker, c('k'), NONE, A::MoveUp, "previous file"),
+        b(Picker, K::Enter, NONE, A::Confirm, "edits go to this file"),
+        b(Picker, K::Esc, NONE, A::Cancel, "keep the current file"),
+        b(Picker, c('q'), NONE, A::Cancel, "keep the current file"),
+        b(Picker, c('c'), CTRL, A::Quit, "quit"),
         b(Help, K::Esc, NONE, A::Cancel, "close help"),
         b(Help, c('?'), NONE, A::Cancel, "close help"),
         b(Help, c('q'), NONE, A::Cancel, "close help"),
@@ -234,6 +246,7 @@ fn dialog_bindings() -> Vec<Binding> {
         ),
         b(Line, c('c'), CTRL, A::Quit, "quit"),
         b(Choice, K::Esc, NONE, A::Cancel, "cancel"),
+        b(Choice, K::Enter, NONE, A::Confirm, "confirm (one option)"),
         b(Choice, c('q'), NONE, A::Cancel, "cancel"),
         b(Choice, c('c'), CTRL, A::Quit, "quit"),
         b(Form, K::Esc, NONE, A::Cancel, "cancel"),

@@ -1,13 +1,13 @@
 //! `update` for the modes over the main screen: the filter, the pattern
-//! tester, choice dialogs and forms; and how a planned edit becomes
-//! effects (or a question, or a refusal).
+//! tester, choice dialogs and forms; and how the curation planner's
+//! answer ([`super::plans`]) becomes effects (or a question, a
+//! confirmation, a note or a refusal).
 
 use super::app::{App, FormKind, Mode, Plan};
 use super::command::Command;
-use super::edits::{self, Proposal};
 use super::effect::Effect;
-use super::forms;
 use super::moves::clamp;
+use super::plans::{self, Proposal};
 use super::tree::RowKind;
 
 pub fn quit(app: &mut App) -> Vec<Effect> {
@@ -27,8 +27,17 @@ pub fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    plan.into_iter()
-        .map(|(file, edits)| Effect::ApplyEdit { file, edits })
+    for note in &plan.notes {
+        // Shown now; the save's summary replaces it when it lands.
+        app.set_status(format!("note: {note}"), false);
+    }
+    plan.steps
+        .into_iter()
+        .map(|s| Effect::ApplyEdit {
+            file: s.path,
+            edits: s.edits,
+            declare: s.declare,
+        })
         .collect()
 }
 
@@ -37,6 +46,10 @@ pub fn propose(app: &mut App, proposal: Proposal) -> Vec<Effect> {
         Proposal::Apply(plan) => run_plan(app, plan),
         Proposal::Ask(choice) => {
             app.mode = Mode::Choice(choice);
+            Vec::new()
+        }
+        Proposal::Note(why) => {
+            app.set_status(why, false);
             Vec::new()
         }
         Proposal::Refuse(why) => {
@@ -85,17 +98,19 @@ pub fn tester(app: &mut App, command: &Command) -> Vec<Effect> {
         }
         Command::NextField => {
             t.to_disabled = !t.to_disabled;
+            plans::refresh_tester_cost(app);
             Vec::new()
         }
         Command::Input(key) => {
             t.input.input(*key);
             app.preview.scroll = 0;
+            plans::refresh_tester_cost(app);
             Vec::new()
         }
         Command::Confirm => {
             let (pattern, to_disabled) = (t.pattern(), t.to_disabled);
-            let proposal = edits::add_pattern(app, &pattern, to_disabled);
-            if matches!(proposal, Proposal::Apply(_)) {
+            let proposal = plans::add_pattern(app, &pattern, to_disabled);
+            if matches!(proposal, Proposal::Apply(_) | Proposal::Ask(_)) {
                 app.mode = Mode::Normal;
             }
             propose(app, proposal)
@@ -118,6 +133,19 @@ pub fn choice(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::Choose(n) if *n >= 1 && *n <= c.options.len() => {
             let plan = c.options[*n - 1].1.clone();
             app.mode = Mode::Normal;
+            // An option that removes pre-loaded subjects, turns a topic
+            // off or crosses the budget asks once more.
+            if plan.confirm.is_empty() {
+                run_plan(app, plan)
+            } else {
+                app.mode = Mode::Choice(plans::confirm(plan));
+                Vec::new()
+            }
+        }
+        // Enter confirms a dialog with one option (the confirmation).
+        Command::Confirm if c.options.len() == 1 => {
+            let plan = c.options[0].1.clone();
+            app.mode = Mode::Normal;
             run_plan(app, plan)
         }
         _ => Vec::new(),
@@ -139,22 +167,18 @@ pub fn form(app: &mut App, command: &Command) -> Vec<Effect> {
         }
         Command::Confirm | Command::Save => {
             let f = f.clone();
-            match forms::submit(app, &f) {
-                Ok(plan) if plan.is_empty() => {
-                    app.mode = Mode::Normal;
-                    app.set_status("nothing changed", false);
-                }
-                Ok(plan) => {
-                    if let FormKind::NewTopic = f.kind {
-                        app.topics.pending = Some(f.fields[0].value().trim().to_owned());
-                    }
-                    app.mode = Mode::Normal;
-                    return run_plan(app, plan);
-                }
-                Err(why) => {
+            match plans::submit(app, &f) {
+                Proposal::Refuse(why) => {
                     if let Mode::Form(open) = &mut app.mode {
                         open.error = Some(why);
                     }
+                }
+                proposal => {
+                    if let (FormKind::NewTopic, Proposal::Apply(_)) = (&f.kind, &proposal) {
+                        app.topics.pending = Some(f.fields[0].value().trim().to_owned());
+                    }
+                    app.mode = Mode::Normal;
+                    return propose(app, proposal);
                 }
             }
         }

@@ -6,7 +6,6 @@
 
 use super::app::{App, Focus, Mode, Status, Tester};
 use super::command::Command;
-use super::edits;
 use super::effect::Effect;
 use super::event::{Event, Msg};
 use super::forms;
@@ -14,6 +13,9 @@ use super::model::{Fetched, LoadOutcome};
 use super::modes::{choice, filter, form, propose, quit, tester};
 use super::moves::{clamp, cycle_focus, move_by, page, set_collapsed};
 use super::pane::Tab;
+use super::picking;
+use super::plans;
+use crate::edit::plan::List;
 
 /// Applies one command or event.
 pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
@@ -37,6 +39,7 @@ pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
             Mode::Pattern(_) => tester(app, &command),
             Mode::Choice(_) => choice(app, &command),
             Mode::Form(_) => form(app, &command),
+            Mode::Picker(_) => picking::key(app, &command),
         },
     }
 }
@@ -209,9 +212,9 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
 /// Main-screen actions that edit, open dialogs or change settings.
 fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
     match command {
-        Command::ToggleLearned => return propose(app, edits::toggle_learned(app)),
-        Command::ToggleDisabled => return propose(app, edits::toggle_disabled(app)),
-        Command::ToggleEnable => return propose(app, edits::toggle_enable(app)),
+        Command::ToggleLearned => return propose(app, plans::toggle(app, List::Learned)),
+        Command::ToggleDisabled => return propose(app, plans::toggle(app, List::Disabled)),
+        Command::ToggleEnable => return propose(app, plans::toggle_enable(app)),
         Command::Undo | Command::Redo => {
             if let Some(err) = &app.load_error {
                 app.set_status(
@@ -235,6 +238,7 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
             app.mode = Mode::Pattern(Tester {
                 input: ratatui_textarea::TextArea::default(),
                 to_disabled: false,
+                cost: Vec::new(),
             });
             app.preview.tab = Tab::Learn;
             app.preview.scroll = 0;
@@ -273,7 +277,7 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
                 return vec![Effect::OpenEditor(path)];
             }
         }
-        Command::CycleTarget => cycle_target(app),
+        Command::PickLayer => picking::open(app),
         Command::Reload => return vec![Effect::Reload { paths: Vec::new() }],
         Command::ToggleFindingsScope => toggle_findings_scope(app),
         Command::CyclePromptView => {
@@ -308,19 +312,6 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
     }
     clamp(app);
     Vec::new()
-}
-
-fn cycle_target(app: &mut App) {
-    let Some(model) = &app.model else { return };
-    let files = model.editable_files();
-    let current = app.shown_target();
-    let next = current
-        .and_then(|c| files.iter().position(|f| *f == c))
-        .map_or(0, |i| (i + 1) % files.len());
-    let file = files[next].clone();
-    let shown = model.show(&file);
-    app.config.target = Some(file);
-    app.set_status(format!("new entries now go to {shown}"), false);
 }
 
 /// A click or the wheel (mapped through the drawn layout by

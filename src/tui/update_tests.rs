@@ -101,6 +101,18 @@ fn quit_from_every_mode() {
     }
 }
 
+fn plan(file: &str, edit: Edit) -> crate::edit::plan::Plan {
+    crate::edit::plan::Plan {
+        steps: vec![crate::edit::plan::Step {
+            path: PathBuf::from(file),
+            edits: vec![edit],
+            reason: String::new(),
+            declare: false,
+        }],
+        ..Default::default()
+    }
+}
+
 fn choice() -> Choice {
     let edit = |p: &str| Edit::RemoveLearned {
         topic: "t".into(),
@@ -110,14 +122,8 @@ fn choice() -> Choice {
         title: "x".into(),
         lines: vec![],
         options: vec![
-            (
-                "one".into(),
-                vec![(PathBuf::from("a.toml"), vec![edit("a")])],
-            ),
-            (
-                "two".into(),
-                vec![(PathBuf::from("b.toml"), vec![edit("b")])],
-            ),
+            ("one".into(), plan("a.toml", edit("a"))),
+            ("two".into(), plan("b.toml", edit("b"))),
         ],
     }
 }
@@ -135,7 +141,8 @@ fn a_choice_returns_the_chosen_plan_as_effects() {
             edits: vec![Edit::RemoveLearned {
                 topic: "t".into(),
                 patterns: vec!["b".into()]
-            }]
+            }],
+            declare: false,
         }]
     );
     assert!(matches!(app.mode, Mode::Normal));

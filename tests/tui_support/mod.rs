@@ -54,6 +54,26 @@ impl Demo {
         self.keys(&format!("/{query}\n"));
     }
 
+    /// Opens the layer picker (`f`), moves to the layer shown as `shown`
+    /// through the key map, and chooses it with Enter.
+    pub fn pick_layer(&mut self, shown: &str) {
+        self.keys("f");
+        let jp_kb::tui::app::Mode::Picker(p) = &self.h.app.mode else {
+            panic!("f opens the layer picker");
+        };
+        let at = p
+            .layers
+            .iter()
+            .position(|l| l.shown == shown)
+            .unwrap_or_else(|| panic!("{shown} is not offered: {:?}", p.layers));
+        let from = p.selected;
+        let n = p.layers.len();
+        for _ in 0..(at + n - from) % n {
+            self.keys("j");
+        }
+        self.keys("\n");
+    }
+
     /// Selects topic number `n` (0-based) from the topics pane.
     pub fn topic(&mut self, n: usize) {
         while self.h.app.focus != jp_kb::tui::app::Focus::Topics {

@@ -18,15 +18,30 @@ pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
         .map(|l| Line::raw(clean_name(l).into_owned()))
         .collect();
     lines.push(Line::default());
-    for (i, (label, _)) in c.options.iter().enumerate() {
+    for (i, (label, plan)) in c.options.iter().enumerate() {
         lines.push(Line::from(vec![
             Span::styled(format!(" {} ", i + 1), t.key()),
             Span::raw(clean_name(label).into_owned()),
         ]));
+        // What this option costs, before it is chosen.
+        for cost in plan.effect.lines(crate::tui::cost::BUDGET) {
+            lines.push(Line::styled(
+                format!("     {}", clean_name(&cost)),
+                t.muted(),
+            ));
+        }
     }
     lines.push(Line::default());
-    lines.push(Line::styled(" Esc  cancel", t.muted()));
-    let height = u16::try_from(lines.len() + 4).unwrap_or(u16::MAX);
+    let keys = if c.options.len() == 1 {
+        " Enter / 1  confirm · Esc  cancel"
+    } else {
+        " Esc  cancel"
+    };
+    lines.push(Line::styled(keys, t.muted()));
+    // Long lines wrap: count the rows they take inside the border.
+    let inner = usize::from(frame.area().width.min(70).saturating_sub(2)).max(1);
+    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+    let height = u16::try_from(rows + 3).unwrap_or(u16::MAX);
     let area = centered(frame.area(), 70, height);
     frame.render_widget(Clear, area);
     frame.render_widget(

@@ -36,7 +36,16 @@ pub fn hints(app: &App) -> String {
             "n/N next/previous".to_owned(),
             "Esc close".to_owned(),
         ],
+        // A confirmation (one option) takes Enter.
+        Mode::Choice(c) if c.options.len() == 1 => {
+            vec!["1/Enter confirm".to_owned(), "Esc cancel".to_owned()]
+        }
         Mode::Choice(_) => vec!["1-9 choose".to_owned(), "Esc cancel".to_owned()],
+        Mode::Picker(_) => vec![
+            "↑↓ j/k move".to_owned(),
+            hint(Scope::Picker, Command::Confirm, "use this file"),
+            hint(Scope::Picker, Command::Cancel, "keep the current one"),
+        ],
         Mode::Form(_) => vec![
             "Tab next field".to_owned(),
             "Ctrl-s save".to_owned(),

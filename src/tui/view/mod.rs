@@ -7,6 +7,7 @@ mod findings;
 mod footer;
 mod help;
 pub mod markdown;
+pub mod picker;
 pub mod preview;
 mod status;
 mod subjects;
@@ -108,6 +109,7 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         Mode::Messages | Mode::HelpSearch(_, true) => help::render_messages(app, frame),
         Mode::Choice(c) => dialogs::choice(app, c, frame),
         Mode::Form(f) => dialogs::form(app, f, frame),
+        Mode::Picker(p) => picker::render(app, p, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) => {}
     }
     drawn

@@ -188,6 +188,23 @@ fn subject(app: &App) -> Text<'static> {
         app.theme.muted(),
     ));
     let mut lines = vec![Line::from(header)];
+    let cost = app
+        .model
+        .as_ref()
+        .zip(app.topic_state())
+        .and_then(|(model, topic)| {
+            let tokens = crate::tui::cost::Cached {
+                model,
+                cache: &app.cache,
+            };
+            crate::tui::cost::subject_line(&tokens, topic, i)
+        });
+    if let Some(cost) = cost {
+        lines.push(Line::styled(
+            clean_name(&cost).into_owned(),
+            app.theme.muted(),
+        ));
+    }
     let Some(preview) = app.cache.subjects.get(s.path()) else {
         lines.push(Line::styled("(reading…)", app.theme.muted()));
         return Text::from(lines);

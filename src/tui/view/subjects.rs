@@ -294,7 +294,10 @@ fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
     // In disabled mode the effect (hidden, already disabled, what leaves
     // the prompt) needs more than one line of a narrow pane: it wraps.
-    let info_height = if tester.to_disabled { 4 } else { 1 };
+    let base = if tester.to_disabled { 4 } else { 1 };
+    // The cost of Enter (token line, subjects entering/leaving), shown
+    // before it is pressed.
+    let info_height = base + u16::try_from(tester.cost.len().min(4)).unwrap_or(4);
     let [input_area, info_area, list_area] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(info_height),
@@ -328,7 +331,14 @@ fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
         );
         (selected, info)
     };
-    let info = Paragraph::new(info).style(t.muted());
+    let mut text = vec![Line::styled(info, t.muted())];
+    text.extend(
+        tester
+            .cost
+            .iter()
+            .map(|l| Line::styled(clean_name(l).into_owned(), t.key())),
+    );
+    let info = Paragraph::new(text);
     let info = if tester.to_disabled {
         info.wrap(Wrap { trim: true })
     } else {

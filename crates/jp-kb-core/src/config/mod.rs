@@ -54,6 +54,11 @@ pub struct LoadedConfig {
     /// The user's own JP directories (user-global configuration, user
     /// data), whose files `check` may quote besides the workspace's.
     pub user_dirs: Vec<PathBuf>,
+    /// The user-workspace configuration directory, existing or not (the
+    /// layer picker offers to create its `kb.toml`).
+    pub user_workspace_dir: Option<PathBuf>,
+    /// The `.jp.toml` nearest the current directory, existing or not.
+    pub jp_toml_here: Option<PathBuf>,
 }
 
 impl LoadedConfig {
@@ -121,6 +126,8 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
             .load(&path, LayerKind::JpToml, layer.files, layer.warnings)?;
     }
     let user_ws = workspace::user_workspace_dir(env, &root, layer.warnings);
+    let user_workspace_dir = user_ws.clone();
+    let jp_toml_here = workspace::jp_toml_candidates(&root, &env.cwd).pop();
     if let Some(dir) = user_ws.as_deref() {
         layer.load_dir(dir, LayerKind::UserWorkspace)?;
     }
@@ -167,5 +174,7 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
         kb,
         warnings,
         user_dirs: env.user_dirs(),
+        user_workspace_dir,
+        jp_toml_here,
     })
 }

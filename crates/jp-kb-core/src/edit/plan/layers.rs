@@ -1,0 +1,120 @@
+//! The files an edit may go to, for a person to choose from (the TUI's
+//! layer picker, `f`): every TOML layer in merge order with its role and
+//! whether it declares a topic, then the layers that do not exist yet and
+//! may be created (the workspace's `kb.toml`, the user-workspace file —
+//! the place for personal pre-loads the team's config should not get —
+//! and the `.jp.toml` of the current directory). Paths are normalised
+//! (`knowledge/voice.toml`, not `personas/../knowledge/voice.toml`).
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::KnowledgeBase;
+use crate::config::layers::LayerKind;
+use crate::edit::target::workspace_file;
+
+/// One file edits may go to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layer {
+    /// Normalised, absolute.
+    pub path: PathBuf,
+    /// As shown: relative to the workspace root when inside.
+    pub shown: String,
+    /// `team`, `extends`, `.jp.toml`, `user-workspace`, `user-global`,
+    /// `--cfg`.
+    pub role: &'static str,
+    pub exists: bool,
+    /// Whether the file declares the topic asked about.
+    pub declares: bool,
+}
+
+/// `path` without `.` and `..` components (lexically: a layer reached
+/// through `extends = ["../x.toml"]` is the file, however it was named).
+pub fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn role(kind: LayerKind) -> &'static str {
+    match kind {
+        LayerKind::Workspace => "team",
+        other => other.label(),
+    }
+}
+
+/// The layers of `kb` for edits of `topic` (`None`: a new topic).
+pub fn layers(kb: &KnowledgeBase, topic: Option<&str>) -> Vec<Layer> {
+    let shown = |p: &Path| kb.display_path(p).display().to_string();
+    let mut out: Vec<Layer> = Vec::new();
+    for file in &kb.loaded.files {
+        let path = normalise(&file.path);
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let declares = topic.is_some_and(|t| file.partial.topics.contains_key(t));
+        if let Some(seen) = out.iter_mut().find(|l| l.path == path) {
+            seen.declares |= declares;
+            continue;
+        }
+        out.push(Layer {
+            shown: shown(&path),
+            path,
+            role: role(file.kind),
+            exists: true,
+            declares,
+        });
+    }
+    let loaded = &kb.loaded;
+    let mut missing: Vec<(PathBuf, &'static str)> =
+        vec![(workspace_file(&loaded.root), role(LayerKind::Workspace))];
+    if let Some(dir) = &loaded.user_workspace_dir {
+        let has_layer = out.iter().any(|l| l.path.parent() == Some(dir.as_path()));
+        if !has_layer {
+            missing.push((dir.join("kb.toml"), role(LayerKind::UserWorkspace)));
+        }
+    }
+    if let Some(here) = &loaded.jp_toml_here {
+        missing.push((here.clone(), role(LayerKind::JpToml)));
+    }
+    for (path, role) in missing {
+        let path = normalise(&path);
+        if out.iter().any(|l| l.path == path) || path.exists() {
+            continue;
+        }
+        out.push(Layer {
+            shown: shown(&path),
+            path,
+            role,
+            exists: false,
+            declares: false,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalise;
+    use std::path::Path;
+
+    #[test]
+    fn normalise_drops_dot_and_dot_dot() {
+        assert_eq!(
+            normalise(Path::new(
+                "/w/.jp/config/personas/../knowledge/./voice.toml"
+            )),
+            Path::new("/w/.jp/config/knowledge/voice.toml")
+        );
+        assert_eq!(normalise(Path::new("../a")), Path::new("../a"));
+    }
+}

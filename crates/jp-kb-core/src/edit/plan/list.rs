@@ -1,0 +1,43 @@
+//! Which list of a topic an entry goes to, and the edit that adds or
+//! removes entries.
+
+use crate::edit::ops::Edit;
+
+/// Which list of a topic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum List {
+    Learned,
+    Disabled,
+}
+
+impl List {
+    pub fn key(self) -> &'static str {
+        match self {
+            List::Learned => "learned",
+            List::Disabled => "disabled",
+        }
+    }
+}
+
+/// Adds `entries` to, or removes them from, a topic's list.
+pub fn list_edit(list: List, topic: &str, entries: Vec<String>, add: bool) -> Edit {
+    let topic = topic.to_owned();
+    match (list, add) {
+        (List::Learned, true) => Edit::AddLearned {
+            topic,
+            patterns: entries,
+        },
+        (List::Learned, false) => Edit::RemoveLearned {
+            topic,
+            patterns: entries,
+        },
+        (List::Disabled, true) => Edit::AddDisabled {
+            topic,
+            slugs: entries,
+        },
+        (List::Disabled, false) => Edit::RemoveDisabled {
+            topic,
+            slugs: entries,
+        },
+    }
+}

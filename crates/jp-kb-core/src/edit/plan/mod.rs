@@ -1,0 +1,232 @@
+//! The curation planner: what a person asks for ("pre-load these
+//! subjects", "enable this topic", "a new topic here") turned into the
+//! file to write, the [`Edit`]s, and what the change does to the
+//! assistant's view — or a question, or a refusal. The one place both the
+//! CLI and the TUI decide what an edit means (`docs/editing.md`, "One
+//! planner"); they only ask it and show its answer. Pure: nothing is
+//! written here, and nothing is read but what a [`TokenSource`] reads.
+//!
+//! `lists` plans `learned`/`disabled` changes for a set of subjects,
+//! `directory` the same for a directory, `topics` topic fields and new
+//! topics, `effect` the change in the `<knowledge>` section, `layers` the
+//! files an edit may go to.
+
+mod directory;
+mod effect;
+pub mod layers;
+mod list;
+mod lists;
+#[cfg(test)]
+mod tests;
+mod topics;
+
+use std::path::{Path, PathBuf};
+
+use crate::KnowledgeBase;
+use crate::edit::error::EditError;
+use crate::edit::ops::{Applied, Edit, Field, FieldValue, apply, apply_declaring};
+
+pub use effect::{Confirm, NoTokens, TokenChange, TokenSource, ViewChange};
+pub use list::{List, list_edit};
+pub use topics::{check_topic_id, is_valid_topic_id};
+
+/// What the planner is asked about: the loaded workspace, and the file the
+/// person chose (`--file`, the TUI's layer picker), if any.
+pub struct Workspace<'a> {
+    pub kb: &'a KnowledgeBase,
+    pub chosen: Option<Chosen>,
+    /// Token counts of the section and of subjects, as far as known.
+    pub tokens: &'a dyn TokenSource,
+    /// The `<knowledge>` section's token budget (`check`'s KB112).
+    pub budget: usize,
+}
+
+/// A file the person chose for edits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chosen {
+    pub path: PathBuf,
+    /// Every edit goes there, removals included (the CLI's `--file`).
+    /// Otherwise only additions and new keys go there, and a removal goes
+    /// to the files holding the entry (the TUI's picker).
+    pub only: bool,
+}
+
+/// What a person asks for. `entries` are subjects' slugs, or patterns;
+/// a set is one intent: one write per file, one undo step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Intent {
+    /// Pre-load (`learned`) or disable (`disabled`) these.
+    Add {
+        list: List,
+        topic: String,
+        entries: Vec<String>,
+    },
+    /// Stop pre-loading / disabling these: each is an entry, or the slug
+    /// of a subject some entry selects.
+    Remove {
+        list: List,
+        topic: String,
+        entries: Vec<String>,
+    },
+    /// `l`/`d` on a directory (relative path as walked, `.`s kept).
+    Directory {
+        list: List,
+        topic: String,
+        dir: String,
+    },
+    /// Turn the whole topic on or off.
+    Enable { topic: String, enable: bool },
+    /// Set (`Some`) or unset (`None`) fields; an empty text unsets.
+    /// Several fields are one step (the TUI's topic form).
+    Fields {
+        topic: String,
+        fields: Vec<(Field, Option<FieldValue>)>,
+    },
+    /// Declare a new topic.
+    NewTopic {
+        id: String,
+        subjects: String,
+        title: Option<String>,
+        introduction: Option<String>,
+        description: Option<String>,
+    },
+    /// Remove a topic from every TOML file declaring it (or the chosen one).
+    RemoveTopic { topic: String },
+}
+
+/// The edits of one file, carried out as one write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub path: PathBuf,
+    pub edits: Vec<Edit>,
+    /// Why this file (shown to the person).
+    pub reason: String,
+    /// An addition to a topic the file does not declare declares it
+    /// there (the way the user-workspace file holds personal pre-loads).
+    pub declare: bool,
+}
+
+impl Step {
+    /// The edits applied in order, as one change with the summaries
+    /// joined (the journal records it as one undo step).
+    ///
+    /// # Errors
+    /// The first edit that fails.
+    pub fn apply(&self, source: &str) -> Result<Applied, EditError> {
+        let mut current = source.to_owned();
+        let mut summaries = Vec::new();
+        let mut changed = false;
+        for edit in &self.edits {
+            let applied = if self.declare {
+                apply_declaring(&current, edit)?
+            } else {
+                apply(&current, edit)?
+            };
+            changed |= applied.changed;
+            summaries.push(applied.summary);
+            current = applied.text;
+        }
+        Ok(Applied {
+            text: current,
+            changed,
+            summary: summaries.join("; "),
+        })
+    }
+}
+
+/// A change ready to be carried out.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+    /// What the assistant's view gains and loses.
+    pub effect: ViewChange,
+    /// Why a person should confirm first (empty: no need).
+    pub confirm: Vec<Confirm>,
+    /// Warnings to show with it (a pattern selecting nothing yet, a
+    /// directory that does not exist yet, a `--cfg` copy that stays).
+    pub notes: Vec<String>,
+}
+
+impl Plan {
+    /// The files the plan writes, in order.
+    pub fn files(&self) -> Vec<&Path> {
+        self.steps.iter().map(|s| s.path.as_path()).collect()
+    }
+}
+
+/// Several ways to do what was asked; the person picks one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    pub title: String,
+    /// The glob entries the question is about (for the CLI's commands).
+    pub globs: Vec<String>,
+    pub lines: Vec<String>,
+    pub options: Vec<(String, Plan)>,
+}
+
+/// The planner's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    Do(Plan),
+    Choose(Question),
+    /// Nothing to change; the message says why (not an error).
+    Nothing(String),
+    /// Cannot be done; the message says why and what to do instead.
+    Refuse(String),
+}
+
+/// Plans `intent` in `ws`.
+pub fn plan(ws: &Workspace<'_>, intent: &Intent) -> Answer {
+    match intent {
+        Intent::Add {
+            list,
+            topic,
+            entries,
+        } => lists::add(ws, *list, topic, entries),
+        Intent::Remove {
+            list,
+            topic,
+            entries,
+        } => lists::remove(ws, *list, topic, entries),
+        Intent::Directory { list, topic, dir } => directory::toggle(ws, *list, topic, dir),
+        Intent::Enable { topic, enable } => topics::enable(ws, topic, *enable),
+        Intent::Fields { topic, fields } => topics::fields(ws, topic, fields),
+        Intent::NewTopic { .. } => topics::new_topic(ws, intent),
+        Intent::RemoveTopic { topic } => topics::remove(ws, topic),
+    }
+}
+
+/// Appends `edit` to the step of `path` (a new step when there is none):
+/// the edits of one file stay one write.
+fn push_edit(steps: &mut Vec<Step>, path: &Path, edit: Edit, reason: &str, declare: bool) {
+    match steps.iter_mut().find(|s| s.path == path) {
+        Some(step) => {
+            step.edits.push(edit);
+            step.declare |= declare;
+        }
+        None => steps.push(Step {
+            path: path.to_path_buf(),
+            edits: vec![edit],
+            reason: reason.to_owned(),
+            declare,
+        }),
+    }
+}
+
+/// The topic `id`, or a refusal naming the valid ones.
+fn known_topic<'a>(
+    kb: &'a KnowledgeBase,
+    id: &str,
+) -> Result<&'a crate::topic::TopicState, String> {
+    kb.topic(id).ok_or_else(|| {
+        let ids: Vec<&str> = kb.topics.iter().map(crate::topic::TopicState::id).collect();
+        format!(
+            "unknown topic `{id}`; valid topics: {} (create one with `jp-kb topic add`)",
+            if ids.is_empty() {
+                "(none)".to_owned()
+            } else {
+                ids.join(", ")
+            }
+        )
+    })
+}

@@ -1,0 +1,327 @@
+//! Unit tests of the planner: plans over a real workspace on disk (the
+//! planner writes nothing; the tests check what it would write and what
+//! it says the change does).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::config::{Environment, LoadOptions};
+use crate::topic::TopicState;
+
+struct Tokens(usize);
+
+impl TokenSource for Tokens {
+    fn section(&self) -> Option<usize> {
+        Some(self.0)
+    }
+    /// Every subject costs 100 tokens, except `big` (30,000).
+    fn subject(&self, topic: &TopicState, index: usize) -> Option<usize> {
+        let slug = topic.resolution()?.subjects()[index].slug();
+        Some(if slug == "big" { 30_000 } else { 100 })
+    }
+}
+
+const CONFIG: &str =
+    "[kb.topic.p]\nsubjects = \"kb\"\nlearned = [\"docs/*\", \"style\"]\ndisabled = [\"old/**\"]\n";
+
+fn workspace(cfg: &[&str]) -> (tempfile::TempDir, KnowledgeBase) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(".jp/config.toml", CONFIG);
+    for f in [
+        "kb/style.md",
+        "kb/big.md",
+        "kb/docs/a.md",
+        "kb/docs/b.md",
+        "kb/docs/.h.md",
+        "kb/old/x.md",
+        "kb/.hid/y.md",
+    ] {
+        write(f, "text");
+    }
+    let env = Environment {
+        cwd: root.clone(),
+        global_config_dir: None,
+        user_data_dir: None,
+    };
+    let options = LoadOptions {
+        workspace: Some(root),
+        cfg: cfg.iter().map(|s| (*s).to_owned()).collect(),
+        ..LoadOptions::default()
+    };
+    let kb = KnowledgeBase::load(&env, &options).unwrap();
+    (dir, kb)
+}
+
+fn ask(kb: &KnowledgeBase, intent: &Intent) -> Answer {
+    let ws = Workspace {
+        kb,
+        chosen: None,
+        tokens: &Tokens(5_000),
+        budget: 20_000,
+    };
+    plan(&ws, intent)
+}
+
+fn entries(e: &[&str]) -> Vec<String> {
+    e.iter().map(|s| (*s).to_owned()).collect()
+}
+
+fn config_file(kb: &KnowledgeBase) -> PathBuf {
+    kb.root().join(".jp/config.toml")
+}
+
+#[test]
+fn a_set_of_subjects_is_one_step_with_its_cost() {
+    let (_d, kb) = workspace(&[]);
+    let Answer::Do(plan) = ask(
+        &kb,
+        &Intent::Add {
+            list: List::Learned,
+            topic: "p".into(),
+            entries: entries(&["big", "docs/h"]),
+        },
+    ) else {
+        panic!("a plan")
+    };
+    assert_eq!(plan.files(), [config_file(&kb).as_path()]);
+    assert_eq!(plan.steps[0].edits.len(), 1, "one edit for the set");
+    assert_eq!(plan.effect.entering, ["p/big", "p/docs/h"]);
+    assert_eq!(plan.effect.tokens.delta, 30_100);
+    assert_eq!(plan.effect.tokens.after(), Some(35_100));
+    assert_eq!(
+        plan.effect.tokens.line(20_000),
+        "+30,100 tok → 35,100 tok, budget 20,000"
+    );
+    assert_eq!(
+        plan.confirm,
+        [Confirm::CrossesBudget {
+            after: 35_100,
+            budget: 20_000
+        }]
+    );
+}
+
+#[test]
+fn un_learning_through_a_glob_asks_and_each_option_has_its_effect() {
+    let (_d, kb) = workspace(&[]);
+    let Answer::Choose(q) = ask(
+        &kb,
+        &Intent::Remove {
+            list: List::Learned,
+            topic: "p".into(),
+            entries: entries(&["docs/a"]),
+        },
+    ) else {
+        panic!("a question")
+    };
+    assert_eq!(q.globs, ["docs/*"]);
+    let (drop, expand) = (&q.options[0].1, &q.options[1].1);
+    assert_eq!(drop.effect.leaving, ["p/docs/a", "p/docs/b"]);
+    assert!(matches!(&drop.confirm[0], Confirm::RemovesPreloaded(v) if v.len() == 2));
+    assert_eq!(expand.effect.leaving, ["p/docs/a"]);
+    assert!(expand.confirm.is_empty(), "only the named subject leaves");
+    assert_eq!(
+        expand.steps[0].edits,
+        [Edit::ReplaceLearned {
+            topic: "p".into(),
+            pattern: "docs/*".into(),
+            with: entries(&["docs/b"]),
+        }]
+    );
+}
+
+#[test]
+fn un_disabling_through_a_glob_asks_too() {
+    let (_d, kb) = workspace(&[]);
+    let Answer::Choose(q) = ask(
+        &kb,
+        &Intent::Remove {
+            list: List::Disabled,
+            topic: "p".into(),
+            entries: entries(&["old/x"]),
+        },
+    ) else {
+        panic!("a question, not a silent removal of the glob")
+    };
+    assert_eq!(q.globs, ["old/**"]);
+    // Naming the entry itself removes it.
+    let answer = ask(
+        &kb,
+        &Intent::Remove {
+            list: List::Disabled,
+            topic: "p".into(),
+            entries: entries(&["old/**"]),
+        },
+    );
+    assert!(matches!(answer, Answer::Do(_)), "{answer:?}");
+}
+
+#[test]
+fn disabling_counts_hidden_ones_apart_and_a_whole_topic_asks() {
+    let (_d, kb) = workspace(&[]);
+    let Answer::Do(plan) = ask(
+        &kb,
+        &Intent::Add {
+            list: List::Disabled,
+            topic: "p".into(),
+            entries: entries(&["**"]),
+        },
+    ) else {
+        panic!("a plan")
+    };
+    let e = &plan.effect;
+    assert_eq!(e.disabled_hidden, ["p/docs/h", "p/hid/y"]);
+    assert_eq!(e.already_disabled, 1, "old/x");
+    assert_eq!(e.topics_off, ["p"]);
+    assert!(plan.confirm.contains(&Confirm::DisablesTopic("p".into())));
+    assert!(
+        plan.confirm
+            .iter()
+            .any(|c| matches!(c, Confirm::RemovesPreloaded(_)))
+    );
+    let Answer::Do(off) = ask(
+        &kb,
+        &Intent::Enable {
+            topic: "p".into(),
+            enable: false,
+        },
+    ) else {
+        panic!("a plan")
+    };
+    assert_eq!(off.effect.leaving, ["p/docs/a", "p/docs/b", "p/style"]);
+    assert!(off.confirm.contains(&Confirm::DisablesTopic("p".into())));
+}
+
+#[test]
+fn an_entry_also_from_cfg_is_removed_from_the_file_with_a_note() {
+    let (_d, kb) = workspace(&["kb.topic.p.learned+=style"]);
+    let Answer::Do(plan) = ask(
+        &kb,
+        &Intent::Remove {
+            list: List::Learned,
+            topic: "p".into(),
+            entries: entries(&["style"]),
+        },
+    ) else {
+        panic!("a plan")
+    };
+    assert_eq!(plan.files(), [config_file(&kb).as_path()]);
+    assert!(plan.notes[0].contains("also comes from --cfg"), "{plan:?}");
+    // The argument keeps it pre-loaded for this run.
+    assert!(plan.effect.leaving.is_empty(), "{:?}", plan.effect);
+}
+
+#[test]
+fn new_topic_ids_and_directories_follow_one_rule() {
+    let (_d, kb) = workspace(&[]);
+    let new = |id: &str, dir: &str| {
+        ask(
+            &kb,
+            &Intent::NewTopic {
+                id: id.into(),
+                subjects: dir.into(),
+                title: Some(String::new()),
+                introduction: None,
+                description: None,
+            },
+        )
+    };
+    for bad in ["a b", "a/b", "a.b", ""] {
+        assert!(matches!(new(bad, "kb"), Answer::Refuse(_)), "{bad}");
+    }
+    assert!(matches!(new("p", "kb"), Answer::Refuse(m) if m.contains("already exists")));
+    assert!(matches!(new("q", "../x"), Answer::Refuse(m) if m.contains("leaves")));
+    let Answer::Do(plan) = new("q", "nope") else {
+        panic!("accepted")
+    };
+    assert!(plan.notes[0].contains("does not exist yet"), "{plan:?}");
+    assert!(matches!(
+        &plan.steps[0].edits[0],
+        Edit::AddTopic { title: None, .. }
+    ));
+}
+
+#[test]
+fn a_chosen_layer_that_does_not_declare_the_topic_declares_it() {
+    let (_d, kb) = workspace(&[]);
+    let other = kb.root().join(".jp.toml");
+    let ws = Workspace {
+        kb: &kb,
+        chosen: Some(Chosen {
+            path: other.clone(),
+            only: false,
+        }),
+        tokens: &Tokens(0),
+        budget: 20_000,
+    };
+    let Answer::Do(plan) = plan(
+        &ws,
+        &Intent::Add {
+            list: List::Learned,
+            topic: "p".into(),
+            entries: entries(&["big"]),
+        },
+    ) else {
+        panic!("a plan")
+    };
+    assert_eq!(plan.files(), [other.as_path()]);
+    let applied = plan.steps[0].apply("").unwrap();
+    assert_eq!(applied.text, "[kb.topic.p]\nlearned = [\"big\"]\n");
+    // Removals still go where the entry is.
+    let Answer::Do(rm) = super::plan(
+        &ws,
+        &Intent::Remove {
+            list: List::Learned,
+            topic: "p".into(),
+            entries: entries(&["style"]),
+        },
+    ) else {
+        panic!("a plan")
+    };
+    assert_eq!(rm.files(), [config_file(&kb).as_path()]);
+}
+
+#[test]
+fn a_directory_offers_its_glob_and_its_slugs_with_costs() {
+    let (_d, kb) = workspace(&[]);
+    let Answer::Choose(q) = ask(
+        &kb,
+        &Intent::Directory {
+            list: List::Learned,
+            topic: "p".into(),
+            dir: ".hid".into(),
+        },
+    ) else {
+        panic!("a question")
+    };
+    // A learned glob skips hidden subjects: only the slug is offered.
+    assert_eq!(q.options.len(), 1, "{q:?}");
+    assert!(q.options[0].0.contains("1 slug"));
+    assert_eq!(q.options[0].1.effect.entering, ["p/hid/y"]);
+    assert!(Path::new(&q.options[0].1.steps[0].path).ends_with(".jp/config.toml"));
+}
+
+#[test]
+fn the_layers_list_roles_declarations_and_files_to_create() {
+    let (_d, kb) = workspace(&[]);
+    let layers = layers::layers(&kb, Some("p"));
+    let shown: Vec<(&str, &str, bool, bool)> = layers
+        .iter()
+        .map(|l| (l.shown.as_str(), l.role, l.exists, l.declares))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (".jp/config.toml", "team", true, true),
+            (".jp/kb.toml", "team", false, false),
+            (".jp.toml", ".jp.toml", false, false),
+        ]
+    );
+}

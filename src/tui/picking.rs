@@ -1,0 +1,42 @@
+//! The layer picker as a mode over the main screen: opening it on the
+//! current target and applying what a command did (the picker itself is
+//! plain state, [`super::picker`]).
+
+use super::app::{App, Mode};
+use super::command::Command;
+use super::effect::Effect;
+use super::modes::quit;
+use super::picker::{Outcome, Picker, chosen_message};
+
+/// `f`: the picker over the loaded workspace's layers.
+pub fn open(app: &mut App) {
+    if let Some(model) = &app.model {
+        let topic = app.topic_state().map(|t| t.id().to_owned());
+        let picker = Picker::open(&model.kb, topic.as_deref(), app.shown_target());
+        app.mode = Mode::Picker(picker);
+    }
+}
+
+/// A command in the picker: Enter makes the highlighted layer the target.
+pub fn key(app: &mut App, command: &Command) -> Vec<Effect> {
+    if matches!(command, Command::Quit) {
+        return quit(app);
+    }
+    let Mode::Picker(p) = &mut app.mode else {
+        return Vec::new();
+    };
+    let topic = p.topic.clone();
+    match p.key(command) {
+        Outcome::Stay => {}
+        Outcome::Cancel => {
+            app.mode = Mode::Normal;
+            app.set_status("edit file unchanged", false);
+        }
+        Outcome::Chosen(layer) => {
+            app.mode = Mode::Normal;
+            app.set_status(chosen_message(&layer, topic.as_deref()), false);
+            app.config.target = Some(layer.path);
+        }
+    }
+    Vec::new()
+}

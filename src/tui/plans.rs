@@ -1,0 +1,218 @@
+//! The TUI asks the curation planner (`crate::edit::plan`) and shows its
+//! answer: what a toggle, the pattern tester's Enter or a form means is
+//! decided there, for the CLI and the TUI alike. Here the selection
+//! becomes an intent, the answer becomes a proposal (apply, a dialog, a
+//! confirmation, a refusal), and token counts come from the cache — no
+//! file is read on the UI thread.
+
+use super::app::{App, Choice, Form, FormField, FormKind, Mode};
+use super::cost::{BUDGET, Cached};
+use super::tree::RowKind;
+use crate::edit::plan::{self, Answer, Chosen, Intent, List, Plan};
+use crate::edit::{Field, FieldValue};
+
+/// What a key proposes.
+#[derive(Debug, Clone)]
+pub enum Proposal {
+    Apply(Plan),
+    Ask(Choice),
+    /// Nothing to change: said in the status line, not as an error.
+    Note(String),
+    Refuse(String),
+}
+
+/// Asks the planner; `None` before the first load.
+pub fn ask(app: &App, intent: &Intent) -> Option<Answer> {
+    let model = app.model.as_ref()?;
+    let tokens = Cached {
+        model,
+        cache: &app.cache,
+    };
+    let ws = plan::Workspace {
+        kb: &model.kb,
+        // The picked layer takes additions and new keys; removals go to
+        // the files holding the entry.
+        chosen: app
+            .config
+            .target
+            .clone()
+            .map(|path| Chosen { path, only: false }),
+        tokens: &tokens,
+        budget: BUDGET,
+    };
+    Some(plan::plan(&ws, intent))
+}
+
+/// The planner's answer as what the TUI does with it. A plan with reasons
+/// to confirm asks first.
+pub fn propose(answer: Option<Answer>) -> Proposal {
+    match answer {
+        None => Proposal::Refuse("no workspace loaded".into()),
+        Some(Answer::Do(plan)) if !plan.confirm.is_empty() => Proposal::Ask(confirm(plan)),
+        Some(Answer::Do(plan)) => Proposal::Apply(plan),
+        Some(Answer::Choose(q)) => Proposal::Ask(Choice {
+            title: q.title,
+            lines: q.lines,
+            options: q.options,
+        }),
+        Some(Answer::Nothing(why)) => Proposal::Note(format!("nothing changed: {why}")),
+        Some(Answer::Refuse(why)) => Proposal::Refuse(why),
+    }
+}
+
+/// The confirmation of a plan: its reasons, then one option carrying the
+/// plan out (its reasons cleared, so choosing it does not ask again).
+pub fn confirm(mut plan: Plan) -> Choice {
+    let lines = plan
+        .confirm
+        .iter()
+        .map(|c| format!("This change {c}."))
+        .collect();
+    plan.confirm.clear();
+    Choice {
+        title: "Confirm".into(),
+        lines,
+        options: vec![("yes, make the change".into(), plan)],
+    }
+}
+
+/// `l` (learned) or `d` (disabled) on the selected subject or directory.
+pub fn toggle(app: &App, list: List) -> Proposal {
+    let (Some(state), Some(res), Some(row)) =
+        (app.topic_state(), app.resolution(), app.selected_row())
+    else {
+        return Proposal::Refuse("select a subject or a directory first".into());
+    };
+    let topic = state.id().to_owned();
+    let intent = match row.kind {
+        RowKind::Dir(dir) => Intent::Directory {
+            list,
+            topic,
+            dir: dir.rel,
+        },
+        RowKind::Subject(i) => {
+            let on = match list {
+                List::Learned => res.is_learned(i),
+                List::Disabled => res.is_disabled(i),
+            };
+            let entries = vec![res.subjects()[i].slug().to_owned()];
+            if on {
+                Intent::Remove {
+                    list,
+                    topic,
+                    entries,
+                }
+            } else {
+                Intent::Add {
+                    list,
+                    topic,
+                    entries,
+                }
+            }
+        }
+    };
+    propose(ask(app, &intent))
+}
+
+/// `e` on the selected topic.
+pub fn toggle_enable(app: &App) -> Proposal {
+    let Some(state) = app.topic_state() else {
+        return Proposal::Refuse("no topic selected".into());
+    };
+    propose(ask(
+        app,
+        &Intent::Enable {
+            topic: state.id().to_owned(),
+            enable: !state.enabled(),
+        },
+    ))
+}
+
+/// The intent of the pattern tester's Enter.
+fn tester_intent(app: &App, pattern: &str, disabled: bool) -> Option<Intent> {
+    Some(Intent::Add {
+        list: if disabled {
+            List::Disabled
+        } else {
+            List::Learned
+        },
+        topic: app.topic_state()?.id().to_owned(),
+        entries: vec![pattern.to_owned()],
+    })
+}
+
+/// Enter in the pattern tester.
+pub fn add_pattern(app: &App, pattern: &str, disabled: bool) -> Proposal {
+    if pattern.trim().is_empty() {
+        return Proposal::Refuse("type a pattern first".into());
+    }
+    match tester_intent(app, pattern, disabled) {
+        Some(intent) => propose(ask(app, &intent)),
+        None => Proposal::Refuse("no topic selected".into()),
+    }
+}
+
+/// What Enter in the pattern tester would change, shown before it is
+/// pressed: the token line, then what enters or leaves the prompt.
+pub fn tester_cost(app: &App, pattern: &str, disabled: bool) -> Vec<String> {
+    if pattern.trim().is_empty() {
+        return Vec::new();
+    }
+    let Some(intent) = tester_intent(app, pattern, disabled) else {
+        return Vec::new();
+    };
+    match ask(app, &intent) {
+        Some(Answer::Do(plan)) => plan.effect.lines(BUDGET),
+        Some(Answer::Refuse(why)) => vec![format!("✗ {why}")],
+        _ => Vec::new(),
+    }
+}
+
+/// The tester's cost lines, asked of the planner once per change of the
+/// pattern or the mode (not per frame).
+pub fn refresh_tester_cost(app: &mut App) {
+    let Some((pattern, disabled)) = app.tester().map(|t| (t.pattern(), t.to_disabled)) else {
+        return;
+    };
+    let cost = tester_cost(app, &pattern, disabled);
+    if let Mode::Pattern(t) = &mut app.mode {
+        t.cost = cost;
+    }
+}
+
+/// Validates a form through the planner and returns its proposal.
+pub fn submit(app: &App, form: &Form) -> Proposal {
+    let values: Vec<String> = form.fields.iter().map(FormField::value).collect();
+    let value = |i: usize| values.get(i).cloned().unwrap_or_default();
+    let intent = match &form.kind {
+        FormKind::EditTopic { topic } => {
+            let Some(state) = app.model.as_ref().and_then(|m| m.kb.topic(topic)) else {
+                return Proposal::Refuse(format!("topic `{topic}` no longer exists"));
+            };
+            let c = &state.config;
+            let current = [c.title(), c.introduction(), c.description()];
+            let fields = [Field::Title, Field::Introduction, Field::Description]
+                .into_iter()
+                .zip(current)
+                .enumerate()
+                .filter(|(i, (_, old))| old.unwrap_or("") != value(*i))
+                .map(|(i, (field, _))| (field, Some(FieldValue::Text(value(i)))))
+                .collect::<Vec<_>>();
+            if fields.is_empty() {
+                return Proposal::Note("nothing changed".into());
+            }
+            Intent::Fields {
+                topic: topic.clone(),
+                fields,
+            }
+        }
+        FormKind::NewTopic => Intent::NewTopic {
+            id: value(0),
+            subjects: value(1),
+            title: Some(value(2)),
+            introduction: None,
+            description: None,
+        },
+    };
+    propose(ask(app, &intent))
+}

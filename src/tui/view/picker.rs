@@ -1,0 +1,68 @@
+//! The layer picker dialog: one row per layer (role, path, whether it
+//! declares the topic or is still to be created), the current target
+//! marked.
+
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use super::centered;
+use crate::display::clean_name;
+use crate::tui::app::App;
+use crate::tui::picker::Picker;
+
+/// The dialog's lines (unit-tested without a terminal).
+pub fn lines(app: &App, p: &Picker, height: usize) -> Vec<Line<'static>> {
+    let t = app.theme;
+    let role_width = p.layers.iter().map(|l| l.role.len()).max().unwrap_or(4);
+    let path_width = p
+        .layers
+        .iter()
+        .map(|l| clean_name(&l.shown).chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = Vec::new();
+    // Keep the highlighted row in view.
+    let first = p.selected.saturating_sub(height.saturating_sub(1));
+    for (i, layer) in p.layers.iter().enumerate().skip(first).take(height) {
+        let current = p.current.as_ref() == Some(&layer.path);
+        let state = match (&p.topic, layer.exists, layer.declares) {
+            (_, false, _) => "new: created on the first edit".to_owned(),
+            (Some(topic), true, true) => format!("declares `{topic}`"),
+            (Some(topic), true, false) => format!("`{topic}` declared on the first edit"),
+            (None, true, _) => String::new(),
+        };
+        let style = if i == p.selected {
+            t.selected(true)
+        } else {
+            ratatui::style::Style::new()
+        };
+        out.push(Line::from(vec![
+            Span::styled(if current { "› " } else { "  " }, t.key()),
+            Span::styled(format!("{:<role_width$}  ", layer.role), t.muted()),
+            Span::styled(format!("{:<path_width$}", clean_name(&layer.shown)), style),
+            Span::styled(format!("  {}", clean_name(&state)), t.muted()),
+        ]));
+    }
+    out
+}
+
+pub fn render(app: &App, p: &Picker, frame: &mut Frame) {
+    let t = app.theme;
+    let rows = u16::try_from(p.layers.len()).unwrap_or(u16::MAX);
+    let area = centered(frame.area(), 96, rows.saturating_add(2).max(3));
+    let height = usize::from(area.height.saturating_sub(2));
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines(app, p, height)).block(
+            Block::bordered()
+                .border_style(t.border(true))
+                .title(Line::styled(" Edit file: where new entries go ", t.title()))
+                .title_bottom(Line::styled(
+                    " ↑↓ choose · Enter: edits go there · Esc: keep ",
+                    t.muted(),
+                )),
+        ),
+        area,
+    );
+}
