@@ -292,8 +292,10 @@ fn check_with_30000_learned_entries_that_select_nothing_is_prompt() {
     assert!(findings.iter().all(|f| f["code"] == "KB102"));
     assert_eq!(findings[N - 1]["line"], N + 5);
     assert_eq!(findings[N - 1]["column"], 3);
-    // Quadratic, this took minutes; linear, a few seconds in a debug build.
-    assert!(took < Duration::from_secs(45), "{took:?}");
+    // Quadratic, this took many minutes; linear, a few seconds in a quiet
+    // debug build. The bound only tells the two apart: 45 s was crossed
+    // (45.4 s) with the whole suite running on 2 loaded cores.
+    assert!(took < Duration::from_secs(150), "{took:?}");
 }
 
 #[test]
