@@ -319,6 +319,16 @@ fn styled_subjects_pane_markers_and_selection() {
     assert_snapshot!(styled_screen(&mut d));
 }
 
+/// Issue 16 item 3: marked rows carry `+` and the marks' colour (name
+/// too), the pane title counts them, the footer says what l/d act on.
+#[test]
+fn styled_marked_rows() {
+    let mut d = demo();
+    d.keys("jj	");
+    d.keys("  ");
+    assert_snapshot!(styled_screen(&mut d));
+}
+
 /// Glyph and color of the topic markers (enabled, disabled, error) and of
 /// the selected topic.
 #[test]

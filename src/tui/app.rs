@@ -193,6 +193,8 @@ pub struct App {
     pub help_query: String,
     /// Each topic's own filter while another is shown.
     pub filters: super::matcher::PerTopic,
+    /// Marked subjects, per topic (`Space`, `v`, `Ctrl-a`).
+    pub marks: super::marks::Marks,
     /// `--read-only`: browsing only, every edit refused.
     pub read_only_flag: bool,
     /// The preview soft-wraps long lines (`w` toggles).
@@ -229,6 +231,7 @@ impl App {
             help_scroll: 0,
             help_query: String::new(),
             filters: super::matcher::PerTopic::default(),
+            marks: super::marks::Marks::default(),
             read_only_flag: false,
             wrap: true,
             messages: Vec::new(),

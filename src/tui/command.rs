@@ -48,6 +48,12 @@ pub enum Command {
     ToggleDisabled,
     /// Toggle the selected topic's `enable`.
     ToggleEnable,
+    /// Mark or unmark the selected subject (a directory: its subjects).
+    ToggleMark,
+    /// Mark the subjects from the last mark to the cursor.
+    MarkRange,
+    /// Mark every subject shown (the filtered rows).
+    MarkShown,
     /// Undo the last change (across files).
     Undo,
     /// Redo the last undone change.
@@ -136,6 +142,9 @@ impl Command {
             Command::ToggleLearned => "toggle-learned",
             Command::ToggleDisabled => "toggle-disabled",
             Command::ToggleEnable => "toggle-enable",
+            Command::ToggleMark => "toggle-mark",
+            Command::MarkRange => "mark-range",
+            Command::MarkShown => "mark-shown",
             Command::Undo => "undo",
             Command::Redo => "redo",
             Command::EditTopic => "edit-topic",

@@ -41,6 +41,16 @@ pub fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
         .collect()
 }
 
+/// `l`/`d`: on the marked subjects when the topic has marks (they go once
+/// the edit is made), else on the selected row.
+pub fn toggle_list(app: &mut App, list: crate::edit::plan::List) -> Vec<Effect> {
+    super::selection::start_acting(app);
+    let proposal = plans::toggle(app, list);
+    let effects = propose(app, proposal);
+    super::selection::after_proposal(app, &effects);
+    effects
+}
+
 pub fn propose(app: &mut App, proposal: Proposal) -> Vec<Effect> {
     match proposal {
         Proposal::Apply(plan) => run_plan(app, plan),
@@ -120,6 +130,12 @@ pub fn tester(app: &mut App, command: &Command) -> Vec<Effect> {
 }
 
 pub fn choice(app: &mut App, command: &Command) -> Vec<Effect> {
+    let effects = choice_inner(app, command);
+    super::selection::after_proposal(app, &effects);
+    effects
+}
+
+fn choice_inner(app: &mut App, command: &Command) -> Vec<Effect> {
     let Mode::Choice(c) = &app.mode else {
         return Vec::new();
     };

@@ -7,9 +7,16 @@ use super::app::{App, Focus, Mode};
 use super::command::Command;
 use super::effect::Effect;
 
-/// `Esc` on the main screen: clears the filter if one is set, else
-/// leaves the preview for the subjects pane. True when it did something.
+/// `Esc` on the main screen: clears the topic's marks if it has some,
+/// else the filter if one is set, else leaves the preview for the
+/// subjects pane. True when it did something.
 pub fn back_out(app: &mut App) -> bool {
+    if let Some(topic) = app.topic_state().map(|t| t.id().to_owned())
+        && app.marks.clear(&topic)
+    {
+        app.set_status("marks cleared", false);
+        return true;
+    }
     if !app.subjects.filter.is_empty() {
         app.subjects.filter.clear();
         app.set_status("filter cleared", false);

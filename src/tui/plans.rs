@@ -78,6 +78,9 @@ pub fn confirm(mut plan: Plan) -> Choice {
 
 /// `l` (learned) or `d` (disabled) on the selected subject or directory.
 pub fn toggle(app: &App, list: List) -> Proposal {
+    if let Some(intent) = super::selection::intent(app, list) {
+        return propose(ask(app, &intent));
+    }
     let (Some(state), Some(res), Some(row)) =
         (app.topic_state(), app.resolution(), app.selected_row())
     else {

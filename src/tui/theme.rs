@@ -144,6 +144,12 @@ impl Theme {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
 
+    /// Marked rows (`Space`): the `+` glyph says it without color.
+    pub fn marked(self) -> Style {
+        // No marker uses light blue: a mark never reads as a state.
+        self.fg(Color::LightBlue).add_modifier(Modifier::BOLD)
+    }
+
     /// Characters the filter matched (underlined, kept without color).
     pub fn matched(self) -> Style {
         self.fg(Color::Yellow)

@@ -185,6 +185,9 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::Cancel => {
             super::nav::back_out(app);
         }
+        Command::ToggleMark if app.focus != Focus::Topics => super::selection::toggle_row(app),
+        Command::MarkRange if app.focus != Focus::Topics => super::selection::mark_range(app),
+        Command::MarkShown if app.focus != Focus::Topics => super::selection::mark_shown(app),
         Command::Collapse => set_collapsed(app, Some(true)),
         Command::Expand => set_collapsed(app, Some(false)),
         Command::SelectTab(tab) => {
@@ -216,8 +219,8 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
 /// Main-screen actions that edit, open dialogs or change settings.
 fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
     match command {
-        Command::ToggleLearned => return propose(app, plans::toggle(app, List::Learned)),
-        Command::ToggleDisabled => return propose(app, plans::toggle(app, List::Disabled)),
+        Command::ToggleLearned => return super::modes::toggle_list(app, List::Learned),
+        Command::ToggleDisabled => return super::modes::toggle_list(app, List::Disabled),
         Command::ToggleEnable => return propose(app, plans::toggle_enable(app)),
         Command::Undo | Command::Redo => {
             if let Some(err) = &app.load_error {

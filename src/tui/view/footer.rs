@@ -71,11 +71,22 @@ pub fn hints(app: &App) -> String {
                     normal(Command::ToggleFindingsScope, "all/this topic"),
                     normal(Command::Copy, "copy"),
                 ]),
-                _ => v.extend([
-                    normal(Command::ToggleLearned, "learn"),
-                    normal(Command::ToggleDisabled, "disable"),
-                    normal(Command::Undo, "undo"),
-                ]),
+                _ => {
+                    let marked = app.topic_state().map_or(0, |t| app.marks.count(t.id()));
+                    if marked > 0 {
+                        v.extend([
+                            format!("l/d: the {marked} marked"),
+                            normal(Command::ToggleMark, "(un)mark"),
+                            "Esc clear marks".to_owned(),
+                        ]);
+                    } else {
+                        v.extend([
+                            normal(Command::ToggleLearned, "learn"),
+                            normal(Command::ToggleDisabled, "disable"),
+                            normal(Command::Undo, "undo"),
+                        ]);
+                    }
+                }
             }
             v.push(normal(Command::Quit, "quit"));
             v

@@ -117,7 +117,16 @@ fn row_line(
             for m in &marks {
                 spans.push(Span::styled(m.glyph(), t.mark(*m)));
             }
-            spans.push(Span::raw(" "));
+            // A marked row (`Space`): `+` in the marks' colour between
+            // the state glyphs and the name, and the name in that colour.
+            let marked = app
+                .topic_state()
+                .is_some_and(|topic| app.marks.is_marked(topic.id(), s.slug()));
+            spans.push(if marked {
+                Span::styled("+", t.marked())
+            } else {
+                Span::raw(" ")
+            });
             let right = token_label(info);
             // The name gets what the markers and the token column leave.
             let room =
@@ -126,7 +135,16 @@ fn row_line(
             let hits = matcher
                 .map(|m| crate::tui::matcher::name_highlights(m, s.slug(), name))
                 .unwrap_or_default();
-            let name = name_spans(app, name, room, &hits);
+            let mut name = name_spans(app, name, room, &hits);
+            if marked {
+                name = name
+                    .into_iter()
+                    .map(|span| {
+                        let style = t.marked().patch(span.style);
+                        span.style(style)
+                    })
+                    .collect();
+            }
             let name_width = Line::from(name.clone()).width();
             spans.extend(name);
             if let Some(by) = res.learned_by.get(*i).filter(|b| b.glob) {
@@ -195,6 +213,13 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         format!(" Subjects of {} ", clean_name(state.id())),
         app.theme.title(),
     )];
+    let marked = app.marks.count(state.id());
+    if marked > 0 {
+        title.push(Span::styled(
+            format!("· {marked} marked "),
+            app.theme.marked(),
+        ));
+    }
     if !app.subjects.show_hidden {
         title.push(Span::styled(
             "(hidden+disabled not shown) ",
