@@ -288,7 +288,12 @@ impl Driver {
             let mut follow = Vec::new();
             for effect in effects {
                 match effect {
-                    Effect::OpenEditor(_) | Effect::Quit | Effect::Copy(_) => outside.push(effect),
+                    Effect::OpenEditor(_)
+                    | Effect::OpenEditorAt(..)
+                    | Effect::Quit
+                    | Effect::Copy(_) => {
+                        outside.push(effect);
+                    }
                     // Read here: `update` does no I/O.
                     Effect::CopyPrompt => outside.extend(
                         app.model
@@ -415,9 +420,11 @@ impl Driver {
                 let report = super::findings::compute(kb.as_deref(), &self.env, &self.options);
                 vec![Event::Checked(Box::new(report))]
             }
-            Effect::OpenEditor(_) | Effect::Quit | Effect::Copy(_) | Effect::CopyPrompt => {
-                Vec::new()
-            }
+            Effect::OpenEditor(_)
+            | Effect::OpenEditorAt(..)
+            | Effect::Quit
+            | Effect::Copy(_)
+            | Effect::CopyPrompt => Vec::new(),
         }
     }
 

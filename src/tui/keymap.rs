@@ -199,6 +199,13 @@ fn preview_bindings() -> Vec<Binding> {
             "preview: wrap / cut long lines",
         ),
         b(Normal, c('M'), NONE, A::ShowMessages, "message log"),
+        b(
+            Normal,
+            c('x'),
+            NONE,
+            A::FixFinding,
+            "Findings tab: apply the finding's fix (Enter goes to it)",
+        ),
     ]
 }
 

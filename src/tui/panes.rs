@@ -102,4 +102,7 @@ pub struct ConfigTab {
     pub target: Option<PathBuf>,
     /// The file the last edit (or undo) changed, highlighted.
     pub last_change: Option<ChangedFile>,
+    /// A finding's place (`Enter` on the Findings tab): the tab shows
+    /// this file with this 1-based line marked, until a tab key.
+    pub jump: Option<(PathBuf, u32)>,
 }

@@ -8,6 +8,7 @@ use super::app::{App, Focus, Mode, Status, Tester};
 use super::command::Command;
 use super::effect::Effect;
 use super::event::{Event, Msg};
+use super::finding_actions::FindingKey;
 use super::forms;
 use super::model::{Fetched, LoadOutcome};
 use super::modes::{choice, filter, form, propose, quit, tester};
@@ -162,6 +163,11 @@ fn while_loading(msg: &Msg) -> bool {
 }
 
 fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
+    match super::finding_actions::key(app, command) {
+        Some(FindingKey::Propose(proposal)) => return propose(app, *proposal),
+        Some(FindingKey::Effects(effects)) => return effects,
+        None => {}
+    }
     let page = isize::try_from(page(app)).unwrap_or(1);
     match command {
         Command::Quit => return quit(app),
@@ -176,6 +182,12 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::Activate => match app.focus {
             Focus::Topics => app.focus = Focus::Subjects,
             Focus::Subjects => set_collapsed(app, None),
+            Focus::Preview if app.preview.tab == Tab::Findings => {
+                match super::finding_actions::jump(app) {
+                    Ok(place) => app.set_status(place, false),
+                    Err(why) => app.set_status(why, true),
+                }
+            }
             Focus::Preview => {}
         },
         Command::Cancel => {
@@ -184,10 +196,12 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::Collapse => set_collapsed(app, Some(true)),
         Command::Expand => set_collapsed(app, Some(false)),
         Command::SelectTab(tab) => {
+            app.config.jump = None;
             app.preview.tab = *tab;
             app.preview.scroll = 0;
         }
         Command::NextTab | Command::PrevTab => {
+            app.config.jump = None;
             let n = Tab::ALL.len();
             let step = if matches!(command, Command::NextTab) {
                 1
@@ -342,6 +356,7 @@ fn pointer(app: &mut App, command: &Command) {
         Command::PickTab(tab) => {
             app.focus = Focus::Preview;
             if let Some(tab) = tab {
+                app.config.jump = None;
                 app.preview.tab = tab;
                 app.preview.scroll = 0;
             }
@@ -366,6 +381,10 @@ fn toggle_findings_scope(app: &mut App) {
     } else {
         app.preview.tab = Tab::Findings;
     }
+    // The findings cursor moves with j/k in the focused preview.
+    app.focus = Focus::Preview;
+    app.findings.cursor = 0;
+    app.config.jump = None;
     app.preview.scroll = 0;
     let id = app.topic_state().map(|t| t.id().to_owned());
     let message = match (app.findings.only_topic, id) {

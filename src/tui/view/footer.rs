@@ -59,7 +59,15 @@ pub fn hints(app: &App) -> String {
             match (app.focus, app.preview.tab) {
                 (Focus::Preview, tab) => {
                     if tab == Tab::Findings {
-                        v.push(normal(Command::ToggleFindingsScope, "all/this topic"));
+                        // The fix key is named only here, with what it does.
+                        if let Some(fix) = crate::tui::finding_actions::fix(app) {
+                            v.push(normal(Command::FixFinding, &fix.label()));
+                        }
+                        v.extend([
+                            normal(Command::Activate, "go to"),
+                            normal(Command::OpenEditor, "edit at line"),
+                            normal(Command::ToggleFindingsScope, "all/this topic"),
+                        ]);
                     }
                     v.extend([
                         normal(Command::ToggleWrap, "wrap"),

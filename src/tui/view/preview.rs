@@ -60,6 +60,8 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
     let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
     frame.render_widget(Paragraph::new(tabs_line(app, tabs.width)), tabs);
+    // The Findings tab scrolls to its cursor, not by the preview's scroll.
+    let mut scroll = app.preview.scroll;
     let text = match app.preview.tab {
         Tab::Subject => subject(app),
         Tab::Prompt if let Some(c) = client => super::client_prompt::text(app, model, c),
@@ -80,7 +82,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             ),
         },
         Tab::Config => config(app, model),
-        Tab::Findings => super::findings::tab(app),
+        Tab::Findings => {
+            let (text, at) = super::findings::tab(app);
+            scroll = cursor_scroll(&text, at, body, app.wrap);
+            text
+        }
     };
     // Byte-exact texts wrap with a marker (and their number gutter);
     // the others wrap at words. `w` cuts long lines instead.
@@ -105,7 +111,26 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         None if app.wrap => Paragraph::new(text).wrap(Wrap { trim: false }),
         _ => Paragraph::new(text),
     };
-    frame.render_widget(paragraph.scroll((app.preview.scroll, 0)), body);
+    frame.render_widget(paragraph.scroll((scroll, 0)), body);
+}
+
+/// The scroll keeping the Findings tab's cursor (line `at`, with the two
+/// lines of its place and hint) in view: 0 while it fits on the first
+/// screen, else the cursor near the bottom.
+fn cursor_scroll(text: &Text, at: usize, body: Rect, wrap: bool) -> u16 {
+    let width = usize::from(body.width);
+    let rows = |lines: &[Line]| -> usize {
+        lines
+            .iter()
+            .map(|l| {
+                let s: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+                crate::tui::preview_rows::word_rows(&s, width, wrap)
+            })
+            .sum()
+    };
+    let end = (at + 3).min(text.lines.len());
+    let bottom = rows(&text.lines[..end]);
+    u16::try_from(bottom.saturating_sub(usize::from(body.height))).unwrap_or(u16::MAX)
 }
 
 /// The gutter of a numbered text: the width of its last line's number
@@ -343,13 +368,21 @@ fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
 }
 
 fn config(app: &App, model: &Model) -> Text<'static> {
-    let Some(file) = app.shown_target() else {
+    // A finding's place (Enter on the Findings tab), else the edit file.
+    let jump = app.config.jump.as_ref();
+    let Some(file) = jump.map(|(f, _)| f.clone()).or_else(|| app.shown_target()) else {
         return Text::default();
+    };
+    let about = if jump.is_some() {
+        "  (a finding's place; o opens it, a tab key goes back)"
+    } else {
+        "  (the file edits go to; f switches)"
     };
     let mut lines = vec![Line::from(vec![
         Span::styled(model.show(&file), app.theme.title()),
-        Span::styled("  (the file edits go to; f switches)", app.theme.muted()),
+        Span::styled(about, app.theme.muted()),
     ])];
+    let pointed = jump.and_then(|(_, line)| usize::try_from(*line).ok());
     let text = model.config_texts.get(&file);
     let highlight = app
         .config
@@ -358,6 +391,12 @@ fn config(app: &App, model: &Model) -> Text<'static> {
         .filter(|c| c.path == file)
         .map(|c| changed_lines(&c.before, &c.after));
     match text {
+        // The TUI holds only the TOML files it may edit: another layer
+        // (JSON, YAML) is left to the editor.
+        None if jump.is_some() => lines.push(Line::styled(
+            "(not a file jp-kb edits; o opens it at the line)",
+            app.theme.muted(),
+        )),
         None => lines.push(Line::styled(
             "(does not exist yet; the first edit creates it)",
             app.theme.muted(),
@@ -374,6 +413,12 @@ fn config(app: &App, model: &Model) -> Text<'static> {
                 let mut l = Line::from(vec![number, body]);
                 if changed {
                     l = l.style(app.theme.changed_line());
+                }
+                if pointed == Some(n + 1) {
+                    // The finding's line: a marker in the number gutter
+                    // and the selection's colours, never colour alone.
+                    l.spans[0] = Span::styled(format!("▶{:>3} ", n + 1), app.theme.key());
+                    l = l.style(app.theme.selected(false));
                 }
                 lines.push(l);
             }
