@@ -7,7 +7,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::Mode;
+use super::app::{App, Focus, Mode};
 use super::command::{Command, Tab};
 
 /// Where a binding applies.
@@ -21,6 +21,9 @@ pub enum Scope {
     Form,
     /// The layer picker.
     Picker,
+    /// The main screen while a search shows in the focused preview: its
+    /// keys come before the main screen's.
+    Found,
 }
 
 impl Scope {
@@ -28,7 +31,9 @@ impl Scope {
         match mode {
             Mode::Normal => Scope::Normal,
             Mode::Help | Mode::Messages => Scope::Help,
-            Mode::Filter(_) | Mode::Pattern(_) | Mode::HelpSearch(..) => Scope::Line,
+            Mode::Filter(_) | Mode::Pattern(_) | Mode::HelpSearch(..) | Mode::PreviewSearch(_) => {
+                Scope::Line
+            }
             Mode::Choice(_) => Scope::Choice,
             Mode::Form(_) => Scope::Form,
             Mode::Picker(_) => Scope::Picker,
@@ -43,6 +48,7 @@ impl Scope {
             Scope::Choice => "Choice dialogs",
             Scope::Form => "Forms",
             Scope::Picker => "Edit file picker",
+            Scope::Found => "Search in the preview (/ with the preview focused)",
         }
     }
 
@@ -199,6 +205,9 @@ fn preview_bindings() -> Vec<Binding> {
             "preview: wrap / cut long lines",
         ),
         b(Normal, c('M'), NONE, A::ShowMessages, "message log"),
+        b(Scope::Found, c('n'), NONE, A::SearchNext, "next match"),
+        b(Scope::Found, c('N'), NONE, A::SearchPrev, "previous match"),
+        b(Scope::Found, K::Esc, NONE, A::Cancel, "clear the search"),
         b(
             Normal,
             c('x'),
@@ -300,6 +309,22 @@ pub fn resolve(table: &[Binding], scope: Scope, key: &KeyEvent) -> Option<Comman
         .find(|b| b.scope == scope && b.code == code && b.mods == mods)
         .map(|b| b.command.clone())
         .or_else(|| scope.is_text().then_some(Command::Input(*key)))
+}
+
+/// The command for a key in the app's state: while a search shows in the
+/// focused preview, its keys (`n`, `N`, `Esc`) first.
+pub fn resolve_in(table: &[Binding], app: &App, key: &KeyEvent) -> Option<Command> {
+    let found = matches!(app.mode, Mode::Normal)
+        && app.focus == Focus::Preview
+        && app
+            .preview
+            .search
+            .as_ref()
+            .is_some_and(|s| s.tab == app.preview.tab);
+    found
+        .then(|| resolve(table, Scope::Found, key))
+        .flatten()
+        .or_else(|| resolve(table, Scope::of(&app.mode), key))
 }
 
 /// A key as the help shows it (`Ctrl-r`, `PgDn`, `j`).

@@ -22,7 +22,7 @@ use super::app::App;
 use super::driver::Driver;
 use super::effect::Effect;
 use super::event::{Event, Msg};
-use super::keymap::{Binding, Scope, resolve};
+use super::keymap::{Binding, resolve_in};
 use super::lifecycle;
 use super::view;
 use super::watch;
@@ -50,7 +50,7 @@ impl From<Event> for Incoming {
 pub fn map_event(table: &[Binding], app: &App, event: &TermEvent) -> Option<Msg> {
     match event {
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => {
-            resolve(table, Scope::of(&app.mode), key).map(Msg::Command)
+            resolve_in(table, app, key).map(Msg::Command)
         }
         TermEvent::Mouse(m) => super::mouse::command(m, &app.drawn).map(Msg::Command),
         TermEvent::Resize(w, h) => Some(Msg::Event(Event::Resize(*w, *h))),

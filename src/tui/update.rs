@@ -41,6 +41,7 @@ pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
             Mode::Choice(_) => choice(app, &command),
             Mode::Form(_) => form(app, &command),
             Mode::Picker(_) => picking::key(app, &command),
+            Mode::PreviewSearch(_) => super::finder::typing(app, &command),
         },
     }
 }
@@ -89,6 +90,8 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                 }
                 other => app.cache.insert(other),
             }
+            // A search waiting for the text it searches.
+            super::finder::settle(app);
             Vec::new()
         }
         Event::Checked(report) => {
@@ -163,6 +166,9 @@ fn while_loading(msg: &Msg) -> bool {
 }
 
 fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
+    if let Some(effects) = super::finder::key(app, command) {
+        return effects;
+    }
     match super::finding_actions::key(app, command) {
         Some(FindingKey::Propose(proposal)) => return propose(app, *proposal),
         Some(FindingKey::Effects(effects)) => return effects,
