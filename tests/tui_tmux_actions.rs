@@ -119,3 +119,53 @@ fn findings_are_fixed_visited_and_opened_at_their_line_in_a_real_jp_workspace() 
     tmux.literal("q");
     tmux.wait_for("the exit", |s| s.contains("EXIT-0"));
 }
+
+#[test]
+fn searching_the_prompt_scrolls_to_each_match_in_a_real_jp_workspace() {
+    let tmux = Tmux::start("actions-search");
+    let kb = "[kb.topic.docs]\ntitle = \"Docs\"\nsubjects = \"docs\"\nlearned = [\"guide\"]\n";
+    let root = jp_workspace(&tmux, kb);
+    // A pre-loaded subject long enough to scroll, a word on three lines.
+    let mut guide = String::from("# Guide\n\n");
+    for i in 0..300 {
+        guide.push_str(&format!("filler line {i}\n"));
+        if i == 100 || i == 200 || i == 290 {
+            guide.push_str(&format!("the marker word at {i}\n"));
+        }
+    }
+    write(&root, "docs/guide.md", &guide);
+    tmux.type_line(&tui_command(&root, "tui"));
+    tmux.wait_for("the docs topic", |s| s.contains("Subjects of docs"));
+    // The Prompt tab, focused.
+    tmux.literal("2");
+    tmux.send(&["Tab"]);
+    tmux.send(&["Tab"]);
+    tmux.wait_for("the prompt", |s| s.contains("filler line 0"));
+    tmux.literal("/");
+    tmux.wait_for("the query line", |s| s.contains("Enter find · Esc cancel"));
+    tmux.literal("marker");
+    tmux.send(&["Enter"]);
+    let first = tmux.wait_for("the first match", |s| s.contains("/marker  1/3"));
+    assert!(first.contains("the marker word at 100"), "{first}");
+    assert!(
+        !first.contains("filler line 0 "),
+        "scrolled to it:\n{first}"
+    );
+    tmux.literal("n");
+    let second = tmux.wait_for("the second match", |s| s.contains("/marker  2/3"));
+    assert!(second.contains("the marker word at 200"), "{second}");
+    tmux.literal("N");
+    tmux.literal("N");
+    let last = tmux.wait_for("the last match", |s| s.contains("/marker  3/3"));
+    assert!(last.contains("the marker word at 290"), "{last}");
+    // Esc clears the search; the subjects pane's / is still the filter.
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the search cleared", |s| !s.contains("/marker"));
+    tmux.send(&["Escape"]);
+    tmux.literal("/");
+    tmux.literal("style");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the filter", |s| s.contains("/ style"));
+    tmux.literal("q");
+    tmux.wait_for("the exit", |s| s.contains("EXIT-0"));
+}
