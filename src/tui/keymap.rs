@@ -416,6 +416,36 @@ mod tests {
     }
 
     #[test]
+    fn a_shown_preview_search_takes_n_and_esc_first() {
+        use crate::tui::app::App;
+        use crate::tui::preview_search::Search;
+        let t = bindings();
+        let mut app = App::new(crate::tui::theme::Theme { color: true }, (100, 30));
+        let n = key(c('n'), NONE);
+        let esc = key(KeyCode::Esc, NONE);
+        app.focus = Focus::Preview;
+        assert_eq!(resolve_in(&t, &app, &n), Some(Command::NewTopic));
+        app.preview.search = Some(Search::new("x".into(), app.preview.tab));
+        assert_eq!(resolve_in(&t, &app, &n), Some(Command::SearchNext));
+        assert_eq!(
+            resolve_in(&t, &app, &key(c('N'), KeyModifiers::SHIFT)),
+            Some(Command::SearchPrev)
+        );
+        assert_eq!(resolve_in(&t, &app, &esc), Some(Command::Cancel));
+        // Other keys fall through to the main screen's.
+        assert_eq!(
+            resolve_in(&t, &app, &key(c('l'), NONE)),
+            Some(Command::ToggleLearned)
+        );
+        // Not focused, or on another tab: `n` is "new topic" again.
+        app.focus = Focus::Subjects;
+        assert_eq!(resolve_in(&t, &app, &n), Some(Command::NewTopic));
+        app.focus = Focus::Preview;
+        app.preview.tab = Tab::Findings;
+        assert_eq!(resolve_in(&t, &app, &n), Some(Command::NewTopic));
+    }
+
+    #[test]
     fn no_key_is_bound_twice_in_a_scope() {
         let t = bindings();
         for (i, a) in t.iter().enumerate() {
