@@ -9,6 +9,7 @@
 
 mod tmux_support;
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -128,9 +129,9 @@ fn searching_the_prompt_scrolls_to_each_match_in_a_real_jp_workspace() {
     // A pre-loaded subject long enough to scroll, a word on three lines.
     let mut guide = String::from("# Guide\n\n");
     for i in 0..300 {
-        guide.push_str(&format!("filler line {i}\n"));
+        writeln!(guide, "filler line {i}").unwrap();
         if i == 100 || i == 200 || i == 290 {
-            guide.push_str(&format!("the marker word at {i}\n"));
+            writeln!(guide, "the marker word at {i}").unwrap();
         }
     }
     write(&root, "docs/guide.md", &guide);
