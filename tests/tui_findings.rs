@@ -1,8 +1,9 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 //! `jp-kb check` in the TUI: the Findings tab (snapshots at two sizes),
 //! the status line total, the topics pane counts, their styles (glyph and
-//! color, `NO_COLOR` keeping the glyph), and the findings following every
-//! reload and saved edit.
+//! color, `NO_COLOR` keeping the glyph), the findings following every
+//! reload and saved edit, and acting on them (issue 16 item 5: the cursor,
+//! `Enter` to the subject or the config line, `o` at the line, `x` fixes).
 
 mod tui_support;
 
@@ -241,4 +242,187 @@ fn findings_tab_says_partial_when_contents_were_skipped() {
 fn status_line_says_partial_when_contents_were_skipped() {
     let d = demo_with_a_huge_topic(100, 30);
     assert_snapshot!(status_line(&d));
+}
+
+// Issue 16 item 5: findings you can act on.
+
+use jp_kb::tui::app::Focus;
+use jp_kb::tui::effect::Effect;
+use ratatui::style::Modifier;
+
+/// The row of the screen holding `needle`.
+fn row_of(d: &Demo, needle: &str) -> String {
+    d.screen()
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("{needle:?} not on screen:\n{}", d.screen()))
+        .to_owned()
+}
+
+#[test]
+fn the_findings_cursor_moves_with_j_k_and_shows_with_a_glyph_and_the_selection_style() {
+    let mut d = Demo::new(160, 48);
+    d.keys("t");
+    assert_eq!(d.h.app.focus, Focus::Preview, "t focuses the findings");
+    assert!(row_of(&d, "KB006").contains("❯✗ KB006"));
+    d.keys("jjj");
+    assert!(row_of(&d, "KB107").contains("❯⚠ KB107"), "{}", d.screen());
+    assert!(!row_of(&d, "KB006").contains('❯'));
+    // Past the end it stays on the last finding.
+    d.keys("j");
+    assert!(row_of(&d, "KB107").contains('❯'));
+    let buffer = d.h.render();
+    let (x, y) = find(&buffer, "❯⚠ KB107");
+    assert!(buffer[(x, y)].modifier.contains(Modifier::REVERSED));
+    assert!(buffer[(x + 10, y)].modifier.contains(Modifier::REVERSED));
+    let (x, y) = find(&buffer, " ✗ KB006");
+    assert!(!buffer[(x + 1, y)].modifier.contains(Modifier::REVERSED));
+    assert_snapshot!(d.screen());
+}
+
+#[test]
+fn enter_on_a_subject_finding_selects_its_row_on_the_subject_tab() {
+    let mut d = Demo::new(160, 48);
+    // A filter on the topic would hide the row: Enter clears it.
+    d.topic(2);
+    d.keys("\t");
+    d.select("notes");
+    d.keys("tG\n");
+    assert_eq!(d.h.app.preview.tab, Tab::Subject);
+    assert_eq!(d.h.app.focus, Focus::Subjects);
+    let state = d.h.app.topic_state().unwrap();
+    assert_eq!(state.id(), "formats");
+    let i = d.h.app.selected_subject().expect("a subject row");
+    assert_eq!(d.h.app.subject(i).unwrap().slug(), "logo");
+    assert!(d.h.app.subjects.filter.is_empty());
+    assert!(
+        status_line(&d).contains("at subject `logo`"),
+        "{}",
+        status_line(&d)
+    );
+}
+
+#[test]
+fn enter_on_a_config_finding_shows_the_line_highlighted_on_the_config_tab() {
+    let mut d = Demo::new(120, 24);
+    d.keys("t\n");
+    assert_eq!(d.h.app.preview.tab, Tab::Config);
+    assert_eq!(d.h.app.config.jump, Some((d.config(), 30)));
+    // Line 30 is on screen, marked, in the selection's style.
+    let buffer = d.h.render();
+    let (x, y) = find(&buffer, "▶ 30 subjects = \".jp/kb/does-not-exist\"");
+    assert!(buffer[(x, y)].modifier.contains(Modifier::REVERSED));
+    assert!(buffer[(x + 8, y)].modifier.contains(Modifier::REVERSED));
+    let (x, y) = find(&buffer, "  29 title = \"Broken Topic\"");
+    assert!(!buffer[(x + 8, y)].modifier.contains(Modifier::REVERSED));
+    assert!(
+        status_line(&d).contains("at .jp/kb.toml:30"),
+        "{}",
+        status_line(&d)
+    );
+    assert_snapshot!(d.screen());
+    // A tab key goes back to the edit file's view.
+    d.keys("5");
+    assert_eq!(d.h.app.config.jump, None);
+    assert!(!d.screen().contains("▶ 30"));
+}
+
+#[test]
+fn o_opens_the_editor_at_the_finding_line() {
+    let mut d = Demo::new(120, 30);
+    d.keys("to");
+    assert_eq!(d.h.outside, [Effect::OpenEditorAt(d.config(), 30)]);
+    // A finding about a subject with no line opens the subject's file.
+    d.h.outside.clear();
+    d.keys("Go");
+    let [Effect::OpenEditor(path)] = d.h.outside.as_slice() else {
+        panic!("{:?}", d.h.outside);
+    };
+    assert!(path.ends_with("formats/logo.png"), "{}", path.display());
+}
+
+#[test]
+fn x_disables_a_binary_subject_in_one_write_and_one_undo_step() {
+    let mut d = Demo::new(160, 48);
+    let before = d.config_text();
+    d.keys("tG");
+    // The footer names the fix, only on the Findings tab.
+    assert!(
+        status_line(&d).contains("x fix: disable \"logo\""),
+        "{}",
+        status_line(&d)
+    );
+    d.keys("x");
+    let after = d.config_text();
+    assert!(after.contains("disabled = [\"logo\"]"), "{after}");
+    assert!(!codes(&d).contains(&Code::BinarySubject), "{:?}", codes(&d));
+    d.keys("u");
+    assert_eq!(d.config_text(), before, "one undo step restores the file");
+    assert_eq!(codes(&d), DEMO_CODES);
+    // Elsewhere the footer does not offer it, and x says where it acts.
+    d.keys("1");
+    assert!(!status_line(&d).contains("fix:"), "{}", status_line(&d));
+    d.keys("x");
+    assert_eq!(d.config_text(), before);
+    assert!(
+        status_line(&d).contains("Findings tab"),
+        "{}",
+        status_line(&d)
+    );
+}
+
+#[test]
+fn x_removes_a_learned_entry_that_selects_nothing() {
+    let mut d = Demo::new(160, 48);
+    let text = d.config_text().replace(
+        "learned = [\"maintainers/*\"]",
+        "learned = [\"maintainers/*\", \"gone/**\"]",
+    );
+    std::fs::write(d.config(), &text).unwrap();
+    d.h.action(Event::FilesChanged(vec![d.config()]));
+    assert!(
+        codes(&d).contains(&Code::LearnedSelectsNothing),
+        "{:?}",
+        codes(&d)
+    );
+    d.keys("t");
+    let at = jp_kb::tui::finding_actions::shown(&d.h.app)
+        .iter()
+        .position(|f| f.code == Code::LearnedSelectsNothing)
+        .unwrap();
+    d.keys(&"j".repeat(at));
+    assert!(status_line(&d).contains("x fix: remove \"gone/**\" from learned"));
+    d.keys("x");
+    assert!(
+        d.config_text().contains("learned = [\"maintainers/*\"]"),
+        "{}",
+        d.config_text()
+    );
+    assert!(!codes(&d).contains(&Code::LearnedSelectsNothing));
+    d.keys("u");
+    assert_eq!(d.config_text(), text);
+}
+
+#[test]
+fn a_finding_with_no_fix_says_so_and_x_changes_nothing() {
+    let mut d = Demo::new(160, 48);
+    let before = d.config_text();
+    d.keys("tx");
+    assert_eq!(d.config_text(), before);
+    assert!(
+        status_line(&d).contains("KB006 has no automatic fix"),
+        "{}",
+        status_line(&d)
+    );
+    assert!(!status_line(&d).contains("fix:"));
+}
+
+#[test]
+fn read_only_refuses_the_fix() {
+    let mut d = Demo::new(160, 48);
+    d.h.app.read_only_flag = true;
+    let before = d.config_text();
+    d.keys("tGx");
+    assert_eq!(d.config_text(), before);
+    assert!(d.h.app.status.error, "{:?}", d.h.app.status);
 }

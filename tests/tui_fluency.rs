@@ -86,8 +86,10 @@ fn help_pages_searches_and_documents_mouse_and_esc() {
 #[test]
 fn esc_backs_out_one_level_filter_then_preview() {
     let mut d = Demo::new(100, 30);
-    d.keys("\t\t");
-    assert_eq!(d.h.app.focus, Focus::Preview);
+    // The filter is the subjects pane's `/` (the focused preview's `/`
+    // searches the preview).
+    d.keys("\t");
+    assert_eq!(d.h.app.focus, Focus::Subjects);
     d.keys("/jean\n");
     assert_eq!(d.h.app.subjects.filter, "jean");
     assert_eq!(d.h.app.focus, Focus::Subjects);

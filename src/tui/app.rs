@@ -114,6 +114,8 @@ pub enum Mode {
     Form(Form),
     /// The layer picker (`f`).
     Picker(super::picker::Picker),
+    /// Typing a search inside the focused preview (`/`).
+    PreviewSearch(TextArea<'static>),
 }
 
 /// What the first frame shows while the first load (the topic walks)
@@ -354,7 +356,17 @@ impl App {
                 }
             }
             Tab::Prompt => {
-                let lines = self.shown_lines();
+                // A search reads the whole section.
+                let searching = self
+                    .preview
+                    .search
+                    .as_ref()
+                    .is_some_and(|s| s.tab == Tab::Prompt);
+                let lines = if searching {
+                    usize::MAX
+                } else {
+                    self.shown_lines()
+                };
                 let need = self
                     .model
                     .as_ref()

@@ -78,6 +78,8 @@ pub enum Command {
     /// Show the Findings tab with every topic's findings, or only the
     /// selected topic's.
     ToggleFindingsScope,
+    /// Apply the fix of the finding under the cursor (Findings tab).
+    FixFinding,
     /// Show the Prompt tab's next view: the RFD's `<knowledge>` section,
     /// then what each client's model receives.
     CyclePromptView,
@@ -156,6 +158,7 @@ impl Command {
             Command::PickLayer => "pick-layer",
             Command::Reload => "reload",
             Command::ToggleFindingsScope => "toggle-findings-scope",
+            Command::FixFinding => "fix-finding",
             Command::CyclePromptView => "cycle-prompt-view",
             Command::ToggleHelp => "help",
             Command::SearchNext => "search-next",

@@ -280,7 +280,12 @@ impl Driver {
             let mut follow = Vec::new();
             for effect in effects {
                 match effect {
-                    Effect::OpenEditor(_) | Effect::Quit | Effect::Copy(_) => outside.push(effect),
+                    Effect::OpenEditor(_)
+                    | Effect::OpenEditorAt(..)
+                    | Effect::Quit
+                    | Effect::Copy(_) => {
+                        outside.push(effect);
+                    }
                     // Read here: `update` does no I/O.
                     Effect::CopyPrompt => outside.extend(
                         app.model
@@ -408,9 +413,11 @@ impl Driver {
                 vec![Event::Checked(Box::new(report))]
             }
             Effect::RenderPrompt => self.render_prompt(app),
-            Effect::OpenEditor(_) | Effect::Quit | Effect::Copy(_) | Effect::CopyPrompt => {
-                Vec::new()
-            }
+            Effect::OpenEditor(_)
+            | Effect::OpenEditorAt(..)
+            | Effect::Quit
+            | Effect::Copy(_)
+            | Effect::CopyPrompt => Vec::new(),
         }
     }
 

@@ -38,6 +38,8 @@ pub enum Effect {
     RenderPrompt,
     /// Suspend the terminal, run the editor on the file, restore, reload.
     OpenEditor(PathBuf),
+    /// The same, at a 1-based line (a finding's place).
+    OpenEditorAt(PathBuf, u32),
     /// Put this text on the clipboard (the terminal writes OSC 52).
     Copy(String),
     /// Copy the whole `<knowledge>` section (the driver reads it).

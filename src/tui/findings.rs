@@ -19,6 +19,9 @@ pub struct Findings {
     /// A check was asked for and has not answered yet (the report shown
     /// is the previous one).
     pub pending: bool,
+    /// The finding `Enter`, `o` and `x` act on, among those the tab
+    /// lists (see `finding_actions::shown`).
+    pub cursor: usize,
 }
 
 impl Findings {

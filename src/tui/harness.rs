@@ -14,7 +14,7 @@ use super::app::App;
 use super::driver::Driver;
 use super::effect::Effect;
 use super::event::{Event, Msg};
-use super::keymap::{Scope, bindings, resolve};
+use super::keymap::{bindings, resolve_in};
 use super::theme::Theme;
 use super::view;
 use super::worker::outbox;
@@ -138,7 +138,7 @@ impl Harness {
     /// Presses one key through the key map.
     pub fn press(&mut self, code: KeyCode, mods: KeyModifiers) {
         let key = KeyEvent::new(code, mods);
-        if let Some(command) = resolve(&bindings(), Scope::of(&self.app.mode), &key) {
+        if let Some(command) = resolve_in(&bindings(), &self.app, &key) {
             self.action(command);
         }
     }

@@ -7,7 +7,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::Mode;
+use super::app::{App, Focus, Mode};
 use super::command::{Command, Tab};
 
 /// Where a binding applies.
@@ -21,6 +21,9 @@ pub enum Scope {
     Form,
     /// The layer picker.
     Picker,
+    /// The main screen while a search shows in the focused preview: its
+    /// keys come before the main screen's.
+    Found,
 }
 
 impl Scope {
@@ -28,7 +31,9 @@ impl Scope {
         match mode {
             Mode::Normal => Scope::Normal,
             Mode::Help | Mode::Messages => Scope::Help,
-            Mode::Filter(_) | Mode::Pattern(_) | Mode::HelpSearch(..) => Scope::Line,
+            Mode::Filter(_) | Mode::Pattern(_) | Mode::HelpSearch(..) | Mode::PreviewSearch(_) => {
+                Scope::Line
+            }
             Mode::Choice(_) => Scope::Choice,
             Mode::Form(_) => Scope::Form,
             Mode::Picker(_) => Scope::Picker,
@@ -43,6 +48,7 @@ impl Scope {
             Scope::Choice => "Choice dialogs",
             Scope::Form => "Forms",
             Scope::Picker => "Edit file picker",
+            Scope::Found => "Search in the preview (/ with the preview focused)",
         }
     }
 
@@ -220,6 +226,16 @@ fn preview_bindings() -> Vec<Binding> {
             "preview: wrap / cut long lines",
         ),
         b(Normal, c('M'), NONE, A::ShowMessages, "message log"),
+        b(Scope::Found, c('n'), NONE, A::SearchNext, "next match"),
+        b(Scope::Found, c('N'), NONE, A::SearchPrev, "previous match"),
+        b(Scope::Found, K::Esc, NONE, A::Cancel, "clear the search"),
+        b(
+            Normal,
+            c('x'),
+            NONE,
+            A::FixFinding,
+            "Findings tab: apply the finding's fix (Enter goes to it)",
+        ),
     ]
 }
 
@@ -316,6 +332,22 @@ pub fn resolve(table: &[Binding], scope: Scope, key: &KeyEvent) -> Option<Comman
         .or_else(|| scope.is_text().then_some(Command::Input(*key)))
 }
 
+/// The command for a key in the app's state: while a search shows in the
+/// focused preview, its keys (`n`, `N`, `Esc`) first.
+pub fn resolve_in(table: &[Binding], app: &App, key: &KeyEvent) -> Option<Command> {
+    let found = matches!(app.mode, Mode::Normal)
+        && app.focus == Focus::Preview
+        && app
+            .preview
+            .search
+            .as_ref()
+            .is_some_and(|s| s.tab == app.preview.tab);
+    found
+        .then(|| resolve(table, Scope::Found, key))
+        .flatten()
+        .or_else(|| resolve(table, Scope::of(&app.mode), key))
+}
+
 /// A key as the help shows it (`Ctrl-r`, `PgDn`, `j`).
 pub fn key_label(code: KeyCode, mods: KeyModifiers) -> String {
     let name = match code {
@@ -402,6 +434,36 @@ mod tests {
             resolve(&t, Scope::Line, &key(c('l'), NONE)),
             Some(Command::Input(_))
         ));
+    }
+
+    #[test]
+    fn a_shown_preview_search_takes_n_and_esc_first() {
+        use crate::tui::app::App;
+        use crate::tui::preview_search::Search;
+        let t = bindings();
+        let mut app = App::new(crate::tui::theme::Theme { color: true }, (100, 30));
+        let n = key(c('n'), NONE);
+        let esc = key(KeyCode::Esc, NONE);
+        app.focus = Focus::Preview;
+        assert_eq!(resolve_in(&t, &app, &n), Some(Command::NewTopic));
+        app.preview.search = Some(Search::new("x".into(), app.preview.tab));
+        assert_eq!(resolve_in(&t, &app, &n), Some(Command::SearchNext));
+        assert_eq!(
+            resolve_in(&t, &app, &key(c('N'), KeyModifiers::SHIFT)),
+            Some(Command::SearchPrev)
+        );
+        assert_eq!(resolve_in(&t, &app, &esc), Some(Command::Cancel));
+        // Other keys fall through to the main screen's.
+        assert_eq!(
+            resolve_in(&t, &app, &key(c('l'), NONE)),
+            Some(Command::ToggleLearned)
+        );
+        // Not focused, or on another tab: `n` is "new topic" again.
+        app.focus = Focus::Subjects;
+        assert_eq!(resolve_in(&t, &app, &n), Some(Command::NewTopic));
+        app.focus = Focus::Preview;
+        app.preview.tab = Tab::Findings;
+        assert_eq!(resolve_in(&t, &app, &n), Some(Command::NewTopic));
     }
 
     #[test]

@@ -43,6 +43,9 @@ pub fn move_by(app: &mut App, delta: isize) {
                 app.preview.scroll = 0;
             }
         }
+        Focus::Preview if app.preview.tab == Tab::Findings => {
+            super::finding_actions::move_cursor(app, delta);
+        }
         Focus::Preview => {
             let scroll = isize::try_from(app.preview.scroll).unwrap_or(0) + delta;
             app.preview.scroll = u16::try_from(scroll.max(0)).unwrap_or(u16::MAX);

@@ -92,6 +92,7 @@ fn config_text(app: &App) -> Option<String> {
 /// The Findings tab as shown, one finding per line.
 fn findings_text(app: &App) -> String {
     super::view::findings_tab(app)
+        .0
         .lines
         .iter()
         .map(|l| {

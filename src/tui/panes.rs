@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use super::effect::ChangedFile;
 use super::pane::Tab;
+use super::preview_search::Search;
 use super::tree::{self, Row, RowsKey, RowsMemo};
 use crate::topic::TopicState;
 
@@ -83,6 +84,9 @@ pub struct PreviewPane {
     /// The Prompt tab's view: a client id, or None for the RFD's
     /// `<knowledge>` section.
     pub prompt_client: Option<String>,
+    /// The last search inside the preview (`/` with the preview focused);
+    /// it shows on its own tab only.
+    pub search: Option<Search>,
 }
 
 impl Default for PreviewPane {
@@ -91,6 +95,7 @@ impl Default for PreviewPane {
             tab: Tab::Subject,
             scroll: 0,
             prompt_client: None,
+            search: None,
         }
     }
 }
@@ -102,4 +107,7 @@ pub struct ConfigTab {
     pub target: Option<PathBuf>,
     /// The file the last edit (or undo) changed, highlighted.
     pub last_change: Option<ChangedFile>,
+    /// A finding's place (`Enter` on the Findings tab): the tab shows
+    /// this file with this 1-based line marked, until a tab key.
+    pub jump: Option<(PathBuf, u32)>,
 }

@@ -10,6 +10,8 @@ use super::picker::{Outcome, Picker, chosen_message};
 
 /// `f`: the picker over the loaded workspace's layers.
 pub fn open(app: &mut App) {
+    // The Config tab goes back to the edit file from a finding's place.
+    app.config.jump = None;
     if let Some(model) = &app.model {
         let topic = app.topic_state().map(|t| t.id().to_owned());
         let picker = Picker::open(&model.kb, topic.as_deref(), app.shown_target());

@@ -29,6 +29,7 @@ pub fn refuse(app: &mut App, action: &Command) -> bool {
                 | Command::EditTopic
                 | Command::NewTopic
                 | Command::OpenEditor
+                | Command::FixFinding
         ),
         // Enter in the pattern tester adds the pattern.
         Mode::Pattern(_) => matches!(action, Command::Confirm),

@@ -12,7 +12,7 @@
 //! channel only while it runs.
 
 use std::io::{self, IsTerminal};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Sender};
 
 use ratatui::DefaultTerminal;
@@ -22,7 +22,7 @@ use super::app::App;
 use super::driver::Driver;
 use super::effect::Effect;
 use super::event::{Event, Msg};
-use super::keymap::{Binding, Scope, resolve};
+use super::keymap::{Binding, resolve_in};
 use super::lifecycle;
 use super::view;
 use super::watch;
@@ -50,7 +50,7 @@ impl From<Event> for Incoming {
 pub fn map_event(table: &[Binding], app: &App, event: &TermEvent) -> Option<Msg> {
     match event {
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => {
-            resolve(table, Scope::of(&app.mode), key).map(Msg::Command)
+            resolve_in(table, app, key).map(Msg::Command)
         }
         TermEvent::Mouse(m) => super::mouse::command(m, &app.drawn).map(Msg::Command),
         TermEvent::Resize(w, h) => Some(Msg::Event(Event::Resize(*w, *h))),
@@ -89,14 +89,15 @@ fn is_suspend_key(event: &TermEvent) -> bool {
             && key.modifiers.contains(KeyModifiers::CONTROL))
 }
 
-/// Suspends the TUI, runs the editor on `path`, restores the TUI.
-fn edit_file(path: &Path) -> Result<String, String> {
+/// Suspends the TUI, runs the editor on `path` (at `line` when given),
+/// restores the TUI.
+fn edit_file(path: &Path, line: Option<u32>) -> Result<String, String> {
     lifecycle::lend();
     let editor = ["VISUAL", "EDITOR"]
         .iter()
         .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()))
         .unwrap_or_else(|| "vi".to_owned());
-    let outcome = run_editor(&editor, path);
+    let outcome = run_editor(&editor, path, line);
     lifecycle::take_back().map_err(|e| e.to_string())?;
     outcome
 }
@@ -104,13 +105,13 @@ fn edit_file(path: &Path) -> Result<String, String> {
 /// Runs `editor` on `path` and says what came of it: "edited" only when
 /// the file's bytes differ afterwards (quitting without saving is not an
 /// edit).
-fn run_editor(editor: &str, path: &Path) -> Result<String, String> {
+fn run_editor(editor: &str, path: &Path, line: Option<u32>) -> Result<String, String> {
     let before = std::fs::read(path).ok();
     // Through the shell so `EDITOR="code -w"` works; the path is an
     // argument, never part of the command string.
     let status = std::process::Command::new("sh")
         .arg("-c")
-        .arg(format!("{editor} \"$1\""))
+        .arg(super::editor_args::command(editor, line))
         .arg("jp-kb")
         .arg(path)
         .status();
@@ -266,25 +267,29 @@ fn handle(
                     app.set_status(format!("cannot copy: {e}"), true);
                 }
             }
-            Effect::OpenEditor(path) => {
-                let (message, error) = match edit_file(&path) {
-                    Ok(m) => (m, false),
-                    Err(m) => (m, true),
-                };
-                driver.dispatch(
-                    app,
-                    Event::Done {
-                        message,
-                        error,
-                        changed: None,
-                    },
-                );
-                driver.dispatch(app, Event::FilesChanged(vec![path]));
-            }
+            Effect::OpenEditor(path) => open_editor(app, driver, path, None),
+            Effect::OpenEditorAt(path, line) => open_editor(app, driver, path, Some(line)),
             _ => {}
         }
     }
     Ok(false)
+}
+
+/// Runs the editor between frames, then reports and reloads.
+fn open_editor(app: &mut App, driver: &mut Driver, path: PathBuf, line: Option<u32>) {
+    let (message, error) = match edit_file(&path, line) {
+        Ok(m) => (m, false),
+        Err(m) => (m, true),
+    };
+    driver.dispatch(
+        app,
+        Event::Done {
+            message,
+            error,
+            changed: None,
+        },
+    );
+    driver.dispatch(app, Event::FilesChanged(vec![path]));
 }
 
 #[cfg(test)]
@@ -297,13 +302,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("config.toml");
         std::fs::write(&file, "x = 1\n").unwrap();
-        let message = run_editor("true", &file).unwrap();
+        let message = run_editor("true", &file, None).unwrap();
         assert!(message.starts_with("true: no change to "), "{message}");
         assert!(!message.contains("edited"), "{message}");
-        let message = run_editor("printf 'y = 2\\n' >>", &file).unwrap();
+        let message = run_editor("printf 'y = 2\\n' >>", &file, None).unwrap();
         assert!(message.starts_with("edited "), "{message}");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "x = 1\ny = 2\n");
-        let err = run_editor("false", &file).unwrap_err();
+        let err = run_editor("false", &file, None).unwrap_err();
         assert!(err.starts_with("false exited with"), "{err}");
     }
 }

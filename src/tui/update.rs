@@ -8,6 +8,7 @@ use super::app::{App, Focus, Mode, Status, Tester};
 use super::command::Command;
 use super::effect::Effect;
 use super::event::{Event, Msg};
+use super::finding_actions::FindingKey;
 use super::forms;
 use super::model::{Fetched, LoadOutcome};
 use super::modes::{choice, filter, form, propose, quit, tester};
@@ -40,6 +41,7 @@ pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
             Mode::Choice(_) => choice(app, &command),
             Mode::Form(_) => form(app, &command),
             Mode::Picker(_) => picking::key(app, &command),
+            Mode::PreviewSearch(_) => super::finder::typing(app, &command),
         },
     }
 }
@@ -92,6 +94,8 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                 }
                 other => app.cache.insert(other),
             }
+            // A search waiting for the text it searches.
+            super::finder::settle(app);
             Vec::new()
         }
         Event::Checked(report) => {
@@ -166,6 +170,14 @@ fn while_loading(msg: &Msg) -> bool {
 }
 
 fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
+    if let Some(effects) = super::finder::key(app, command) {
+        return effects;
+    }
+    match super::finding_actions::key(app, command) {
+        Some(FindingKey::Propose(proposal)) => return propose(app, *proposal),
+        Some(FindingKey::Effects(effects)) => return effects,
+        None => {}
+    }
     let page = isize::try_from(page(app)).unwrap_or(1);
     match command {
         Command::Quit => return quit(app),
@@ -180,6 +192,12 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::Activate => match app.focus {
             Focus::Topics => app.focus = Focus::Subjects,
             Focus::Subjects => set_collapsed(app, None),
+            Focus::Preview if app.preview.tab == Tab::Findings => {
+                match super::finding_actions::jump(app) {
+                    Ok(place) => app.set_status(place, false),
+                    Err(why) => app.set_status(why, true),
+                }
+            }
             Focus::Preview => {}
         },
         Command::Cancel => {
@@ -191,10 +209,12 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::Collapse => set_collapsed(app, Some(true)),
         Command::Expand => set_collapsed(app, Some(false)),
         Command::SelectTab(tab) => {
+            app.config.jump = None;
             app.preview.tab = *tab;
             app.preview.scroll = 0;
         }
         Command::NextTab | Command::PrevTab => {
+            app.config.jump = None;
             let n = Tab::ALL.len();
             let step = if matches!(command, Command::NextTab) {
                 1
@@ -349,6 +369,7 @@ fn pointer(app: &mut App, command: &Command) {
         Command::PickTab(tab) => {
             app.focus = Focus::Preview;
             if let Some(tab) = tab {
+                app.config.jump = None;
                 app.preview.tab = tab;
                 app.preview.scroll = 0;
             }
@@ -373,6 +394,10 @@ fn toggle_findings_scope(app: &mut App) {
     } else {
         app.preview.tab = Tab::Findings;
     }
+    // The findings cursor moves with j/k in the focused preview.
+    app.focus = Focus::Preview;
+    app.findings.cursor = 0;
+    app.config.jump = None;
     app.preview.scroll = 0;
     let id = app.topic_state().map(|t| t.id().to_owned());
     let message = match (app.findings.only_topic, id) {

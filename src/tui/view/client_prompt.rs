@@ -9,9 +9,9 @@ use crate::tui::app::App;
 use crate::tui::client_prompt::Row;
 use crate::tui::model::Model;
 
-/// The view of `client` as drawn: only the rows a scrolled preview can
-/// show.
-pub fn text(app: &App, model: &Model, client: &str) -> Text<'static> {
+/// The view of `client` as drawn: its first `limit` rows (what a
+/// scrolled preview can show, or all of them for a search).
+pub fn text(app: &App, model: &Model, client: &str, limit: usize) -> Text<'static> {
     let Some(view) = model.client_prompt(client) else {
         return Text::styled(
             format!("(computing what {client} receives…)"),
@@ -29,7 +29,7 @@ pub fn text(app: &App, model: &Model, client: &str) -> Text<'static> {
     };
     let t = app.theme;
     let lines: Vec<Line<'static>> = view
-        .rows(app.shown_lines())
+        .rows(limit)
         .into_iter()
         .map(|row| match row {
             Row::Note(s) => Line::styled(clean(&s), t.muted()),

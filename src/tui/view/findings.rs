@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span, Text};
 use crate::check::report::summary;
 use crate::check::{Finding, Severity};
 use crate::display::clean_name;
-use crate::tui::app::App;
+use crate::tui::app::{App, Focus};
 use crate::tui::command::{Command, Tab};
 use crate::tui::keymap::{Scope, bindings, key_for};
 
@@ -38,22 +38,33 @@ pub fn location(finding: &Finding) -> Option<String> {
 }
 
 /// One finding: `▸✗ KB006 message`, its location, its hint. `mine`: about
-/// the selected topic (marked with `▸` and bold).
-fn finding_lines(app: &App, f: &Finding, mine: bool) -> Vec<Line<'static>> {
+/// the selected topic (marked with `▸` and bold); `cursor`: the one
+/// `Enter`, `o` and `x` act on (`❯` and the selection's colours, which
+/// keep without colour).
+fn finding_lines(app: &App, f: &Finding, mine: bool, cursor: bool) -> Vec<Line<'static>> {
     let t = app.theme;
     let sev = style(app, f.severity);
     let message = Span::styled(
         clean_name(&f.message).into_owned(),
         if mine { t.title() } else { Style::new() },
     );
-    let mut lines = vec![Line::from(vec![
-        Span::styled(if mine { "▸" } else { " " }, t.key()),
+    let marker = match (cursor, mine) {
+        (true, _) => "❯",
+        (false, true) => "▸",
+        (false, false) => " ",
+    };
+    let mut first = Line::from(vec![
+        Span::styled(marker, t.key()),
         Span::styled(glyph(f.severity), sev),
         Span::raw(" "),
         Span::styled(f.code.as_str(), sev),
         Span::raw(" "),
         message,
-    ])];
+    ]);
+    if cursor {
+        first = first.style(t.selected(app.focus == Focus::Preview));
+    }
+    let mut lines = vec![first];
     let place = location(f).unwrap_or_else(|| "(command line or whole workspace)".to_owned());
     lines.push(Line::from(vec![
         Span::raw("   "),
@@ -68,11 +79,12 @@ fn finding_lines(app: &App, f: &Finding, mine: bool) -> Vec<Line<'static>> {
     lines
 }
 
-/// The Findings tab.
-pub fn tab(app: &App) -> Text<'static> {
+/// The Findings tab, and the line the cursor's finding starts on (the
+/// preview scrolls to keep it in view).
+pub fn tab(app: &App) -> (Text<'static>, usize) {
     let t = app.theme;
     let Some(report) = &app.findings.report else {
-        return Text::styled("(checking…)", t.muted());
+        return (Text::styled("(checking…)", t.muted()), 0);
     };
     let topic = app.topic_state().map(|s| s.id().to_owned());
     let toggle =
@@ -107,13 +119,19 @@ pub fn tab(app: &App) -> Text<'static> {
         Line::default(),
     ];
     let mut shown = 0;
+    let cursor =
+        crate::tui::finding_actions::cursor(app, crate::tui::finding_actions::shown(app).len());
+    let mut cursor_line = 0;
     for f in &report.findings {
         let mine = topic.is_some() && f.topic == topic;
         if only && !mine {
             continue;
         }
+        if shown == cursor {
+            cursor_line = lines.len();
+        }
+        lines.extend(finding_lines(app, f, mine, shown == cursor));
         shown += 1;
-        lines.extend(finding_lines(app, f, mine));
     }
     if !report.content_skipped.is_empty() {
         lines.push(Line::default());
@@ -137,7 +155,7 @@ pub fn tab(app: &App) -> Text<'static> {
             t.muted(),
         ));
     }
-    Text::from(lines)
+    (Text::from(lines), cursor_line)
 }
 
 /// ` ✗1 ⚠2` after a topic's counts: its check findings.

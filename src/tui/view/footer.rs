@@ -17,6 +17,11 @@ pub fn hints(app: &App) -> String {
     };
     let normal = |a: Command, what: &str| hint(Scope::Normal, a, what);
     let hints: Vec<String> = match &app.mode {
+        Mode::PreviewSearch(_) => vec![
+            "type to search the preview".to_owned(),
+            "Enter find".to_owned(),
+            "Esc cancel".to_owned(),
+        ],
         Mode::Filter(_) => vec![
             "type to filter".to_owned(),
             "Enter keep".to_owned(),
@@ -58,13 +63,30 @@ pub fn hints(app: &App) -> String {
             }
             match (app.focus, app.preview.tab) {
                 (Focus::Preview, tab) => {
+                    if app.preview.search.as_ref().is_some_and(|s| s.tab == tab) {
+                        v.push("n/N next/previous match".to_owned());
+                    } else if crate::tui::preview_search::SEARCHED.contains(&tab) {
+                        v.push(normal(Command::OpenFilter, "search"));
+                    }
                     if tab == Tab::Findings {
-                        v.push(normal(Command::ToggleFindingsScope, "all/this topic"));
+                        // The fix key is named only here, with what it does.
+                        if let Some(fix) = crate::tui::finding_actions::fix(app) {
+                            v.push(normal(Command::FixFinding, &fix.label()));
+                        }
+                        v.extend([
+                            normal(Command::Activate, "go to"),
+                            normal(Command::OpenEditor, "edit at line"),
+                            normal(Command::ToggleFindingsScope, "all/this topic"),
+                        ]);
                     }
                     v.extend([
                         normal(Command::ToggleWrap, "wrap"),
                         normal(Command::Copy, "copy"),
-                        "Esc back".to_owned(),
+                        if app.preview.search.as_ref().is_some_and(|s| s.tab == tab) {
+                            "Esc clear search".to_owned()
+                        } else {
+                            "Esc back".to_owned()
+                        },
                     ]);
                 }
                 (_, Tab::Findings) => v.extend([

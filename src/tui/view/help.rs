@@ -16,6 +16,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     for scope in [
         Scope::Normal,
+        Scope::Found,
         Scope::Help,
         Scope::Line,
         Scope::Choice,

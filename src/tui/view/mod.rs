@@ -2,6 +2,7 @@
 //! lays the screen out and stacks overlays.
 
 mod client_prompt;
+mod config_tab;
 mod dialogs;
 mod findings;
 mod footer;
@@ -9,8 +10,10 @@ mod help;
 pub mod markdown;
 pub mod picker;
 pub mod preview;
+pub mod search;
 mod status;
 mod subjects;
+mod tab_text;
 mod topics;
 pub mod wrap;
 
@@ -110,7 +113,7 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         Mode::Choice(c) => dialogs::choice(app, c, frame),
         Mode::Form(f) => dialogs::form(app, f, frame),
         Mode::Picker(p) => picker::render(app, p, frame),
-        Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) => {}
+        Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) | Mode::PreviewSearch(_) => {}
     }
     drawn
 }

@@ -1,0 +1,69 @@
+//! How many screen rows a preview line takes, so a place in a text (a
+//! finding's config line, a search match) becomes a scroll position
+//! without drawing the text: the preview's own character wrap with its
+//! `↪` gutter (Prompt, Learn) and ratatui's word wrap (the other tabs),
+//! or one row each when `w` cuts long lines. Pure geometry.
+
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::app::App;
+
+/// The preview body's width in columns (inside the borders).
+pub fn body_width(app: &App) -> usize {
+    usize::from(app.areas().preview.width.saturating_sub(2))
+}
+
+/// The preview body's height in rows: inside the borders, below the tab
+/// row, above the search line when one shows.
+pub fn body_height(app: &App) -> usize {
+    usize::from(app.areas().preview.height.saturating_sub(3))
+}
+
+/// Rows of `line` (as drawn, gutter included) under ratatui's word wrap
+/// at `width` columns (the Subject and Config tabs).
+pub fn word_rows(line: &str, width: usize, wrap: bool) -> usize {
+    if !wrap || width == 0 {
+        return 1;
+    }
+    let cols = Line::raw(line).width();
+    if cols <= width {
+        return 1;
+    }
+    let width = u16::try_from(width).unwrap_or(u16::MAX);
+    Paragraph::new(Line::raw(line))
+        .wrap(Wrap { trim: false })
+        .line_count(width)
+        .max(1)
+}
+
+/// Rows of a line `cols` columns wide (gutter included) under the
+/// preview's character wrap ([`super::view::wrap`]): the first row takes
+/// `width` columns, each continuation row `width - gutter` after its
+/// `↪` gutter.
+pub fn char_rows(cols: usize, width: usize, gutter: usize, wrap: bool) -> usize {
+    let prefix = gutter.max(2);
+    if !wrap || cols <= width || width <= prefix + 1 {
+        return 1;
+    }
+    1 + (cols - width).div_ceil(width - prefix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_follow_the_wrap_of_each_kind() {
+        // `   1 abcde` / `   ↪ fghij`: 15 columns in a 10-column body.
+        assert_eq!(char_rows(15, 10, 5, true), 2);
+        assert_eq!(char_rows(10, 10, 5, true), 1);
+        assert_eq!(char_rows(21, 10, 5, true), 4);
+        assert_eq!(char_rows(21, 10, 5, false), 1);
+        // Without a gutter the marker takes `↪ `.
+        assert_eq!(char_rows(8, 5, 0, true), 2);
+        assert_eq!(word_rows("one two three four", 9, true), 3);
+        assert_eq!(word_rows("one two three four", 9, false), 1);
+        assert_eq!(word_rows("short", 9, true), 1);
+    }
+}

@@ -1,0 +1,138 @@
+//! The Config tab: the file edits go to (or a finding's place, its line
+//! marked), each line numbered, the last edit's lines highlighted, then
+//! the selected topic's effective values with the file each comes from.
+
+use ratatui::text::{Line, Span, Text};
+
+use crate::config::Valued;
+use crate::display::clean_name;
+use crate::topic::TopicState;
+use crate::tui::app::App;
+use crate::tui::diff::changed_lines;
+use crate::tui::model::Model;
+
+fn origin_line(app: &App, model: &Model, key: &str, v: Option<&Valued<String>>) -> Line<'static> {
+    match v {
+        Some(v) => Line::from(vec![
+            Span::raw(format!("  {key} = {:?}", clean_name(&v.value))),
+            Span::styled(
+                format!(
+                    "  ← {}",
+                    clean_name(&v.origin.display_relative(model.kb.root()))
+                ),
+                app.theme.muted(),
+            ),
+        ]),
+        None => Line::styled(format!("  {key}: (not set)"), app.theme.muted()),
+    }
+}
+
+fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
+    let c = &state.config;
+    let root = model.kb.root();
+    let mut lines = vec![
+        Line::styled(
+            format!("Effective values of topic `{}`:", clean_name(state.id())),
+            app.theme.title(),
+        ),
+        Line::from(vec![
+            Span::raw("  declared"),
+            Span::styled(
+                format!("  ← {}", clean_name(&c.origin.display_relative(root))),
+                app.theme.muted(),
+            ),
+        ]),
+    ];
+    match &c.enable {
+        Some(v) => lines.push(Line::from(vec![
+            Span::raw(format!("  enable = {}", v.value)),
+            Span::styled(
+                format!("  ← {}", clean_name(&v.origin.display_relative(root))),
+                app.theme.muted(),
+            ),
+        ])),
+        None => lines.push(Line::styled("  enable = true (default)", app.theme.muted())),
+    }
+    for (key, v) in [
+        ("subjects", &c.subjects),
+        ("title", &c.title),
+        ("introduction", &c.introduction),
+        ("description", &c.description),
+    ] {
+        lines.push(origin_line(app, model, key, v.as_ref()));
+    }
+    for (key, list) in [("learned", &c.learned), ("disabled", &c.disabled)] {
+        if list.is_empty() {
+            lines.push(Line::styled(format!("  {key}: (none)"), app.theme.muted()));
+        }
+        for v in list {
+            lines.push(origin_line(app, model, key, Some(v)));
+        }
+    }
+    lines
+}
+
+/// The tab's text.
+pub fn text(app: &App, model: &Model) -> Text<'static> {
+    // A finding's place (Enter on the Findings tab), else the edit file.
+    let jump = app.config.jump.as_ref();
+    let Some(file) = jump.map(|(f, _)| f.clone()).or_else(|| app.shown_target()) else {
+        return Text::default();
+    };
+    let about = if jump.is_some() {
+        "  (a finding's place; o opens it, a tab key goes back)"
+    } else {
+        "  (the file edits go to; f switches)"
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled(model.show(&file), app.theme.title()),
+        Span::styled(about, app.theme.muted()),
+    ])];
+    let pointed = jump.and_then(|(_, line)| usize::try_from(*line).ok());
+    let text = model.config_texts.get(&file);
+    let highlight = app
+        .config
+        .last_change
+        .as_ref()
+        .filter(|c| c.path == file)
+        .map(|c| changed_lines(&c.before, &c.after));
+    match text {
+        // The TUI holds only the TOML files it may edit: another layer
+        // (JSON, YAML) is left to the editor.
+        None if jump.is_some() => lines.push(Line::styled(
+            "(not a file jp-kb edits; o opens it at the line)",
+            app.theme.muted(),
+        )),
+        None => lines.push(Line::styled(
+            "(does not exist yet; the first edit creates it)",
+            app.theme.muted(),
+        )),
+        Some(text) => {
+            for (n, line) in text.lines().enumerate() {
+                let changed = highlight
+                    .as_ref()
+                    .and_then(|h| h.get(n))
+                    .copied()
+                    .unwrap_or(false);
+                let number = Span::styled(format!("{:>4} ", n + 1), app.theme.muted());
+                let body = Span::raw(clean_name(line).into_owned());
+                let mut l = Line::from(vec![number, body]);
+                if changed {
+                    l = l.style(app.theme.changed_line());
+                }
+                if pointed == Some(n + 1) {
+                    // The finding's line: a marker in the number gutter
+                    // and the selection's colours, never colour alone.
+                    l.spans[0] = Span::styled(format!("▶{:>3} ", n + 1), app.theme.key());
+                    l = l.style(app.theme.selected(false));
+                }
+                lines.push(l);
+            }
+        }
+    }
+    lines.push(Line::default());
+    if let Some(state) = app.topic_state() {
+        lines.extend(origins(app, model, state));
+    }
+    Text::from(lines)
+}

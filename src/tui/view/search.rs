@@ -1,0 +1,299 @@
+//! The search inside a preview as drawn: the matches of the query in the
+//! text the tab draws (found once per change of the text, the query or
+//! the geometry, each with the screen row it lands on, so a match becomes
+//! a scroll position without wrapping the text again), the matches
+//! highlighted in the rows on screen, and the search line under the tab
+//! (`/query  3/17`).
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span, Text};
+
+use crate::learn::Outcome;
+use crate::tui::app::{App, Mode};
+use crate::tui::pane::Tab;
+use crate::tui::preview_rows::{body_width, char_rows, word_rows};
+use crate::tui::preview_search::{Hit, Hits, Search, find_in};
+
+/// The search shown on the current tab, if any.
+pub fn active(app: &App) -> Option<&Search> {
+    app.preview
+        .search
+        .as_ref()
+        .filter(|s| s.tab == app.preview.tab && !s.query.is_empty())
+}
+
+/// The matches of the active search in the shown tab's whole text.
+pub fn hits(app: &App) -> Option<Rc<Hits>> {
+    let search = active(app)?;
+    let model = app.model.as_ref()?;
+    let width = body_width(app);
+    let key = key(app, search, width);
+    Some(search.memo.get(key, || {
+        let text = super::tab_text::tab_text(app, model, usize::MAX);
+        let gutter = super::tab_text::char_gutter(app, &text);
+        Hits {
+            hits: find(&text, &search.query, width, gutter, app.wrap),
+            complete: complete(app),
+        }
+    }))
+}
+
+/// What the matches depend on, cheaply: the tab, the query, the
+/// geometry, and what the tab's text is made from.
+fn key(app: &App, search: &Search, width: usize) -> u64 {
+    let mut h = DefaultHasher::new();
+    (search.tab.index(), &search.query, width, app.wrap).hash(&mut h);
+    (
+        app.topics.selected,
+        app.subjects.row,
+        &app.preview.prompt_client,
+    )
+        .hash(&mut h);
+    (&app.config.jump, app.shown_target()).hash(&mut h);
+    if let Some(model) = &app.model {
+        model.generation.hash(&mut h);
+        (model.prompt_ready, model.prompt_head.pieces).hash(&mut h);
+        model.prompt_head.text.len().hash(&mut h);
+        app.preview
+            .prompt_client
+            .as_deref()
+            .is_some_and(|c| model.client_prompt(c).is_some())
+            .hash(&mut h);
+        if let Some(file) = app
+            .config
+            .jump
+            .as_ref()
+            .map(|(f, _)| f.clone())
+            .or_else(|| app.shown_target())
+        {
+            model.config_texts.get(&file).map(String::len).hash(&mut h);
+        }
+    }
+    if let Some(key) = app.learn_key() {
+        app.cache
+            .learn
+            .get(&key)
+            .map(|(Outcome::Success(o) | Outcome::Error(o))| o.len())
+            .hash(&mut h);
+    }
+    if let Some(s) = app.selected_subject().and_then(|i| app.subject(i)) {
+        app.cache
+            .subjects
+            .get(s.path())
+            .map(|p| p.formatted.len())
+            .hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Whether the tab's text is whole (not waiting for a read).
+fn complete(app: &App) -> bool {
+    let Some(model) = &app.model else {
+        return false;
+    };
+    match app.preview.tab {
+        Tab::Prompt => match app.preview.prompt_client.as_deref() {
+            Some(c) => model.client_prompt(c).is_some(),
+            None => {
+                model.prompt_ready
+                    && model
+                        .prompt
+                        .as_ref()
+                        .is_none_or(|l| model.prompt_head.pieces >= l.pieces.len())
+            }
+        },
+        Tab::Learn => app
+            .learn_key()
+            .is_some_and(|k| app.cache.learn.contains_key(&k)),
+        Tab::Subject => app
+            .selected_subject()
+            .and_then(|i| app.subject(i))
+            .is_none_or(|s| app.cache.subjects.contains_key(s.path())),
+        _ => true,
+    }
+}
+
+/// The matches of `query` in `text`, each with its screen row at `width`
+/// columns: `gutter` is the character wrap's (Prompt, Learn), `None` the
+/// word wrap's.
+pub fn find(text: &Text, query: &str, width: usize, gutter: Option<usize>, wrap: bool) -> Vec<Hit> {
+    let mut out = Vec::new();
+    let mut row = 0;
+    for (n, line) in text.lines.iter().enumerate() {
+        let joined: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        for (nth, (start, _)) in find_in(&joined, query).into_iter().enumerate() {
+            let before = &joined[..start];
+            let within = match gutter {
+                Some(g) => {
+                    char_rows(Span::raw(before).width() + 1, width, g, wrap).saturating_sub(1)
+                }
+                None => word_rows(before, width, wrap).saturating_sub(1),
+            };
+            out.push(Hit {
+                line: n,
+                nth,
+                row: row + within,
+            });
+        }
+        row += match gutter {
+            Some(g) => char_rows(line.width(), width, g, wrap),
+            None => word_rows(&joined, width, wrap),
+        };
+    }
+    out
+}
+
+/// Highlights the matches on rows `first..first + rows` of `text` (the
+/// current one reversed, the others underlined: both read without
+/// colour).
+pub fn highlight(app: &App, text: &mut Text<'static>, first: usize, rows: usize) {
+    let (Some(search), Some(hits)) = (active(app), hits(app)) else {
+        return;
+    };
+    let current = search.current.min(hits.hits.len().saturating_sub(1));
+    let from = hits.hits.partition_point(|h| h.row < first);
+    for (i, hit) in hits.hits.iter().enumerate().skip(from) {
+        if hit.row >= first + rows {
+            break;
+        }
+        let style = if i == current {
+            app.theme.selected(true)
+        } else {
+            app.theme.matched()
+        };
+        let Some(line) = text.lines.get_mut(hit.line) else {
+            continue;
+        };
+        let joined: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        if let Some(&(start, end)) = find_in(&joined, &search.query).get(hit.nth) {
+            let col = joined[..start].chars().count();
+            mark(line, col, joined[start..end].chars().count(), style);
+        }
+    }
+}
+
+/// Restyles characters `col..col + len` of `line` (patching each span's
+/// own style).
+fn mark(line: &mut Line<'static>, col: usize, len: usize, style: Style) {
+    let (from, to) = (col, col + len);
+    let mut at = 0;
+    let mut out = Vec::with_capacity(line.spans.len() + 2);
+    for span in line.spans.drain(..) {
+        let n = span.content.chars().count();
+        let (s, e) = (from.clamp(at, at + n) - at, to.clamp(at, at + n) - at);
+        at += n;
+        if s >= e {
+            out.push(span);
+            continue;
+        }
+        let byte = |k: usize| {
+            span.content
+                .char_indices()
+                .nth(k)
+                .map_or(span.content.len(), |(b, _)| b)
+        };
+        let (bs, be) = (byte(s), byte(e));
+        let content = span.content.as_ref();
+        for (piece, st) in [
+            (&content[..bs], span.style),
+            (&content[bs..be], span.style.patch(style)),
+            (&content[be..], span.style),
+        ] {
+            if !piece.is_empty() {
+                out.push(Span::styled(piece.to_owned(), st));
+            }
+        }
+    }
+    line.spans = out;
+}
+
+/// The search line under the tab: the query being typed, or the search
+/// with `k/N` (or why there is none).
+pub fn line(app: &App) -> Option<Line<'static>> {
+    let t = app.theme;
+    if let Mode::PreviewSearch(input) = &app.mode {
+        return Some(Line::from(vec![
+            Span::styled("/", t.key()),
+            Span::raw(input.lines().join("")),
+            Span::styled("▏", t.key()),
+            Span::styled("  Enter find · Esc cancel", t.muted()),
+        ]));
+    }
+    let search = active(app)?;
+    let hits = hits(app)?;
+    let count = match (hits.hits.len(), hits.complete) {
+        (0, true) => Span::styled("no match", t.error()),
+        (0, false) => Span::styled("searching…", t.muted()),
+        (n, _) => Span::styled(format!("{}/{n}", search.current.min(n - 1) + 1), t.title()),
+    };
+    Some(Line::from(vec![
+        Span::styled("/", t.key()),
+        Span::raw(crate::display::clean_name(&search.query).into_owned()),
+        Span::raw("  "),
+        count,
+        Span::styled("  n/N next/previous · Esc clear", t.muted()),
+    ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spans(line: &Line) -> Vec<(String, bool)> {
+        line.spans
+            .iter()
+            .map(|s| {
+                (
+                    s.content.to_string(),
+                    s.style
+                        .add_modifier
+                        .contains(ratatui::style::Modifier::REVERSED),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_match_is_restyled_across_spans() {
+        let mut line = Line::from(vec![Span::raw("ab"), Span::raw("cdef")]);
+        mark(
+            &mut line,
+            1,
+            3,
+            Style::new().add_modifier(ratatui::style::Modifier::REVERSED),
+        );
+        assert_eq!(
+            spans(&line),
+            [
+                ("a".into(), false),
+                ("b".into(), true),
+                ("cd".into(), true),
+                ("ef".into(), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn rows_count_the_wrapped_lines_above() {
+        // Gutter 5, width 10: line 1 takes 2 rows, so line 2 starts at row 2.
+        let text = Text::from(vec![
+            Line::raw("   1 abcdefghij"),
+            Line::raw("   2 tar"),
+            Line::raw("   3 xx tar"),
+        ]);
+        let hits = find(&text, "tar", 10, Some(5), true);
+        let rows: Vec<(usize, usize, usize)> =
+            hits.iter().map(|h| (h.line, h.nth, h.row)).collect();
+        assert_eq!(rows, [(1, 0, 2), (2, 0, 3)]);
+        // Cut lines: one row each.
+        let hits = find(&text, "tar", 10, Some(5), false);
+        assert_eq!(hits[0].row, 1);
+        // A match on a continuation row lands on that row.
+        let text = Text::from(vec![Line::raw("   1 abcdefghtar")]);
+        assert_eq!(find(&text, "tar", 10, Some(5), true)[0].row, 1);
+    }
+}
