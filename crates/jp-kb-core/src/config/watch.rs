@@ -20,11 +20,7 @@ pub fn config_paths(
     loaded: Option<&LoadedConfig>,
 ) -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = Vec::new();
-    let mut push = |p: PathBuf| {
-        if !paths.contains(&p) {
-            paths.push(p);
-        }
-    };
+    let mut push = |p: PathBuf| crate::unique::push_new(&mut paths, p);
     let layer_dir = |dir: &Path| {
         CONFIG_FILE_NAMES
             .into_iter()

@@ -359,14 +359,7 @@ fn replace(items: &mut Vec<Valued<String>>, path: &Path, pattern: &str, with: &[
 }
 
 fn dedup(items: &[Valued<String>]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for v in items {
-        if seen.insert(v.value.as_str()) {
-            out.push(v.value.clone());
-        }
-    }
-    out
+    crate::unique::keep_first(items.iter().map(|v| v.value.clone()))
 }
 
 fn topic_effect(
