@@ -51,6 +51,15 @@ mod tests {
         assert_eq!(changed_lines("x\ny\n", "y\n"), [false]);
     }
 
+    fn numbered(n: usize, prefix: &str) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        for i in 0..n {
+            let _ = writeln!(out, "{prefix}{i}");
+        }
+        out
+    }
+
     fn marked(changed: &[bool]) -> Vec<usize> {
         (0..changed.len()).filter(|&i| changed[i]).collect()
     }
@@ -59,7 +68,7 @@ mod tests {
     /// position by position, so everything after an insertion was marked.
     #[test]
     fn one_inserted_line_in_a_long_file_marks_one_line() {
-        let before: String = (0..5000).map(|i| format!("line {i}\n")).collect();
+        let before = numbered(5000, "line ");
         let after = before.replacen("line 10\n", "line 10\ninserted\n", 1);
         let changed = changed_lines(&before, &after);
         assert_eq!(changed.len(), 5001);
@@ -76,7 +85,7 @@ mod tests {
     /// 160 GB; Myers needs a few vectors of the lines' length.
     #[test]
     fn a_very_long_file_is_diffed_in_linear_memory() {
-        let before: String = (0..200_000).map(|i| format!("{i}\n")).collect();
+        let before = numbered(200_000, "");
         let after = before.replacen("\n150000\n", "\n150000\nnew\n", 1);
         assert_eq!(marked(&changed_lines(&before, &after)), [150_001]);
     }
