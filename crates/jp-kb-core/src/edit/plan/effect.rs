@@ -18,7 +18,6 @@ use std::sync::Arc;
 use crate::KnowledgeBase;
 use crate::config::{Origin, Valued};
 use crate::edit::ops::{Edit, Field, FieldValue};
-use crate::edit::target::editable;
 use crate::plural::{count, thousands};
 use crate::subjects::{PatternList, Resolution};
 use crate::topic::TopicState;
@@ -320,7 +319,7 @@ fn disabled_elsewhere(kb: &KnowledgeBase, id: &str, file: &Path) -> bool {
 }
 
 fn in_file(v: &Valued<String>, path: &Path) -> bool {
-    editable(&v.origin) == Some(path)
+    v.origin.editable_file() == Some(path)
 }
 
 fn add(items: &mut Vec<Valued<String>>, path: &Path, values: &[String]) {
