@@ -67,7 +67,11 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             loaded(app, outcome);
             // The findings depend on everything a load reads.
             app.findings.pending = true;
-            vec![Effect::Check]
+            let mut effects = vec![Effect::Check];
+            if app.model.as_ref().is_some_and(|m| !m.prompt_ready) {
+                effects.push(Effect::RenderPrompt);
+            }
+            effects
         }
         Event::Fetched(fetched) => {
             match *fetched {
