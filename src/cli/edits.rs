@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use jp_kb::KnowledgeBase;
+use jp_kb::config::file::is_editable_toml;
 use jp_kb::config::{Environment, LoadOptions};
 use jp_kb::edit::plan::{self, Answer, Chosen, Intent, NoTokens, Plan, Workspace};
 use jp_kb::edit::{unified_diff, write::save_with};
@@ -43,7 +44,7 @@ impl EditContext<'_> {
             return Ok(None);
         };
         let path = self.env.cwd.join(file);
-        if path.extension().is_none_or(|e| e != "toml") {
+        if !is_editable_toml(&path) {
             return Err(CliError::usage(format!(
                 "--file {}: jp-kb edits TOML files only (JSON and YAML layers are read-only)",
                 file.display()

@@ -35,7 +35,9 @@ pub fn run(env: &Environment, workspace: Option<&Path>) -> Result<ExitCode, CliE
             config.display()
         )));
     }
-    let subjects = root.join(".jp").join("kb").join("project");
+    let subjects = jp_kb::config::workspace::jp_dir(&root)
+        .join("kb")
+        .join("project");
     let subject = subjects.join("conventions.md");
     let io = |path: &Path, e: std::io::Error| CliError::runtime(format!("{}: {e}", path.display()));
     std::fs::create_dir_all(&subjects).map_err(|e| io(&subjects, e))?;

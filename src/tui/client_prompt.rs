@@ -14,6 +14,7 @@ use crate::KnowledgeBase;
 use crate::clients::arrival::{Arrival, Loss, arrivals, losses};
 use crate::clients::profile::{Delivery, Profile, client_ids, profile};
 use crate::clients::setup::read_setup;
+use crate::plural::thousands;
 
 /// The view after `current` in the cycle RFD → each client → RFD
 /// (`None` is the RFD's `<knowledge>` section).
@@ -188,19 +189,6 @@ impl ClientView {
     }
 }
 
-/// `2048` as "2,048".
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,12 +203,5 @@ mod tests {
         }
         assert_eq!(seen, ["jp", "claude-code", "codex"]);
         assert_eq!(next_view(Some("gone")), None);
-    }
-
-    #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(thousands(7), "7");
-        assert_eq!(thousands(2048), "2,048");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

@@ -10,10 +10,6 @@ use crate::edit::Change;
 use crate::edit::plan::Step;
 pub use crate::edit::{Edit, Field, FieldValue, Journal};
 
-/// The name ending of the edit core's temporary files (the watcher
-/// ignores them).
-pub const TEMP_SUFFIX: &str = crate::edit::temp::TEMP_SUFFIX;
-
 /// What a save, undo or redo did to one file, as text for the status line
 /// and the Config tab's highlight.
 #[derive(Debug, Clone, PartialEq, Eq)]

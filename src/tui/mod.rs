@@ -14,7 +14,6 @@ pub mod client_prompt;
 pub mod command;
 pub mod cost;
 pub mod demo;
-pub mod diff;
 pub mod driver;
 pub mod edit_bridge;
 pub mod editor_args;

@@ -9,7 +9,8 @@ use std::time::Duration;
 use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
-use super::edit_bridge::TEMP_SUFFIX;
+use crate::edit::temp::is_temp_file;
+
 use super::model::Model;
 
 /// How long the file system must be quiet before a change is reported.
@@ -36,7 +37,7 @@ pub fn start(report: impl Fn(Vec<PathBuf>) + Send + 'static) -> Result<Watcher, 
             .into_iter()
             .filter(|e| !e.kind.is_access())
             .flat_map(|e| e.event.paths)
-            .filter(|p| !p.to_string_lossy().ends_with(TEMP_SUFFIX))
+            .filter(|p| !is_temp_file(p))
             .collect();
         paths.sort();
         paths.dedup();
@@ -93,6 +94,7 @@ impl Watcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edit::temp::TEMP_SUFFIX;
 
     #[test]
     fn reports_changes_in_watched_directories_but_not_temp_files() {
@@ -117,10 +119,6 @@ mod tests {
             }
         }
         assert!(seen.iter().any(|p| p.ends_with("subject.md")), "{seen:?}");
-        assert!(
-            !seen
-                .iter()
-                .any(|p| p.to_string_lossy().ends_with(TEMP_SUFFIX))
-        );
+        assert!(!seen.iter().any(|p| is_temp_file(p)));
     }
 }

@@ -32,6 +32,7 @@ pub mod render;
 pub mod search;
 pub mod subjects;
 pub mod topic;
+pub mod unique;
 
 pub use jp_kb_tokens as tokens;
 pub use kb::KnowledgeBase;

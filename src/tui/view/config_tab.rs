@@ -8,7 +8,7 @@ use crate::config::Valued;
 use crate::display::clean_name;
 use crate::topic::TopicState;
 use crate::tui::app::App;
-use crate::tui::diff::changed_lines;
+use crate::edit::diff::changed_lines;
 use crate::tui::model::Model;
 
 fn origin_line(app: &App, model: &Model, key: &str, v: Option<&Valued<String>>) -> Line<'static> {

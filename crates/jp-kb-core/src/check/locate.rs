@@ -14,6 +14,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::config::Origin;
+use crate::config::file::Format;
 use crate::config::spans::{LineIndex, SpanEntry, TomlSpans};
 
 /// Where a finding points.
@@ -212,9 +213,7 @@ impl Locator {
         let text = std::fs::read(path)
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned());
-        let is_toml = path
-            .extension()
-            .is_none_or(|e| !matches!(e.to_str(), Some("json" | "yaml" | "yml")));
+        let is_toml = Format::of(path) == Format::Toml;
         let spans = text
             .as_deref()
             .filter(|_| is_toml)

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::KnowledgeBase;
+use crate::config::file::is_editable_toml;
 use crate::config::workspace::config_file_in;
 use crate::edit::write::{read_current, write_atomic};
 use crate::render::tool::tool_description;
@@ -185,10 +186,8 @@ fn entry_write(
 /// no default). A JSON/YAML config is read-only: when it does not reach the
 /// layer already, the person is told what to add.
 fn jp_extends(root: &Path) -> Result<Option<FileWrite>, String> {
-    let jp_dir = root.join(".jp");
-    if let Some(config) =
-        config_file_in(&jp_dir).filter(|p| p.extension().is_some_and(|e| e != "toml"))
-    {
+    let jp_dir = crate::config::workspace::jp_dir(root);
+    if let Some(config) = config_file_in(&jp_dir).filter(|p| !is_editable_toml(p)) {
         let text = read_text(&config)?.unwrap_or_default();
         let value: serde_json::Value = if config.extension().is_some_and(|e| e == "json") {
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", config.display()))?

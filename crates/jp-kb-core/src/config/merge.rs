@@ -76,8 +76,7 @@ pub fn apply_patch(current: &mut Vec<Valued<String>>, patch: &ArrayPatch) {
         Strategy::Replace => current.clone_from(&patch.items),
     }
     if patch.dedup {
-        let mut seen = std::collections::HashSet::new();
-        current.retain(|v| seen.insert(v.value.clone()));
+        crate::unique::retain_first_by(current, |v| v.value.clone());
     }
 }
 

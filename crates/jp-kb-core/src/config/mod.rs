@@ -66,8 +66,7 @@ impl LoadedConfig {
     pub fn toml_files(&self) -> Vec<&Path> {
         let mut out: Vec<&Path> = Vec::new();
         for f in &self.files {
-            let is_toml = f.path.extension().is_some_and(|e| e == "toml");
-            if is_toml && !out.contains(&f.path.as_path()) {
+            if file::is_editable_toml(&f.path) && !out.contains(&f.path.as_path()) {
                 out.push(&f.path);
             }
         }
@@ -119,7 +118,7 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
     if let Some(dir) = env.global_config_dir.as_deref() {
         layer.load_dir(dir, LayerKind::UserGlobal)?;
     }
-    layer.load_dir(&root.join(".jp"), LayerKind::Workspace)?;
+    layer.load_dir(&workspace::jp_dir(&root), LayerKind::Workspace)?;
     for path in workspace::jp_toml_chain(&root, &env.cwd) {
         layer
             .loader

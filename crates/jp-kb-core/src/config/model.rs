@@ -116,12 +116,7 @@ impl Topic {
 }
 
 fn dedup_values(items: &[Valued<String>]) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    items
-        .iter()
-        .filter(|v| seen.insert(v.value.as_str()))
-        .map(|v| v.value.clone())
-        .collect()
+    crate::unique::keep_first(items.iter().map(|v| v.value.clone()))
 }
 
 /// A non-fatal finding about the configuration (an unknown key, say).

@@ -27,6 +27,13 @@ impl Origin {
         }
     }
 
+    /// The file this value came from when jp-kb may edit it there (see
+    /// [`is_editable_toml`](super::file::is_editable_toml)); command-line
+    /// values and JSON/YAML layers cannot be edited.
+    pub fn editable_file(&self) -> Option<&Path> {
+        self.path().filter(|p| super::file::is_editable_toml(p))
+    }
+
     /// The 1-based line, if the value came from a file and the line is known.
     pub fn line(&self) -> Option<u32> {
         match self {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::workspace::{
-    CONFIG_FILE_NAMES, KB_FILE_NAMES, jp_toml_candidates, resolve_root, user_workspace_dir,
+    CONFIG_FILE_NAMES, KB_FILE_NAMES, jp_dir, jp_toml_candidates, resolve_root, user_workspace_dir,
 };
 use super::{Environment, LoadOptions, LoadedConfig, load};
 
@@ -20,11 +20,7 @@ pub fn config_paths(
     loaded: Option<&LoadedConfig>,
 ) -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = Vec::new();
-    let mut push = |p: PathBuf| {
-        if !paths.contains(&p) {
-            paths.push(p);
-        }
-    };
+    let mut push = |p: PathBuf| crate::unique::push_new(&mut paths, p);
     let layer_dir = |dir: &Path| {
         CONFIG_FILE_NAMES
             .into_iter()
@@ -36,8 +32,8 @@ pub fn config_paths(
         layer_dir(dir).into_iter().for_each(&mut push);
     }
     if let Ok(root) = resolve_root(env, options.workspace.as_deref()) {
-        layer_dir(&root.join(".jp")).into_iter().for_each(&mut push);
-        push(root.join(".jp").join(".id"));
+        layer_dir(&jp_dir(&root)).into_iter().for_each(&mut push);
+        push(jp_dir(&root).join(".id"));
         jp_toml_candidates(&root, &env.cwd)
             .into_iter()
             .for_each(&mut push);

@@ -56,12 +56,19 @@ fn env_dir(name: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// A workspace's JP directory, `<root>/.jp`: the workspace layer's
+/// directory (its `config.*` and `kb.*`), the `.id` file, `kb/`. The one
+/// place its name is spelled.
+pub fn jp_dir(root: &Path) -> PathBuf {
+    root.join(".jp")
+}
+
 /// The nearest directory from `start` upwards that contains a `.jp`
 /// directory.
 pub fn find_root(start: &Path) -> Option<PathBuf> {
     start
         .ancestors()
-        .find(|dir| dir.join(".jp").is_dir())
+        .find(|dir| jp_dir(dir).is_dir())
         .map(Path::to_path_buf)
 }
 
@@ -96,7 +103,7 @@ pub fn user_workspace_dir(
     warnings: &mut Vec<ConfigWarning>,
 ) -> Option<PathBuf> {
     let data = env.user_data_dir.as_ref()?;
-    let id_file = root.join(".jp").join(".id");
+    let id_file = jp_dir(root).join(".id");
     let text = std::fs::read(&id_file).ok()?;
     let text = String::from_utf8_lossy(&text);
     let (index, id) = text

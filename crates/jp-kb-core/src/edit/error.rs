@@ -141,12 +141,3 @@ pub enum JournalError {
     #[error(transparent)]
     Write(WriteError),
 }
-
-/// Why the glob un-learning options could not be built.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GlobFixError {
-    #[error("`{pattern}` is not one of the topic's learned patterns")]
-    PatternNotListed { pattern: String },
-    #[error("`{slug}` is not among the subjects `{pattern}` matches")]
-    SlugNotMatched { slug: String, pattern: String },
-}

@@ -118,13 +118,7 @@ fn item_style(text: &ArrayText) -> Style {
 }
 
 fn dedup(values: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(values.len());
-    for v in values {
-        if !out.contains(v) {
-            out.push(v.clone());
-        }
-    }
-    out
+    crate::unique::keep_first(values.iter().cloned())
 }
 
 /// Appends the values not already in the list.

@@ -5,8 +5,8 @@
 //! atomically without clobbering concurrent changes (`lock`: the
 //! directory lock writers take turns on; `temp`: the owner-only temporary
 //! file); `journal` undoes and
-//! redoes saved edits; `glob_fix` builds the edits that un-learn a subject
-//! selected by a glob; `diff` renders a unified diff.
+//! redoes saved edits; `diff` renders a unified diff. Un-learning a
+//! subject a glob selects is the planner's (`plan::lists`).
 //!
 //! Where and how bytes change (keys and strings in any TOML spelling,
 //! tables, arrays, the splice itself) is the `jp-kb-toml` crate's: it
@@ -15,7 +15,6 @@
 pub mod diff;
 mod error;
 mod fields;
-pub mod glob_fix;
 pub mod journal;
 mod kinds;
 mod lists;
@@ -32,8 +31,7 @@ mod verify;
 pub mod write;
 
 pub use diff::unified_diff;
-pub use error::{EditError, GlobFixError, JournalError, SaveError, WriteError};
-pub use glob_fix::{GlobFix, unlearn_via_glob};
+pub use error::{EditError, JournalError, SaveError, WriteError};
 pub use journal::{Change, Journal};
 pub use locate::{Spelling, TopicInfo, find_topic, list_topics};
 pub use ops::{Applied, Edit, Field, FieldValue, apply, apply_declaring};

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use toml_edit::{Document, Item, Table};
 
+use crate::config::file::is_editable_toml;
 use crate::config::{LayerKind, LoadedConfig};
 use crate::edit::plan::layers::jp_loads;
 
@@ -46,7 +47,7 @@ pub fn kb_in_jp_files(loaded: &LoadedConfig) -> Vec<KbInJpFile> {
             file.kind,
             LayerKind::UserGlobal | LayerKind::Workspace | LayerKind::UserWorkspace
         );
-        let target = (in_config_dir && file.path.extension().is_some_and(|e| e == "toml"))
+        let target = (in_config_dir && is_editable_toml(&file.path))
             .then(|| file.path.with_file_name("kb.toml"));
         out.push(KbInJpFile {
             path: file.path.clone(),

@@ -7,7 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::workspace::{CONFIG_FILE_NAMES, shadowed_by_creating};
+use crate::config::file::is_editable_toml;
+use crate::config::workspace::{CONFIG_FILE_NAMES, jp_dir, shadowed_by_creating};
 use crate::config::{LoadedConfig, Origin, Topic, Valued};
 
 /// A file to edit and why it was chosen (shown to the user).
@@ -20,7 +21,7 @@ pub struct Target {
 /// `<root>/.jp/kb.toml`: where the `kb` tables go by default (contract
 /// §2: JP refuses a `kb` table in any file it loads).
 pub fn workspace_file(root: &Path) -> PathBuf {
-    root.join(".jp").join("kb.toml")
+    jp_dir(root).join("kb.toml")
 }
 
 /// Whether `topic` is enabled in `file` by removing its `enable` line
@@ -31,7 +32,7 @@ pub fn enable_by_removal(loaded: &LoadedConfig, topic: &Topic, file: &Path) -> b
     let set_here = topic
         .enable
         .as_ref()
-        .is_some_and(|v| !v.value && editable(&v.origin) == Some(file));
+        .is_some_and(|v| !v.value && v.origin.editable_file() == Some(file));
     set_here
         && !loaded.files.iter().any(|f| {
             f.path != file
@@ -41,14 +42,6 @@ pub fn enable_by_removal(loaded: &LoadedConfig, topic: &Topic, file: &Path) -> b
                     .and_then(|t| t.enable.as_ref())
                     .is_some_and(|v| !v.value)
         })
-}
-
-/// The TOML file an origin points at; JSON/YAML layers and command-line
-/// values cannot be edited.
-pub fn editable(origin: &Origin) -> Option<&Path> {
-    origin
-        .path()
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
 }
 
 fn workspace_target(root: &Path) -> Target {
@@ -62,7 +55,7 @@ fn workspace_target(root: &Path) -> Target {
 /// when it is TOML; for a JSON/YAML `config.*` file, the `kb.toml` of the
 /// same directory (read right after it, as part of the same layer).
 fn editable_or_beside(origin: &Origin) -> Option<(PathBuf, &'static str)> {
-    if let Some(path) = editable(origin) {
+    if let Some(path) = origin.editable_file() {
         return Some((path.to_path_buf(), ""));
     }
     let path = origin.path()?;
@@ -98,7 +91,7 @@ pub fn for_new_topic(loaded: &LoadedConfig) -> Target {
         .files
         .iter()
         .filter(|f| f.path.starts_with(&loaded.root) && !f.partial.topics.is_empty())
-        .find(|f| f.path.extension().is_some_and(|e| e == "toml"))
+        .find(|f| is_editable_toml(&f.path))
         .map_or_else(
             || workspace_target(&loaded.root),
             |f| Target {
@@ -160,7 +153,7 @@ pub fn origins_of(items: &[Valued<String>], value: &str) -> (Vec<PathBuf>, Vec<O
     let mut files: Vec<PathBuf> = Vec::new();
     let mut others = Vec::new();
     for item in items.iter().filter(|v| v.value == value) {
-        match editable(&item.origin) {
+        match item.origin.editable_file() {
             Some(path) if !files.iter().any(|f| f == path) => files.push(path.to_path_buf()),
             Some(_) => {}
             None => others.push(item.origin.clone()),

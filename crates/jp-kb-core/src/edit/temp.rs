@@ -14,8 +14,16 @@ use std::io;
 use std::path::Path;
 use std::time::Duration;
 
-/// How every temporary file's name ends (the watchers ignore such names).
+/// How every temporary file's name ends (the watchers ignore such names:
+/// ask [`is_temp_file`]).
 pub const TEMP_SUFFIX: &str = ".jp-kb.tmp";
+
+/// Whether `path` names one of our temporary files: a watcher that
+/// reported them would reload on every write of our own.
+pub fn is_temp_file(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().ends_with(TEMP_SUFFIX))
+}
 
 /// A temporary file without the writer's pid in its name (left by an
 /// older jp-kb) this old is a leftover: a write takes milliseconds.

@@ -117,14 +117,10 @@ fn list<'a>(root: &'a mut J, id: &str, field: &str) -> &'a mut Vec<J> {
 }
 
 fn strings(values: &[String]) -> Vec<J> {
-    let mut out: Vec<J> = Vec::new();
-    for v in values {
-        let j = J::String(v.clone());
-        if !out.contains(&j) {
-            out.push(j);
-        }
-    }
-    out
+    crate::unique::keep_first(values.iter().cloned())
+        .into_iter()
+        .map(J::String)
+        .collect()
 }
 
 fn expected_meaning(root: &mut J, edit: &Edit) {

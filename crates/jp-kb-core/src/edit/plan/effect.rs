@@ -18,7 +18,6 @@ use std::sync::Arc;
 use crate::KnowledgeBase;
 use crate::config::{Origin, Valued};
 use crate::edit::ops::{Edit, Field, FieldValue};
-use crate::edit::target::editable;
 use crate::plural::{count, thousands};
 use crate::subjects::{PatternList, Resolution};
 use crate::topic::TopicState;
@@ -327,7 +326,7 @@ fn disabled_elsewhere(kb: &KnowledgeBase, id: &str, file: &Path) -> bool {
 }
 
 fn in_file(v: &Valued<String>, path: &Path) -> bool {
-    editable(&v.origin) == Some(path)
+    v.origin.editable_file() == Some(path)
 }
 
 fn add(items: &mut Vec<Valued<String>>, path: &Path, values: &[String]) {
@@ -366,14 +365,7 @@ fn replace(items: &mut Vec<Valued<String>>, path: &Path, pattern: &str, with: &[
 }
 
 fn dedup(items: &[Valued<String>]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for v in items {
-        if seen.insert(v.value.as_str()) {
-            out.push(v.value.clone());
-        }
-    }
-    out
+    crate::unique::keep_first(items.iter().map(|v| v.value.clone()))
 }
 
 fn topic_effect(

@@ -10,6 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::KnowledgeBase;
 use crate::config::LoadedConfig;
+use crate::config::file::is_editable_toml;
 use crate::config::layers::LayerKind;
 use crate::edit::target::workspace_file;
 
@@ -92,7 +93,7 @@ pub fn layers(kb: &KnowledgeBase, topic: Option<&str>) -> Vec<Layer> {
     let mut out: Vec<Layer> = Vec::new();
     for file in &kb.loaded.files {
         let path = normalise(&file.path);
-        if path.extension().is_none_or(|e| e != "toml") {
+        if !is_editable_toml(&path) {
             continue;
         }
         let declares = topic.is_some_and(|t| file.partial.topics.contains_key(t));

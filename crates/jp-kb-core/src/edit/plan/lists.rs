@@ -11,6 +11,7 @@ use crate::plural::count;
 use crate::subjects::PatternList;
 use crate::subjects::pattern::find_exact;
 use crate::topic::TopicState;
+use crate::unique::push_new;
 
 use super::effect::finish;
 use super::{Answer, List, Plan, Question, Step, Workspace, known_topic, list_edit, push_edit};
@@ -305,7 +306,7 @@ fn classify(
     let res = state.resolution();
     for value in values {
         if items.iter().any(|v| v.value == *value) {
-            push_unique(&mut exact, value);
+            push_new(&mut exact, value.clone());
             continue;
         }
         let Some(res) = res else {
@@ -342,7 +343,7 @@ fn classify(
         let entry = entries[e].clone();
         named.push(i);
         if !glob {
-            push_unique(&mut exact, &entry);
+            push_new(&mut exact, entry);
         } else if !globs.iter().any(|g| g.entry == entry) {
             let one = std::slice::from_ref(&entry);
             let selects = match list {
@@ -366,12 +367,6 @@ fn classify(
         globs,
         subjects: named,
         nothing,
-    }
-}
-
-fn push_unique(v: &mut Vec<String>, value: &str) {
-    if !v.iter().any(|x| x == value) {
-        v.push(value.to_owned());
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use crate::config::Origin;
 use crate::edit::ops::{Edit, Field, FieldValue};
-use crate::edit::target::{editable, enable_by_removal, for_field, for_new_topic};
+use crate::edit::target::{enable_by_removal, for_field, for_new_topic};
 use crate::topic::{TopicError, subjects_dir};
 
 use super::lists::finished;
@@ -222,7 +222,7 @@ pub(super) fn remove(ws: &Workspace<'_>, topic: &str) -> Answer {
                 line: None,
             };
             if file.partial.topics.contains_key(topic)
-                && editable(&origin).is_some()
+                && origin.editable_file().is_some()
                 && !files.contains(&file.path)
             {
                 files.push(file.path.clone());
