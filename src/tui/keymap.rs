@@ -122,27 +122,6 @@ pub fn bindings() -> Vec<Binding> {
         b(Normal, c('l'), NONE, A::ToggleLearned, "toggle learned"),
         b(Normal, c('d'), NONE, A::ToggleDisabled, "toggle disabled"),
         b(Normal, c('e'), NONE, A::ToggleEnable, "toggle topic enable"),
-        b(
-            Normal,
-            c(' '),
-            NONE,
-            A::ToggleMark,
-            "mark / unmark (l/d act on marks)",
-        ),
-        b(
-            Normal,
-            c('v'),
-            NONE,
-            A::MarkRange,
-            "mark from the last mark to here",
-        ),
-        b(
-            Normal,
-            c('a'),
-            CTRL,
-            A::MarkShown,
-            "mark every row shown (filtered)",
-        ),
         b(Normal, c('u'), NONE, A::Undo, "undo"),
         b(Normal, c('r'), CTRL, A::Redo, "redo"),
         b(Normal, c('i'), NONE, A::EditTopic, "edit topic texts"),
@@ -179,6 +158,7 @@ pub fn bindings() -> Vec<Binding> {
         b(Normal, c('q'), NONE, A::Quit, "quit"),
         b(Normal, c('c'), CTRL, A::Quit, "quit"),
     ];
+    v.extend(selection_bindings());
     v.extend(preview_bindings());
     v.extend(dialog_bindings());
     for (i, tab) in Tab::ALL.iter().enumerate() {
@@ -196,6 +176,35 @@ pub fn bindings() -> Vec<Binding> {
         ));
     }
     v
+}
+
+/// Marking subjects for `l`/`d` (issue 16 item 3).
+fn selection_bindings() -> Vec<Binding> {
+    use Command as A;
+    use Scope::Normal;
+    vec![
+        b(
+            Normal,
+            c(' '),
+            NONE,
+            A::ToggleMark,
+            "mark / unmark (l/d act on marks)",
+        ),
+        b(
+            Normal,
+            c('v'),
+            NONE,
+            A::MarkRange,
+            "mark from the last mark to here",
+        ),
+        b(
+            Normal,
+            c('a'),
+            CTRL,
+            A::MarkShown,
+            "mark every row shown (filtered)",
+        ),
+    ]
 }
 
 /// Backing out, copying, wrapping and the message log (issue 16).

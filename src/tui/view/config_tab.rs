@@ -6,9 +6,9 @@ use ratatui::text::{Line, Span, Text};
 
 use crate::config::Valued;
 use crate::display::clean_name;
+use crate::edit::diff::changed_lines;
 use crate::topic::TopicState;
 use crate::tui::app::App;
-use crate::edit::diff::changed_lines;
 use crate::tui::model::Model;
 
 fn origin_line(app: &App, model: &Model, key: &str, v: Option<&Valued<String>>) -> Line<'static> {

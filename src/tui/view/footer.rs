@@ -93,28 +93,31 @@ pub fn hints(app: &App) -> String {
                     normal(Command::ToggleFindingsScope, "all/this topic"),
                     normal(Command::Copy, "copy"),
                 ]),
-                _ => {
-                    let marked = app.topic_state().map_or(0, |t| app.marks.count(t.id()));
-                    if marked > 0 {
-                        v.extend([
-                            format!("l/d: the {marked} marked"),
-                            normal(Command::ToggleMark, "(un)mark"),
-                            "Esc clear marks".to_owned(),
-                        ]);
-                    } else {
-                        v.extend([
-                            normal(Command::ToggleLearned, "learn"),
-                            normal(Command::ToggleDisabled, "disable"),
-                            normal(Command::Undo, "undo"),
-                        ]);
-                    }
-                }
+                _ => v.extend(subject_hints(app, &normal)),
             }
             v.push(normal(Command::Quit, "quit"));
             v
         }
     };
     hints.join(" · ")
+}
+
+/// The subjects pane's hints: what `l`/`d` act on (the marks, if any).
+fn subject_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<String> {
+    let marked = app.topic_state().map_or(0, |t| app.marks.count(t.id()));
+    if marked > 0 {
+        vec![
+            format!("l/d: the {marked} marked"),
+            normal(Command::ToggleMark, "(un)mark"),
+            "Esc clear marks".to_owned(),
+        ]
+    } else {
+        vec![
+            normal(Command::ToggleLearned, "learn"),
+            normal(Command::ToggleDisabled, "disable"),
+            normal(Command::Undo, "undo"),
+        ]
+    }
 }
 
 /// `message` when it fits in `room` columns, else cut at the last word
