@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::file::is_editable_toml;
+use crate::config::origin::is_editable_toml;
 use crate::config::workspace::{CONFIG_FILE_NAMES, jp_dir, shadowed_by_creating};
 use crate::config::{LoadedConfig, Origin, Topic, Valued};
 

@@ -10,7 +10,7 @@
 //! table is part of what clients are shown and is documented byte for byte
 //! in the README, so it must not move with a dependency's update; it
 //! covers only the formats `content` knows, and it answers for source
-//! files as text (`ts` is `text/x-typescript` here; mime_guess's list has
+//! files as text (`ts` is `text/x-typescript` here; `mime_guess`'s list has
 //! `video/mp2t`, which a client would not read as text).
 
 /// The type of a binary subject the table has no binary type for.
