@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use jp_kb::KnowledgeBase;
-use jp_kb::config::file::is_editable_toml;
+use jp_kb::config::origin::is_editable_toml;
 use jp_kb::config::{Environment, LoadOptions};
 use jp_kb::edit::plan::{self, Answer, Chosen, Intent, NoTokens, Plan, Workspace};
 use jp_kb::edit::{unified_diff, write::save_with};

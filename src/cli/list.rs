@@ -78,31 +78,22 @@ pub fn run(kb: &KnowledgeBase, args: &ListArgs) -> Result<ExitCode, CliError> {
 /// `list` looks among all topics, disabled ones too: by id, then by
 /// case-insensitive title.
 fn find_topic<'a>(kb: &'a KnowledgeBase, name: &str) -> Result<&'a TopicState, CliError> {
-    let lower = name.to_lowercase();
-    kb.topics
-        .iter()
-        .find(|t| t.id() == name)
-        .or_else(|| {
-            kb.topics
-                .iter()
-                .find(|t| t.config.title().is_some_and(|x| x.to_lowercase() == lower))
-        })
-        .ok_or_else(|| {
-            let valid: Vec<String> = kb
-                .topics
-                .iter()
-                .map(|t| escape_name(t.id()).into_owned())
-                .collect();
-            CliError::runtime(format!(
-                "unknown topic `{}`; valid topics: {}",
-                escape_name(name),
-                if valid.is_empty() {
-                    "(none configured)".to_owned()
-                } else {
-                    valid.join(", ")
-                }
-            ))
-        })
+    jp_kb::kb::topic_named(&kb.topics, name).ok_or_else(|| {
+        let valid: Vec<String> = kb
+            .topics
+            .iter()
+            .map(|t| escape_name(t.id()).into_owned())
+            .collect();
+        CliError::runtime(format!(
+            "unknown topic `{}`; valid topics: {}",
+            escape_name(name),
+            if valid.is_empty() {
+                "(none configured)".to_owned()
+            } else {
+                valid.join(", ")
+            }
+        ))
+    })
 }
 
 fn pretty(value: &Value) -> String {

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::app::{App, Loading};
-use super::edit_bridge::{self, Journal, Saved};
+use super::edit_bridge::{self, Journal, WrittenChange};
 use super::effect::{ChangedFile, Effect};
 use super::event::{Event, Msg};
 use super::model::{Fetched, LoadOutcome, Model, Need, RenderedPrompt, fetch, next_load};
@@ -468,7 +468,7 @@ fn relative_error(options: &LoadOptions, message: &str) -> String {
     }
 }
 
-fn done(saved: &Saved, message: &str, reversed: bool) -> Event {
+fn done(saved: &WrittenChange, message: &str, reversed: bool) -> Event {
     let (before, after) = if reversed {
         (
             saved.after.clone(),

@@ -13,7 +13,7 @@ pub use crate::edit::{Edit, Field, FieldValue, Journal};
 /// What a save, undo or redo did to one file, as text for the status line
 /// and the Config tab's highlight.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Saved {
+pub struct WrittenChange {
     pub path: PathBuf,
     /// `None`: the file did not exist.
     pub before: Option<String>,
@@ -26,7 +26,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-impl Saved {
+impl WrittenChange {
     fn from_change(change: &Change) -> Self {
         Self {
             path: change.path.clone(),
@@ -47,7 +47,7 @@ pub fn save(
     path: &Path,
     edits: &[Edit],
     declare: bool,
-) -> Result<Saved, String> {
+) -> Result<WrittenChange, String> {
     crate::edit::target::creatable(path)?;
     let step = Step {
         path: path.to_path_buf(),
@@ -58,7 +58,7 @@ pub fn save(
     let saved = journal
         .save_with(path, &mut |source| step.apply(source))
         .map_err(|e| e.to_string())?;
-    Ok(Saved {
+    Ok(WrittenChange {
         path: saved.path,
         before: saved.before.as_deref().map(text),
         after: text(&saved.after),
@@ -68,18 +68,18 @@ pub fn save(
 }
 
 /// Undoes the last step; `Ok(None)` when there is nothing to undo.
-pub fn undo(journal: &mut Journal) -> Result<Option<Saved>, String> {
+pub fn undo(journal: &mut Journal) -> Result<Option<WrittenChange>, String> {
     journal
         .undo()
-        .map(|c| c.map(Saved::from_change))
+        .map(|c| c.map(WrittenChange::from_change))
         .map_err(|e| e.to_string())
 }
 
 /// Redoes the last undone step.
-pub fn redo(journal: &mut Journal) -> Result<Option<Saved>, String> {
+pub fn redo(journal: &mut Journal) -> Result<Option<WrittenChange>, String> {
     journal
         .redo()
-        .map(|c| c.map(Saved::from_change))
+        .map(|c| c.map(WrittenChange::from_change))
         .map_err(|e| e.to_string())
 }
 

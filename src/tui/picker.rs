@@ -25,7 +25,7 @@ pub struct Picker {
 
 /// What a key did in the picker.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum PickerResult {
     Stay,
     Cancel,
     Chosen(Layer),
@@ -49,24 +49,24 @@ impl Picker {
     }
 
     /// A key (resolved through the key map's picker scope).
-    pub fn key(&mut self, command: &Command) -> Outcome {
+    pub fn key(&mut self, command: &Command) -> PickerResult {
         let n = self.layers.len();
         match command {
-            Command::Cancel => Outcome::Cancel,
+            Command::Cancel => PickerResult::Cancel,
             Command::MoveDown if n > 0 => {
                 self.selected = (self.selected + 1) % n;
-                Outcome::Stay
+                PickerResult::Stay
             }
             Command::MoveUp if n > 0 => {
                 self.selected = (self.selected + n - 1) % n;
-                Outcome::Stay
+                PickerResult::Stay
             }
             Command::Confirm => self
                 .layers
                 .get(self.selected)
                 .cloned()
-                .map_or(Outcome::Cancel, Outcome::Chosen),
-            _ => Outcome::Stay,
+                .map_or(PickerResult::Cancel, PickerResult::Chosen),
+            _ => PickerResult::Stay,
         }
     }
 }

@@ -6,7 +6,7 @@ use super::app::{App, Mode};
 use super::command::Command;
 use super::effect::Effect;
 use super::modes::quit;
-use super::picker::{Outcome, Picker, chosen_message};
+use super::picker::{Picker, PickerResult, chosen_message};
 
 /// `f`: the picker over the loaded workspace's layers.
 pub fn open(app: &mut App) {
@@ -29,12 +29,12 @@ pub fn key(app: &mut App, command: &Command) -> Vec<Effect> {
     };
     let topic = p.topic.clone();
     match p.key(command) {
-        Outcome::Stay => {}
-        Outcome::Cancel => {
+        PickerResult::Stay => {}
+        PickerResult::Cancel => {
             app.mode = Mode::Normal;
             app.set_status("edit file unchanged", false);
         }
-        Outcome::Chosen(layer) => {
+        PickerResult::Chosen(layer) => {
             app.mode = Mode::Normal;
             app.set_status(chosen_message(&layer, topic.as_deref()), false);
             app.config.target = Some(layer.path);

@@ -7,6 +7,13 @@
 //! `check` report, the TUI) shows them through this module, escaped:
 //! C0 controls in caret notation (`^[`), the rest as `<U+202E>`.
 //!
+//! Why our own sanitizer rather than a crate such as
+//! `strip-ansi-escapes` (not compiled in): those remove escape sequences,
+//! so a person would not see that a name holds one; here every unsafe
+//! character stays visible, escaped, and bidi and zero-width characters
+//! are covered too (they are not escape sequences). One function serves
+//! every output (`docs/decisions.md`, "Terminal safety").
+//!
 //! Assistant-facing texts (`render`, `prompt`, `learn`, `schema`, MCP)
 //! never pass through here: they are the bytes the assistant gets.
 

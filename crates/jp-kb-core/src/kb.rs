@@ -94,25 +94,14 @@ impl KnowledgeBase {
     }
 
     /// Enabled topics, in configuration order.
-    pub fn enabled_topics(&self) -> impl Iterator<Item = &TopicState> {
+    pub fn enabled_topics(&self) -> impl Iterator<Item = &TopicState> + Clone {
         self.topics.iter().filter(|t| t.enabled())
     }
 
     /// Finds a topic the way the `learn` tool does: exact id, then
     /// case-insensitive title, among enabled topics (contract §5.4).
     pub fn resolve_topic(&self, name: &str) -> Result<&TopicState, String> {
-        if let Some(t) = self.enabled_topics().find(|t| t.id() == name) {
-            return Ok(t);
-        }
-        let lower = name.to_lowercase();
-        if let Some(t) = self.enabled_topics().find(|t| {
-            t.config
-                .title()
-                .is_some_and(|title| title.to_lowercase() == lower)
-        }) {
-            return Ok(t);
-        }
-        Err(self.unknown_topic_message(name))
+        topic_named(self.enabled_topics(), name).ok_or_else(|| self.unknown_topic_message(name))
     }
 
     fn unknown_topic_message(&self, name: &str) -> String {
@@ -269,4 +258,22 @@ impl KnowledgeBase {
         path.strip_prefix(self.root())
             .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
     }
+}
+/// The topic `name` names among `topics`: the one whose id is `name`,
+/// else the first whose title equals it ignoring case (contract §5.4).
+/// The one home of this lookup: `learn` asks it among enabled topics,
+/// `list` among all.
+pub fn topic_named<'a, I>(topics: I, name: &str) -> Option<&'a TopicState>
+where
+    I: IntoIterator<Item = &'a TopicState>,
+    I::IntoIter: Clone,
+{
+    let topics = topics.into_iter();
+    if let Some(t) = topics.clone().find(|t| t.id() == name) {
+        return Some(t);
+    }
+    let lower = name.to_lowercase();
+    topics
+        .into_iter()
+        .find(|t| t.config.title().is_some_and(|x| x.to_lowercase() == lower))
 }

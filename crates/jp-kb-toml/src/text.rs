@@ -15,7 +15,12 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-fn floor_char_boundary(src: &str, mut offset: usize) -> usize {
+/// The largest character boundary of `src` at or before `offset` (clamped
+/// to its length): where a text may be cut without splitting a character.
+/// The one home of this rule for the workspace (`str::floor_char_boundary`
+/// needs Rust 1.91; the crates support 1.88).
+pub fn floor_char_boundary(src: &str, offset: usize) -> usize {
+    let mut offset = offset.min(src.len());
     while offset > 0 && !src.is_char_boundary(offset) {
         offset -= 1;
     }

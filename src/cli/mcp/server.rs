@@ -280,10 +280,5 @@ fn read_error(err: &ReadError) -> ErrorData {
 
 /// Text a client sent, cut short enough to echo in an error.
 fn clip(text: &str) -> &str {
-    const MAX: usize = 512;
-    let mut end = text.len().min(MAX);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
+    jp_kb::mcp::tool::clip_to(text, 512)
 }

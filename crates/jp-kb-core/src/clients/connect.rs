@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::KnowledgeBase;
-use crate::config::file::is_editable_toml;
+use crate::config::origin::is_editable_toml;
 use crate::config::workspace::config_file_in;
 use crate::edit::write::{read_current, write_atomic};
 use crate::render::tool::tool_description;

@@ -32,15 +32,6 @@ impl Format {
     }
 }
 
-/// Whether jp-kb may edit the configuration file at `path`: a `.toml`
-/// file. JSON and YAML layers are read-only (jp-kb writes TOML only), and
-/// a file without an extension, although read as TOML, is never written.
-/// The one home of this rule: the planner, `check`, `migrate` and the
-/// CLI's `--file` all ask it.
-pub fn is_editable_toml(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "toml")
-}
-
 /// Whether anything at all is at `path`: a file, a directory, a FIFO, a
 /// symbolic link (dangling or not), or something that cannot be examined.
 /// Layer lookups use this, not `is_file`, so that [`read_config_file`]

@@ -208,7 +208,10 @@ fn parse_file(path: &Path, warnings: &mut Vec<ConfigWarning>) -> Result<ParsedFi
     })
 }
 
-const GLOB_CHARS: &[char] = &['*', '?', '[', '{'];
+/// Characters that make a pattern a glob, in `extends` entries and in
+/// `learned`/`disabled` (`subjects::pattern` uses this same list: the
+/// lowest layer holds it so both can).
+pub const GLOB_META: &[char] = &['*', '?', '[', '{'];
 
 /// Expands one `extends` entry relative to the declaring file's directory.
 /// A literal path must exist; a glob may match nothing. Matches are sorted.
@@ -217,7 +220,7 @@ fn expand_extends(
     entry: &str,
     origin: &super::origin::Origin,
 ) -> Result<Vec<PathBuf>, ConfigError> {
-    if !entry.contains(GLOB_CHARS) {
+    if !entry.contains(GLOB_META) {
         let path = base.join(entry);
         if !super::file::is_present(&path) {
             return Err(ConfigError::ExtendsMissing {
@@ -240,7 +243,7 @@ fn expand_extends(
     // Walk only below the literal prefix of the pattern.
     let literal: PathBuf = Path::new(entry)
         .components()
-        .take_while(|c| !c.as_os_str().to_string_lossy().contains(GLOB_CHARS))
+        .take_while(|c| !c.as_os_str().to_string_lossy().contains(GLOB_META))
         .collect();
     let start = base.join(&literal);
     if !start.is_dir() {

@@ -4,6 +4,8 @@
 
 use std::ops::Range;
 
+use jp_kb_toml::text::floor_char_boundary;
+
 /// Where the lines of a text start: the one mapping between byte offsets
 /// and 1-based line / *character* column used for configuration files
 /// (parse errors, spans, diagnostics). Columns count characters, never
@@ -90,13 +92,6 @@ impl LineIndex {
 
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
-    while offset > 0 && !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
 }
 
 /// The 1-based line and character column of `offset` in `text`.

@@ -66,7 +66,7 @@ impl LoadedConfig {
     pub fn toml_files(&self) -> Vec<&Path> {
         let mut out: Vec<&Path> = Vec::new();
         for f in &self.files {
-            if file::is_editable_toml(&f.path) && !out.contains(&f.path.as_path()) {
+            if origin::is_editable_toml(&f.path) && !out.contains(&f.path.as_path()) {
                 out.push(&f.path);
             }
         }

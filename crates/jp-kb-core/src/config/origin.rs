@@ -6,6 +6,15 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// Whether jp-kb may edit the configuration file at `path`: a `.toml`
+/// file. JSON and YAML layers are read-only (jp-kb writes TOML only), and
+/// a file without an extension, although read as TOML, is never written.
+/// The one home of this rule: the planner, `check`, `migrate` and the
+/// CLI's `--file` all ask it.
+pub fn is_editable_toml(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "toml")
+}
+
 /// The source of one configuration value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Origin {
@@ -28,10 +37,10 @@ impl Origin {
     }
 
     /// The file this value came from when jp-kb may edit it there (see
-    /// [`is_editable_toml`](super::file::is_editable_toml)); command-line
+    /// [`is_editable_toml`]); command-line
     /// values and JSON/YAML layers cannot be edited.
     pub fn editable_file(&self) -> Option<&Path> {
-        self.path().filter(|p| super::file::is_editable_toml(p))
+        self.path().filter(|p| is_editable_toml(p))
     }
 
     /// The 1-based line, if the value came from a file and the line is known.

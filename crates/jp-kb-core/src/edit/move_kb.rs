@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use toml_edit::{Document, Item, Table};
 
-use crate::config::file::is_editable_toml;
+use crate::config::origin::is_editable_toml;
 use crate::config::{LayerKind, LoadedConfig};
 use crate::edit::plan::layers::jp_loads;
 

@@ -7,13 +7,13 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::file::is_editable_toml;
+use crate::config::origin::is_editable_toml;
 use crate::config::workspace::{CONFIG_FILE_NAMES, jp_dir, shadowed_by_creating};
 use crate::config::{LoadedConfig, Origin, Topic, Valued};
 
 /// A file to edit and why it was chosen (shown to the user).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
+pub struct ChosenFile {
     pub path: PathBuf,
     pub reason: String,
 }
@@ -44,8 +44,8 @@ pub fn enable_by_removal(loaded: &LoadedConfig, topic: &Topic, file: &Path) -> b
         })
 }
 
-fn workspace_target(root: &Path) -> Target {
-    Target {
+fn workspace_target(root: &Path) -> ChosenFile {
+    ChosenFile {
         path: workspace_file(root),
         reason: "the workspace's kb.toml".to_owned(),
     }
@@ -70,13 +70,13 @@ fn editable_or_beside(origin: &Origin) -> Option<(PathBuf, &'static str)> {
 
 /// The file that sets the topic's `subjects` (or the `kb.toml` beside it),
 /// else the workspace's `kb.toml`.
-pub fn for_lists(topic: Option<&Topic>, root: &Path) -> Target {
+pub fn for_lists(topic: Option<&Topic>, root: &Path) -> ChosenFile {
     topic
         .and_then(|t| t.subjects.as_ref())
         .and_then(|s| editable_or_beside(&s.origin))
         .map_or_else(
             || workspace_target(root),
-            |(path, beside)| Target {
+            |(path, beside)| ChosenFile {
                 path,
                 reason: format!("the file that sets the topic's `subjects`{beside}"),
             },
@@ -86,7 +86,7 @@ pub fn for_lists(topic: Option<&Topic>, root: &Path) -> Target {
 /// Where a new topic goes: the first TOML file under the workspace root
 /// that declares topics (the workspace keeps them there), else
 /// `.jp/kb.toml`.
-pub fn for_new_topic(loaded: &LoadedConfig) -> Target {
+pub fn for_new_topic(loaded: &LoadedConfig) -> ChosenFile {
     loaded
         .files
         .iter()
@@ -94,7 +94,7 @@ pub fn for_new_topic(loaded: &LoadedConfig) -> Target {
         .find(|f| is_editable_toml(&f.path))
         .map_or_else(
             || workspace_target(&loaded.root),
-            |f| Target {
+            |f| ChosenFile {
                 path: f.path.clone(),
                 reason: "the file that declares the workspace's other topics".to_owned(),
             },
@@ -128,7 +128,7 @@ pub fn creatable(path: &Path) -> Result<(), String> {
 
 /// The file that sets `field`, else the file that sets `subjects`, else
 /// the workspace file.
-pub fn for_field(topic: Option<&Topic>, field: &str, root: &Path) -> Target {
+pub fn for_field(topic: Option<&Topic>, field: &str, root: &Path) -> ChosenFile {
     let value = topic.and_then(|t| match field {
         "title" => t.title.as_ref().map(|v| &v.origin),
         "introduction" => t.introduction.as_ref().map(|v| &v.origin),
@@ -138,7 +138,7 @@ pub fn for_field(topic: Option<&Topic>, field: &str, root: &Path) -> Target {
         _ => None,
     });
     match value.and_then(editable_or_beside) {
-        Some((path, beside)) => Target {
+        Some((path, beside)) => ChosenFile {
             path,
             reason: format!("the file that sets `{field}`{beside}"),
         },

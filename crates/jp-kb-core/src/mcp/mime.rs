@@ -5,6 +5,13 @@
 //! (it fences it with the extension as language). A file that turns out to be
 //! binary is served as a blob, with [`BINARY`] unless the table names a
 //! binary type for it. The table is documented in the README.
+//!
+//! Why a table of our own rather than `mime_guess` (not compiled in): the
+//! table is part of what clients are shown and is documented byte for byte
+//! in the README, so it must not move with a dependency's update; it
+//! covers only the formats `content` knows, and it answers for source
+//! files as text (`ts` is `text/x-typescript` here; `mime_guess`'s list has
+//! `video/mp2t`, which a client would not read as text).
 
 /// The type of a binary subject the table has no binary type for.
 pub const BINARY: &str = "application/octet-stream";

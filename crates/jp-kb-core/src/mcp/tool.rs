@@ -150,11 +150,13 @@ pub fn call_learn(kb: &KnowledgeBase, arguments: Option<&Map<String, Value>>) ->
 
 /// A key shown in an error, cut to a readable length.
 fn clip(text: &str) -> &str {
-    let mut end = text.len().min(64);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
+    clip_to(text, 64)
+}
+
+/// `text` cut to at most `max` bytes, never inside a character: what the
+/// server echoes of a client's input in an error.
+pub fn clip_to(text: &str, max: usize) -> &str {
+    &text[..jp_kb_toml::text::floor_char_boundary(text, max)]
 }
 
 #[cfg(test)]

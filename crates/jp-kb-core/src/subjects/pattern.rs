@@ -12,8 +12,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use super::slug::dotted_slug;
 use super::walk::Subject;
 
-/// Characters that make a pattern a glob.
-pub const GLOB_META: &[char] = &['*', '?', '[', '{'];
+pub use crate::config::layers::GLOB_META;
 
 /// True when `pattern` contains glob metacharacters and parses as a glob.
 pub fn is_glob(pattern: &str) -> bool {

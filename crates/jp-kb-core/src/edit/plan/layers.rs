@@ -10,8 +10,8 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::KnowledgeBase;
 use crate::config::LoadedConfig;
-use crate::config::file::is_editable_toml;
 use crate::config::layers::LayerKind;
+use crate::config::origin::is_editable_toml;
 use crate::edit::target::workspace_file;
 
 /// One file edits may go to.
