@@ -114,6 +114,9 @@ pub enum Mode {
     Form(Form),
     /// The layer picker (`f`).
     Picker(super::picker::Picker),
+    /// The search mode (`S`); true while the hit list has the keys (else
+    /// the query line). Its state is [`App::search`].
+    Search(bool),
 }
 
 /// What the first frame shows while the first load (the topic walks)
@@ -208,6 +211,8 @@ pub struct App {
     /// The layout the last frame was drawn with (mouse events map
     /// through it).
     pub drawn: Drawn,
+    /// The search mode's query and hits, kept between visits.
+    pub search: super::search_mode::SearchState,
 }
 
 impl App {
@@ -237,6 +242,7 @@ impl App {
             quit: false,
             shown_load: 0,
             drawn: Drawn::default(),
+            search: super::search_mode::SearchState::default(),
         }
     }
 

@@ -40,6 +40,8 @@ pub mod picking;
 pub mod plans;
 pub mod prompt;
 pub mod readonly;
+pub mod search_mode;
+pub mod search_worker;
 pub mod terminal;
 pub mod theme;
 pub mod token_worker;

@@ -40,6 +40,7 @@ pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
             Mode::Choice(_) => choice(app, &command),
             Mode::Form(_) => form(app, &command),
             Mode::Picker(_) => picking::key(app, &command),
+            Mode::Search(hits) => super::search_mode::key(app, &command, hits),
         },
     }
 }
@@ -67,7 +68,9 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             loaded(app, outcome);
             // The findings depend on everything a load reads.
             app.findings.pending = true;
-            vec![Effect::Check]
+            let mut effects = vec![Effect::Check];
+            effects.extend(super::search_mode::after_load(app));
+            effects
         }
         Event::Fetched(fetched) => {
             match *fetched {
@@ -94,6 +97,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             app.findings.set(*report);
             Vec::new()
         }
+        Event::Searched(found) => super::search_mode::found(app, *found),
         Event::FilesChanged(paths) => {
             // Dropped now, not when the reload arrives: a reload worker
             // drops a result a newer change overtook (its paths are not
@@ -278,6 +282,7 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
             }
         }
         Command::PickLayer => picking::open(app),
+        Command::OpenSearch => return super::search_mode::open(app),
         Command::Reload => return vec![Effect::Reload { paths: Vec::new() }],
         Command::ToggleFindingsScope => toggle_findings_scope(app),
         Command::CyclePromptView => {

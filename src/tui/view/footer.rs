@@ -46,6 +46,22 @@ pub fn hints(app: &App) -> String {
             hint(Scope::Picker, Command::Confirm, "use this file"),
             hint(Scope::Picker, Command::Cancel, "keep the current one"),
         ],
+        Mode::Search(false) => vec![
+            "type to search".to_owned(),
+            "↑↓ choose".to_owned(),
+            hint(Scope::Search, Command::Confirm, "go to"),
+            hint(Scope::Search, Command::NextField, "hits (l/d)"),
+            hint(Scope::Search, Command::Cancel, "close"),
+        ],
+        Mode::Search(true) => vec![
+            "↑↓ j/k choose".to_owned(),
+            hint(Scope::SearchHits, Command::ToggleLearned, "learn"),
+            hint(Scope::SearchHits, Command::ToggleDisabled, "disable"),
+            hint(Scope::SearchHits, Command::Undo, "undo"),
+            hint(Scope::SearchHits, Command::Confirm, "go to"),
+            hint(Scope::SearchHits, Command::NextField, "query"),
+            hint(Scope::SearchHits, Command::Cancel, "close"),
+        ],
         Mode::Form(_) => vec![
             "Tab next field".to_owned(),
             "Ctrl-s save".to_owned(),

@@ -9,6 +9,7 @@ mod help;
 pub mod markdown;
 pub mod picker;
 pub mod preview;
+mod search;
 mod status;
 mod subjects;
 mod topics;
@@ -110,6 +111,7 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         Mode::Choice(c) => dialogs::choice(app, c, frame),
         Mode::Form(f) => dialogs::form(app, f, frame),
         Mode::Picker(p) => picker::render(app, p, frame),
+        Mode::Search(hits) => search::render(app, *hits, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) => {}
     }
     drawn
