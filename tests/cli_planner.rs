@@ -158,3 +158,46 @@ fn several_entries_are_one_write() {
         .stdout(predicate::str::contains(".jp/config.toml: ").count(1));
     assert!(config(&sb).contains("learned = [\"style\", \"x\", \"y\"]"));
 }
+
+/// Issue 14 item 2 and contract §2: `--file` on a file JP loads that has
+/// no `kb` table yet declares the topic there, as asked, and says on
+/// stderr that today's JP refuses to start with it and how to move it;
+/// a file that JP never loads (`.jp/kb.toml`) gets no such warning.
+#[test]
+fn writing_the_first_kb_table_into_a_file_jp_loads_warns() {
+    let sb = Sandbox::new();
+    sb.write("ws/.jp/kb.toml", CONFIG);
+    sb.write("ws/.jp/config.toml", "# JP's own settings\n");
+    sb.write("ws/kb/style.md", "Style");
+    sb.write("ws/kb/guide.md", "Guide");
+    sb.cmd()
+        .args([
+            "learned",
+            "add",
+            "project",
+            "guide",
+            "--file",
+            ".jp/config.toml",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "puts a `kb` table into .jp/config.toml, which JP loads: today's JP refuses to start with it (`jp-kb migrate` moves it to a kb.toml)",
+        ));
+    assert_eq!(
+        config(&sb),
+        "# JP's own settings\n\n[kb.topic.project]\nlearned = [\"guide\"]\n"
+    );
+    sb.cmd()
+        .args([
+            "learned",
+            "add",
+            "project",
+            "guide",
+            "--file",
+            ".jp/kb.toml",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("JP loads").not());
+}

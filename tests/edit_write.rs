@@ -503,3 +503,26 @@ fn save_refuses_a_fifo_without_waiting_for_a_writer() {
     assert!(fs::symlink_metadata(&path).unwrap().file_type().is_fifo());
     assert!(temp_files(dir.path()).is_empty());
 }
+
+/// The layer picker offers the user-workspace `kb.toml` "created on the
+/// first edit" though JP has not created its directory yet: saving there
+/// creates the directory (it failed with "cannot open its directory to
+/// lock it"), and undo removes the file again.
+#[test]
+fn saving_a_new_file_creates_its_missing_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("workspace/jp-abc12/kb.toml");
+    let mut journal = Journal::default();
+    let saved = journal
+        .save_with(&path, &mut |source| {
+            jp_kb::edit::apply_declaring(source, &add("guide"))
+        })
+        .unwrap();
+    assert!(saved.before.is_none());
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "[kb.topic.project]\nlearned = [\"guide\"]\n"
+    );
+    journal.undo().unwrap();
+    assert!(!path.exists());
+}

@@ -43,10 +43,24 @@ fn a_picked_layer_that_does_not_declare_the_topic_declares_it() {
         status.contains("edits now go to .jp.toml (.jp.toml); created on the first edit"),
         "{status}"
     );
+    assert!(
+        status.contains("JP loads it: a `kb` table there stops today's JP"),
+        "{status}"
+    );
     assert!(d.screen().contains("edits→ .jp.toml"), "{}", d.screen());
     d.keys("\t");
     d.select("release");
     d.keys("l");
+    // JP loads `.jp.toml` and refuses a `kb` table there today: the first
+    // one asks first, and nothing is written before the answer.
+    let screen = d.screen();
+    let joined: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        joined.contains("puts a `kb` table into .jp.toml, which JP loads"),
+        "{screen}"
+    );
+    assert!(!jp_toml.exists());
+    d.keys("\n");
     assert_eq!(
         std::fs::read_to_string(&jp_toml).unwrap(),
         "[kb.topic.project]\nlearned = [\"release\"]\n"

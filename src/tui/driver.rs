@@ -84,18 +84,14 @@ struct Loader {
 }
 
 impl Loader {
-    /// Loads the workspace (walking what `walks` no longer holds) and
-    /// hands the prompt to its worker, or renders it here without one.
+    /// Loads the workspace (walking what `walks` no longer holds). With a
+    /// prompt worker, the prompt is asked for once the state takes the
+    /// load ([`Effect::RenderPrompt`]); without one it is rendered here.
     fn load(&self, changed: Vec<PathBuf>, started: u64) -> Event {
         let mut result = Model::load(&self.env, &self.options, &self.walks);
         match &mut result {
             Ok(model) => {
-                let job = (Arc::clone(&model.kb), model.generation);
-                let sent = self
-                    .prompts
-                    .as_ref()
-                    .is_some_and(|w| w.request(job).is_ok());
-                if !sent {
+                if self.prompts.is_none() {
                     model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));
                 }
             }
@@ -255,12 +251,11 @@ impl Driver {
         };
         app.loading = Some(Loading::of(&kb));
         let started = next_load();
-        let prompts = self.prompts.clone();
+        let has_prompt_worker = self.prompts.is_some();
         let outbox = Arc::clone(outbox);
         let work = move || {
             let mut model = Model::from_kb(kb);
-            let job = (Arc::clone(&model.kb), model.generation);
-            if prompts.is_none() {
+            if !has_prompt_worker {
                 model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));
             }
             let outcome = LoadOutcome {
@@ -268,11 +263,8 @@ impl Driver {
                 changed: Vec::new(),
                 started,
             };
-            if outbox(Event::Loaded(Box::new(outcome)))
-                && let Some(prompts) = prompts
-            {
-                let _ = prompts.request(job);
-            }
+            // The state asks for the prompt when it takes the load.
+            let _ = outbox(Event::Loaded(Box::new(outcome)));
         };
         if let Err(e) = std::thread::Builder::new()
             .name("jp-kb-load".into())
@@ -428,6 +420,7 @@ impl Driver {
                 let report = super::findings::compute(kb.as_deref(), &self.env, &self.options);
                 vec![Event::Checked(Box::new(report))]
             }
+            Effect::RenderPrompt => self.render_prompt(app),
             Effect::Search { query, generation } => {
                 let Some(model) = &app.model else {
                     return Vec::new();
@@ -441,6 +434,25 @@ impl Driver {
                 Vec::new()
             }
         }
+    }
+
+    /// Asks the prompt worker for the shown load's prompt (rendered here
+    /// when there is no worker, or it is gone).
+    fn render_prompt(&mut self, app: &App) -> Vec<Event> {
+        let Some(model) = app.model.as_ref().filter(|m| !m.prompt_ready) else {
+            return Vec::new();
+        };
+        let job = (Arc::clone(&model.kb), model.generation);
+        let (kb, generation) = match self.prompts.as_ref().map(|w| w.request(job)) {
+            Some(Ok(())) => return Vec::new(),
+            Some(Err(job)) => {
+                self.prompts = None;
+                job
+            }
+            None => (Arc::clone(&model.kb), model.generation),
+        };
+        let prompt = RenderedPrompt::render(&kb, generation);
+        vec![Event::Fetched(Box::new(Fetched::Prompt(prompt)))]
     }
 
     /// Reads every preview input the screen needs and is not cached.

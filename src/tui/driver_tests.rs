@@ -158,3 +158,28 @@ fn an_overtaken_token_request_is_answered_by_the_newer_one() {
         }
     }
 }
+
+/// A load the state drops as overtaken must not take the prompt worker's
+/// one slot from the load it shows: the prompt is asked for only when a
+/// load is taken (before, an edit's load followed by an older background
+/// load left the Prompt tab "rendering…" for good).
+#[test]
+fn the_shown_load_gets_its_prompt_when_an_older_load_arrives_late() {
+    let (_dir, mut driver) = workspace();
+    let (tx, rx) = std::sync::mpsc::channel::<Event>();
+    driver.spawn_prompt_worker(&outbox(tx));
+    let mut app = App::new(Theme { color: false }, (80, 24));
+    let early = next_load();
+    let fresh = driver.load(Vec::new());
+    let stale = driver.loader().load(Vec::new(), early);
+    driver.dispatch(&mut app, fresh);
+    driver.dispatch(&mut app, stale);
+    let shown = app.model.as_ref().map(|m| m.generation);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !app.model.as_ref().is_some_and(|m| m.prompt_ready) {
+        let event = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        driver.dispatch(&mut app, event);
+        assert!(std::time::Instant::now() < deadline);
+    }
+    assert_eq!(app.model.as_ref().map(|m| m.generation), shown);
+}

@@ -32,6 +32,10 @@ pub enum Effect {
     },
     /// Run `jp-kb check` on the loaded workspace (it reads subject files).
     Check,
+    /// Render the prompt of the load just shown (on the prompt worker).
+    /// Asked only for a load the state took: a load it dropped as
+    /// overtaken must not take the worker's one slot from it.
+    RenderPrompt,
     /// Suspend the terminal, run the editor on the file, restore, reload.
     OpenEditor(PathBuf),
     /// Put this text on the clipboard (the terminal writes OSC 52).

@@ -81,5 +81,8 @@ pub fn chosen_message(layer: &Layer, topic: Option<&str>) -> String {
     if let Some(topic) = topic.filter(|_| !layer.declares) {
         let _ = write!(message, "; `{topic}` is declared there on the first edit");
     }
+    if layer.jp_loads {
+        message.push_str("; JP loads it: a `kb` table there stops today's JP (asked first)");
+    }
     message
 }

@@ -69,6 +69,9 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             // The findings depend on everything a load reads.
             app.findings.pending = true;
             let mut effects = vec![Effect::Check];
+            if app.model.as_ref().is_some_and(|m| !m.prompt_ready) {
+                effects.push(Effect::RenderPrompt);
+            }
             effects.extend(super::search_mode::after_load(app));
             effects
         }

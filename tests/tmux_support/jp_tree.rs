@@ -41,3 +41,42 @@ pub fn tui_command(root: &Path, args: &str) -> String {
         super::binary()
     )
 }
+
+/// The jp-kb topic of [`jp_workspace`], in `.jp/kb.toml`.
+pub const KB: &str =
+    "[kb.topic.docs]\ntitle = \"Docs\"\nsubjects = \"docs\"\nlearned = [\"rules/core\"]\n";
+
+/// JP's configuration, a `docs` topic with a hidden directory and a
+/// directory holding a pre-loaded hidden subject.
+pub fn jp_workspace(tmux: &super::Tmux) -> std::path::PathBuf {
+    let root = tmux.path("jp");
+    copy_jp_config(&root);
+    write(&root, ".jp/kb.toml", KB);
+    write(&root, "docs/guide.md", "# Guide\n\nStart here.\n");
+    write(&root, "docs/.hidden-dir/one.md", "one\n");
+    write(&root, "docs/.hidden-dir/two.md", "two\n");
+    write(&root, "docs/rules/.core.md", "Core rules, pre-loaded.\n");
+    write(&root, "docs/rules/style.md", "Style.\n");
+    root
+}
+
+pub fn kb_toml(root: &Path) -> String {
+    std::fs::read_to_string(root.join(".jp/kb.toml")).unwrap()
+}
+
+pub fn start(tmux: &super::Tmux, root: &Path) {
+    tmux.type_line(&tui_command(root, "tui"));
+    tmux.wait_for("the docs topic", |s| s.contains("Subjects of docs"));
+}
+
+/// Selects the directory row `name/` in the subjects pane: filter by its
+/// name, then the first row (a directory comes before its subjects).
+pub fn select_directory(tmux: &super::Tmux, name: &str) {
+    tmux.literal("/");
+    tmux.literal(name);
+    tmux.send(&["Enter"]);
+    tmux.send(&["Home"]);
+    tmux.wait_for(&format!("the {name}/ row selected"), |s| {
+        s.contains(&format!("{name}/")) && s.contains("learn or disable the whole directory")
+    });
+}

@@ -26,11 +26,16 @@ pub fn lines(app: &App, p: &Picker, height: usize) -> Vec<Line<'static>> {
     let first = p.selected.saturating_sub(height.saturating_sub(1));
     for (i, layer) in p.layers.iter().enumerate().skip(first).take(height) {
         let current = p.current.as_ref() == Some(&layer.path);
-        let state = match (&p.topic, layer.exists, layer.declares) {
-            (_, false, _) => "new: created on the first edit".to_owned(),
-            (Some(topic), true, true) => format!("declares `{topic}`"),
-            (Some(topic), true, false) => format!("`{topic}` declared on the first edit"),
-            (None, true, _) => String::new(),
+        let state = match (&p.topic, layer.exists, layer.declares, layer.jp_loads) {
+            (_, false, _, true) => "new · JP loads it: a `kb` table stops today's JP".to_owned(),
+            (_, false, _, false) => "new: created on the first edit".to_owned(),
+            (Some(topic), true, true, true) => {
+                format!("declares `{topic}` · JP refuses it (KB120)")
+            }
+            (Some(topic), true, true, false) => format!("declares `{topic}`"),
+            (_, true, _, true) => "JP loads it: a `kb` table stops today's JP".to_owned(),
+            (Some(topic), true, false, false) => format!("`{topic}` declared on the first edit"),
+            (None, true, _, false) => String::new(),
         };
         let style = if i == p.selected {
             t.selected(true)
@@ -50,7 +55,16 @@ pub fn lines(app: &App, p: &Picker, height: usize) -> Vec<Line<'static>> {
 pub fn render(app: &App, p: &Picker, frame: &mut Frame) {
     let t = app.theme;
     let rows = u16::try_from(p.layers.len()).unwrap_or(u16::MAX);
-    let area = centered(frame.area(), 96, rows.saturating_add(2).max(3));
+    // As wide as its widest row (the JP warning is long), at least 96.
+    let widest = lines(app, p, p.layers.len())
+        .iter()
+        .map(Line::width)
+        .max()
+        .unwrap_or(0);
+    let width = u16::try_from(widest.saturating_add(2))
+        .unwrap_or(u16::MAX)
+        .max(96);
+    let area = centered(frame.area(), width, rows.saturating_add(2).max(3));
     let height = usize::from(area.height.saturating_sub(2));
     frame.render_widget(Clear, area);
     frame.render_widget(

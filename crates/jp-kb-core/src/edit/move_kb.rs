@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use toml_edit::{Document, Item, Table};
 
 use crate::config::{LayerKind, LoadedConfig};
+use crate::edit::plan::layers::jp_loads;
 
 /// A file JP loads that holds a `kb` table (JP refuses to start).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,8 +31,7 @@ pub struct KbInJpFile {
 pub fn kb_in_jp_files(loaded: &LoadedConfig) -> Vec<KbInJpFile> {
     let mut out: Vec<KbInJpFile> = Vec::new();
     for file in &loaded.files {
-        if file.kind == LayerKind::Cfg
-            || loaded.kb_files.contains(&file.path)
+        if !jp_loads(loaded, &file.path)
             || file.partial.topics.is_empty()
             || out.iter().any(|f| f.path == file.path)
         {

@@ -177,6 +177,18 @@ pub fn remove_checked(path: &Path, expected: &[u8]) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// A file created in a directory that does not exist yet gets the
+/// directory (the layer picker offers the user-workspace `kb.toml`, whose
+/// directory JP creates only when it first needs it). Undo removes the
+/// file and leaves the directory, as JP would have made it anyway.
+fn create_parent(path: &Path) -> Result<(), WriteError> {
+    let dir = parent_dir(&resolve_link(path)?);
+    if fs::symlink_metadata(&dir).is_err() {
+        fs::create_dir_all(&dir).map_err(io_err(path, "create its directory"))?;
+    }
+    Ok(())
+}
+
 /// A symbolic link is written through: its target is replaced.
 fn resolve_link(path: &Path) -> Result<PathBuf, WriteError> {
     match fs::symlink_metadata(path) {
@@ -275,6 +287,7 @@ fn save_locked(
     compute: &mut dyn FnMut(&str) -> Result<Applied, crate::edit::EditError>,
     hook: &mut dyn FnMut(u8),
 ) -> Result<Saved, SaveError> {
+    create_parent(path).map_err(SaveError::Write)?;
     let _lock = lock(path).map_err(SaveError::Write)?;
     for attempt in 1..=2u8 {
         let before = read_current(path).map_err(|e| match e {

@@ -173,6 +173,9 @@ pub enum Confirm {
     DisablesTopic(String),
     /// The section goes over its token budget.
     CrossesBudget { after: usize, budget: usize },
+    /// The first `kb` table goes into a file JP loads (shown path): today's
+    /// JP refuses to start with it (contract §2, check KB120).
+    KbInJpFile(String),
 }
 
 impl fmt::Display for Confirm {
@@ -189,6 +192,10 @@ impl fmt::Display for Confirm {
                 "takes the prompt to {} tokens, over the budget of {}",
                 thousands(*after),
                 thousands(*budget)
+            ),
+            Confirm::KbInJpFile(file) => write!(
+                f,
+                "puts a `kb` table into {file}, which JP loads: today's JP refuses to start with it (`jp-kb migrate` moves it to a kb.toml)"
             ),
         }
     }

@@ -9,6 +9,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::KnowledgeBase;
+use crate::config::LoadedConfig;
 use crate::config::layers::LayerKind;
 use crate::edit::target::workspace_file;
 
@@ -25,6 +26,39 @@ pub struct Layer {
     pub exists: bool,
     /// Whether the file declares the topic asked about.
     pub declares: bool,
+    /// Whether JP loads the file: today's JP refuses to start when such a
+    /// file holds a `kb` table (contract §2), so the picker says so.
+    pub jp_loads: bool,
+}
+
+/// Whether JP itself loads `path` (contract §2): a loaded layer that is
+/// neither a `kb.*` file nor what one extends, nor a `--cfg` file; a file
+/// not loaded yet when it is a `.jp.toml` or the `config.*` of the
+/// workspace's or the user-workspace's configuration directory.
+pub fn jp_loads(loaded: &LoadedConfig, path: &Path) -> bool {
+    let path = normalise(path);
+    if let Some(file) = loaded.files.iter().find(|f| normalise(&f.path) == path) {
+        return file.kind != LayerKind::Cfg
+            && !loaded.kb_files.iter().any(|k| normalise(k) == path);
+    }
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let dir = path.parent();
+    name == ".jp.toml"
+        || (crate::config::workspace::CONFIG_FILE_NAMES.contains(&name)
+            && (dir == Some(normalise(&loaded.root.join(".jp")).as_path())
+                || loaded
+                    .user_workspace_dir
+                    .as_deref()
+                    .is_some_and(|d| dir == Some(normalise(d).as_path()))))
+}
+
+/// Whether `path` already declares `kb` topics.
+pub fn holds_topics(loaded: &LoadedConfig, path: &Path) -> bool {
+    let path = normalise(path);
+    loaded
+        .files
+        .iter()
+        .any(|f| normalise(&f.path) == path && !f.partial.topics.is_empty())
 }
 
 /// `path` without `.` and `..` components (lexically: a layer reached
@@ -68,6 +102,7 @@ pub fn layers(kb: &KnowledgeBase, topic: Option<&str>) -> Vec<Layer> {
         }
         out.push(Layer {
             shown: shown(&path),
+            jp_loads: jp_loads(&kb.loaded, &path),
             path,
             role: role(file.kind),
             exists: true,
@@ -93,6 +128,7 @@ pub fn layers(kb: &KnowledgeBase, topic: Option<&str>) -> Vec<Layer> {
         }
         out.push(Layer {
             shown: shown(&path),
+            jp_loads: jp_loads(&kb.loaded, &path),
             path,
             role,
             exists: false,

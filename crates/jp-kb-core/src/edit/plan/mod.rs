@@ -177,7 +177,7 @@ pub enum Answer {
 
 /// Plans `intent` in `ws`.
 pub fn plan(ws: &Workspace<'_>, intent: &Intent) -> Answer {
-    match intent {
+    let answer = match intent {
         Intent::Add {
             list,
             topic,
@@ -193,6 +193,38 @@ pub fn plan(ws: &Workspace<'_>, intent: &Intent) -> Answer {
         Intent::Fields { topic, fields } => topics::fields(ws, topic, fields),
         Intent::NewTopic { .. } => topics::new_topic(ws, intent),
         Intent::RemoveTopic { topic } => topics::remove(ws, topic),
+    };
+    guard_jp_files(ws.kb, answer)
+}
+
+/// A plan that puts the first `kb` table into a file JP loads breaks
+/// today's JP: it says so (a note for the CLI) and asks first (the TUI).
+/// Files that already hold topics are KB120's business, not each edit's.
+fn guard_jp_files(kb: &KnowledgeBase, answer: Answer) -> Answer {
+    let guard = |mut plan: Plan| {
+        for step in &plan.steps {
+            if layers::jp_loads(&kb.loaded, &step.path)
+                && !layers::holds_topics(&kb.loaded, &step.path)
+            {
+                let shown = kb.display_path(&step.path).display().to_string();
+                let reason = Confirm::KbInJpFile(shown);
+                plan.notes.push(format!("this change {reason}"));
+                plan.confirm.push(reason);
+            }
+        }
+        plan
+    };
+    match answer {
+        Answer::Do(plan) => Answer::Do(guard(plan)),
+        Answer::Choose(mut q) => {
+            q.options = q
+                .options
+                .into_iter()
+                .map(|(label, plan)| (label, guard(plan)))
+                .collect();
+            Answer::Choose(q)
+        }
+        other => other,
     }
 }
 
