@@ -23,7 +23,6 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use jp_kb::KnowledgeBase;
-use jp_kb::config::{Environment, LoadOptions};
 use jp_kb::search::{SearchRequest, Searcher};
 
 const RUNS: usize = 7;
@@ -70,87 +69,10 @@ fn jp_kb(corpora: &Path, cache: &Path) -> Command {
     c
 }
 
-fn load(corpora: &Path) -> KnowledgeBase {
-    let env = Environment {
-        cwd: corpora.to_path_buf(),
-        global_config_dir: None,
-        user_data_dir: None,
-    };
-    let options = LoadOptions {
-        workspace: Some(corpora.to_path_buf()),
-        ..LoadOptions::default()
-    };
-    KnowledgeBase::load(&env, &options).expect("the corpora workspace loads")
-}
+#[path = "../tests/search_quality_support/mod.rs"]
+mod labelled;
 
-/// The labelled queries: `(query, acceptable slugs)`.
-fn queries() -> Vec<(String, Vec<String>)> {
-    let text = include_str!("search_queries.tsv");
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let (q, slugs) = l.split_once('\t').expect("query TAB slugs");
-            (q.to_owned(), slugs.split(',').map(str::to_owned).collect())
-        })
-        .collect()
-}
-
-/// Recall@5, MRR, the same two counting any platform's page of the
-/// command, and the misses.
-struct Quality {
-    recall: f64,
-    mrr: f64,
-    cmd_recall: f64,
-    cmd_mrr: f64,
-    misses: Vec<String>,
-}
-
-fn measure(kb: &KnowledgeBase, searcher: &mut Searcher) -> Quality {
-    let qs = queries();
-    let (mut found5, mut rr, mut misses) = (0usize, 0f64, Vec::new());
-    // The same command's page for another platform (`linux/head` for
-    // `common/head`) answers the question as well: counted separately.
-    let (mut cmd5, mut cmd_rr) = (0usize, 0f64);
-    let command = |slug: &str| slug.rsplit('/').next().unwrap_or(slug).to_owned();
-    for (query, wanted) in &qs {
-        let request = SearchRequest {
-            query,
-            topic: Some("tldr-en"),
-            limit: 50,
-            hidden: false,
-        };
-        let hits = searcher.search(kb, &request).expect("query").hits;
-        let rank = hits.iter().position(|h| wanted.contains(&h.slug));
-        if rank.is_some_and(|r| r < 5) {
-            found5 += 1;
-        } else {
-            let top: Vec<&str> = hits.iter().take(5).map(|h| h.slug.as_str()).collect();
-            let at = rank.map_or("not in the top 50".to_owned(), |r| format!("at {}", r + 1));
-            misses.push(format!("{query:?} wants {wanted:?} ({at}); top 5: {top:?}"));
-        }
-        rr += rank
-            .filter(|r| *r < 10)
-            .map_or(0.0, |r| 1.0 / (r + 1) as f64);
-        let commands: Vec<String> = wanted.iter().map(|w| command(w)).collect();
-        let cmd_rank = hits
-            .iter()
-            .position(|h| commands.contains(&command(&h.slug)));
-        if cmd_rank.is_some_and(|r| r < 5) {
-            cmd5 += 1;
-        }
-        cmd_rr += cmd_rank
-            .filter(|r| *r < 10)
-            .map_or(0.0, |r| 1.0 / (r + 1) as f64);
-    }
-    let n = qs.len() as f64;
-    Quality {
-        recall: found5 as f64 / n,
-        mrr: rr / n,
-        cmd_recall: cmd5 as f64 / n,
-        cmd_mrr: cmd_rr / n,
-        misses,
-    }
-}
+use labelled::{load, measure, queries};
 
 fn quality(kb: &KnowledgeBase, cache: &Path) {
     let mut searcher = Searcher::open_in(Some(cache.join("quality")));
@@ -191,20 +113,32 @@ fn quality(kb: &KnowledgeBase, cache: &Path) {
 fn sweep(kb: &KnowledgeBase, searcher: &mut Searcher) {
     let base = searcher.scoring;
     let mut variants = vec![("default".to_owned(), base)];
-    for k1 in [1.2, 2.0, 3.0] {
-        for name in [6.0, 10.0, 15.0] {
-            for summary in [1.0, 1.5, 3.0] {
-                for body_b in [0.1, 0.3, 0.6] {
-                    for coord in [0.0, 1.0, 2.0] {
-                        for prior in [0.0, 0.3, 0.6] {
+    for k1 in [1.2, 2.0] {
+        for name in [6.0, 10.0] {
+            for summary in [1.5, 3.0] {
+                for body_b in [0.3, 0.5] {
+                    for coord in [1.0, 2.0] {
+                        for (coord_idf, name_prefix) in [
+                            (0.0, 0.0),
+                            (0.5, 0.0),
+                            (1.0, 0.0),
+                            (0.0, 0.3),
+                            (0.5, 0.3),
+                            (1.0, 0.3),
+                            (0.5, 0.6),
+                            (1.0, 0.6),
+                        ] {
                             let mut s = base;
+                            s.name_prefix = name_prefix;
                             s.k1 = k1;
                             s.weights = [name, summary, 1.0];
                             s.b[2] = body_b;
                             s.coord = coord;
-                            s.prior = prior;
+                            s.coord_idf = coord_idf;
                             variants.push((
-                                format!("k1 {k1} w {name}/{summary}/1 bodyb {body_b} coord {coord} prior {prior}"),
+                                format!(
+                                    "k1 {k1} w {name}/{summary}/1 bodyb {body_b} coord {coord} idf {coord_idf} names {name_prefix}"
+                                ),
                                 s,
                             ));
                         }

@@ -116,6 +116,9 @@ pub enum Mode {
     Picker(super::picker::Picker),
     /// Typing a search inside the focused preview (`/`).
     PreviewSearch(TextArea<'static>),
+    /// The search mode (`S`); true while the hit list has the keys (else
+    /// the query line). Its state is [`App::search`].
+    Search(bool),
 }
 
 /// What the first frame shows while the first load (the topic walks)
@@ -212,6 +215,8 @@ pub struct App {
     /// The layout the last frame was drawn with (mouse events map
     /// through it).
     pub drawn: Drawn,
+    /// The search mode's query and hits, kept between visits.
+    pub search: super::search_mode::SearchState,
 }
 
 impl App {
@@ -242,6 +247,7 @@ impl App {
             quit: false,
             shown_load: 0,
             drawn: Drawn::default(),
+            search: super::search_mode::SearchState::default(),
         }
     }
 

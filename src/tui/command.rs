@@ -66,6 +66,9 @@ pub enum Command {
     OpenPatternTester,
     /// Filter subjects by a fuzzy match on slugs.
     OpenFilter,
+    /// Search the subjects of every enabled topic by their words (the
+    /// search mode).
+    OpenSearch,
     /// Show or hide hidden and disabled subjects.
     ToggleShowHidden,
     /// Open the selected subject (or the config file) in $VISUAL/$EDITOR.
@@ -153,6 +156,7 @@ impl Command {
             Command::NewTopic => "new-topic",
             Command::OpenPatternTester => "pattern-tester",
             Command::OpenFilter => "filter",
+            Command::OpenSearch => "search",
             Command::ToggleShowHidden => "toggle-show-hidden",
             Command::OpenEditor => "open-editor",
             Command::PickLayer => "pick-layer",

@@ -13,6 +13,7 @@ use super::edit_bridge::{self, Journal, WrittenChange};
 use super::effect::{ChangedFile, Effect};
 use super::event::{Event, Msg};
 use super::model::{Fetched, LoadOutcome, Model, Need, RenderedPrompt, fetch, next_load};
+use super::search_worker::Searches;
 use super::token_worker::TokenCounts;
 use super::update::update;
 use super::worker::{Outbox, Worker, newest};
@@ -48,6 +49,9 @@ pub struct Driver {
     /// Where token counts of rows coming into view are made (None: during
     /// the key, as the harness wants): see [`Driver::count_in_background`].
     tokens: Option<TokenCounts>,
+    /// Where the search mode's queries run (inline until a worker is
+    /// started): see [`super::search_worker`].
+    searches: Searches,
 }
 
 /// A reload asked of the background loader: what changed, and when it
@@ -112,6 +116,7 @@ impl Driver {
             prompts: None,
             reloads: None,
             tokens: None,
+            searches: Searches::default(),
         }
     }
 
@@ -135,13 +140,21 @@ impl Driver {
     }
 
     /// Starts every worker the terminal runs (prompt, check, reload, token
-    /// counts), reporting to `outbox`; a worker that cannot start leaves
-    /// its work inline.
+    /// counts, search), reporting to `outbox`; a worker that cannot start
+    /// leaves its work inline.
     pub fn start_workers(&mut self, outbox: &Outbox) {
         self.spawn_prompt_worker(outbox);
         let _ = self.check_in_background(outbox);
         let _ = self.reload_in_background(outbox);
         let _ = self.count_in_background(outbox);
+        let _ = self.search_in_background(outbox);
+    }
+
+    /// Runs the search mode's queries on a worker, on the index in the
+    /// user's cache directory, from now on (the harness searches inline
+    /// on an index in memory).
+    pub fn search_in_background(&mut self, outbox: &Outbox) -> std::io::Result<()> {
+        self.searches.spawn(outbox)
     }
 
     /// Counts the tokens of rows coming into view on a worker from now on
@@ -413,6 +426,15 @@ impl Driver {
                 vec![Event::Checked(Box::new(report))]
             }
             Effect::RenderPrompt => self.render_prompt(app),
+            Effect::Search { query, generation } => {
+                let Some(model) = &app.model else {
+                    return Vec::new();
+                };
+                self.searches
+                    .request(&model.kb, query, generation)
+                    .into_iter()
+                    .collect()
+            }
             Effect::OpenEditor(_)
             | Effect::OpenEditorAt(..)
             | Effect::Quit

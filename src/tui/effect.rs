@@ -44,5 +44,11 @@ pub enum Effect {
     Copy(String),
     /// Copy the whole `<knowledge>` section (the driver reads it).
     CopyPrompt,
+    /// Search every enabled topic for `query` (the search mode); the
+    /// answer comes back as `Event::Searched` tagged with `generation`.
+    Search {
+        query: String,
+        generation: u64,
+    },
     Quit,
 }

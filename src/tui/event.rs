@@ -30,6 +30,8 @@ pub enum Event {
     Fetched(Box<Fetched>),
     /// What `jp-kb check` found after a (re)load.
     Checked(Box<CheckReport>),
+    /// The search mode's hits for a query.
+    Searched(Box<super::search_mode::Found>),
     /// An effect finished: a status message, and whether it failed.
     Done {
         message: String,

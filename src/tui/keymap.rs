@@ -24,6 +24,10 @@ pub enum Scope {
     /// The main screen while a search shows in the focused preview: its
     /// keys come before the main screen's.
     Found,
+    /// The search mode's query line.
+    Search,
+    /// The search mode's hit list.
+    SearchHits,
 }
 
 impl Scope {
@@ -37,6 +41,8 @@ impl Scope {
             Mode::Choice(_) => Scope::Choice,
             Mode::Form(_) => Scope::Form,
             Mode::Picker(_) => Scope::Picker,
+            Mode::Search(false) => Scope::Search,
+            Mode::Search(true) => Scope::SearchHits,
         }
     }
 
@@ -49,12 +55,14 @@ impl Scope {
             Scope::Form => "Forms",
             Scope::Picker => "Edit file picker",
             Scope::Found => "Search in the preview (/ with the preview focused)",
+            Scope::Search => "Search: the query line",
+            Scope::SearchHits => "Search: the hits",
         }
     }
 
     /// Text scopes pass unbound keys to the input.
     fn is_text(self) -> bool {
-        matches!(self, Scope::Line | Scope::Form)
+        matches!(self, Scope::Line | Scope::Form | Scope::Search)
     }
 }
 
@@ -130,6 +138,13 @@ pub fn bindings() -> Vec<Binding> {
         b(Normal, c('/'), NONE, A::OpenFilter, "filter subjects"),
         b(
             Normal,
+            c('S'),
+            NONE,
+            A::OpenSearch,
+            "search all topics by words",
+        ),
+        b(
+            Normal,
             c('.'),
             NONE,
             A::ToggleShowHidden,
@@ -161,6 +176,7 @@ pub fn bindings() -> Vec<Binding> {
     v.extend(selection_bindings());
     v.extend(preview_bindings());
     v.extend(dialog_bindings());
+    v.extend(search_bindings());
     for (i, tab) in Tab::ALL.iter().enumerate() {
         let digit = char::from_digit(u32::try_from(i + 1).unwrap_or(1), 10).unwrap_or('1');
         v.push(b(Normal, c(digit), NONE, A::SelectTab(*tab), tab.label()));
@@ -246,6 +262,63 @@ fn preview_bindings() -> Vec<Binding> {
             "Findings tab: apply the finding's fix (Enter goes to it)",
         ),
     ]
+}
+
+/// The search mode's keys: the query line takes text, the hit list
+/// acts on the hit as the subjects pane on a row.
+fn search_bindings() -> Vec<Binding> {
+    use Command as A;
+    use KeyCode as K;
+    use Scope::{Search, SearchHits};
+    let mut v = vec![
+        b(
+            Search,
+            K::Enter,
+            NONE,
+            A::Confirm,
+            "go to the hit's subject",
+        ),
+        b(Search, K::Down, NONE, A::MoveDown, "next hit"),
+        b(Search, K::Up, NONE, A::MoveUp, "previous hit"),
+        b(
+            Search,
+            K::Tab,
+            NONE,
+            A::NextField,
+            "to the hits (l/d act there)",
+        ),
+        b(Search, K::Esc, NONE, A::Cancel, "leave the search"),
+        b(Search, c('c'), CTRL, A::Quit, "quit"),
+        b(
+            SearchHits,
+            K::Enter,
+            NONE,
+            A::Confirm,
+            "go to the hit's subject",
+        ),
+        b(SearchHits, K::Down, NONE, A::MoveDown, "next hit"),
+        b(SearchHits, c('j'), NONE, A::MoveDown, "next hit"),
+        b(SearchHits, K::Up, NONE, A::MoveUp, "previous hit"),
+        b(SearchHits, c('k'), NONE, A::MoveUp, "previous hit"),
+        b(SearchHits, K::PageDown, NONE, A::PageDown, "page down"),
+        b(SearchHits, K::PageUp, NONE, A::PageUp, "page up"),
+        b(SearchHits, K::Home, NONE, A::Top, "first hit"),
+        b(SearchHits, K::End, NONE, A::Bottom, "last hit"),
+        b(SearchHits, c('l'), NONE, A::ToggleLearned, "toggle learned"),
+        b(
+            SearchHits,
+            c('d'),
+            NONE,
+            A::ToggleDisabled,
+            "toggle disabled",
+        ),
+        b(SearchHits, c('u'), NONE, A::Undo, "undo"),
+        b(SearchHits, K::Tab, NONE, A::NextField, "edit the query"),
+        b(SearchHits, c('/'), NONE, A::NextField, "edit the query"),
+        b(SearchHits, K::Esc, NONE, A::Cancel, "leave the search"),
+    ];
+    v.push(b(SearchHits, c('c'), CTRL, A::Quit, "quit"));
+    v
 }
 
 /// Bindings of the overlays and inputs.

@@ -45,6 +45,8 @@ pub mod preview_rows;
 pub mod preview_search;
 pub mod prompt;
 pub mod readonly;
+pub mod search_mode;
+pub mod search_worker;
 pub mod selection;
 pub mod terminal;
 pub mod theme;

@@ -35,6 +35,11 @@ pub fn refuse(app: &mut App, action: &Command) -> bool {
         Mode::Pattern(_) => matches!(action, Command::Confirm),
         Mode::Choice(_) => matches!(action, Command::Choose(_)),
         Mode::Form(_) => matches!(action, Command::Confirm | Command::Save),
+        // `l`/`d`/`u` on the search mode's hit list.
+        Mode::Search(true) => matches!(
+            action,
+            Command::ToggleLearned | Command::ToggleDisabled | Command::Undo
+        ),
         _ => false,
     };
     if edits {

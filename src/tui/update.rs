@@ -42,6 +42,7 @@ pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
             Mode::Form(_) => form(app, &command),
             Mode::Picker(_) => picking::key(app, &command),
             Mode::PreviewSearch(_) => super::finder::typing(app, &command),
+            Mode::Search(hits) => super::search_mode::key(app, &command, hits),
         },
     }
 }
@@ -73,6 +74,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             if app.model.as_ref().is_some_and(|m| !m.prompt_ready) {
                 effects.push(Effect::RenderPrompt);
             }
+            effects.extend(super::search_mode::after_load(app));
             effects
         }
         Event::Fetched(fetched) => {
@@ -102,6 +104,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             app.findings.set(*report);
             Vec::new()
         }
+        Event::Searched(found) => super::search_mode::found(app, *found),
         Event::FilesChanged(paths) => {
             // Dropped now, not when the reload arrives: a reload worker
             // drops a result a newer change overtook (its paths are not
@@ -305,6 +308,7 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
             }
         }
         Command::PickLayer => picking::open(app),
+        Command::OpenSearch => return super::search_mode::open(app),
         Command::Reload => return vec![Effect::Reload { paths: Vec::new() }],
         Command::ToggleFindingsScope => toggle_findings_scope(app),
         Command::CyclePromptView => {

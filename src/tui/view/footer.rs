@@ -51,55 +51,74 @@ pub fn hints(app: &App) -> String {
             hint(Scope::Picker, Command::Confirm, "use this file"),
             hint(Scope::Picker, Command::Cancel, "keep the current one"),
         ],
+        Mode::Search(false) => vec![
+            "type to search".to_owned(),
+            "↑↓ choose".to_owned(),
+            hint(Scope::Search, Command::Confirm, "go to"),
+            hint(Scope::Search, Command::NextField, "hits (l/d)"),
+            hint(Scope::Search, Command::Cancel, "close"),
+        ],
+        Mode::Search(true) => vec![
+            "↑↓ j/k choose".to_owned(),
+            hint(Scope::SearchHits, Command::ToggleLearned, "learn"),
+            hint(Scope::SearchHits, Command::ToggleDisabled, "disable"),
+            hint(Scope::SearchHits, Command::Undo, "undo"),
+            hint(Scope::SearchHits, Command::Confirm, "go to"),
+            hint(Scope::SearchHits, Command::NextField, "query"),
+            hint(Scope::SearchHits, Command::Cancel, "close"),
+        ],
         Mode::Form(_) => vec![
             "Tab next field".to_owned(),
             "Ctrl-s save".to_owned(),
             "Esc cancel".to_owned(),
         ],
-        Mode::Normal => {
-            let mut v = vec![normal(Command::ToggleHelp, "help")];
-            if app.preview.tab == Tab::Prompt {
-                v.push(normal(Command::CyclePromptView, "prompt as…"));
-            }
-            match (app.focus, app.preview.tab) {
-                (Focus::Preview, tab) => {
-                    if app.preview.search.as_ref().is_some_and(|s| s.tab == tab) {
-                        v.push("n/N next/previous match".to_owned());
-                    } else if crate::tui::preview_search::SEARCHED.contains(&tab) {
-                        v.push(normal(Command::OpenFilter, "search"));
-                    }
-                    if tab == Tab::Findings {
-                        // The fix key is named only here, with what it does.
-                        if let Some(fix) = crate::tui::finding_actions::fix(app) {
-                            v.push(normal(Command::FixFinding, &fix.label()));
-                        }
-                        v.extend([
-                            normal(Command::Activate, "go to"),
-                            normal(Command::OpenEditor, "edit at line"),
-                            normal(Command::ToggleFindingsScope, "all/this topic"),
-                        ]);
-                    }
-                    v.extend([
-                        normal(Command::ToggleWrap, "wrap"),
-                        normal(Command::Copy, "copy"),
-                        if app.preview.search.as_ref().is_some_and(|s| s.tab == tab) {
-                            "Esc clear search".to_owned()
-                        } else {
-                            "Esc back".to_owned()
-                        },
-                    ]);
-                }
-                (_, Tab::Findings) => v.extend([
-                    normal(Command::ToggleFindingsScope, "all/this topic"),
-                    normal(Command::Copy, "copy"),
-                ]),
-                _ => v.extend(subject_hints(app, &normal)),
-            }
-            v.push(normal(Command::Quit, "quit"));
-            v
-        }
+        Mode::Normal => normal_hints(app, &normal),
     };
     hints.join(" · ")
+}
+
+/// The main screen's hints: what the focused pane and tab take.
+fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<String> {
+    let mut v = vec![normal(Command::ToggleHelp, "help")];
+    if app.preview.tab == Tab::Prompt {
+        v.push(normal(Command::CyclePromptView, "prompt as…"));
+    }
+    match (app.focus, app.preview.tab) {
+        (Focus::Preview, tab) => {
+            if app.preview.search.as_ref().is_some_and(|s| s.tab == tab) {
+                v.push("n/N next/previous match".to_owned());
+            } else if crate::tui::preview_search::SEARCHED.contains(&tab) {
+                v.push(normal(Command::OpenFilter, "search"));
+            }
+            if tab == Tab::Findings {
+                // The fix key is named only here, with what it does.
+                if let Some(fix) = crate::tui::finding_actions::fix(app) {
+                    v.push(normal(Command::FixFinding, &fix.label()));
+                }
+                v.extend([
+                    normal(Command::Activate, "go to"),
+                    normal(Command::OpenEditor, "edit at line"),
+                    normal(Command::ToggleFindingsScope, "all/this topic"),
+                ]);
+            }
+            v.extend([
+                normal(Command::ToggleWrap, "wrap"),
+                normal(Command::Copy, "copy"),
+                if app.preview.search.as_ref().is_some_and(|s| s.tab == tab) {
+                    "Esc clear search".to_owned()
+                } else {
+                    "Esc back".to_owned()
+                },
+            ]);
+        }
+        (_, Tab::Findings) => v.extend([
+            normal(Command::ToggleFindingsScope, "all/this topic"),
+            normal(Command::Copy, "copy"),
+        ]),
+        _ => v.extend(subject_hints(app, &normal)),
+    }
+    v.push(normal(Command::Quit, "quit"));
+    v
 }
 
 /// The subjects pane's hints: what `l`/`d` act on (the marks, if any).

@@ -21,6 +21,8 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         Scope::Line,
         Scope::Choice,
         Scope::Form,
+        Scope::Search,
+        Scope::SearchHits,
     ] {
         out.push(Line::styled(scope.label(), t.title()));
         for (keys, help) in help_rows(&table, scope) {

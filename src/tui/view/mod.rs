@@ -11,6 +11,7 @@ pub mod markdown;
 pub mod picker;
 pub mod preview;
 pub mod search;
+mod search_hits;
 mod status;
 mod subjects;
 mod tab_text;
@@ -113,6 +114,7 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         Mode::Choice(c) => dialogs::choice(app, c, frame),
         Mode::Form(f) => dialogs::form(app, f, frame),
         Mode::Picker(p) => picker::render(app, p, frame),
+        Mode::Search(hits) => search_hits::render(app, *hits, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) | Mode::PreviewSearch(_) => {}
     }
     drawn

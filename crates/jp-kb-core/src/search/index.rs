@@ -248,46 +248,60 @@ impl Index {
         let main_len = self.main.docs.len();
         let slots = main_len + self.delta.docs.len();
         let mut scores = vec![0f32; slots];
-        let mut matched = vec![0u16; slots];
+        // Per document: how many of the query's words it holds, and their
+        // summed IDF (the share of the query's information it holds).
+        let mut matched = vec![(0u16, 0f32); slots];
+        let mut wanted_idf = 0f32;
         let mut hits = Vec::new();
-        for term in terms {
+        // The term (1-based) whose exact postings last held each slot.
+        let mut held = vec![0u32; slots];
+        for (k, term) in (1u32..).zip(terms) {
             hits.clear();
             self.postings_into(
                 self.main.postings(term),
                 self.delta.postings(term),
                 &mut hits,
             );
+            let idf = idf(n, hits.len() as f32);
+            wanted_idf += idf;
             self.add_scores(&hits, n, &avg, scoring, 1.0, &mut scores);
             for &(slot, _) in &hits {
                 if let Some(m) = matched.get_mut(slot) {
-                    *m = m.saturating_add(1);
+                    m.0 = m.0.saturating_add(1);
+                    m.1 += idf;
+                }
+                if let Some(h) = held.get_mut(slot) {
+                    *h = k;
+                }
+            }
+            // A name that begins with the word (`useradd` for "user",
+            // `whois` for "who"): command and file names are often two
+            // words written together.
+            if scoring.name_prefix > 0.0 && term.len() >= MIN_PREFIX {
+                hits.clear();
+                self.prefix_into(term, terms, &mut hits);
+                hits.retain_mut(|(_, tfs)| {
+                    for (f, tf) in tfs.iter_mut().enumerate() {
+                        if f != NAME {
+                            *tf = 0;
+                        }
+                    }
+                    tfs[NAME] > 0
+                });
+                self.add_scores(&hits, n, &avg, scoring, scoring.name_prefix, &mut scores);
+                for &(slot, _) in &hits {
+                    if held.get(slot).is_some_and(|h| *h != k)
+                        && let Some(m) = matched.get_mut(slot)
+                    {
+                        m.0 = m.0.saturating_add(1);
+                        m.1 += idf;
+                    }
                 }
             }
         }
         if let Some(prefix) = prefix.filter(|p| p.len() >= MIN_PREFIX) {
             hits.clear();
-            let main = self.main.with_prefix(prefix, MAX_EXPANSIONS);
-            let delta = self.delta.with_prefix(prefix, MAX_EXPANSIONS);
-            let longer = |(t, _): &(&str, _)| !terms.iter().any(|q| q == t);
-            for (_, p) in main.into_iter().filter(longer) {
-                self.postings_into(Some(p), None, &mut hits);
-            }
-            for (_, p) in delta.into_iter().filter(longer) {
-                self.postings_into(None, Some(p), &mut hits);
-            }
-            // All the longer words count as one term: a document is found
-            // once however many of them it holds.
-            hits.sort_unstable_by_key(|&(slot, _)| slot);
-            hits.dedup_by(|b, a| {
-                if a.0 == b.0 {
-                    for (x, y) in a.1.iter_mut().zip(b.1) {
-                        *x = x.saturating_add(y);
-                    }
-                    true
-                } else {
-                    false
-                }
-            });
+            self.prefix_into(prefix, terms, &mut hits);
             let boost = scoring.prefix_boost;
             self.add_scores(&hits, n, &avg, scoring, boost, &mut scores);
         }
@@ -303,7 +317,15 @@ impl Index {
                 } else {
                     DocRef::Delta(idx(slot - main_len))
                 };
-                let share = (f32::from(m).max(1.0) / wanted).min(1.0);
+                let by_count = (f32::from(m.0).max(1.0) / wanted).min(1.0);
+                // A page found by the typed prefix alone keeps its share
+                // by count.
+                let by_idf = if m.0 == 0 || wanted_idf <= 0.0 {
+                    by_count
+                } else {
+                    (m.1 / wanted_idf).min(1.0)
+                };
+                let share = by_count + scoring.coord_idf * (by_idf - by_count);
                 (doc, s * share.powf(scoring.coord))
             })
             .collect();
@@ -317,6 +339,32 @@ impl Index {
             *s *= 1.0 + scoring.prior * (1.0 + mentions as f32).ln();
         }
         out
+    }
+
+    /// The live postings of the words longer than `prefix` that begin
+    /// with it (not among `terms`), all counted as one term: a document is
+    /// found once however many of them it holds, with their counts summed.
+    fn prefix_into(&self, prefix: &str, terms: &[String], hits: &mut Vec<(usize, Tfs)>) {
+        let main = self.main.with_prefix(prefix, MAX_EXPANSIONS);
+        let delta = self.delta.with_prefix(prefix, MAX_EXPANSIONS);
+        let longer = |(t, _): &(&str, _)| *t != prefix && !terms.iter().any(|q| q == t);
+        for (_, p) in main.into_iter().filter(longer) {
+            self.postings_into(Some(p), None, hits);
+        }
+        for (_, p) in delta.into_iter().filter(longer) {
+            self.postings_into(None, Some(p), hits);
+        }
+        hits.sort_unstable_by_key(|&(slot, _)| slot);
+        hits.dedup_by(|b, a| {
+            if a.0 == b.0 {
+                for (x, y) in a.1.iter_mut().zip(b.1) {
+                    *x = x.saturating_add(y);
+                }
+                true
+            } else {
+                false
+            }
+        });
     }
 
     /// How many documents mention `name` in code (see [`rank`]).
@@ -358,8 +406,7 @@ impl Index {
         boost: f32,
         scores: &mut [f32],
     ) {
-        let df = hits.len() as f32;
-        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        let idf = idf(n, hits.len() as f32);
         for &(slot, tfs) in hits {
             let lens = self.slot_meta(slot).map_or([0; FIELDS], |m| m.lens);
             let mut tf = 0.0;
@@ -382,6 +429,12 @@ impl Index {
             self.delta.docs.get(slot - main_len)
         }
     }
+}
+
+/// BM25's inverse document frequency of a term held by `df` of `n`
+/// documents.
+fn idf(n: f32, df: f32) -> f32 {
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
 /// The name of an indexed file: its file name without its last

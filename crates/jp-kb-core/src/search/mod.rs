@@ -131,6 +131,14 @@ impl Searcher {
         }
     }
 
+    /// An index kept in memory only, saying nothing about it (a test
+    /// harness; a process that chose not to write a cache).
+    pub fn memory() -> Self {
+        let mut searcher = Self::open_in(None);
+        searcher.notes.clear();
+        searcher
+    }
+
     /// The index (for measurements).
     pub fn index(&self) -> &Index {
         &self.index

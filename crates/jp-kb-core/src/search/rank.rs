@@ -35,8 +35,16 @@ pub struct Scoring {
     pub prefix_boost: f32,
     /// Exponent of the share of the query's words a document holds.
     pub coord: f32,
+    /// How the share is counted: 0 by words, 1 by the words' IDF (a
+    /// page holding the query's one rare word holds most of what it
+    /// asks), in between a blend.
+    pub coord_idf: f32,
     /// Weight of the mentions prior.
     pub prior: f32,
+    /// What a name that begins with a query word (`useradd` for "user")
+    /// counts, as a share of a whole-word match in the name; 0 turns it
+    /// off.
+    pub name_prefix: f32,
 }
 
 impl Default for Scoring {
@@ -47,7 +55,9 @@ impl Default for Scoring {
             b: [0.6, 0.5, 0.3],
             prefix_boost: 0.3,
             coord: 1.0,
+            coord_idf: 0.0,
             prior: 0.3,
+            name_prefix: 0.0,
         }
     }
 }

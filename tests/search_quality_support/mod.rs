@@ -1,0 +1,110 @@
+//! The labelled tldr queries (`benches/search_queries.tsv`) and how they
+//! are scored: recall@5 (a right page among the first five hits) and the
+//! mean reciprocal rank of the first right page in the top ten. Shared by
+//! `tests/search_quality.rs` (which asserts the target) and
+//! `benches/search.rs` (which reports it), so both count the same way.
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+
+use jp_kb::KnowledgeBase;
+use jp_kb::config::{Environment, LoadOptions};
+use jp_kb::search::{SearchRequest, Searcher};
+
+/// The topic the labels name pages of.
+pub const TOPIC: &str = "tldr-en";
+
+/// The corpora workspace (`../shared/corpora`), canonical; panics naming
+/// the place when it is missing (the tests need it, see the README).
+pub fn corpora() -> PathBuf {
+    let corpora = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    assert!(
+        corpora.join(".jp/config.toml").is_file(),
+        "the tldr corpus is not at {}: this needs it (see ../shared/corpora/README.md)",
+        corpora.display()
+    );
+    corpora.canonicalize().unwrap()
+}
+
+/// The workspace at `root`, with no user configuration.
+pub fn load(root: &Path) -> KnowledgeBase {
+    let env = Environment {
+        cwd: root.to_path_buf(),
+        global_config_dir: None,
+        user_data_dir: None,
+    };
+    let options = LoadOptions {
+        workspace: Some(root.to_path_buf()),
+        ..LoadOptions::default()
+    };
+    KnowledgeBase::load(&env, &options).expect("the corpora workspace loads")
+}
+
+/// The labelled queries: `(query, slugs that answer it)`.
+pub fn queries() -> Vec<(String, Vec<String>)> {
+    let text = include_str!("../../benches/search_queries.tsv");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (q, slugs) = l.split_once('\t').expect("query TAB slugs");
+            (q.to_owned(), slugs.split(',').map(str::to_owned).collect())
+        })
+        .collect()
+}
+
+/// Recall@5, MRR, the same two counting any platform's page of the
+/// command (`linux/head` for `common/head`), and the misses.
+pub struct Quality {
+    pub recall: f64,
+    pub mrr: f64,
+    pub cmd_recall: f64,
+    pub cmd_mrr: f64,
+    pub misses: Vec<String>,
+}
+
+/// Runs every labelled query through `searcher` on `kb`.
+#[allow(clippy::cast_precision_loss)]
+pub fn measure(kb: &KnowledgeBase, searcher: &mut Searcher) -> Quality {
+    let qs = queries();
+    let (mut found5, mut rr, mut misses) = (0usize, 0f64, Vec::new());
+    let (mut cmd5, mut cmd_rr) = (0usize, 0f64);
+    let command = |slug: &str| slug.rsplit('/').next().unwrap_or(slug).to_owned();
+    for (query, wanted) in &qs {
+        let request = SearchRequest {
+            query,
+            topic: Some(TOPIC),
+            limit: 50,
+            hidden: false,
+        };
+        let hits = searcher.search(kb, &request).expect("query").hits;
+        let rank = hits.iter().position(|h| wanted.contains(&h.slug));
+        if rank.is_some_and(|r| r < 5) {
+            found5 += 1;
+        } else {
+            let top: Vec<&str> = hits.iter().take(5).map(|h| h.slug.as_str()).collect();
+            let at = rank.map_or("not in the top 50".to_owned(), |r| format!("at {}", r + 1));
+            misses.push(format!("{query:?} wants {wanted:?} ({at}); top 5: {top:?}"));
+        }
+        rr += rank
+            .filter(|r| *r < 10)
+            .map_or(0.0, |r| 1.0 / (r + 1) as f64);
+        let commands: Vec<String> = wanted.iter().map(|w| command(w)).collect();
+        let cmd_rank = hits
+            .iter()
+            .position(|h| commands.contains(&command(&h.slug)));
+        if cmd_rank.is_some_and(|r| r < 5) {
+            cmd5 += 1;
+        }
+        cmd_rr += cmd_rank
+            .filter(|r| *r < 10)
+            .map_or(0.0, |r| 1.0 / (r + 1) as f64);
+    }
+    let n = qs.len() as f64;
+    Quality {
+        recall: found5 as f64 / n,
+        mrr: rr / n,
+        cmd_recall: cmd5 as f64 / n,
+        cmd_mrr: cmd_rr / n,
+        misses,
+    }
+}
