@@ -423,32 +423,7 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         target,
     );
 
-    // The tester's cost line in disabled mode (issue 14 item 6): every key
-    // re-plans the entry, counting what it newly disables (hidden ones
-    // apart) and the prompt's token change; `**` selects every subject.
-    let mut costs = Vec::new();
-    let began = Instant::now();
-    while costs.len() < reps && (costs.len() < MIN_REPS || began.elapsed() < BUDGET) {
-        s.key(KeyCode::Char('g'));
-        s.key(KeyCode::Tab);
-        costs.push(s.key(KeyCode::Char('*')));
-        costs.push(s.key(KeyCode::Char('*')));
-        assert!(
-            s.h.app
-                .tester()
-                .is_some_and(|t| t.to_disabled && !t.cost.is_empty()),
-            "the tester shows a cost in disabled mode"
-        );
-        s.key(KeyCode::Esc);
-    }
-    row(
-        "tester, disabled mode: type `*` (re-plan + cost of `**`)",
-        n,
-        &Samples(costs),
-        "empty frame",
-        &empty,
-        target,
-    );
+    speed::bench_tester_cost(&mut s, n, reps, &empty, target);
 
     // Preview tab to Prompt, and back to Subject (untimed).
     let prompt = repeat(reps, || {

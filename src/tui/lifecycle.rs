@@ -18,7 +18,9 @@ use ratatui::backend::{Backend, ClearType, CrosstermBackend};
 use ratatui::crossterm::cursor::{Hide, Show};
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
-use ratatui::crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
 use ratatui::{DefaultTerminal, Frame, Terminal};
 
 /// Whose the terminal is.
@@ -75,6 +77,22 @@ fn wake() {
     }
 }
 
+/// The lock, waiting at most `limit`: a panic hook must never wait for
+/// good (the panicking thread may hold the lock itself).
+fn lock_within(limit: std::time::Duration) -> Option<MutexGuard<'static, Shared>> {
+    let start = std::time::Instant::now();
+    loop {
+        match SHARED.try_lock() {
+            Ok(state) => return Some(state),
+            Err(std::sync::TryLockError::Poisoned(p)) => return Some(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) if start.elapsed() < limit => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(std::sync::TryLockError::WouldBlock) => return None,
+        }
+    }
+}
+
 /// A poisoned lock only means a thread panicked while holding it; the
 /// state it guards is one enum, always whole.
 fn shared() -> MutexGuard<'static, Shared> {
@@ -87,11 +105,15 @@ fn enter() -> io::Result<()> {
     execute!(stdout(), EnterAlternateScreen, EnableMouseCapture, Hide)
 }
 
-/// The terminal as the shell left it: cooked mode (through
-/// `ratatui::restore`), main screen, no mouse reports, a visible cursor.
+/// The terminal as the shell left it: cooked mode, main screen, no mouse
+/// reports, a visible cursor. Every error is ignored and nothing is
+/// printed: this runs on a hung-up terminal too (SIGHUP), where
+/// `ratatui::restore`'s `eprintln!` of the failure panics, and the panic
+/// hook, waiting for the lock the signal thread holds, hung the process
+/// for good while its input thread spun on end-of-file.
 fn leave() {
-    let _ = execute!(stdout(), DisableMouseCapture, Show);
-    ratatui::restore();
+    let _ = execute!(stdout(), LeaveAlternateScreen, DisableMouseCapture, Show);
+    let _ = disable_raw_mode();
 }
 
 /// Takes the terminal: installs the panic hook (once per process) and the
@@ -249,7 +271,8 @@ fn close_for_panic(info: &std::panic::PanicHookInfo<'_>) {
     let on_ui_thread = UI_THREAD.get() == Some(&thread.id());
     // The UI thread may hold the lock itself (a panic while drawing):
     // waiting for it would wait forever. Any other thread waits for the
-    // frame being drawn to end, so no byte of it lands after the restore.
+    // frame being drawn to end, so no byte of it lands after the restore
+    // (at most 2 s: the signal thread may hold the lock itself).
     let state = if on_ui_thread {
         match SHARED.try_lock() {
             Ok(state) => Some(state),
@@ -257,7 +280,7 @@ fn close_for_panic(info: &std::panic::PanicHookInfo<'_>) {
             Err(std::sync::TryLockError::WouldBlock) => None,
         }
     } else {
-        Some(shared())
+        lock_within(std::time::Duration::from_secs(2))
     };
     let ours = state
         .as_ref()

@@ -347,7 +347,10 @@ impl Index {
     fn prefix_into(&self, prefix: &str, terms: &[String], hits: &mut Vec<(usize, Tfs)>) {
         let main = self.main.with_prefix(prefix, MAX_EXPANSIONS);
         let delta = self.delta.with_prefix(prefix, MAX_EXPANSIONS);
-        let longer = |(t, _): &(&str, _)| *t != prefix && !terms.iter().any(|q| q == t);
+        // Terms the exact path scored already are left out, and only those:
+        // an indexed term equal to the typed prefix is a match too when the
+        // query's own term differs from it (`releas` found no subject).
+        let longer = |(t, _): &(&str, _)| !terms.iter().any(|q| q == t);
         for (_, p) in main.into_iter().filter(longer) {
             self.postings_into(Some(p), None, hits);
         }
