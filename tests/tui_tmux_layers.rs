@@ -196,8 +196,10 @@ fn every_change_shows_its_cost_first_in_a_real_jp_workspace() {
     tmux.wait_for("the cancel", |s| s.contains("cancelled"));
     assert_eq!(kb_toml(&root), KB);
 
-    // The directory dialog: each option with its own cost and names.
+    // The directory dialog: each option with its own cost and names. Esc
+    // then a key at once reads as Alt-key: wait for Esc to land first.
     tmux.send(&["Escape"]);
+    tmux.wait_for("the filter cleared", |s| !s.contains("/ big"));
     select_directory(&tmux, "rules");
     tmux.literal("l");
     let screen = tmux.wait_for("the directory dialog", |s| {
@@ -217,11 +219,16 @@ fn every_change_shows_its_cost_first_in_a_real_jp_workspace() {
         "{screen}"
     );
     tmux.send(&["Escape"]);
-    tmux.wait_for("the dialog closed", |s| !s.contains("learned: directory"));
+    tmux.wait_for("the dialog closed", |s| {
+        !s.contains("learned: directory") && s.contains("cancelled")
+    });
 
-    // The pattern tester, before Enter.
+    // The pattern tester, before Enter: each step waits for the screen it
+    // needs (Esc followed at once by `g` reads as Alt-g).
     tmux.send(&["Escape"]);
+    tmux.wait_for("the filter cleared", |s| !s.contains("/ rules"));
     tmux.literal("g");
+    tmux.wait_for("the pattern tester", |s| s.contains("Pattern tester"));
     tmux.literal("rules/*");
     let screen = tmux.wait_for("the tester's cost", |s| {
         s.contains("glob: rules/*") && s.contains("tok → ") && s.contains("budget 20,000")
