@@ -216,7 +216,7 @@ pub struct App {
     /// through it).
     pub drawn: Drawn,
     /// The search mode's query and hits, kept between visits.
-    pub search: super::search_mode::SearchState,
+    pub search: super::search_state::SearchState,
 }
 
 impl App {
@@ -247,7 +247,7 @@ impl App {
             quit: false,
             shown_load: 0,
             drawn: Drawn::default(),
-            search: super::search_mode::SearchState::default(),
+            search: super::search_state::SearchState::default(),
         }
     }
 

@@ -31,7 +31,7 @@ pub enum Event {
     /// What `jp-kb check` found after a (re)load.
     Checked(Box<CheckReport>),
     /// The search mode's hits for a query.
-    Searched(Box<super::search_mode::Found>),
+    Searched(Box<super::search_state::Found>),
     /// An effect finished: a status message, and whether it failed.
     Done {
         message: String,

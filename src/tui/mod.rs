@@ -46,6 +46,7 @@ pub mod preview_search;
 pub mod prompt;
 pub mod readonly;
 pub mod search_mode;
+pub mod search_state;
 pub mod search_worker;
 pub mod selection;
 pub mod terminal;

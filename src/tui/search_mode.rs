@@ -15,7 +15,7 @@
 //! its topic on the Subject tab; `Esc` leaves (the query and hits are kept
 //! for the next `S`).
 
-use ratatui_textarea::{CursorMove, TextArea};
+use ratatui_textarea::CursorMove;
 
 use super::app::{App, Focus, Mode};
 use super::command::Command;
@@ -31,49 +31,7 @@ use crate::search::{Hit, check_query};
 /// Most hits shown (each is read for its snippet and token count).
 pub const LIMIT: usize = 40;
 
-/// The search mode's state, kept between visits.
-#[derive(Debug, Default)]
-pub struct SearchState {
-    pub input: TextArea<'static>,
-    pub hits: Vec<Hit>,
-    pub selected: usize,
-    /// The generation of the newest query asked for.
-    pub asked: u64,
-    /// The generation of the hits shown.
-    pub shown: u64,
-    /// Why the query cannot be searched (shown instead of hits).
-    pub error: Option<String>,
-    /// The query asked last, and the one the hits shown answer: the
-    /// selection stays on its subject when the same query is searched
-    /// again (after a load), and goes to the best hit when it changed.
-    asked_query: String,
-    shown_query: String,
-}
-
-impl SearchState {
-    pub fn query(&self) -> String {
-        self.input.lines().join("")
-    }
-
-    /// True while the hits shown answer an older query.
-    pub fn pending(&self) -> bool {
-        self.asked != self.shown
-    }
-
-    pub fn hit(&self) -> Option<&Hit> {
-        self.hits.get(self.selected)
-    }
-}
-
-/// A search's answer, as the worker reports it.
-#[derive(Debug)]
-pub struct Found {
-    pub generation: u64,
-    /// Hits best first, or why the query failed.
-    pub result: Result<Vec<Hit>, String>,
-    /// Notes about the index (rebuilt, kept in memory…).
-    pub notes: Vec<String>,
-}
+pub use super::search_state::{Found, SearchState};
 
 /// `S`: opens the mode on the query line, searching the last query again
 /// (the files may have changed since).
