@@ -93,26 +93,7 @@ pub fn toggle(app: &App, list: List) -> Proposal {
             topic,
             dir: dir.rel,
         },
-        RowKind::Subject(i) => {
-            let on = match list {
-                List::Learned => res.is_learned(i),
-                List::Disabled => res.is_disabled(i),
-            };
-            let entries = vec![res.subjects()[i].slug().to_owned()];
-            if on {
-                Intent::Remove {
-                    list,
-                    topic,
-                    entries,
-                }
-            } else {
-                Intent::Add {
-                    list,
-                    topic,
-                    entries,
-                }
-            }
-        }
+        RowKind::Subject(i) => super::selection::toggle_intent(res, topic, &[i], list),
     };
     propose(ask(app, &intent))
 }

@@ -25,7 +25,7 @@ use super::moves::clamp;
 use super::pane::Tab;
 use super::plans;
 use super::tree::RowKind;
-use crate::edit::plan::{Intent, List};
+use crate::edit::plan::List;
 use crate::search::{Hit, check_query};
 
 /// Most hits shown (each is read for its snippet and token count).
@@ -220,24 +220,12 @@ fn toggle(app: &mut App, list: List) -> Vec<Effect> {
     };
     let intent = locate(app, &hit).and_then(|(t, i)| {
         let res = app.model.as_ref()?.kb.topics.get(t)?.resolution()?;
-        let on = match list {
-            List::Learned => res.is_learned(i),
-            List::Disabled => res.is_disabled(i),
-        };
-        let (topic, entries) = (hit.topic.clone(), vec![hit.slug.clone()]);
-        Some(if on {
-            Intent::Remove {
-                list,
-                topic,
-                entries,
-            }
-        } else {
-            Intent::Add {
-                list,
-                topic,
-                entries,
-            }
-        })
+        Some(super::selection::toggle_intent(
+            res,
+            hit.topic.clone(),
+            &[i],
+            list,
+        ))
     });
     let Some(intent) = intent else {
         app.set_status(

@@ -123,24 +123,7 @@ pub fn intent(app: &App, list: List) -> Option<Intent> {
     if indices.is_empty() {
         return None;
     }
-    let on = |i: usize| match list {
-        List::Learned => res.is_learned(i),
-        List::Disabled => res.is_disabled(i),
-    };
-    let slug = |i: usize| res.subjects()[i].slug().to_owned();
-    Some(if indices.iter().all(|&i| on(i)) {
-        Intent::Remove {
-            list,
-            topic,
-            entries: indices.into_iter().map(slug).collect(),
-        }
-    } else {
-        Intent::Add {
-            list,
-            topic,
-            entries: indices.into_iter().filter(|&i| !on(i)).map(slug).collect(),
-        }
-    })
+    Some(toggle_intent(res, topic, &indices, list))
 }
 
 /// Before `l`/`d`: whether the marks are what it acts on.
@@ -162,5 +145,34 @@ pub fn after_proposal(app: &mut App, effects: &[Effect]) {
         && let Some(topic) = topic_id(app)
     {
         app.marks.clear(&topic);
+    }
+}
+
+/// What `l`/`d` mean for subjects `indices` of `topic` (a row, a hit or
+/// the marks): when every one is already in the list, taking them all
+/// out; else adding the ones not in it yet.
+pub fn toggle_intent(
+    res: &crate::subjects::Resolution,
+    topic: String,
+    indices: &[usize],
+    list: List,
+) -> Intent {
+    let on = |i: usize| match list {
+        List::Learned => res.is_learned(i),
+        List::Disabled => res.is_disabled(i),
+    };
+    let slug = |&i: &usize| res.subjects()[i].slug().to_owned();
+    if indices.iter().all(|&i| on(i)) {
+        Intent::Remove {
+            list,
+            topic,
+            entries: indices.iter().map(slug).collect(),
+        }
+    } else {
+        Intent::Add {
+            list,
+            topic,
+            entries: indices.iter().filter(|&&i| !on(i)).map(slug).collect(),
+        }
     }
 }
