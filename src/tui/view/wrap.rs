@@ -1,35 +1,14 @@
 //! The preview's own soft wrap for byte-exact texts (the Prompt, Learn
 //! and Tool tabs): a continuation line starts with `↪` (in the line
 //! number gutter when there is one), so the text's real line breaks can
-//! be told from wrapped ones; and line numbers for the Prompt and Learn
-//! tabs.
+//! be told from wrapped ones (the line numbers of the Prompt and Learn
+//! tabs are `text_window`'s).
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span, Text};
 
 /// The continuation marker.
 pub const MARK: &str = "↪";
-
-/// `text`'s lines numbered from 1 in a gutter `gutter(lines)` wide.
-pub fn numbered(text: &str, style: Style) -> Vec<Line<'static>> {
-    let n = text.lines().count();
-    let digits = gutter(n) - 1;
-    text.lines()
-        .enumerate()
-        .map(|(k, line)| {
-            Line::from(vec![
-                Span::styled(format!("{:>digits$} ", k + 1), style),
-                Span::raw(line.to_owned()),
-            ])
-        })
-        .collect()
-}
-
-/// The gutter width for `n` numbered lines: digits (at least 4) and a
-/// space.
-pub fn gutter(n: usize) -> usize {
-    n.max(1).to_string().len().max(4) + 1
-}
 
 /// Wraps `text` to `width` columns by characters (whitespace is part of
 /// a byte-exact text), stopping after `limit` rows (what a scrolled
@@ -106,8 +85,8 @@ mod tests {
 
     #[test]
     fn continuation_lines_carry_the_marker_real_breaks_do_not() {
-        let text = Text::from(numbered("abcdefghij\nxy", Style::default()));
-        let wrapped = wrap(text, 10, gutter(2), 100, Style::default());
+        let text = Text::from(vec![Line::raw("   1 abcdefghij"), Line::raw("   2 xy")]);
+        let wrapped = wrap(text, 10, 5, 100, Style::default());
         assert_eq!(rows(&wrapped), ["   1 abcde", "   ↪ fghij", "   2 xy"]);
         let plain = wrap(Text::raw("abcdefgh"), 5, 0, 100, Style::default());
         assert_eq!(rows(&plain), ["abcde", "↪ fgh"]);
