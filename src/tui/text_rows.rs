@@ -99,15 +99,21 @@ pub struct Located {
     pub row: usize,
 }
 
-/// The checkpoints of one text at one geometry.
+/// The checkpoints of one text at one geometry, made as far as a view
+/// has reached: a learn output can be 87 MB (`learn bench '**'` at 10k
+/// subjects), and laying it all out on every pattern the tester tries
+/// cost 200 ms a key; `G` lays out the rest once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowIndex {
     /// The geometry, its gutter following the text's line count.
     pub geometry: Geometry,
     /// Line `k * STRIDE`'s byte offset and first row.
     marks: Vec<(usize, usize)>,
+    /// The text's line count (what the gutter numbers up to).
     pub lines: usize,
-    pub rows: usize,
+    /// Where laying out stopped: the next line's index, byte offset and
+    /// first row.
+    next: Located,
 }
 
 /// The text's lines from byte `byte` on (split at `\n`, as the views
@@ -121,39 +127,79 @@ fn lines_from(text: &str, byte: usize) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// Lines of `text` as `lines_from` splits them: its `\n`s, and one more
+/// when the last line has none.
+fn count_lines(text: &str) -> usize {
+    // A plain byte count: the compiler vectorises it (a few ms for 87 MB),
+    // where a split visits every line.
+    let breaks = text.bytes().filter(|&b| b == b'\n').count();
+    breaks + usize::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
 impl RowIndex {
-    /// Lays `text` out `width` columns wide; `numbered`: its lines get
-    /// a number gutter as wide as their count needs.
+    /// An index of `text` `width` columns wide, nothing laid out yet;
+    /// `numbered`: its lines get a number gutter as wide as their count
+    /// needs.
     pub fn new(text: &str, width: usize, wrap: bool, numbered: bool) -> Self {
-        let count = text.split_inclusive('\n').count();
-        let geometry = Geometry {
-            width,
-            gutter: if numbered && count > 0 {
-                gutter(count)
-            } else {
-                0
-            },
-            wrap,
-        };
-        let mut marks = Vec::new();
-        let mut rows = 0;
-        let mut lines = 0;
-        for (start, line) in lines_from(text, 0) {
-            if lines % STRIDE == 0 {
-                marks.push((start, rows));
-            }
-            rows += geometry.rows(line);
-            lines += 1;
-        }
+        let lines = count_lines(text);
         Self {
-            geometry,
-            marks,
+            geometry: Geometry {
+                width,
+                gutter: if numbered && lines > 0 {
+                    gutter(lines)
+                } else {
+                    0
+                },
+                wrap,
+            },
+            marks: Vec::new(),
             lines,
-            rows,
+            next: Located {
+                line: 0,
+                byte: 0,
+                row: 0,
+            },
         }
     }
 
-    /// The line that row `row` (< `self.rows`) belongs to.
+    /// Lays `text` out until row `row` is reached, or its end.
+    pub fn reach(&mut self, text: &str, row: usize) {
+        if self.next.row > row || self.complete() {
+            return;
+        }
+        let mut next = self.next;
+        for (start, line) in lines_from(text, next.byte) {
+            if next.line.is_multiple_of(STRIDE) {
+                self.marks.push((start, next.row));
+            }
+            next.row += self.geometry.rows(line);
+            next.line += 1;
+            next.byte = start + line.len() + 1;
+            if next.row > row {
+                break;
+            }
+        }
+        next.byte = next.byte.min(text.len());
+        self.next = next;
+    }
+
+    /// Every line is laid out.
+    pub fn complete(&self) -> bool {
+        self.next.line >= self.lines
+    }
+
+    /// The text's rows, once it is all laid out.
+    pub fn rows(&self) -> Option<usize> {
+        self.complete().then_some(self.next.row)
+    }
+
+    /// The rows laid out so far.
+    pub fn rows_reached(&self) -> usize {
+        self.next.row
+    }
+
+    /// The line that row `row` belongs to (within what is laid out: the
+    /// last line laid out when `row` is past it).
     pub fn locate(&self, text: &str, row: usize) -> Located {
         let geometry = self.geometry;
         let k = self.marks.partition_point(|&(_, r)| r <= row).max(1) - 1;
@@ -170,6 +216,9 @@ impl RowIndex {
             row: at,
         };
         for (n, (start, line)) in lines_from(text, byte).enumerate() {
+            if k * STRIDE + n >= self.next.line {
+                break;
+            }
             let rows = geometry.rows(line);
             found = Located {
                 line: k * STRIDE + n,
@@ -229,16 +278,27 @@ impl Key {
 pub struct RowIndexMemo(RefCell<Option<(Key, Rc<RowIndex>)>>);
 
 impl RowIndexMemo {
-    pub fn get(&self, text: &str, width: usize, wrap: bool, numbered: bool) -> Rc<RowIndex> {
+    /// The index of `text` at this geometry, laid out at least until row
+    /// `row` (or the text's end).
+    pub fn get(
+        &self,
+        text: &str,
+        width: usize,
+        wrap: bool,
+        numbered: bool,
+        row: usize,
+    ) -> Rc<RowIndex> {
         let key = Key::of(text, width, wrap, numbered);
-        if let Some((k, index)) = &*self.0.borrow()
-            && *k == key
-        {
-            return Rc::clone(index);
-        }
-        let index = Rc::new(RowIndex::new(text, width, wrap, numbered));
-        *self.0.borrow_mut() = Some((key, Rc::clone(&index)));
-        index
+        let mut memo = self.0.borrow_mut();
+        let index = match &mut *memo {
+            Some((k, index)) if *k == key => index,
+            _ => {
+                let fresh = Rc::new(RowIndex::new(text, width, wrap, numbered));
+                &mut memo.insert((key, fresh)).1
+            }
+        };
+        Rc::make_mut(index).reach(text, row);
+        Rc::clone(index)
     }
 }
 
@@ -268,11 +328,18 @@ mod tests {
         }
         text.push_str("last line without a break");
         for (width, wrap, numbered) in [(10, true, true), (10, false, true), (40, true, false)] {
-            let index = RowIndex::new(&text, width, wrap, numbered);
+            let mut index = RowIndex::new(&text, width, wrap, numbered);
             let g = index.geometry;
             assert_eq!(g.gutter, if numbered { 5 } else { 0 });
             let rows = naive(&text, g);
-            assert_eq!(index.rows, rows.len());
+            // Laid out only as far as asked (the row's line, whole).
+            index.reach(&text, 100);
+            assert!(!index.complete() && index.rows().is_none());
+            assert!(index.rows_reached() > 100 && index.rows_reached() < 200);
+            let at = index.locate(&text, 100);
+            assert_eq!((at.line, at.row), (rows[100].0, rows[100].1));
+            index.reach(&text, usize::MAX);
+            assert_eq!(index.rows(), Some(rows.len()));
             assert_eq!(index.lines, text.lines().count());
             for (row, &(line, first)) in rows.iter().enumerate() {
                 let at = index.locate(&text, row);
@@ -304,10 +371,13 @@ mod tests {
     fn the_memo_is_made_again_for_another_text_or_geometry() {
         let memo = RowIndexMemo::default();
         let a = "one\ntwo\n".to_owned();
-        let first = memo.get(&a, 10, true, true);
-        assert!(Rc::ptr_eq(&first, &memo.get(&a, 10, true, true)));
-        assert!(!Rc::ptr_eq(&first, &memo.get(&a, 20, true, true)));
-        let b = "one\ntwo\nthree\n".to_owned();
-        assert_eq!(memo.get(&b, 10, true, true).lines, 3);
+        let first = memo.get(&a, 10, true, true, 0);
+        assert_eq!(first.rows_reached(), 1);
+        let again = memo.get(&a, 10, true, true, 5);
+        assert_eq!(again.rows(), Some(2), "the same index, laid out further");
+        assert_eq!(first.rows_reached(), 1, "a copy handed out is not changed");
+        assert_eq!(memo.get(&a, 20, true, true, 0).geometry.width, 20);
+        let b = "one\ntwo\nthree".to_owned();
+        assert_eq!(memo.get(&b, 10, true, true, 0).lines, 3);
     }
 }

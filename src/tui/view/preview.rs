@@ -70,7 +70,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
         None => body,
     };
     if let Some(body) = super::text_window::body(app, model) {
-        return Some(render_window(app, &body, frame, body_area));
+        return render_window(app, &body, frame, body_area);
     }
     // The Findings tab scrolls to its cursor, not by the preview's scroll.
     let mut scroll = app.preview.scroll;
@@ -94,20 +94,22 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
 
 /// A byte-exact tab (Prompt, Learn, Tool): only the lines reaching into
 /// view are drawn, wrapped by characters with the `↪` marker. Returns the
-/// last scroll that still fills the view.
+/// last scroll that still fills the view, once the text is all laid out.
 fn render_window(
     app: &App,
     body: &super::text_window::Body,
     frame: &mut Frame,
     area: Rect,
-) -> usize {
+) -> Option<usize> {
     let width = usize::from(area.width);
     let height = usize::from(area.height);
-    let index = app
-        .preview
-        .text_rows
-        .get(body.text, width, app.wrap, body.numbered);
-    let mut window = super::text_window::window(app, body, &index, height, app.preview.scroll);
+    let mut window = super::text_window::window(
+        app,
+        body,
+        &app.preview.text_rows,
+        (width, height),
+        app.preview.scroll,
+    );
     super::search::highlight(
         app,
         &mut window.text,

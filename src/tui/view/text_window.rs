@@ -14,7 +14,7 @@ use crate::learn::Outcome;
 use crate::tui::app::App;
 use crate::tui::model::Model;
 use crate::tui::pane::Tab;
-use crate::tui::text_rows::{RowIndex, gutter};
+use crate::tui::text_rows::{RowIndexMemo, char_rows, gutter};
 
 /// A byte-exact tab's parts.
 pub struct Body<'a> {
@@ -149,44 +149,58 @@ pub struct Window {
     pub first_line: usize,
     /// Rows of `text`'s first line above the view (it starts higher up).
     pub within: usize,
-    /// The scroll drawn (the asked one, at most `max_scroll`).
+    /// The scroll drawn (the asked one, at most the last page's).
     pub scroll: usize,
-    /// The last scroll that still fills the view.
-    pub max_scroll: usize,
+    /// The last scroll that still fills the view, once the whole text is
+    /// laid out (a long text is laid out only as far as a view reached).
+    pub max_scroll: Option<usize>,
     pub gutter: usize,
 }
 
-/// The lines of `body` that rows `scroll..scroll + height` come from;
-/// `index` lays out `body.text` (and says how wide and with which
-/// gutter).
-pub fn window(app: &App, body: &Body, index: &RowIndex, height: usize, scroll: usize) -> Window {
+/// The lines of `body` that rows `scroll..scroll + height` come from,
+/// `width` columns wide, laid out through `memo`.
+pub fn window(
+    app: &App,
+    body: &Body,
+    memo: &RowIndexMemo,
+    (width, height): (usize, usize),
+    scroll: usize,
+) -> Window {
+    let index = memo.get(body.text, width, app.wrap, body.numbered, 0);
     let g = index.geometry;
-    let head_rows: Vec<usize> = body
+    let head_rows: usize = body
         .head
         .iter()
         .map(|l| {
             let drawn: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
-            crate::tui::text_rows::char_rows(&drawn, g.width, g.gutter, g.wrap)
+            char_rows(&drawn, g.width, g.gutter, g.wrap)
         })
-        .collect();
-    let head_total: usize = head_rows.iter().sum();
-    let max_scroll = (head_total + index.rows).saturating_sub(height);
-    let scroll = scroll.min(max_scroll);
-    let (mut lines, first_line, within, byte, number_from) = if scroll < head_total {
+        .sum();
+    // Laid out far enough to fill the view from the scroll asked for (all
+    // of it after `G`, which asks for the end).
+    let reach = scroll.saturating_sub(head_rows).saturating_add(height);
+    let index = memo.get(body.text, width, app.wrap, body.numbered, reach);
+    let max_scroll = index
+        .rows()
+        .map(|rows| (head_rows + rows).saturating_sub(height));
+    // Past the end, the last page (unless laid out to the end, the text
+    // reaches below the view anyway).
+    let scroll = scroll.min((head_rows + index.rows_reached()).saturating_sub(height));
+    let (mut lines, first_line, within, byte, number_from) = if scroll < head_rows {
         (body.head.clone(), 0, scroll, 0, 1)
     } else {
-        let at = index.locate(body.text, scroll - head_total);
+        let at = index.locate(body.text, scroll - head_rows);
         (
             Vec::new(),
             body.head.len() + at.line,
-            scroll - head_total - at.row,
+            scroll - head_rows - at.row,
             at.byte,
             at.line + 1,
         )
     };
     // Enough lines of the text to fill the view below the rows above it.
     let wanted = within + height;
-    let mut rows: usize = if scroll < head_total { head_total } else { 0 };
+    let mut rows: usize = if scroll < head_rows { head_rows } else { 0 };
     let mut end = byte;
     for piece in body.text[byte..].split_inclusive('\n') {
         if rows >= wanted {
