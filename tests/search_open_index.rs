@@ -4,26 +4,14 @@
 //! misses a change when given a new one: a file edited, one renamed with
 //! its size and time kept (as `mv` does), one added, one disabled.
 
+mod common;
+
 use std::fs::{File, FileTimes};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use jp_kb::KnowledgeBase;
-use jp_kb::config::{Environment, LoadOptions};
 use jp_kb::search::{SearchRequest, Searcher};
-
-fn load(root: &Path) -> KnowledgeBase {
-    let env = Environment {
-        cwd: root.to_path_buf(),
-        global_config_dir: None,
-        user_data_dir: None,
-    };
-    let options = LoadOptions {
-        workspace: Some(root.to_path_buf()),
-        ..LoadOptions::default()
-    };
-    KnowledgeBase::load(&env, &options).unwrap()
-}
 
 fn slugs(searcher: &mut Searcher, kb: &KnowledgeBase, query: &str) -> Vec<String> {
     let request = SearchRequest {
@@ -69,20 +57,20 @@ fn the_same_walk_is_not_compared_again_and_every_change_is_seen() {
     write_with_time(&root.join("notes/zip.md"), "# zip\n\npackage files\n", 600);
 
     let mut searcher = Searcher::memory();
-    let kb = load(&root);
+    let kb = common::load_kb(&root);
     assert_eq!(searcher.refresh(&kb), 2);
     assert_eq!(searcher.refresh(&kb), 0, "the same walk: nothing compared");
     assert_eq!(slugs(&mut searcher, &kb, "archive"), ["tar"]);
 
     // Edited: a new size and time.
     write_with_time(&root.join("notes/zip.md"), "# zip\n\narchive too\n", 300);
-    let kb = load(&root);
+    let kb = common::load_kb(&root);
     assert_eq!(searcher.refresh(&kb), 1);
     assert_eq!(slugs(&mut searcher, &kb, "archive"), ["tar", "zip"]);
 
     // Renamed with its size and time kept: only the path tells.
     std::fs::rename(root.join("notes/tar.md"), root.join("notes/gnu-tar.md")).unwrap();
-    let kb = load(&root);
+    let kb = common::load_kb(&root);
     assert_eq!(slugs(&mut searcher, &kb, "archive"), ["gnu-tar", "zip"]);
 
     // Disabled: no longer indexed, though no file changed.
@@ -91,6 +79,6 @@ fn the_same_walk_is_not_compared_again_and_every_change_is_seen() {
         "[kb.topic.notes]\nsubjects = \"notes\"\ndisabled = [\"zip\"]\n",
     )
     .unwrap();
-    let kb = load(&root);
+    let kb = common::load_kb(&root);
     assert_eq!(slugs(&mut searcher, &kb, "archive"), ["gnu-tar"]);
 }
