@@ -162,3 +162,15 @@ fn the_end_of_a_prompt_longer_than_65535_rows_is_reached() {
     assert!(rows.last().unwrap().contains("</knowledge>"), "{rows:#?}");
     assert!(h.app.drawn.preview_max_scroll.unwrap() > 70_000);
 }
+
+#[test]
+fn tiny_screens_draw_the_tester_and_scrolled_previews_without_panicking() {
+    for (w, h) in [(1, 1), (2, 3), (10, 4), (13, 7), (20, 6), (40, 12)] {
+        for keys in ["gmaint", "g*\t*", "2\tG", "2\tGkk", "3\tG", "4\tGj", "\t/j"] {
+            let mut d = Demo::new(w, h);
+            d.keys(keys);
+            // Every key drew a frame (the harness draws after each one).
+            let _ = d.screen();
+        }
+    }
+}
