@@ -129,6 +129,15 @@ fn the_learn_tab_scrolled_anywhere_shows_the_rows_of_the_whole_drawing() {
 }
 
 #[test]
+fn a_view_deep_inside_one_long_line_shows_the_rows_of_the_whole_drawing() {
+    // One line of 100,000 characters: the rows above the view are inside
+    // the view's first line.
+    let line = format!("{}\n", "word ".repeat(20_000));
+    let dir = workspace(&[("big.md", line)], "big");
+    compare_with_whole(dir.path(), "2");
+}
+
+#[test]
 fn g_shows_the_last_page_and_k_moves_up_from_it() {
     let dir = workspace(&[("big.md", varied(300))], "big");
     let mut h = Harness::open(dir.path(), 70, 24, false);

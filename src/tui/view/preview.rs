@@ -123,14 +123,16 @@ fn render_window(
             window.text,
             width,
             window.gutter,
-            window.within + height,
+            (window.within, window.within + height),
             app.theme.muted(),
         )
     } else {
-        window.text
+        // Cut lines: one row each, so the rows above are lines.
+        let mut text = window.text;
+        text.lines.drain(..window.within.min(text.lines.len()));
+        text
     };
-    let within = u16::try_from(window.within).unwrap_or(u16::MAX);
-    frame.render_widget(Paragraph::new(text).scroll((within, 0)), area);
+    frame.render_widget(Paragraph::new(text), area);
     window.max_scroll
 }
 
