@@ -144,8 +144,11 @@ fn sweep(kb: &KnowledgeBase, searcher: &mut Searcher) {
     let mut results = Vec::new();
     for (label, scoring) in variants {
         searcher.scoring = scoring;
+        let started = Instant::now();
         let (recall, mrr, misses) = ranking_quality(kb, searcher, &tuned);
+        let per_query = started.elapsed().as_secs_f64() * 1000.0 / tuned.len().max(1) as f64;
         let (held_recall, held_mrr, _) = ranking_quality(kb, searcher, &held);
+        let label = format!("{label} ({per_query:.1} ms/query)");
         results.push((recall, mrr, held_recall, held_mrr, label, misses));
     }
     searcher.scoring = base;

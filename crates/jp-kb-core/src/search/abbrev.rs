@@ -22,17 +22,19 @@ pub const MAX_NAME: usize = 12;
 /// Most query words skipped between two pieces.
 const MAX_GAP: usize = 1;
 
+/// True for a name that could abbreviate a query: [`MIN_NAME`] to
+/// [`MAX_NAME`] ASCII letters and digits.
+pub fn candidate(name: &str) -> bool {
+    (MIN_NAME..=MAX_NAME).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
 /// The query terms (bit `i` for `terms[i]`, the first 64 only) whose
 /// pieces make up `name`, when `name` abbreviates them.
 pub fn covers(name: &str, terms: &[String]) -> Option<u64> {
-    let name = name.as_bytes();
-    if name.len() < MIN_NAME
-        || name.len() > MAX_NAME
-        || terms.len() < 2
-        || !name.iter().all(u8::is_ascii_alphanumeric)
-    {
+    if !candidate(name) || terms.len() < 2 {
         return None;
     }
+    let name = name.as_bytes();
     let words: Vec<&[u8]> = terms.iter().take(64).map(String::as_bytes).collect();
     // Quick refusal: most names start with no query word's letter.
     let first = name[0].to_ascii_lowercase();

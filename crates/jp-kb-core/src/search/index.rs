@@ -43,6 +43,10 @@ pub struct Index {
     masked: Vec<bool>,
     live: FastMap<String, DocRef>,
     total_len: [u64; FIELDS],
+    /// The live documents' names that could abbreviate a query (see
+    /// [`abbrev::candidate`]), each once, with the slots bearing it: a
+    /// query tries each distinct name, not each document.
+    names: Vec<(String, Vec<usize>)>,
 }
 
 impl Index {
@@ -94,6 +98,22 @@ impl Index {
             self.live.insert(d.path.clone(), DocRef::Delta(idx(i)));
             add(&d.lens);
         }
+        let mut names: FastMap<&str, Vec<usize>> = FastMap::default();
+        let main_len = self.main.docs.len();
+        let docs = self.main.docs.iter().chain(&self.delta.docs).enumerate();
+        for (slot, meta) in docs {
+            if slot < main_len && self.masked.get(slot).copied().unwrap_or(true) {
+                continue;
+            }
+            let name = rank::subject_name(doc_name(&meta.path));
+            if abbrev::candidate(name) {
+                names.entry(name).or_default().push(slot);
+            }
+        }
+        self.names = names
+            .into_iter()
+            .map(|(name, slots)| (name.to_ascii_lowercase(), slots))
+            .collect();
     }
 
     /// Number of live documents.
@@ -396,28 +416,24 @@ impl Index {
         scores: &mut [f32],
         matched: &mut [(u16, f32)],
     ) {
-        let main_len = self.main.docs.len();
-        let docs = self.main.docs.iter().chain(&self.delta.docs).enumerate();
-        for (slot, meta) in docs {
-            if slot < main_len && self.masked.get(slot).copied().unwrap_or(true) {
-                continue;
-            }
-            let name = rank::subject_name(doc_name(&meta.path));
+        let mut tfs = [0; FIELDS];
+        tfs[NAME] = 1;
+        for (name, slots) in &self.names {
             let Some(covered) = abbrev::covers(name, terms) else {
                 continue;
             };
-            let mut tfs = [0; FIELDS];
-            tfs[NAME] = 1;
             for (k, idf) in idfs.iter().enumerate().take(64) {
                 if covered & (1 << k) == 0 {
                     continue;
                 }
-                self.add_scores(&[(slot, tfs)], *idf, avg, scoring, scoring.abbrev, scores);
-                if held.get(slot).is_some_and(|h| h & (1 << k) == 0)
-                    && let Some(m) = matched.get_mut(slot)
-                {
-                    m.0 = m.0.saturating_add(1);
-                    m.1 += idf;
+                for &slot in slots {
+                    self.add_scores(&[(slot, tfs)], *idf, avg, scoring, scoring.abbrev, scores);
+                    if held.get(slot).is_some_and(|h| h & (1 << k) == 0)
+                        && let Some(m) = matched.get_mut(slot)
+                    {
+                        m.0 = m.0.saturating_add(1);
+                        m.1 += idf;
+                    }
                 }
             }
         }
