@@ -13,7 +13,8 @@
 //! spans and values), and every change is a [`patch::Patch`]: one byte
 //! range replaced by new text, nothing else touched by construction.
 //!
-//! Layers, lowest first: [`text`] (lines, columns, line breaks, BOM),
+//! Layers, lowest first: [`text`] (line breaks, BOM) and [`lines`] (the
+//! line/column mapping),
 //! [`keys`] and [`strings`] (reading and writing keys and strings),
 //! [`tree`] (where every key-value and header sits), [`container`] (tables
 //! in any spelling: header, dotted, inline, implicit), [`array`] (one
@@ -25,6 +26,7 @@ pub mod array;
 pub mod container;
 pub mod error;
 pub mod keys;
+pub mod lines;
 pub mod patch;
 pub mod strings;
 pub mod text;

@@ -7,7 +7,6 @@ pub mod field;
 pub mod file;
 pub mod interpret;
 pub mod layers;
-pub mod lines;
 pub mod merge;
 pub mod model;
 pub mod origin;

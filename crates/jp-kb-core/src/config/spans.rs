@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::ops::Range;
 
-pub use super::lines::{LineIndex, line_span_in, position_of};
+pub use jp_kb_toml::lines::{LineIndex, line_span_in, position_of};
 
 /// One step of a key path: a table key, or an index into an array (or an
 /// array of tables).

@@ -34,7 +34,7 @@ pub(crate) fn add(source: &str, id: &str, entries: &[NewEntry]) -> Result<Patch,
     let index = Index::build(source, &doc)?;
     let eol = doc_eol(source);
     if let Some(c) = locate(&doc, &index, id)? {
-        let (line, column) = jp_kb_toml::text::line_col(source, first_offset(&index, &c));
+        let (line, column) = jp_kb_toml::lines::line_col(source, first_offset(&index, &c));
         return Err(EditError::TopicExists {
             topic: id.to_owned(),
             line,
