@@ -30,12 +30,13 @@ use jp_kb::subjects::walk_subjects;
 use jp_kb::tui::app::App;
 use jp_kb::tui::event::Event;
 use jp_kb::tui::harness::Harness;
+use jp_kb::tui::keymap::{bindings, resolve_in};
 use jp_kb::tui::theme::Theme;
 use jp_kb::tui::tree::RowKind;
 use jp_kb::tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 const WIDTH: u16 = 160;
 const HEIGHT: u16 = 48;
@@ -78,19 +79,27 @@ struct Session {
 }
 
 impl Session {
+    /// Draws a frame and records its layout in the state, as the
+    /// terminal does.
     fn draw(&mut self) {
         let app = &self.h.app;
+        let mut drawn = None;
         self.terminal
-            .draw(|frame| {
-                view::render(app, frame);
-            })
+            .draw(|frame| drawn = Some(view::render(app, frame)))
             .expect("draw");
+        if let Some(drawn) = drawn {
+            self.h.app.drawn = drawn;
+        }
     }
 
     /// Presses one key and draws the next frame; returns the time taken.
+    /// (Not `Harness::press`, which draws on a terminal of its own.)
     fn key(&mut self, code: KeyCode) -> Duration {
         let start = Instant::now();
-        self.h.press(code, KeyModifiers::NONE);
+        let key = KeyEvent::new(code, KeyModifiers::NONE);
+        if let Some(command) = resolve_in(&bindings(), &self.h.app, &key) {
+            self.h.action(command);
+        }
         self.draw();
         start.elapsed()
     }

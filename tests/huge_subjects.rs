@@ -11,7 +11,6 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use jp_kb::config::{Environment, LoadOptions};
 use jp_kb::content::{MAX_RESOURCE_BYTES, MAX_SUBJECT_BYTES};
 use jp_kb::mcp::{self, ReadError};
 
@@ -121,16 +120,7 @@ fn a_resource_over_its_limit_is_refused_naming_the_limit() {
     let topic = ws.join(".jp/kb/t");
     sparse(&topic.join("big.md"), MAX_RESOURCE_BYTES + 1);
     sparse(&topic.join("fits.md"), MAX_RESOURCE_BYTES);
-    let env = Environment {
-        cwd: ws.clone(),
-        global_config_dir: None,
-        user_data_dir: None,
-    };
-    let options = LoadOptions {
-        workspace: Some(ws.clone()),
-        ..LoadOptions::default()
-    };
-    let kb = jp_kb::KnowledgeBase::load(&env, &options).unwrap();
+    let kb = common::load_kb(&ws);
     for (uri, bytes) in [("kb://t/big", MAX_RESOURCE_BYTES + 1), ("kb://t/huge", GIB)] {
         let err = mcp::read_resource(&kb, uri).unwrap_err();
         assert!(

@@ -267,3 +267,60 @@ fn a_long_status_message_is_cut_at_a_word_and_kept_whole_in_the_log() {
     d.keys("\u{1b}");
     assert!(matches!(d.h.app.mode, Mode::Normal));
 }
+
+#[test]
+fn y_on_the_findings_copies_the_finding_under_the_cursor_only() {
+    let mut d = Demo::new(160, 48);
+    d.keys("t");
+    d.keys("jjj");
+    let shown = d.screen();
+    d.keys("y");
+    let copied = copied(&d);
+    assert_eq!(copied.len(), 1, "{copied:?}");
+    let text = &copied[0];
+    // The finding under the cursor (KB107), as `check` names one: the
+    // location first, then severity, code and message; nothing else.
+    assert!(text.contains(": warning KB107: "), "{text}");
+    assert!(!text.contains("KB006"), "{text}");
+    assert!(!text.contains('❯'), "{text}");
+    let place = text.split(": warning").next().unwrap();
+    assert!(shown.contains(place), "{place:?} not on screen:\n{shown}");
+    assert!(d.h.app.status.message.contains("copied the finding"));
+}
+
+#[test]
+fn slash_again_starts_a_new_filter_and_an_arrow_keeps_the_old_one() {
+    let mut d = Demo::new(100, 30);
+    d.keys("\t/jean\n");
+    assert_eq!(d.h.app.subjects.filter, "jean");
+    // Typing right after `/` replaces the old filter (it used to append).
+    d.keys("/ryan\n");
+    assert_eq!(d.h.app.subjects.filter, "ryan");
+    // An arrow key first keeps it, to edit.
+    d.keys("/");
+    d.h.press(KeyCode::End, KeyModifiers::NONE);
+    d.keys("x\n");
+    assert_eq!(d.h.app.subjects.filter, "ryanx");
+    // Backspace right after `/` clears it whole.
+    d.keys("/");
+    d.h.press(KeyCode::Backspace, KeyModifiers::NONE);
+    assert!(d.h.app.subjects.filter.is_empty());
+}
+
+#[test]
+fn the_pattern_tester_is_a_popup_wide_enough_for_its_lines() {
+    for width in [80, 120] {
+        let mut d = Demo::new(width, 30);
+        d.keys("\tgmaintainers/*");
+        let screen = d.screen();
+        // The count and the cost of Enter are whole, not cut at the
+        // subjects pane's edge.
+        assert!(
+            screen.contains("selects 2 subjects (hidden: exact slug only)"),
+            "{width}:\n{screen}"
+        );
+        assert!(screen.contains("Pattern tester"), "{screen}");
+        // The live learn output beside it stays in view.
+        assert!(screen.contains("learn(topic:"), "{width}:\n{screen}");
+    }
+}

@@ -418,7 +418,9 @@ impl App {
     /// How many lines of a text the preview can show at its scroll
     /// (generously: a frame never needs more, and reads no further).
     pub fn shown_lines(&self) -> usize {
-        usize::from(self.preview.scroll) + usize::from(self.size.1).max(256)
+        self.preview
+            .scroll
+            .saturating_add(usize::from(self.size.1).max(256))
     }
 
     /// The screen's areas at the current size.

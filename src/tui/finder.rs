@@ -73,7 +73,7 @@ pub fn settle(app: &mut App) {
     let Some(hits) = search::hits(app) else {
         return;
     };
-    let top = usize::from(app.preview.scroll);
+    let top = app.preview.scroll;
     let first = hits.hits.iter().position(|h| h.row >= top).unwrap_or(0);
     let query = app
         .preview
@@ -133,6 +133,6 @@ fn go_to(app: &mut App, at: usize, n: usize) {
     let Some(hit) = search::hits(app).and_then(|h| h.hits.get(at).copied()) else {
         return;
     };
-    app.preview.scroll = u16::try_from(hit.row.saturating_sub(2)).unwrap_or(u16::MAX);
+    app.preview.scroll = hit.row.saturating_sub(2);
     app.set_status(format!("match {}/{n}", at + 1), false);
 }

@@ -112,7 +112,7 @@ pub fn jump(app: &mut App) -> Result<String, String> {
 /// when it is on the first screen, else with two lines above it. The
 /// tab's first row is the file's name; long lines above take the rows
 /// they wrap to.
-fn config_scroll(app: &App, line: u32) -> u16 {
+fn config_scroll(app: &App, line: u32) -> usize {
     let Some((path, _)) = &app.config.jump else {
         return 0;
     };
@@ -134,7 +134,7 @@ fn config_scroll(app: &App, line: u32) -> u16 {
     if row < super::preview_rows::body_height(app) {
         return 0;
     }
-    u16::try_from(row.saturating_sub(2)).unwrap_or(u16::MAX)
+    row.saturating_sub(2)
 }
 
 /// Selects `slug`'s row in topic `t`, making it visible first.

@@ -135,12 +135,16 @@ impl Harness {
         terminal.backend().buffer().clone()
     }
 
-    /// Presses one key through the key map.
+    /// Presses one key through the key map, then draws the frame and
+    /// records its layout, as the terminal does after each key (the next
+    /// key may depend on what was drawn: where a click lands, how far the
+    /// preview can scroll).
     pub fn press(&mut self, code: KeyCode, mods: KeyModifiers) {
         let key = KeyEvent::new(code, mods);
         if let Some(command) = resolve_in(&bindings(), &self.app, &key) {
             self.action(command);
         }
+        self.draw();
     }
 
     /// Presses the keys of `keys`, one character each.

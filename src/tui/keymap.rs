@@ -241,7 +241,7 @@ fn preview_bindings() -> Vec<Binding> {
             c('y'),
             NONE,
             A::Copy,
-            "copy slug / prompt / learn output / findings (OSC 52)",
+            "copy slug / prompt / learn output / finding (OSC 52)",
         ),
         b(
             Normal,

@@ -158,4 +158,8 @@ pub struct Drawn {
     pub areas: Areas,
     pub topics: DrawnList,
     pub subjects: DrawnList,
+    /// The last scroll that still fills the preview, when its tab knows
+    /// it (the byte-exact tabs): a key scrolls from what was on screen,
+    /// not from past the end.
+    pub preview_max_scroll: Option<usize>,
 }

@@ -50,6 +50,7 @@ pub mod search_state;
 pub mod search_worker;
 pub mod selection;
 pub mod terminal;
+pub mod text_rows;
 pub mod theme;
 pub mod token_worker;
 pub mod tree;

@@ -78,6 +78,7 @@ mod tests {
                 offset: 4,
                 len: 30,
             },
+            preview_max_scroll: None,
         }
     }
 

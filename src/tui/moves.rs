@@ -47,8 +47,14 @@ pub fn move_by(app: &mut App, delta: isize) {
             super::finding_actions::move_cursor(app, delta);
         }
         Focus::Preview => {
-            let scroll = isize::try_from(app.preview.scroll).unwrap_or(0) + delta;
-            app.preview.scroll = u16::try_from(scroll.max(0)).unwrap_or(u16::MAX);
+            // From the scroll drawn: after `G` (which asks for the end,
+            // however far the text turns out to reach) `k` moves up from
+            // the last page.
+            let drawn = app
+                .drawn
+                .preview_max_scroll
+                .map_or(app.preview.scroll, |max| app.preview.scroll.min(max));
+            app.preview.scroll = drawn.saturating_add_signed(delta);
         }
     }
 }

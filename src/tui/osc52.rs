@@ -1,5 +1,5 @@
 //! `y`: copies what has the focus (a slug, the prompt, the learn output,
-//! the findings) to the clipboard with an OSC 52 escape sequence, which
+//! the finding under the cursor) to the clipboard with an OSC 52 escape sequence, which
 //! the terminal carries out, so it works over SSH. Inside tmux the plain
 //! sequence is written too: tmux takes it into a paste buffer and on to
 //! the outer terminal when `set-clipboard` is `on` (its default,
@@ -15,6 +15,7 @@ use super::app::Tab;
 use super::app::{App, Focus};
 use super::effect::Effect;
 use super::tree::RowKind;
+use crate::display::clean_name;
 use crate::learn::Outcome;
 
 /// The escape sequence that puts `text` (its exact bytes) on the
@@ -53,7 +54,7 @@ pub fn copy(app: &mut App) -> Vec<Effect> {
                 app.model.as_ref().and_then(|m| m.tool.clone()),
             ),
             Tab::Config => ("the config file", config_text(app)),
-            Tab::Findings => ("the findings", Some(findings_text(app))),
+            Tab::Findings => ("the finding", finding_text(app)),
             Tab::Subject => ("the slug", selected_slug(app)),
         },
     };
@@ -89,20 +90,27 @@ fn config_text(app: &App) -> Option<String> {
     app.model.as_ref()?.config_texts.get(&file).cloned()
 }
 
-/// The Findings tab as shown, one finding per line.
-fn findings_text(app: &App) -> String {
-    super::view::findings_tab(app)
-        .0
-        .lines
-        .iter()
-        .map(|l| {
-            l.spans
-                .iter()
-                .map(|s| s.content.as_ref())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+/// The finding under the cursor, as `jp-kb check` names one:
+/// `file:line:column: severity CODE: message`, then its hint; cleaned
+/// as the tab shows it (a hostile file name cannot smuggle escapes into
+/// the clipboard).
+fn finding_text(app: &App) -> Option<String> {
+    let f = super::finding_actions::current(app)?;
+    let head = format!(
+        "{} {}: {}",
+        f.severity.as_str(),
+        f.code.as_str(),
+        clean_name(&f.message)
+    );
+    let mut text = match super::view::finding_location(f) {
+        Some(place) => format!("{place}: {head}"),
+        None => head,
+    };
+    if let Some(hint) = &f.hint {
+        text.push_str("\nhint: ");
+        text.push_str(&clean_name(hint));
+    }
+    Some(text)
 }
 
 #[cfg(test)]

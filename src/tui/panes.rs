@@ -12,6 +12,7 @@ use std::sync::Arc;
 use super::effect::ChangedFile;
 use super::pane::Tab;
 use super::preview_search::Search;
+use super::text_rows::RowIndexMemo;
 use super::tree::{self, Row, RowsKey, RowsMemo};
 use crate::topic::TopicState;
 
@@ -80,13 +81,18 @@ impl SubjectsPane {
 #[derive(Debug)]
 pub struct PreviewPane {
     pub tab: Tab,
-    pub scroll: u16,
+    /// The first row shown (a byte-exact tab draws at most its last
+    /// page: see `Drawn::preview_max_scroll`).
+    pub scroll: usize,
     /// The Prompt tab's view: a client id, or None for the RFD's
     /// `<knowledge>` section.
     pub prompt_client: Option<String>,
     /// The last search inside the preview (`/` with the preview focused);
     /// it shows on its own tab only.
     pub search: Option<Search>,
+    /// Where the rows of the byte-exact tab shown come from (kept across
+    /// frames: `text_rows`).
+    pub text_rows: RowIndexMemo,
 }
 
 impl Default for PreviewPane {
@@ -96,6 +102,7 @@ impl Default for PreviewPane {
             scroll: 0,
             prompt_client: None,
             search: None,
+            text_rows: RowIndexMemo::default(),
         }
     }
 }

@@ -1,8 +1,8 @@
 //! How many screen rows a preview line takes, so a place in a text (a
 //! finding's config line, a search match) becomes a scroll position
-//! without drawing the text: the preview's own character wrap with its
-//! `↪` gutter (Prompt, Learn) and ratatui's word wrap (the other tabs),
-//! or one row each when `w` cuts long lines. Pure geometry.
+//! without drawing the text: ratatui's word wrap (the Subject and Config
+//! tabs), or one row each when `w` cuts long lines; the preview's own
+//! character wrap is counted by `text_rows`. Pure geometry.
 
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
@@ -37,31 +37,25 @@ pub fn word_rows(line: &str, width: usize, wrap: bool) -> usize {
         .max(1)
 }
 
-/// Rows of a line `cols` columns wide (gutter included) under the
-/// preview's character wrap ([`super::view::wrap`]): the first row takes
-/// `width` columns, each continuation row `width - gutter` after its
-/// `↪` gutter.
-pub fn char_rows(cols: usize, width: usize, gutter: usize, wrap: bool) -> usize {
-    let prefix = gutter.max(2);
-    if !wrap || cols <= width || width <= prefix + 1 {
-        return 1;
-    }
-    1 + (cols - width).div_ceil(width - prefix)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::text_rows::{char_rows, rows_for_cols};
 
     #[test]
     fn rows_follow_the_wrap_of_each_kind() {
         // `   1 abcde` / `   ↪ fghij`: 15 columns in a 10-column body.
-        assert_eq!(char_rows(15, 10, 5, true), 2);
-        assert_eq!(char_rows(10, 10, 5, true), 1);
-        assert_eq!(char_rows(21, 10, 5, true), 4);
-        assert_eq!(char_rows(21, 10, 5, false), 1);
+        assert_eq!(char_rows("   1 abcdefghij", 10, 5, true), 2);
+        assert_eq!(char_rows("   1 abcde", 10, 5, true), 1);
+        assert_eq!(rows_for_cols(21, 10, 5, true), 4);
+        assert_eq!(rows_for_cols(21, 10, 5, false), 1);
         // Without a gutter the marker takes `↪ `.
-        assert_eq!(char_rows(8, 5, 0, true), 2);
+        assert_eq!(rows_for_cols(8, 5, 0, true), 2);
+        // A wide character that would pass the edge goes to the next row
+        // (`   1 abcd` + `日` is 11 columns: `日` starts row 2).
+        assert_eq!(char_rows("   1 abcd日", 10, 5, true), 2);
+        assert_eq!(char_rows("   1 abc日", 10, 5, true), 1);
+        assert_eq!(char_rows("   1 abcd日日日", 10, 5, true), 3);
         assert_eq!(word_rows("one two three four", 9, true), 3);
         assert_eq!(word_rows("one two three four", 9, false), 1);
         assert_eq!(word_rows("short", 9, true), 1);

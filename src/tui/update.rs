@@ -274,9 +274,12 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
             app.preview.scroll = 0;
         }
         Command::OpenFilter => {
-            let input = ratatui_textarea::TextArea::new(vec![app.subjects.filter.clone()]);
-            let mut input = input;
-            input.move_cursor(ratatui_textarea::CursorMove::End);
+            // The current filter comes back selected, as in an address
+            // bar: typing starts a new filter, an arrow key keeps it to
+            // edit (it used to append what was typed to the old one).
+            let mut input = ratatui_textarea::TextArea::new(vec![app.subjects.filter.clone()]);
+            input.set_selection_style(app.theme.selected(true));
+            input.select_all();
             app.mode = Mode::Filter(input);
             app.focus = Focus::Subjects;
         }

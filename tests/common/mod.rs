@@ -7,6 +7,21 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use tempfile::TempDir;
 
+/// The workspace at `root` loaded in process, with no user or global
+/// configuration.
+pub fn load_kb(root: &Path) -> jp_kb::KnowledgeBase {
+    let env = jp_kb::config::Environment {
+        cwd: root.to_path_buf(),
+        global_config_dir: None,
+        user_data_dir: None,
+    };
+    let options = jp_kb::config::LoadOptions {
+        workspace: Some(root.to_path_buf()),
+        ..jp_kb::config::LoadOptions::default()
+    };
+    jp_kb::KnowledgeBase::load(&env, &options).unwrap()
+}
+
 /// A `jp-kb` command whose `HOME`, `XDG_*` and `JP_*` directories point into
 /// `sandbox`, run from `cwd`.
 pub fn jp_kb(sandbox: &Path, cwd: &Path) -> Command {

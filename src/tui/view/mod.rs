@@ -15,6 +15,8 @@ mod search_hits;
 mod status;
 mod subjects;
 mod tab_text;
+mod tester;
+mod text_window;
 mod topics;
 pub mod wrap;
 
@@ -27,7 +29,7 @@ use super::app::{App, Focus, Mode};
 use super::layout::{Drawn, DrawnList, areas};
 use crate::display::clean_text;
 
-pub use findings::tab as findings_tab;
+pub use findings::location as finding_location;
 pub use help::lines as help_lines;
 /// A bordered block whose border shows focus.
 fn pane<'a>(app: &App, title: Line<'a>, focus: Focus) -> Block<'a> {
@@ -54,6 +56,7 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         areas: a,
         topics: DrawnList::default(),
         subjects: DrawnList::default(),
+        preview_max_scroll: None,
     };
     if let Some(area) = a.banner {
         let line = match (&app.load_error, &app.banner) {
@@ -105,7 +108,7 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
     } else {
         drawn.topics = topics::render(app, frame, a.topics);
         drawn.subjects = subjects::render(app, frame, a.subjects);
-        preview::render(app, frame, a.preview);
+        drawn.preview_max_scroll = preview::render(app, frame, a.preview);
     }
     status::render(app, frame, a.status);
     match &app.mode {
@@ -115,6 +118,7 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         Mode::Form(f) => dialogs::form(app, f, frame),
         Mode::Picker(p) => picker::render(app, p, frame),
         Mode::Search(hits) => search_hits::render(app, *hits, frame),
+        Mode::Pattern(t) if app.model.is_some() => tester::render(app, t, &a, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) | Mode::PreviewSearch(_) => {}
     }
     drawn

@@ -31,8 +31,12 @@ fn tabs_line(app: &App, width: u16) -> Line<'static> {
     Line::from(spans)
 }
 
-pub fn render(app: &App, frame: &mut Frame, area: Rect) {
-    let Some(model) = &app.model else { return };
+/// Draws the preview; returns the last scroll that still fills the view
+/// when the tab knows it (the byte-exact tabs).
+pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
+    let Some(model) = &app.model else {
+        return None;
+    };
     let client = app
         .preview
         .prompt_client
@@ -56,7 +60,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
     frame.render_widget(Paragraph::new(tabs_line(app, tabs.width)), tabs);
     // The search line (typing `/`, or a search's count) under the text.
-    let body = match super::search::line(app) {
+    let body_area = match super::search::line(app) {
         Some(line) => {
             let [body, bottom] =
                 Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(body);
@@ -65,42 +69,77 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         }
         None => body,
     };
+    if let Some(body) = super::text_window::body(app, model) {
+        return render_window(app, &body, frame, body_area);
+    }
     // The Findings tab scrolls to its cursor, not by the preview's scroll.
     let mut scroll = app.preview.scroll;
     let mut text = if app.preview.tab == Tab::Findings {
         let (text, at) = super::findings::tab(app);
-        scroll = cursor_scroll(&text, at, body, app.wrap);
+        scroll = cursor_scroll(&text, at, body_area, app.wrap);
         text
     } else {
         super::tab_text::tab_text(app, model, app.shown_lines())
     };
+    super::search::highlight(app, &mut text, 0, scroll, usize::from(body_area.height));
+    let paragraph = if app.wrap {
+        Paragraph::new(text).wrap(Wrap { trim: false })
+    } else {
+        Paragraph::new(text)
+    };
+    let scroll = u16::try_from(scroll).unwrap_or(u16::MAX);
+    frame.render_widget(paragraph.scroll((scroll, 0)), body_area);
+    None
+}
+
+/// A byte-exact tab (Prompt, Learn, Tool): only the lines reaching into
+/// view are drawn, wrapped by characters with the `↪` marker. Returns the
+/// last scroll that still fills the view, once the text is all laid out.
+fn render_window(
+    app: &App,
+    body: &super::text_window::Body,
+    frame: &mut Frame,
+    area: Rect,
+) -> Option<usize> {
+    let width = usize::from(area.width);
+    let height = usize::from(area.height);
+    let mut window = super::text_window::window(
+        app,
+        body,
+        &app.preview.text_rows,
+        (width, height),
+        app.preview.scroll,
+    );
     super::search::highlight(
         app,
-        &mut text,
-        usize::from(scroll),
-        usize::from(body.height),
+        &mut window.text,
+        window.first_line,
+        window.scroll,
+        height,
     );
-    let paragraph = match super::tab_text::char_gutter(app, &text) {
-        Some(g) if app.wrap => {
-            let limit = usize::from(app.preview.scroll) + usize::from(body.height);
-            Paragraph::new(super::wrap::wrap(
-                text,
-                usize::from(body.width),
-                g,
-                limit,
-                app.theme.muted(),
-            ))
-        }
-        None if app.wrap => Paragraph::new(text).wrap(Wrap { trim: false }),
-        _ => Paragraph::new(text),
+    // `w` cuts long lines instead (one row each).
+    let text = if app.wrap {
+        super::wrap::wrap(
+            window.text,
+            width,
+            window.gutter,
+            (window.within, window.within + height),
+            app.theme.muted(),
+        )
+    } else {
+        // Cut lines: one row each, so the rows above are lines.
+        let mut text = window.text;
+        text.lines.drain(..window.within.min(text.lines.len()));
+        text
     };
-    frame.render_widget(paragraph.scroll((scroll, 0)), body);
+    frame.render_widget(Paragraph::new(text), area);
+    window.max_scroll
 }
 
 /// The scroll keeping the Findings tab's cursor (line `at`, with the two
 /// lines of its place and hint) in view: 0 while it fits on the first
 /// screen, else the cursor near the bottom.
-fn cursor_scroll(text: &Text, at: usize, body: Rect, wrap: bool) -> u16 {
+fn cursor_scroll(text: &Text, at: usize, body: Rect, wrap: bool) -> usize {
     let width = usize::from(body.width);
     let rows = |lines: &[Line]| -> usize {
         lines
@@ -113,5 +152,5 @@ fn cursor_scroll(text: &Text, at: usize, body: Rect, wrap: bool) -> u16 {
     };
     let end = (at + 3).min(text.lines.len());
     let bottom = rows(&text.lines[..end]);
-    u16::try_from(bottom.saturating_sub(usize::from(body.height))).unwrap_or(u16::MAX)
+    bottom.saturating_sub(usize::from(body.height))
 }

@@ -15,8 +15,9 @@ use ratatui::text::{Line, Span, Text};
 use crate::learn::Outcome;
 use crate::tui::app::{App, Mode};
 use crate::tui::pane::Tab;
-use crate::tui::preview_rows::{body_width, char_rows, word_rows};
+use crate::tui::preview_rows::{body_width, word_rows};
 use crate::tui::preview_search::{Hit, Hits, Search, find_in};
+use crate::tui::text_rows::char_rows;
 
 /// The search shown on the current tab, if any.
 pub fn active(app: &App) -> Option<&Search> {
@@ -128,8 +129,10 @@ pub fn find(text: &Text, query: &str, width: usize, gutter: Option<usize>, wrap:
         for (nth, (start, _)) in find_in(&joined, query).into_iter().enumerate() {
             let before = &joined[..start];
             let within = match gutter {
+                // The rows up to the match's first character.
                 Some(g) => {
-                    char_rows(Span::raw(before).width() + 1, width, g, wrap).saturating_sub(1)
+                    let first = joined[start..].chars().next().map_or(0, char::len_utf8);
+                    char_rows(&joined[..start + first], width, g, wrap).saturating_sub(1)
                 }
                 None => word_rows(before, width, wrap).saturating_sub(1),
             };
@@ -140,17 +143,23 @@ pub fn find(text: &Text, query: &str, width: usize, gutter: Option<usize>, wrap:
             });
         }
         row += match gutter {
-            Some(g) => char_rows(line.width(), width, g, wrap),
+            Some(g) => char_rows(&joined, width, g, wrap),
             None => word_rows(&joined, width, wrap),
         };
     }
     out
 }
 
-/// Highlights the matches on rows `first..first + rows` of `text` (the
-/// current one reversed, the others underlined: both read without
-/// colour).
-pub fn highlight(app: &App, text: &mut Text<'static>, first: usize, rows: usize) {
+/// Highlights the matches on rows `first..first + rows` (the current one
+/// reversed, the others underlined: both read without colour) in `text`,
+/// which holds the tab's lines from line `line_offset` on.
+pub fn highlight(
+    app: &App,
+    text: &mut Text<'static>,
+    line_offset: usize,
+    first: usize,
+    rows: usize,
+) {
     let (Some(search), Some(hits)) = (active(app), hits(app)) else {
         return;
     };
@@ -165,7 +174,11 @@ pub fn highlight(app: &App, text: &mut Text<'static>, first: usize, rows: usize)
         } else {
             app.theme.matched()
         };
-        let Some(line) = text.lines.get_mut(hit.line) else {
+        let Some(line) = hit
+            .line
+            .checked_sub(line_offset)
+            .and_then(|k| text.lines.get_mut(k))
+        else {
             continue;
         };
         let joined: String = line.spans.iter().map(|s| s.content.as_ref()).collect();

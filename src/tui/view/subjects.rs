@@ -1,16 +1,16 @@
 //! The subjects pane: the selected topic's subjects as a tree, each with
-//! glyph+color markers and its size in tokens; or the topic's error; or
-//! the pattern tester's live selection.
+//! glyph+color markers and its size in tokens; or the topic's error (the
+//! pattern tester is a popup over it: `tester`).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane;
 use crate::display::clean_name;
 use crate::subjects::Resolution;
-use crate::tui::app::{App, Focus, Loading, Mode, Tester};
+use crate::tui::app::{App, Focus, Loading, Mode};
 use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::matcher::SlugMatcher;
 use crate::tui::model::{FileKind, TokenInfo};
@@ -198,17 +198,12 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
     );
 }
 
-/// Draws the subjects (or the pattern tester); says which rows went
-/// where.
+/// Draws the subjects; says which rows went where.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
     let Some(state) = app.topic_state() else {
         frame.render_widget(pane(app, Line::from(" Subjects "), Focus::Subjects), area);
         return DrawnList::default();
     };
-    if let Some(tester) = app.tester() {
-        render_tester(app, tester, frame, area);
-        return DrawnList::default();
-    }
     let mut title = vec![Span::styled(
         format!(" Subjects of {} ", clean_name(state.id())),
         app.theme.title(),
@@ -299,91 +294,6 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         offset,
         len: rows.len(),
     }
-}
-
-fn render_tester(app: &App, tester: &Tester, frame: &mut Frame, area: Rect) {
-    let t = app.theme;
-    let dest = if tester.to_disabled {
-        "disabled"
-    } else {
-        "learned"
-    };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.border(true))
-        .title(Line::styled(" Pattern tester ", t.title()))
-        // The keys are in the footer (whole at any width); the border
-        // keeps where Enter adds, cut to the pane if need be.
-        .title_bottom(Line::styled(format!(" Enter adds to {dest} "), t.muted()));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    // In disabled mode the effect (hidden, already disabled, what leaves
-    // the prompt) needs more than one line of a narrow pane: it wraps.
-    let base = if tester.to_disabled { 4 } else { 1 };
-    // The cost of Enter (token line, subjects entering/leaving), shown
-    // before it is pressed.
-    let info_height = base + u16::try_from(tester.cost.len().min(4)).unwrap_or(4);
-    let [input_area, info_area, list_area] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(info_height),
-        Constraint::Fill(1),
-    ])
-    .areas(inner);
-    let [label, field] =
-        Layout::horizontal([Constraint::Length(6), Constraint::Fill(1)]).areas(input_area);
-    frame.render_widget(Paragraph::new("glob: ").style(t.key()), label);
-    frame.render_widget(&tester.input, field);
-    let Some(res) = app.resolution() else { return };
-    let pattern = tester.pattern();
-    // In disabled mode, count what the entry newly disables by the
-    // engine's rules (a disabled glob reaches hidden subjects too), so the
-    // count shown is the count Enter then makes.
-    let (selected, info) = if pattern.is_empty() {
-        (
-            Vec::new(),
-            "selects 0 subjects (hidden: exact slug only)".to_owned(),
-        )
-    } else if tester.to_disabled {
-        let effect =
-            crate::subjects::DisableEffect::of_entries(res, std::slice::from_ref(&pattern));
-        let info = effect.summary();
-        (effect.newly, info)
-    } else {
-        let selected = res.selected_by_pattern(&pattern);
-        let info = format!(
-            "selects {} (hidden: exact slug only)",
-            crate::plural::count(selected.len(), "subject", "subjects")
-        );
-        (selected, info)
-    };
-    let mut text = vec![Line::styled(info, t.muted())];
-    text.extend(
-        tester
-            .cost
-            .iter()
-            .map(|l| Line::styled(clean_name(l).into_owned(), t.key())),
-    );
-    let info = Paragraph::new(text);
-    let info = if tester.to_disabled {
-        info.wrap(Wrap { trim: true })
-    } else {
-        info
-    };
-    frame.render_widget(info, info_area);
-    let lines: Vec<Line> = selected
-        .iter()
-        .take(usize::from(list_area.height))
-        .map(|&i| {
-            let s = &res.subjects()[i];
-            let mut spans: Vec<Span> = marks(res, i, app.cache.tokens_of(s))
-                .into_iter()
-                .map(|m| Span::styled(m.glyph(), t.mark(m)))
-                .collect();
-            spans.push(Span::raw(format!(" {}", clean_name(s.slug()))));
-            Line::from(spans)
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(lines), list_area);
 }
 
 /// Why a topic's subjects cannot be shown, and where `subjects` was set.

@@ -7,7 +7,6 @@
 use ratatui::text::{Line, Span, Text};
 
 use crate::display::{clean_name, clean_text, head_lines};
-use crate::learn::Outcome;
 use crate::tui::app::App;
 use crate::tui::model::{Model, PREVIEW_LIMIT};
 use crate::tui::pane::Tab;
@@ -17,32 +16,19 @@ use crate::tui::tree::RowKind;
 /// after `limit` lines: a frame draws what its scroll can show, a search
 /// reads the whole text.
 pub fn tab_text(app: &App, model: &Model, limit: usize) -> Text<'static> {
-    let client = app
-        .preview
-        .prompt_client
-        .as_deref()
-        .filter(|_| app.preview.tab == Tab::Prompt);
+    if let Some(body) = super::text_window::body(app, model) {
+        return body.whole(app, limit);
+    }
     match app.preview.tab {
         Tab::Subject => subject(app, limit),
-        Tab::Prompt if let Some(c) = client => super::client_prompt::text(app, model, c, limit),
-        Tab::Prompt => match &model.prompt {
-            _ if !model.prompt_ready => muted(app, "(rendering the <knowledge> section…)"),
-            Some(_) => numbered(app, &model.prompt_head.text, limit),
-            None => muted(
-                app,
-                "(the <knowledge> section is absent: no enabled topic has an available or learned subject)",
-            ),
-        },
-        Tab::Learn => learn(app, limit),
-        Tab::Tool => match &model.tool {
-            Some(t) => plain(t, limit),
-            None => muted(
-                app,
-                "(the learn tool is not registered: no enabled topic has a subject available to learn)",
-            ),
+        Tab::Prompt => match app.preview.prompt_client.as_deref() {
+            Some(c) => super::client_prompt::text(app, model, c, limit),
+            None => Text::default(),
         },
         Tab::Config => super::config_tab::text(app, model),
         Tab::Findings => super::findings::tab(app).0,
+        // Byte-exact tabs: drawn from `text_window::body` above.
+        Tab::Learn | Tab::Tool => Text::default(),
     }
 }
 
@@ -67,13 +53,6 @@ fn text_gutter(text: &Text) -> usize {
         .and_then(|l| l.spans.first())
         .filter(|s| s.content.ends_with(' ') && s.content.trim().parse::<usize>().is_ok())
         .map_or(0, |s| s.content.chars().count())
-}
-
-/// `text` as drawn with line numbers: only the lines a scrolled preview
-/// can show.
-fn numbered(app: &App, text: &str, limit: usize) -> Text<'static> {
-    let shown = clean_text(head_lines(text, limit), true).into_owned();
-    Text::from(super::wrap::numbered(&shown, app.theme.muted()))
 }
 
 /// `text` as drawn: only the lines a scrolled preview can show.
@@ -204,32 +183,6 @@ fn frontmatter_lines(
             app.theme.warning(),
         )),
     }
-}
-
-fn learn(app: &App, limit: usize) -> Text<'static> {
-    let Some(key) = app.learn_key() else {
-        return Text::default();
-    };
-    let call = match &key.pattern {
-        Some(p) => format!("learn(topic: {:?}, subjects: [{:?}])", key.topic, p),
-        None => format!("learn(topic: {:?})", key.topic),
-    };
-    let mut text = Text::from(vec![
-        Line::styled(clean_name(&call).into_owned(), app.theme.muted()),
-        Line::default(),
-    ]);
-    match app.cache.learn.get(&key) {
-        None => text.push_line(Line::styled("(running…)", app.theme.muted())),
-        Some(Outcome::Success(out)) => text.extend(numbered(app, out, limit)),
-        Some(Outcome::Error(out)) => {
-            text.push_line(Line::styled(
-                "error (the assistant sees a failed call):",
-                app.theme.error(),
-            ));
-            text.extend(numbered(app, out, limit));
-        }
-    }
-    text
 }
 
 #[cfg(test)]

@@ -1,0 +1,84 @@
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+//! An index kept open between searches (the MCP server, the TUI) skips
+//! comparing every file when it is given the same walk again, and never
+//! misses a change when given a new one: a file edited, one renamed with
+//! its size and time kept (as `mv` does), one added, one disabled.
+
+mod common;
+
+use std::fs::{File, FileTimes};
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use jp_kb::KnowledgeBase;
+use jp_kb::search::{SearchRequest, Searcher};
+
+fn slugs(searcher: &mut Searcher, kb: &KnowledgeBase, query: &str) -> Vec<String> {
+    let request = SearchRequest {
+        query,
+        topic: None,
+        limit: 10,
+        hidden: true,
+    };
+    let mut out: Vec<String> = searcher
+        .search(kb, &request)
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| h.slug)
+        .collect();
+    out.sort();
+    out
+}
+
+fn write_with_time(path: &Path, text: &str, seconds_ago: u64) {
+    std::fs::write(path, text).unwrap();
+    let time = SystemTime::now() - Duration::from_secs(seconds_ago);
+    File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_times(FileTimes::new().set_modified(time))
+        .unwrap();
+}
+
+#[test]
+fn the_same_walk_is_not_compared_again_and_every_change_is_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join(".jp")).unwrap();
+    std::fs::create_dir_all(root.join("notes")).unwrap();
+    std::fs::write(
+        root.join(".jp/config.toml"),
+        "[kb.topic.notes]\nsubjects = \"notes\"\n",
+    )
+    .unwrap();
+    write_with_time(&root.join("notes/tar.md"), "# tar\n\narchive files\n", 600);
+    write_with_time(&root.join("notes/zip.md"), "# zip\n\npackage files\n", 600);
+
+    let mut searcher = Searcher::memory();
+    let kb = common::load_kb(&root);
+    assert_eq!(searcher.refresh(&kb), 2);
+    assert_eq!(searcher.refresh(&kb), 0, "the same walk: nothing compared");
+    assert_eq!(slugs(&mut searcher, &kb, "archive"), ["tar"]);
+
+    // Edited: a new size and time.
+    write_with_time(&root.join("notes/zip.md"), "# zip\n\narchive too\n", 300);
+    let kb = common::load_kb(&root);
+    assert_eq!(searcher.refresh(&kb), 1);
+    assert_eq!(slugs(&mut searcher, &kb, "archive"), ["tar", "zip"]);
+
+    // Renamed with its size and time kept: only the path tells.
+    std::fs::rename(root.join("notes/tar.md"), root.join("notes/gnu-tar.md")).unwrap();
+    let kb = common::load_kb(&root);
+    assert_eq!(slugs(&mut searcher, &kb, "archive"), ["gnu-tar", "zip"]);
+
+    // Disabled: no longer indexed, though no file changed.
+    std::fs::write(
+        root.join(".jp/config.toml"),
+        "[kb.topic.notes]\nsubjects = \"notes\"\ndisabled = [\"zip\"]\n",
+    )
+    .unwrap();
+    let kb = common::load_kb(&root);
+    assert_eq!(slugs(&mut searcher, &kb, "archive"), ["gnu-tar"]);
+}
