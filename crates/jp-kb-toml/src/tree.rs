@@ -57,6 +57,17 @@ pub struct Index<'d> {
     pub leaves: Vec<Leaf<'d>>,
 }
 
+/// The keys of a walk's path (the index of an array of tables left out:
+/// its tables share the array's path).
+fn keys_of(path: &[Step<'_>]) -> Vec<String> {
+    path.iter()
+        .filter_map(|step| match step {
+            Step::Key(k) => Some((*k).to_owned()),
+            Step::Index(_) => None,
+        })
+        .collect()
+}
+
 fn missing_span(what: &str) -> TomlError {
     TomlError::Internal(format!("the parser gave no position for {what}"))
 }
@@ -74,19 +85,12 @@ impl<'d> Index<'d> {
         walk(doc.as_table(), &mut |v: &Visit<'_, 'd>| {
             hosts.truncate(v.path.len());
             let host = hosts.last().copied().unwrap_or(Host::Std(None));
-            let path: Vec<String> = v
-                .path
-                .iter()
-                .filter_map(|step| match step {
-                    Step::Key(k) => Some((*k).to_owned()),
-                    Step::Index(_) => None,
-                })
-                .collect();
             let inner = match v.node {
                 // Its elements find their own header.
                 Node::ArrayOfTables(_) => Some(host),
-                Node::Table(table) => Some(index.table_host(table, &path, host, v.is_item())?),
+                Node::Table(table) => Some(index.table_host(table, v.path, host, v.is_item())?),
                 Node::Value(value) => {
+                    let path = keys_of(v.path);
                     let name = path.last().map_or("", String::as_str);
                     let key = v.key.ok_or_else(|| missing_span(name))?;
                     index.leaf(key, value, path, host)?
@@ -107,7 +111,7 @@ impl<'d> Index<'d> {
     fn table_host(
         &mut self,
         table: &Table,
-        path: &[String],
+        path: &[Step<'_>],
         host: Host,
         array: bool,
     ) -> Result<Host, TomlError> {
@@ -116,7 +120,7 @@ impl<'d> Index<'d> {
         }
         let span = table.span().ok_or_else(|| missing_span("a table header"))?;
         self.headers.push(Header {
-            path: path.to_vec(),
+            path: keys_of(path),
             region_end: span.end,
             span,
             array,

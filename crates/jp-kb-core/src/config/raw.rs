@@ -95,17 +95,17 @@ pub fn from_toml(doc: &toml_edit::Document<String>) -> RawNode {
         let (kind, line, holds) = match v.node {
             // The tables of `[[...]]` have only their header's line.
             Node::Table(_) if parent_holds == Holds::Items => {
-                (RawKind::Table(Vec::new()), own_line, Holds::Entries)
+                (RawKind::Table(Vec::new()), own_line, Some(Holds::Entries))
             }
             Node::Table(_) => (
                 RawKind::Table(Vec::new()),
                 own_line.or(key_line),
-                Holds::Entries,
+                Some(Holds::Entries),
             ),
             Node::ArrayOfTables(_) => (
                 RawKind::Array(Vec::new()),
                 own_line.or(key_line),
-                Holds::Items,
+                Some(Holds::Items),
             ),
             Node::Value(value) => {
                 let fallback = match parent_holds {
@@ -121,11 +121,16 @@ pub fn from_toml(doc: &toml_edit::Document<String>) -> RawNode {
             Some(Step::Key(k)) => Some((*k).to_owned()),
             _ => None,
         };
-        open.push(Open {
-            name,
-            node: RawNode::new(kind, line),
-            holds,
-        });
+        let node = RawNode::new(kind, line);
+        match (holds, open.last_mut()) {
+            // A scalar holds nothing: it goes into its parent at once.
+            (None, Some(parent)) => attach(parent, name, node),
+            (holds, _) => open.push(Open {
+                name,
+                node,
+                holds: holds.unwrap_or(Holds::Entries),
+            }),
+        }
         Ok::<_, Infallible>(true)
     });
     close_to(&mut open, 1);
@@ -136,8 +141,8 @@ pub fn from_toml(doc: &toml_edit::Document<String>) -> RawNode {
 }
 
 /// A value's kind (arrays and inline tables empty: their items follow)
-/// and what it holds.
-fn value_kind(value: &toml_edit::Value) -> (RawKind, Holds) {
+/// and what it holds (`None`: a scalar).
+fn value_kind(value: &toml_edit::Value) -> (RawKind, Option<Holds>) {
     use toml_edit::Value;
     let kind = match value {
         Value::String(s) => RawKind::String(s.value().clone()),
@@ -145,10 +150,12 @@ fn value_kind(value: &toml_edit::Value) -> (RawKind, Holds) {
         Value::Integer(_) => RawKind::Other("integer"),
         Value::Float(_) => RawKind::Other("float"),
         Value::Datetime(_) => RawKind::Other("datetime"),
-        Value::Array(_) => return (RawKind::Array(Vec::new()), Holds::Items),
-        Value::InlineTable(_) => return (RawKind::Table(Vec::new()), Holds::InlineEntries),
+        Value::Array(_) => return (RawKind::Array(Vec::new()), Some(Holds::Items)),
+        Value::InlineTable(_) => {
+            return (RawKind::Table(Vec::new()), Some(Holds::InlineEntries));
+        }
     };
-    (kind, Holds::Entries)
+    (kind, None)
 }
 
 /// Closes open nodes into their parents until `depth` remain (the root is
@@ -159,13 +166,18 @@ fn close_to(open: &mut Vec<Open>, depth: usize) {
         let Some(parent) = open.last_mut() else {
             return;
         };
-        match (&mut parent.node.kind, child.name) {
-            (RawKind::Table(entries), Some(name)) => entries.push((name, child.node)),
-            (RawKind::Array(items), None) => items.push(child.node),
-            // The walk names table entries by key and array items by
-            // index, so no other pairing occurs.
-            _ => {}
-        }
+        attach(parent, child.name, child.node);
+    }
+}
+
+/// Puts a finished node into its parent: an entry of a table, an item of
+/// an array. The walk names table entries by key and array items by
+/// index, so no other pairing occurs.
+fn attach(parent: &mut Open, name: Option<String>, node: RawNode) {
+    match (&mut parent.node.kind, name) {
+        (RawKind::Table(entries), Some(name)) => entries.push((name, node)),
+        (RawKind::Array(items), None) => items.push(node),
+        _ => {}
     }
 }
 
