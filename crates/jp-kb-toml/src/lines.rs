@@ -153,16 +153,26 @@ mod tests {
     fn a_byte_order_mark_is_not_a_column() {
         let text = "\u{feff}a = !\nb";
         let index = LineIndex::new(text);
-        assert_eq!(index.position(text, 3), (1, 1));
-        assert_eq!(index.position(text, 7), (1, 5));
-        assert_eq!(index.position(text, 0), (1, 1));
-        assert_eq!(index.position(text, 1), (1, 1));
-        assert_eq!(index.position(text, 9), (2, 1));
-        assert_eq!(index.offset(text, 1, 1), 3);
-        assert_eq!(index.line_span(text, 1), Some(3..8));
-        assert_eq!(line_col(text, 7), (1, 5));
-        assert_eq!(line_col("a = 1\nb\u{e9} = \"x\"\n", 10), (2, 4));
-        assert_eq!(position_of("\u{feff}", 3), (1, 1));
-        assert_eq!(line_span_in("\u{feff}  x  \n", 1), Some(5..6));
+        // Offsets inside the mark (0, 1), its end (3), `!` (7), `b` (9).
+        let positions: Vec<_> = [0, 1, 3, 7, 9]
+            .into_iter()
+            .map(|offset| index.position(text, offset))
+            .collect();
+        assert_eq!(positions, [(1, 1), (1, 1), (1, 1), (1, 5), (2, 1)]);
+        assert_eq!(
+            (index.offset(text, 1, 1), index.line_span(text, 1)),
+            (3, Some(3..8))
+        );
+        assert_eq!(
+            (line_col(text, 7), line_col("a = 1\nb\u{e9} = 1", 10)),
+            ((1, 5), (2, 4))
+        );
+        assert_eq!(
+            (
+                position_of("\u{feff}", 3),
+                line_span_in("\u{feff}  x  \n", 1)
+            ),
+            ((1, 1), Some(5..6))
+        );
     }
 }
