@@ -93,6 +93,46 @@ fn syntax_errors_after_multibyte_characters_are_findings_in_every_format() {
     }
 }
 
+/// Where `check --json` puts each finding: code, file, line and column.
+fn places(findings: &[Value]) -> Vec<(Value, Value, Value, Value)> {
+    findings
+        .iter()
+        .map(|f| {
+            let at = |k: &str| f[k].clone();
+            (at("code"), at("file"), at("line"), at("column"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_byte_order_mark_is_not_a_column() {
+    // Editors hide the mark, so a finding on line 1 of a file that starts
+    // with one must name the same column as without it (issue 13, item 5:
+    // the loader's positions counted the mark, the editor's did not).
+    for (file, text) in [
+        (".jp/config.toml", "kb = \"ééé\" x\n"),
+        (".jp/config.yaml", "kb: {topic: \"ééé\" x}\n"),
+        (
+            ".jp/kb.toml",
+            "kb.topicc = 1\n[kb.topic.t]\nsubjects = \"kb\"\n",
+        ),
+    ] {
+        let located = |text: &str| {
+            let sb = Sandbox::new();
+            sb.write(&format!("ws/{file}"), text);
+            sb.write("ws/kb/a.md", "A\n");
+            let (findings, _, stderr) = check_json(&sb);
+            assert!(
+                findings.iter().any(|f| f["file"] == file && f["line"] == 1),
+                "{file}: {findings:#?}\n{stderr}"
+            );
+            places(&findings)
+        };
+        let plain = located(text);
+        assert_eq!(located(&format!("\u{feff}{text}")), plain, "{file}");
+    }
+}
+
 // ---- item 4: `.jp/.id` ----------------------------------------------------
 
 #[test]

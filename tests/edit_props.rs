@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use proptest::prelude::*;
 
-use jp_kb::edit::{Edit, EditError, Field, FieldValue, apply, list_topics};
+use jp_kb::edit::{Edit, EditError, FieldValue, TopicField, apply, list_topics};
 
 const IDS: [&str; 4] = ["alpha", "beta", "my.topic", "g-2"];
 
@@ -482,10 +482,10 @@ proptest! {
         let topics = list_topics(&doc).expect("parses");
         prop_assume!(!topics.is_empty());
         let id = topics[which % topics.len()].id.clone();
-        let field = Field::ALL[f];
+        let field = TopicField::SCALARS[f];
         let parsed: toml_edit::DocumentMut = doc.parse().expect("parses");
         let current = parsed["kb"]["topic"][id.as_str()].get(field.key()).and_then(|i| i.as_value()).cloned();
-        let value = if field == Field::Enable {
+        let value = if field == TopicField::Enable {
             FieldValue::Bool(current.as_ref().and_then(toml_edit::Value::as_bool).is_none_or(|b| !b))
         } else {
             FieldValue::Text(format!("{new}-changed"))

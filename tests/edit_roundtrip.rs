@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use jp_kb::edit::{Edit, Field, FieldValue, apply, list_topics};
+use jp_kb::edit::{Edit, FieldValue, TopicField, apply, list_topics};
 
 fn corpus() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -107,21 +107,21 @@ fn every_real_file_survives_edit_and_inverse_byte_for_byte() {
                 },
                 Edit::SetField {
                     topic: topic.clone(),
-                    field: Field::Introduction,
+                    field: TopicField::Introduction,
                     value: FieldValue::Text("Round trip.".into()),
                 },
                 Edit::SetField {
                     topic: topic.clone(),
-                    field: Field::Enable,
+                    field: TopicField::Enable,
                     value: FieldValue::Bool(false),
                 },
                 Edit::UnsetField {
                     topic: topic.clone(),
-                    field: Field::Enable,
+                    field: TopicField::Enable,
                 },
                 Edit::UnsetField {
                     topic: topic.clone(),
-                    field: Field::Introduction,
+                    field: TopicField::Introduction,
                 },
                 Edit::RemoveDisabled {
                     topic: topic.clone(),

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb::KnowledgeBase;
-use jp_kb::config::{Origin, Valued};
+use jp_kb::config::{Origin, TopicField, Valued};
 use jp_kb::content::{Content, Root, SkipReason, read_content, read_content_prefix};
 use jp_kb::display::{escape_json, escape_name};
 use jp_kb::subjects::Resolution;
@@ -248,21 +248,14 @@ fn topic_json(kb: &KnowledgeBase, state: &TopicState) -> Value {
         .unwrap_or_default();
     let mut origin = serde_json::Map::new();
     origin.insert("topic".into(), origin_text(kb, &c.origin));
-    for (key, value) in [
-        ("title", &c.title),
-        ("introduction", &c.introduction),
-        ("description", &c.description),
-        ("subjects", &c.subjects),
-    ] {
-        if let Some(v) = value {
-            origin.insert(key.into(), origin_text(kb, &v.origin));
+    for field in TopicField::SCALARS {
+        if let Some(o) = c.scalar_origin(field) {
+            origin.insert(field.key().into(), origin_text(kb, o));
         }
     }
-    if let Some(v) = &c.enable {
-        origin.insert("enable".into(), origin_text(kb, &v.origin));
+    for field in TopicField::LISTS {
+        origin.insert(field.key().into(), items_json(kb, c.list(field)));
     }
-    origin.insert("learned".into(), items_json(kb, &c.learned));
-    origin.insert("disabled".into(), items_json(kb, &c.disabled));
     json!({
         "id": c.id,
         "title": c.title(),

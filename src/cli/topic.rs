@@ -3,8 +3,9 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+use jp_kb::config::TopicField;
+use jp_kb::edit::FieldValue;
 use jp_kb::edit::plan::Intent;
-use jp_kb::edit::{Field, FieldValue};
 
 use super::edits::{EditContext, EditOpts};
 use super::output::CliError;
@@ -44,7 +45,7 @@ pub struct AddArgs {
 #[derive(Debug, Args)]
 pub struct SetArgs {
     pub id: String,
-    #[arg(value_parser = ["title", "introduction", "description", "subjects", "enable"])]
+    #[arg(value_parser = scalar_keys())]
     pub field: String,
     pub value: String,
     #[command(flatten)]
@@ -54,7 +55,7 @@ pub struct SetArgs {
 #[derive(Debug, Args)]
 pub struct UnsetArgs {
     pub id: String,
-    #[arg(value_parser = ["title", "introduction", "description", "subjects", "enable"])]
+    #[arg(value_parser = scalar_keys())]
     pub field: String,
     #[command(flatten)]
     pub opts: EditOpts,
@@ -73,7 +74,7 @@ pub fn run(ctx: &EditContext<'_>, command: &TopicCommand) -> Result<ExitCode, Cl
         TopicCommand::Set(args) => {
             let field = parse_field(&args.field)?;
             let value = match field {
-                Field::Enable => match args.value.as_str() {
+                TopicField::Enable => match args.value.as_str() {
                     "true" => FieldValue::Bool(true),
                     "false" => FieldValue::Bool(false),
                     _ => return Err(CliError::usage("`enable` takes `true` or `false`")),
@@ -91,12 +92,20 @@ pub fn run(ctx: &EditContext<'_>, command: &TopicCommand) -> Result<ExitCode, Cl
     }
 }
 
-fn parse_field(name: &str) -> Result<Field, CliError> {
-    Field::from_key(name).ok_or_else(|| {
-        CliError::usage(format!(
-            "unknown field `{name}`; valid: title, introduction, description, subjects, enable"
-        ))
-    })
+/// The fields `set` and `unset` take (the lists are edited entry by entry).
+fn scalar_keys() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(TopicField::SCALARS.map(TopicField::key))
+}
+
+fn parse_field(name: &str) -> Result<TopicField, CliError> {
+    TopicField::from_key(name)
+        .filter(|f| TopicField::SCALARS.contains(f))
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "unknown field `{name}`; valid: {}",
+                TopicField::keys(&TopicField::SCALARS)
+            ))
+        })
 }
 
 fn add(ctx: &EditContext<'_>, args: &AddArgs) -> Result<ExitCode, CliError> {
@@ -115,7 +124,7 @@ fn add(ctx: &EditContext<'_>, args: &AddArgs) -> Result<ExitCode, CliError> {
 fn set(
     ctx: &EditContext<'_>,
     id: &str,
-    field: Field,
+    field: TopicField,
     value: Option<FieldValue>,
     opts: &EditOpts,
 ) -> Result<ExitCode, CliError> {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::edit::Change;
 use crate::edit::plan::Step;
-pub use crate::edit::{Edit, Field, FieldValue, Journal};
+pub use crate::edit::{Edit, FieldValue, Journal};
 
 /// What a save, undo or redo did to one file, as text for the status line
 /// and the Config tab's highlight.

@@ -2,6 +2,17 @@
 //! (and what it refuses) is the planner's decision: `plans::submit`.
 
 use super::app::{App, Form, FormField, FormKind};
+use crate::config::TopicField;
+
+/// A metadata field's label on the topic form.
+fn label(field: TopicField) -> &'static str {
+    match field {
+        TopicField::Title => "Title",
+        TopicField::Introduction => "Introduction",
+        TopicField::Description => "Description (multi-line)",
+        _ => field.key(),
+    }
+}
 
 /// The form editing the selected topic's texts.
 pub fn edit_topic(app: &App) -> Option<Form> {
@@ -11,15 +22,15 @@ pub fn edit_topic(app: &App) -> Option<Form> {
         kind: FormKind::EditTopic {
             topic: state.id().to_owned(),
         },
-        fields: vec![
-            FormField::new("Title", c.title().unwrap_or(""), false),
-            FormField::new("Introduction", c.introduction().unwrap_or(""), false),
-            FormField::new(
-                "Description (multi-line)",
-                c.description().unwrap_or(""),
-                true,
-            ),
-        ],
+        // One form field per metadata field, in its order: `plans::submit`
+        // reads them back by position.
+        fields: TopicField::METADATA
+            .into_iter()
+            .map(|field| {
+                let value = c.text(field).map_or("", |v| v.value.as_str());
+                FormField::new(label(field), value, field == TopicField::Description)
+            })
+            .collect(),
         focus: 0,
         error: None,
     })

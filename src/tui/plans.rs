@@ -8,8 +8,9 @@
 use super::app::{App, Choice, Form, FormField, FormKind, Mode};
 use super::cost::{BUDGET, Cached};
 use super::tree::RowKind;
+use crate::config::TopicField;
+use crate::edit::FieldValue;
 use crate::edit::plan::{self, Answer, Chosen, Intent, List, Plan};
-use crate::edit::{Field, FieldValue};
 
 /// What a key proposes.
 #[derive(Debug, Clone)]
@@ -174,13 +175,12 @@ pub fn submit(app: &App, form: &Form) -> Proposal {
                 return Proposal::Refuse(format!("topic `{topic}` no longer exists"));
             };
             let c = &state.config;
-            let current = [c.title(), c.introduction(), c.description()];
-            let fields = [Field::Title, Field::Introduction, Field::Description]
+            // The form's fields are the metadata, in order (`forms::edit_topic`).
+            let fields = TopicField::METADATA
                 .into_iter()
-                .zip(current)
                 .enumerate()
-                .filter(|(i, (_, old))| old.unwrap_or("") != value(*i))
-                .map(|(i, (field, _))| (field, Some(FieldValue::Text(value(i)))))
+                .filter(|&(i, field)| c.text(field).map_or("", |v| v.value.as_str()) != value(i))
+                .map(|(i, field)| (field, Some(FieldValue::Text(value(i)))))
                 .collect::<Vec<_>>();
             if fields.is_empty() {
                 return Proposal::Note("nothing changed".into());

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use jp_kb::edit::{Edit, EditError, Field, FieldValue, apply, list_topics};
+use jp_kb::edit::{Edit, EditError, FieldValue, TopicField, apply, list_topics};
 
 use super::{config, document};
 
@@ -35,17 +35,17 @@ fn all_edits(id: &str) -> Vec<Edit> {
         },
         Edit::SetField {
             topic: t(),
-            field: Field::Title,
+            field: TopicField::Title,
             value: FieldValue::Text("T\nU".into()),
         },
         Edit::SetField {
             topic: t(),
-            field: Field::Enable,
+            field: TopicField::Enable,
             value: FieldValue::Bool(false),
         },
         Edit::UnsetField {
             topic: t(),
-            field: Field::Subjects,
+            field: TopicField::Subjects,
         },
         Edit::RemoveTopic { topic: t() },
         Edit::AddTopic {

@@ -14,7 +14,7 @@
 //! ```
 #![allow(dead_code)]
 
-use jp_kb::edit::{Edit, Field, FieldValue};
+use jp_kb::edit::{Edit, FieldValue, TopicField};
 
 pub struct Spec {
     pub edit: Edit,
@@ -89,7 +89,7 @@ pub fn parse_edit(w: &[String]) -> Result<Edit, String> {
     };
     let topic = || args.first().cloned().unwrap_or_default();
     let rest = || args.iter().skip(1).cloned().collect::<Vec<_>>();
-    let field = |name: &str| Field::from_key(name).ok_or(format!("unknown field {name}"));
+    let field = |name: &str| TopicField::from_key(name).ok_or(format!("unknown field {name}"));
     Ok(match cmd.as_str() {
         "add-learned" => Edit::AddLearned {
             topic: topic(),
@@ -141,8 +141,8 @@ pub fn parse_edit(w: &[String]) -> Result<Edit, String> {
             need(3)?;
             let f = field(&args[1])?;
             let value = match (f, args[2].as_str()) {
-                (Field::Enable, "true") => FieldValue::Bool(true),
-                (Field::Enable, "false") => FieldValue::Bool(false),
+                (TopicField::Enable, "true") => FieldValue::Bool(true),
+                (TopicField::Enable, "false") => FieldValue::Bool(false),
                 (_, v) => FieldValue::Text(v.to_owned()),
             };
             Edit::SetField {

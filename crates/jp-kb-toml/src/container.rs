@@ -69,7 +69,7 @@ pub fn wrong_type(index: &Index<'_>, path: &[String], expected: &'static str) ->
     } else {
         ("something else", 0)
     };
-    let (line, column) = crate::text::line_col(index.src, pos);
+    let (line, column) = crate::lines::line_col(index.src, pos);
     TomlError::WrongType {
         key: path_repr(path),
         line,

@@ -3,6 +3,8 @@
 
 use std::ops::Range;
 
+use toml_writer::{ToTomlKey as _, TomlKeyBuilder};
+
 /// Byte ranges of the segments of a (possibly dotted) key written at
 /// `start`, e.g. `kb . topic."my.id".learned`. Stops at the first byte that
 /// cannot continue the key (`=`, `]`, end of line). `None` when no key
@@ -54,13 +56,13 @@ fn is_bare(b: u8) -> bool {
 }
 
 /// A key as TOML wants it written: bare when it can be, else a basic
-/// string (`"my.topic"`).
+/// string (`"my.topic"`), never the literal string `toml_writer` would
+/// pick for a key holding `"`, so keys read as jp-kb always wrote them.
 pub fn key_repr(key: &str) -> String {
-    if !key.is_empty() && key.bytes().all(is_bare) {
-        key.to_owned()
-    } else {
-        crate::strings::basic(key)
-    }
+    let key = TomlKeyBuilder::new(key);
+    key.as_unquoted()
+        .unwrap_or_else(|| key.as_basic())
+        .to_toml_key()
 }
 
 /// A dotted path for messages and headers: `kb.topic."my.topic".learned`.

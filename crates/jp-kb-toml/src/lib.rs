@@ -13,22 +13,25 @@
 //! spans and values), and every change is a [`patch::Patch`]: one byte
 //! range replaced by new text, nothing else touched by construction.
 //!
-//! Layers, lowest first: [`text`] (lines, columns, line breaks, BOM),
-//! [`keys`] and [`strings`] (reading and writing keys and strings),
-//! [`tree`] (where every key-value and header sits), [`container`] (tables
-//! in any spelling: header, dotted, inline, implicit), [`array`] (one
-//! array as editable text) and [`wrap`] (long one-line arrays broken into
-//! lines).
+//! Layers, lowest first: [`text`] (line breaks, BOM), [`lines`] (the
+//! line/column mapping), [`keys`] and [`strings`] (reading and writing
+//! keys and strings), [`walk`] (every node of a parsed document, in
+//! order), [`tree`] (where every key-value and header sits),
+//! [`container`] (tables in any spelling: header, dotted, inline,
+//! implicit), [`array`] (one array as editable text) and [`wrap`] (long
+//! one-line arrays broken into lines).
 #![doc = include_str!("../README.md")]
 
 pub mod array;
 pub mod container;
 pub mod error;
 pub mod keys;
+pub mod lines;
 pub mod patch;
 pub mod strings;
 pub mod text;
 pub mod tree;
+pub mod walk;
 pub mod wrap;
 
 pub use error::TomlError;

@@ -1,8 +1,24 @@
 //! Writing TOML strings: pick the quoting the file already uses for a
 //! value (basic, literal, multi-line) when the new text can be written
 //! that way, else a basic string with escapes.
+//!
+//! One-line strings are `toml_writer`'s (the encoder `toml_edit` itself
+//! uses): its basic and literal strings are byte for byte what jp-kb wrote
+//! before (the test `toml_writer_matches_the_old_encoder` compares them on
+//! every short string over an alphabet of awkward characters), and so are
+//! its bare-or-basic keys ([`crate::keys::key_repr`]).
+//!
+//! Multi-line strings stay ours: `toml_writer` cannot keep a file's
+//! layout. It always puts LF after the opening `"""` or `'''` (in a CRLF
+//! file, a bare LF; and a value the file wrote without that break gains
+//! one), and it escapes every CR: the value `a` CR LF `b` comes out as
+//! `"""` LF `a\r` LF `b"""` where a CRLF file needs `"""` CR LF `a` CR LF
+//! `b"""`; its multi-line literal string refuses a CRLF value altogether.
+//! The test `toml_writer_breaks_crlf_multi_line` pins these differences.
 
 use std::fmt::Write as _;
+
+use toml_writer::{ToTomlValue as _, TomlStringBuilder};
 
 /// The four TOML string spellings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +53,9 @@ pub fn encode(value: &str, preferred: Style, lead: &str, eol: &str) -> String {
         other => other,
     };
     match preferred {
-        Style::Literal if literal_ok(value) => format!("'{value}'"),
+        Style::Literal => TomlStringBuilder::new(value)
+            .as_literal()
+            .map_or_else(|| basic(value), |s| s.to_toml_value()),
         Style::MlLiteral if ml_literal_ok(value) => {
             format!("'''{}{value}'''", ml_lead(value, lead))
         }
@@ -48,7 +66,7 @@ pub fn encode(value: &str, preferred: Style, lead: &str, eol: &str) -> String {
                 ml_basic_body(value)
             )
         }
-        Style::Basic | Style::Literal => basic(value),
+        Style::Basic => basic(value),
     }
 }
 
@@ -87,21 +105,15 @@ pub fn ml_lead_of(repr: &str) -> &str {
     }
 }
 
-/// A basic string (`"…"`) with every character TOML requires escaped.
+/// A basic string (`"…"`) with every character TOML requires escaped:
+/// `\"`, `\\`, `\b \t \n \f \r`, other ASCII controls as `\uXXXX`;
+/// everything else as is.
 pub fn basic(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for c in value.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c => push_escaped_control(&mut out, c),
-        }
-    }
-    out.push('"');
-    out
+    TomlStringBuilder::new(value).as_basic().to_toml_value()
 }
 
+/// One character of a multi-line basic string's body: the escape
+/// [`basic`] writes for a control character, else the character.
 fn push_escaped_control(out: &mut String, c: char) {
     match c {
         '\u{8}' => out.push_str("\\b"),
@@ -118,10 +130,6 @@ fn push_escaped_control(out: &mut String, c: char) {
 
 fn is_control(c: char) -> bool {
     (c < ' ' && c != '\t') || c == '\u{7f}'
-}
-
-fn literal_ok(value: &str) -> bool {
-    !value.contains('\'') && !value.chars().any(is_control)
 }
 
 fn ml_literal_ok(value: &str) -> bool {
@@ -231,5 +239,103 @@ mod tests {
         );
         assert_eq!(style_of("'''x'''"), Style::MlLiteral);
         assert_eq!(ml_lead_of("\"\"\"\r\nx\"\"\""), "\r\n");
+    }
+
+    /// jp-kb's encoder before `toml_writer`, kept as the reference the
+    /// switch must match byte for byte.
+    fn old_basic(value: &str) -> String {
+        let mut out = String::from('"');
+        for c in value.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c => push_escaped_control(&mut out, c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    fn old_literal(value: &str) -> String {
+        if !value.contains('\'') && !value.chars().any(is_control) {
+            format!("'{value}'")
+        } else {
+            old_basic(value)
+        }
+    }
+
+    fn old_key(key: &str) -> String {
+        let bare = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+        if !key.is_empty() && key.bytes().all(bare) {
+            key.to_owned()
+        } else {
+            old_basic(key)
+        }
+    }
+
+    /// Every string of up to three characters over an alphabet of what
+    /// makes quoting hard: quotes, backslash, each escaped control, other
+    /// controls, DEL, C1 and format characters, non-ASCII, and the
+    /// characters of bare keys.
+    fn awkward_strings() -> Vec<String> {
+        let alphabet = [
+            'a', 'Z', '0', '-', '_', '.', '/', ':', ' ', '#', '=', '[', '{', '$', '"', '\'', '\\',
+            '\t', '\n', '\r', '\u{8}', '\u{c}', '\u{0}', '\u{1b}', '\u{1f}', '\u{7f}', '\u{85}',
+            '\u{9b}', '\u{feff}', '\u{202e}', 'é', '€', '😀',
+        ];
+        let mut out = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..3 {
+            last = last
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            out.extend(last.iter().cloned());
+        }
+        out
+    }
+
+    #[test]
+    fn toml_writer_matches_the_old_encoder() {
+        let strings = awkward_strings();
+        assert!(strings.len() > 35_000, "{}", strings.len());
+        for v in &strings {
+            assert_eq!(basic(v), old_basic(v), "basic {v:?}");
+            let literal = encode(v, Style::Literal, "", "\n");
+            assert_eq!(literal, old_literal(v), "literal {v:?}");
+            assert_eq!(crate::keys::key_repr(v), old_key(v), "key {v:?}");
+        }
+        // And what is written reads back (every pair of characters).
+        for v in strings.iter().filter(|v| v.chars().count() <= 2) {
+            parses_back(&basic(v), v);
+            parses_back(&encode(v, Style::Literal, "", "\n"), v);
+            let key = crate::keys::key_repr(v);
+            let doc = toml_edit::Document::parse(format!("{key} = 1\n")).unwrap();
+            assert!(doc.contains_key(v), "key {v:?} as {key}");
+        }
+    }
+
+    #[test]
+    fn toml_writer_breaks_crlf_multi_line() {
+        use toml_writer::{ToTomlValue as _, TomlStringBuilder};
+        let value = "a\r\nb";
+        let theirs = TomlStringBuilder::new(value).as_ml_basic().to_toml_value();
+        assert_eq!(theirs, "\"\"\"\na\\r\nb\"\"\"");
+        assert_eq!(
+            encode(value, Style::MlBasic, "\r\n", "\r\n"),
+            "\"\"\"\r\na\r\nb\"\"\""
+        );
+        assert!(TomlStringBuilder::new(value).as_ml_literal().is_none());
+        assert_eq!(
+            encode(value, Style::MlLiteral, "\r\n", "\r\n"),
+            "'''\r\na\r\nb'''"
+        );
+        // A value the file wrote right after the quotes gains a break.
+        let theirs = TomlStringBuilder::new("x\ny").as_ml_literal();
+        assert_eq!(
+            theirs.map(|s| s.to_toml_value()).as_deref(),
+            Some("'''\nx\ny'''")
+        );
+        assert_eq!(encode("x\ny", Style::MlLiteral, "", "\n"), "'''x\ny'''");
     }
 }

@@ -1,19 +1,9 @@
-//! Byte-offset helpers over TOML source text: lines, columns and line breaks.
+//! Byte-offset helpers over TOML source text: line starts and ends, line
+//! breaks, blanks (lines and columns as people count them: [`lines`](crate::lines)).
 //!
 //! Everything here works on raw slices so that `\r\n` survives untouched:
 //! a "line break" is `\n` or `\r\n`, and helpers never normalise one into
 //! the other.
-
-/// 1-based line and column (in characters) of a byte offset.
-pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let offset = floor_char_boundary(src, offset.min(src.len()));
-    let before = &src[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_begin = before.rfind('\n').map_or(0, |i| i + 1);
-    let line_begin = line_begin.max(bom_len(src).min(offset));
-    let column = src[line_begin..offset].chars().count() + 1;
-    (line, column)
-}
 
 /// The largest character boundary of `src` at or before `offset` (clamped
 /// to its length): where a text may be cut without splitting a character.
@@ -28,7 +18,8 @@ pub fn floor_char_boundary(src: &str, offset: usize) -> usize {
 }
 
 /// Offset of the first byte of the line holding `pos`. A byte order mark
-/// opening the file is not part of its first line: it stays put.
+/// opening the file is not part of its first line: it stays put (and is
+/// no column either: [`lines`](crate::lines)).
 pub fn line_start(src: &str, pos: usize) -> usize {
     src[..pos]
         .rfind('\n')
@@ -138,15 +129,6 @@ pub fn skip_blanks(src: &str, pos: usize) -> usize {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn line_col_counts_characters() {
-        let src = "a = 1\nbé = \"x\"\n";
-        assert_eq!(line_col(src, 0), (1, 1));
-        assert_eq!(line_col(src, 6), (2, 1));
-        assert_eq!(line_col(src, 10), (2, 4));
-        assert_eq!(line_col("\u{feff}a = !", 7), (1, 5));
-    }
 
     #[test]
     fn split_ws_keeps_crlf() {

@@ -2,13 +2,16 @@
 //! header sits in the source text. `toml_edit` gives the spans of values
 //! and of the last key segment; this adds where a (dotted) key starts,
 //! which header or inline table holds it, and where each header's lines end.
+//! The nodes come from the one walk ([`crate::walk`]); array items are
+//! not leaves (an array is edited as a whole by [`crate::array`]).
 
 use std::ops::Range;
 
-use toml_edit::{Document, InlineTable, Item, Key, Table, Value};
+use toml_edit::{Document, Key, Table, Value};
 
 use crate::error::TomlError;
 use crate::text::{line_end_incl, line_start, skip_blanks};
+use crate::walk::{Node, Step, Visit, walk};
 
 /// Where a key-value is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +57,17 @@ pub struct Index<'d> {
     pub leaves: Vec<Leaf<'d>>,
 }
 
+/// The keys of a walk's path (the index of an array of tables left out:
+/// its tables share the array's path).
+fn keys_of(path: &[Step<'_>]) -> Vec<String> {
+    path.iter()
+        .filter_map(|step| match step {
+            Step::Key(k) => Some((*k).to_owned()),
+            Step::Index(_) => None,
+        })
+        .collect()
+}
+
 fn missing_span(what: &str) -> TomlError {
     TomlError::Internal(format!("the parser gave no position for {what}"))
 }
@@ -65,41 +79,31 @@ impl<'d> Index<'d> {
             headers: Vec::new(),
             leaves: Vec::new(),
         };
-        let mut path = Vec::new();
-        index.walk_table(doc.as_table(), &mut path, Host::Std(None))?;
+        // `hosts[n]`: where the keys of the node open at path length `n`
+        // are written (the walk gives a node before what it holds).
+        let mut hosts = vec![Host::Std(None)];
+        walk(doc.as_table(), &mut |v: &Visit<'_, 'd>| {
+            hosts.truncate(v.path.len());
+            let host = hosts.last().copied().unwrap_or(Host::Std(None));
+            let inner = match v.node {
+                // Its elements find their own header.
+                Node::ArrayOfTables(_) => Some(host),
+                Node::Table(table) => Some(index.table_host(table, v.path, host, v.is_item())?),
+                Node::Value(value) => {
+                    let path = keys_of(v.path);
+                    let name = path.last().map_or("", String::as_str);
+                    let key = v.key.ok_or_else(|| missing_span(name))?;
+                    index.leaf(key, value, path, host)?
+                }
+            };
+            if let Some(inner) = inner {
+                hosts.push(inner);
+            }
+            Ok(inner.is_some())
+        })?;
         index.find_key_starts()?;
         index.find_region_ends();
         Ok(index)
-    }
-
-    fn walk_table(
-        &mut self,
-        table: &'d Table,
-        path: &mut Vec<String>,
-        host: Host,
-    ) -> Result<(), TomlError> {
-        for (name, item) in table {
-            path.push(name.to_owned());
-            match item {
-                Item::Value(value) => {
-                    let key = table.key(name).ok_or_else(|| missing_span(name))?;
-                    self.leaf(key, value, path, host)?;
-                }
-                Item::Table(sub) => {
-                    let sub_host = self.table_host(sub, path, host, false)?;
-                    self.walk_table(sub, path, sub_host)?;
-                }
-                Item::ArrayOfTables(array) => {
-                    for sub in array {
-                        let sub_host = self.table_host(sub, path, host, true)?;
-                        self.walk_table(sub, path, sub_host)?;
-                    }
-                }
-                Item::None => {}
-            }
-            path.pop();
-        }
-        Ok(())
     }
 
     /// The host of a sub-table's keys: its own header, or (dotted and
@@ -107,7 +111,7 @@ impl<'d> Index<'d> {
     fn table_host(
         &mut self,
         table: &Table,
-        path: &[String],
+        path: &[Step<'_>],
         host: Host,
         array: bool,
     ) -> Result<Host, TomlError> {
@@ -116,7 +120,7 @@ impl<'d> Index<'d> {
         }
         let span = table.span().ok_or_else(|| missing_span("a table header"))?;
         self.headers.push(Header {
-            path: path.to_vec(),
+            path: keys_of(path),
             region_end: span.end,
             span,
             array,
@@ -124,52 +128,41 @@ impl<'d> Index<'d> {
         Ok(Host::Std(Some(self.headers.len() - 1)))
     }
 
+    /// Records a key-value as a leaf, and returns the host of what the
+    /// walk should visit inside it: the entries of an inline table (a
+    /// dotted one is no leaf: its entries share `host`). An array's items
+    /// are not leaves: `None`, and the walk skips them.
     fn leaf(
         &mut self,
         key: &Key,
         value: &'d Value,
-        path: &mut Vec<String>,
+        path: Vec<String>,
         host: Host,
-    ) -> Result<(), TomlError> {
+    ) -> Result<Option<Host>, TomlError> {
         if let Value::InlineTable(table) = value
             && table.is_dotted()
         {
-            return self.walk_inline(table, path, host);
+            return Ok(Some(host));
         }
         let key_span = key.span().ok_or_else(|| missing_span("a key"))?;
         let value_span = value.span().ok_or_else(|| missing_span("a value"))?;
-        self.leaves.push(Leaf {
-            path: path.clone(),
-            key_start: key_span.start,
-            key: key_span,
-            value: value_span.clone(),
-            host,
-            item: value,
-        });
-        if let Value::InlineTable(table) = value {
-            let inner = Host::Inline {
+        let inner = match value {
+            Value::InlineTable(_) => Some(Host::Inline {
                 open: value_span.start,
                 close: value_span.end - 1,
                 path_len: path.len(),
-            };
-            self.walk_inline(table, path, inner)?;
-        }
-        Ok(())
-    }
-
-    fn walk_inline(
-        &mut self,
-        table: &'d InlineTable,
-        path: &mut Vec<String>,
-        host: Host,
-    ) -> Result<(), TomlError> {
-        for (name, value) in table {
-            path.push(name.to_owned());
-            let key = table.key(name).ok_or_else(|| missing_span(name))?;
-            self.leaf(key, value, path, host)?;
-            path.pop();
-        }
-        Ok(())
+            }),
+            _ => None,
+        };
+        self.leaves.push(Leaf {
+            path,
+            key_start: key_span.start,
+            key: key_span,
+            value: value_span,
+            host,
+            item: value,
+        });
+        Ok(inner)
     }
 
     /// A std key starts its line; an inline entry starts after `{` or the

@@ -4,7 +4,7 @@
 
 use ratatui::text::{Line, Span, Text};
 
-use crate::config::Valued;
+use crate::config::{TopicField, Valued};
 use crate::display::clean_name;
 use crate::edit::diff::changed_lines;
 use crate::topic::TopicState;
@@ -53,15 +53,17 @@ fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
         ])),
         None => lines.push(Line::styled("  enable = true (default)", app.theme.muted())),
     }
-    for (key, v) in [
-        ("subjects", &c.subjects),
-        ("title", &c.title),
-        ("introduction", &c.introduction),
-        ("description", &c.description),
+    // `subjects` first: it is what the topic is made of.
+    for field in [
+        TopicField::Subjects,
+        TopicField::Title,
+        TopicField::Introduction,
+        TopicField::Description,
     ] {
-        lines.push(origin_line(app, model, key, v.as_ref()));
+        lines.push(origin_line(app, model, field.key(), c.text(field)));
     }
-    for (key, list) in [("learned", &c.learned), ("disabled", &c.disabled)] {
+    for field in TopicField::LISTS {
+        let (key, list) = (field.key(), c.list(field));
         if list.is_empty() {
             lines.push(Line::styled(format!("  {key}: (none)"), app.theme.muted()));
         }

@@ -4,7 +4,7 @@
 
 use crate::KnowledgeBase;
 use crate::clients::sync::stale;
-use crate::config::{LayerKind, Origin};
+use crate::config::{LayerKind, Origin, TopicField};
 use crate::edit::move_kb::kb_in_jp_files;
 
 use super::findings::{Code, Finding};
@@ -14,15 +14,12 @@ use super::locate::Locator;
 fn has_overrides(kb: &KnowledgeBase) -> bool {
     let arg = |o: &Origin| !matches!(o, Origin::File { .. });
     kb.loaded.files.iter().any(|f| f.kind == LayerKind::Cfg)
-        || kb.loaded.kb.topics.values().any(|t| {
-            arg(&t.origin)
-                || t.learned.iter().chain(&t.disabled).any(|v| arg(&v.origin))
-                || [&t.title, &t.introduction, &t.description, &t.subjects]
-                    .into_iter()
-                    .flatten()
-                    .any(|v| arg(&v.origin))
-                || t.enable.as_ref().is_some_and(|v| arg(&v.origin))
-        })
+        || kb
+            .loaded
+            .kb
+            .topics
+            .values()
+            .any(|t| arg(&t.origin) || TopicField::ALL.into_iter().any(|f| t.origins(f).any(arg)))
 }
 
 pub fn findings(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Finding>) {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::findings::{Code, Finding};
 use super::load::{from_argument, nearest};
 use super::locate::{Location, Locator, PointAt};
-use crate::config::{Origin, Topic, Valued};
+use crate::config::{Origin, Topic, TopicField, Valued};
 use crate::subjects::{PatternList, Resolution, is_glob};
 use crate::topic::{TopicError, TopicState};
 
@@ -145,7 +145,7 @@ fn first_of_each(items: &[Valued<String>]) -> HashMap<&str, &Valued<String>> {
 
 fn entry_location(
     topic: &Topic,
-    field: &str,
+    field: TopicField,
     entry: Option<&Valued<String>>,
     locator: &mut Locator,
 ) -> Location {
@@ -153,7 +153,7 @@ fn entry_location(
         locator.origin(
             &v.origin,
             &PointAt::Item {
-                keys: &format!("kb.topic.{}.{field}", topic.id),
+                keys: &format!("kb.topic.{}.{}", topic.id, field.key()),
                 value: &v.value,
             },
         )
@@ -188,7 +188,7 @@ pub fn learned_findings(
         let pattern = &resolution.learned_patterns[p];
         let entry = learned.get(pattern.as_str()).copied();
         let from = entry.map(|e| from_argument(&e.origin)).unwrap_or_default();
-        let location = entry_location(topic, "learned", entry, locator);
+        let location = entry_location(topic, TopicField::Learned, entry, locator);
         let finding = if bucket.is_empty() {
             let hint = if list.is_glob(p) {
                 let hidden: Vec<&str> = PatternList::new(std::slice::from_ref(pattern))
@@ -283,7 +283,7 @@ pub fn disabled_findings(
         }
         let valued = disabled.get(entry.as_str()).copied();
         let from = valued.map(|e| from_argument(&e.origin)).unwrap_or_default();
-        let location = entry_location(topic, "disabled", valued, locator);
+        let location = entry_location(topic, TopicField::Disabled, valued, locator);
         let finding = if is_glob(entry) {
             Finding::new(
                 Code::DisabledSelectsNothing,

@@ -43,7 +43,12 @@ pub fn claude_rules(section: Option<&str>) -> String {
     section.map_or_else(String::new, |s| format!("{s}\n"))
 }
 
-/// A TOML basic string holding `s` exactly.
+/// A TOML basic string holding `s` exactly. Not `jp_kb_toml::strings::
+/// basic` (`toml_writer`'s): this one also escapes C1 controls (U+0080 to
+/// U+009F, which a terminal showing the file may obey) and writes
+/// backspace and form feed as `\u0008`/`\u000C`; since `check` (KB121)
+/// compares generated files byte for byte, switching would mark every
+/// such file stale.
 fn basic(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');

@@ -222,10 +222,7 @@ fn read_value(path: &Path, format: Format) -> Result<Option<Value>, String> {
             let doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
                 let at = e
                     .span()
-                    .map(|s| {
-                        let line = text[..s.start].matches('\n').count() + 1;
-                        format!(":{line}")
-                    })
+                    .map(|s| format!(":{}", jp_kb_toml::lines::line_col(&text, s.start).0))
                     .unwrap_or_default();
                 format!(
                     "{}{at}: invalid TOML: {}",

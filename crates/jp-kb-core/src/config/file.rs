@@ -204,12 +204,13 @@ pub fn parse_config_text(path: &Path, text: &str) -> Result<RawNode, ConfigError
                 ));
             }
             let value: serde_json::Value = serde_norway::from_str(text).map_err(|e| {
-                // libyaml's index is a byte offset after any byte order
-                // mark (its column counts characters): map the offset.
-                let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+                // libyaml's index is a byte offset into the whole text, a
+                // byte order mark included, and its column counts the
+                // mark (measured: `x` in "\u{feff}kb: {topic: \"abc\" x}"
+                // is index 21, column 20): map the offset instead.
                 let (line, column) = e
                     .location()
-                    .map_or((1, 1), |l| index.position(text, l.index() + bom));
+                    .map_or((1, 1), |l| index.position(text, l.index()));
                 ConfigError::Parse {
                     path: path.to_owned(),
                     line,

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use super::error::ConfigError;
+use super::field::TopicField;
 use super::model::{
     ArrayPatch, ConfigWarning, ExtendsEntry, PartialConfig, PartialTopic, Strategy,
     UNKNOWN_KEY_PREFIX,
@@ -40,16 +41,6 @@ impl OriginSource<'_> {
         }
     }
 }
-
-pub const TOPIC_FIELDS: &[&str] = &[
-    "enable",
-    "title",
-    "introduction",
-    "description",
-    "subjects",
-    "learned",
-    "disabled",
-];
 
 /// Interprets the root of one layer.
 pub fn interpret_layer(
@@ -122,18 +113,30 @@ fn interpret_topic(
     };
     for (field, value) in fields {
         let key = format!("kb.topic.{id}.{field}");
-        match field.as_str() {
-            "enable" => match &value.kind {
+        let Some(known) = TopicField::from_key(field) else {
+            let valid = TopicField::keys(&TopicField::ALL);
+            warnings.push(unknown_key(source, value, &key, &valid));
+            continue;
+        };
+        match known {
+            TopicField::Enable => match &value.kind {
                 RawKind::Bool(b) => topic.enable = Some(Valued::new(*b, source.at(value))),
-                _ => return Err(wrong_type(source, value, &key, "a boolean")),
+                _ => return Err(wrong_type(source, value, &key, known.expected())),
             },
-            "title" => topic.title = Some(string_value(value, source, &key)?),
-            "introduction" => topic.introduction = Some(string_value(value, source, &key)?),
-            "description" => topic.description = Some(string_value(value, source, &key)?),
-            "subjects" => topic.subjects = Some(string_value(value, source, &key)?),
-            "learned" => topic.learned = Some(array_patch(value, source, &key, mode, warnings)?),
-            "disabled" => topic.disabled = Some(array_patch(value, source, &key, mode, warnings)?),
-            _ => warnings.push(unknown_key(source, value, &key, &TOPIC_FIELDS.join(", "))),
+            TopicField::Title => topic.title = Some(string_value(value, source, &key)?),
+            TopicField::Introduction => {
+                topic.introduction = Some(string_value(value, source, &key)?);
+            }
+            TopicField::Description => {
+                topic.description = Some(string_value(value, source, &key)?);
+            }
+            TopicField::Subjects => topic.subjects = Some(string_value(value, source, &key)?),
+            TopicField::Learned => {
+                topic.learned = Some(array_patch(value, source, &key, mode, warnings)?);
+            }
+            TopicField::Disabled => {
+                topic.disabled = Some(array_patch(value, source, &key, mode, warnings)?);
+            }
         }
     }
     Ok(topic)

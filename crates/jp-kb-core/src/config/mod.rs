@@ -3,10 +3,10 @@
 //! of every value (contract §2).
 
 pub mod error;
+pub mod field;
 pub mod file;
 pub mod interpret;
 pub mod layers;
-pub mod lines;
 pub mod merge;
 pub mod model;
 pub mod origin;
@@ -19,6 +19,7 @@ pub mod workspace;
 use std::path::{Path, PathBuf};
 
 pub use error::ConfigError;
+pub use field::{FieldKind, TopicField};
 pub use layers::{LayerFile, LayerKind};
 pub use model::{ConfigWarning, KbConfig, Topic};
 pub use origin::{Origin, Valued};

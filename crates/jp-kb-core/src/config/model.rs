@@ -2,6 +2,7 @@
 
 use indexmap::IndexMap;
 
+use super::field::TopicField;
 use super::origin::{Origin, Valued};
 
 /// How an array of one layer combines with what lower layers gave.
@@ -102,6 +103,45 @@ impl Topic {
 
     pub fn description(&self) -> Option<&str> {
         self.description.as_ref().map(|t| t.value.as_str())
+    }
+
+    /// The value of a text field (`title`, `introduction`, `description`,
+    /// `subjects`) when set; `None` for the flag and the lists.
+    pub fn text(&self, field: TopicField) -> Option<&Valued<String>> {
+        match field {
+            TopicField::Title => self.title.as_ref(),
+            TopicField::Introduction => self.introduction.as_ref(),
+            TopicField::Description => self.description.as_ref(),
+            TopicField::Subjects => self.subjects.as_ref(),
+            TopicField::Enable | TopicField::Learned | TopicField::Disabled => None,
+        }
+    }
+
+    /// The entries of a list field (`learned`, `disabled`), duplicates
+    /// kept; empty for the other fields.
+    pub fn list(&self, field: TopicField) -> &[Valued<String>] {
+        match field {
+            TopicField::Learned => &self.learned,
+            TopicField::Disabled => &self.disabled,
+            _ => &[],
+        }
+    }
+
+    /// Where a one-value field is set, when it is; `None` for the lists
+    /// (each entry has its own origin: [`Topic::list`]).
+    pub fn scalar_origin(&self, field: TopicField) -> Option<&Origin> {
+        match field {
+            TopicField::Enable => self.enable.as_ref().map(|v| &v.origin),
+            other => self.text(other).map(|v| &v.origin),
+        }
+    }
+
+    /// Every origin of a field's value: the one of a set scalar, each
+    /// entry's of a list.
+    pub fn origins(&self, field: TopicField) -> impl Iterator<Item = &Origin> {
+        self.scalar_origin(field)
+            .into_iter()
+            .chain(self.list(field).iter().map(|v| &v.origin))
     }
 
     /// `learned` patterns without duplicates, first occurrence kept.

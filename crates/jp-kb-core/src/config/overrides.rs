@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::error::ConfigError;
+use super::field::{FieldKind, TopicField};
 use super::interpret::{ArrayMode, OriginSource, interpret_layer};
 use super::model::{ArrayPatch, ConfigWarning, KbConfig, PartialConfig, PartialTopic, Strategy};
 use super::origin::{Origin, Valued};
@@ -102,11 +103,16 @@ pub fn assignment_layer(
     interpret_layer(&node, &OriginSource::Cfg(arg), mode, warnings)
 }
 
+/// The field a `kb.topic.<id>.<field>` key names, when it does.
+fn topic_field(key: &[String]) -> Option<TopicField> {
+    match key {
+        [kb, topic, _, field] if kb == "kb" && topic == "topic" => TopicField::from_key(field),
+        _ => None,
+    }
+}
+
 fn is_array_field(key: &[String]) -> bool {
-    key.len() == 4
-        && key[0] == "kb"
-        && key[1] == "topic"
-        && (key[3] == "learned" || key[3] == "disabled")
+    topic_field(key).is_some_and(|f| f.kind() == FieldKind::List)
 }
 
 fn set_leaf(arg: &str, key: &[String], value: &str) -> Result<RawNode, ConfigError> {
@@ -119,7 +125,7 @@ fn set_leaf(arg: &str, key: &[String], value: &str) -> Result<RawNode, ConfigErr
             key.join(".")
         )));
     }
-    if key.len() == 4 && key[3] == "enable" {
+    if key.len() == 4 && key[3] == TopicField::Enable.key() {
         return match value {
             "true" => Ok(RawNode::new(RawKind::Bool(true), None)),
             "false" => Ok(RawNode::new(RawKind::Bool(false), None)),

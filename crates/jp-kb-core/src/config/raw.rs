@@ -4,6 +4,9 @@
 //! [`RawNode`] first, so one interpreter (see `interpret.rs`) reads the `kb`
 //! table the same way whatever the file format.
 
+use std::convert::Infallible;
+
+use jp_kb_toml::walk::{Node, Step, Visit, walk};
 use serde_json::Value as Json;
 
 /// One value of a configuration layer and the 1-based line it starts on.
@@ -52,73 +55,130 @@ impl RawNode {
 
 pub use super::spans::LineIndex;
 
-/// Converts a parsed TOML document (with spans) into a [`RawNode`] tree.
+/// A node being built while the walk is inside it.
+struct Open {
+    /// Its key in the parent table; `None` for an array item.
+    name: Option<String>,
+    node: RawNode,
+    /// What its children are, for their line when they have no span.
+    holds: Holds,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// A table's entries: each on its key's line.
+    Entries,
+    /// An inline table's entries: the key's line, else the table's.
+    InlineEntries,
+    /// Array items (or the tables of `[[...]]`): the array's line.
+    Items,
+}
+
+/// Converts a parsed TOML document (with spans) into a [`RawNode`] tree,
+/// from the one walk (`jp_kb_toml::walk`): nodes arrive parent first, so
+/// an open node is closed into its parent when the walk leaves it.
 pub fn from_toml(doc: &toml_edit::Document<String>) -> RawNode {
     let index = LineIndex::new(doc.raw());
-    table_node(doc.as_table().iter(), doc.as_table(), &index, Some(1))
-}
-
-fn table_node<'a>(
-    entries: impl Iterator<Item = (&'a str, &'a toml_edit::Item)>,
-    table: &toml_edit::Table,
-    index: &LineIndex,
-    line: Option<u32>,
-) -> RawNode {
-    let mut out = Vec::new();
-    for (key, item) in entries {
-        let key_line = table
-            .key(key)
-            .and_then(toml_edit::Key::span)
-            .map(|s| index.line(s.start));
-        out.push((key.to_owned(), item_node(item, index, key_line)));
-    }
-    RawNode::new(RawKind::Table(out), line)
-}
-
-fn item_node(item: &toml_edit::Item, index: &LineIndex, key_line: Option<u32>) -> RawNode {
-    let own_line = item.span().map(|s| index.line(s.start));
-    match item {
-        toml_edit::Item::None => RawNode::new(RawKind::Other("nothing"), key_line),
-        toml_edit::Item::Table(table) => {
-            table_node(table.iter(), table, index, own_line.or(key_line))
+    let line_of = |span: Option<std::ops::Range<usize>>| span.map(|s| index.line(s.start));
+    let mut open = vec![Open {
+        name: None,
+        node: RawNode::new(RawKind::Table(Vec::new()), Some(1)),
+        holds: Holds::Entries,
+    }];
+    let Ok(()) = walk(doc.as_table(), &mut |v: &Visit<'_, '_>| {
+        close_to(&mut open, v.path.len());
+        let (parent_line, parent_holds) = open
+            .last()
+            .map_or((None, Holds::Entries), |p| (p.node.line, p.holds));
+        let key_line = line_of(v.key.and_then(toml_edit::Key::span));
+        let own_line = line_of(v.node.span());
+        let (kind, line, holds) = match v.node {
+            // The tables of `[[...]]` have only their header's line.
+            Node::Table(_) if parent_holds == Holds::Items => {
+                (RawKind::Table(Vec::new()), own_line, Some(Holds::Entries))
+            }
+            Node::Table(_) => (
+                RawKind::Table(Vec::new()),
+                own_line.or(key_line),
+                Some(Holds::Entries),
+            ),
+            Node::ArrayOfTables(_) => (
+                RawKind::Array(Vec::new()),
+                own_line.or(key_line),
+                Some(Holds::Items),
+            ),
+            Node::Value(value) => {
+                let fallback = match parent_holds {
+                    Holds::Entries => key_line,
+                    Holds::InlineEntries => key_line.or(parent_line),
+                    Holds::Items => parent_line,
+                };
+                let (kind, holds) = value_kind(value);
+                (kind, own_line.or(fallback), holds)
+            }
+        };
+        let name = match v.path.last() {
+            Some(Step::Key(k)) => Some((*k).to_owned()),
+            _ => None,
+        };
+        let node = RawNode::new(kind, line);
+        match (holds, open.last_mut()) {
+            // A scalar holds nothing: it goes into its parent at once.
+            (None, Some(parent)) => attach(parent, name, node),
+            (holds, _) => open.push(Open {
+                name,
+                node,
+                holds: holds.unwrap_or(Holds::Entries),
+            }),
         }
-        toml_edit::Item::ArrayOfTables(array) => {
-            let items = array
-                .iter()
-                .map(|t| table_node(t.iter(), t, index, t.span().map(|s| index.line(s.start))))
-                .collect();
-            RawNode::new(RawKind::Array(items), own_line.or(key_line))
-        }
-        toml_edit::Item::Value(value) => value_node(value, index, key_line),
-    }
+        Ok::<_, Infallible>(true)
+    });
+    close_to(&mut open, 1);
+    open.pop().map_or_else(
+        || RawNode::new(RawKind::Table(Vec::new()), Some(1)),
+        |root| root.node,
+    )
 }
 
-fn value_node(value: &toml_edit::Value, index: &LineIndex, key_line: Option<u32>) -> RawNode {
+/// A value's kind (arrays and inline tables empty: their items follow)
+/// and what it holds (`None`: a scalar).
+fn value_kind(value: &toml_edit::Value) -> (RawKind, Option<Holds>) {
     use toml_edit::Value;
-    let line = value.span().map(|s| index.line(s.start)).or(key_line);
     let kind = match value {
         Value::String(s) => RawKind::String(s.value().clone()),
         Value::Boolean(b) => RawKind::Bool(*b.value()),
         Value::Integer(_) => RawKind::Other("integer"),
         Value::Float(_) => RawKind::Other("float"),
         Value::Datetime(_) => RawKind::Other("datetime"),
-        Value::Array(array) => {
-            RawKind::Array(array.iter().map(|v| value_node(v, index, line)).collect())
-        }
-        Value::InlineTable(table) => {
-            let mut out = Vec::new();
-            for (key, v) in table {
-                let kl = table
-                    .key(key)
-                    .and_then(toml_edit::Key::span)
-                    .map(|s| index.line(s.start))
-                    .or(line);
-                out.push((key.to_owned(), value_node(v, index, kl)));
-            }
-            RawKind::Table(out)
+        Value::Array(_) => return (RawKind::Array(Vec::new()), Some(Holds::Items)),
+        Value::InlineTable(_) => {
+            return (RawKind::Table(Vec::new()), Some(Holds::InlineEntries));
         }
     };
-    RawNode::new(kind, line)
+    (kind, None)
+}
+
+/// Closes open nodes into their parents until `depth` remain (the root is
+/// depth 1: a node at path length `n` has its parent at depth `n`).
+fn close_to(open: &mut Vec<Open>, depth: usize) {
+    while open.len() > depth.max(1) {
+        let Some(child) = open.pop() else { return };
+        let Some(parent) = open.last_mut() else {
+            return;
+        };
+        attach(parent, child.name, child.node);
+    }
+}
+
+/// Puts a finished node into its parent: an entry of a table, an item of
+/// an array. The walk names table entries by key and array items by
+/// index, so no other pairing occurs.
+fn attach(parent: &mut Open, name: Option<String>, node: RawNode) {
+    match (&mut parent.node.kind, name) {
+        (RawKind::Table(entries), Some(name)) => entries.push((name, node)),
+        (RawKind::Array(items), None) => items.push(node),
+        _ => {}
+    }
 }
 
 /// Converts a JSON value (a JSON layer, or a `--cfg key:=JSON` value).

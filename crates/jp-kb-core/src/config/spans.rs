@@ -8,10 +8,13 @@
 //! about how configuration is loaded.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::fmt::Write as _;
 use std::ops::Range;
 
-pub use super::lines::{LineIndex, line_span_in, position_of};
+use jp_kb_toml::walk::{Node, Step, Visit, walk};
+
+pub use jp_kb_toml::lines::{LineIndex, line_span_in, position_of};
 
 /// One step of a key path: a table key, or an index into an array (or an
 /// array of tables).
@@ -100,8 +103,7 @@ impl TomlSpans {
     /// Parses `text`; `None` when it is not valid TOML.
     pub fn parse(text: &str) -> Option<Self> {
         let doc = toml_edit::Document::parse(text.to_owned()).ok()?;
-        let mut entries = Vec::new();
-        walk_table(doc.as_table(), &mut Vec::new(), &mut entries);
+        let entries = span_entries(&doc);
         let mut by_key_path: HashMap<String, KeyPathEntries> = HashMap::new();
         for (i, entry) in entries.iter().enumerate() {
             let slot = by_key_path.entry(entry.key_path()).or_default();
@@ -233,85 +235,30 @@ impl TomlSpans {
     }
 }
 
-fn walk_table(table: &toml_edit::Table, path: &mut Vec<PathPart>, out: &mut Vec<SpanEntry>) {
-    for (key, item) in table {
-        let key_span = table.key(key).and_then(toml_edit::Key::span);
-        path.push(PathPart::Key(key.to_owned()));
-        walk_item(item, key_span, path, out);
-        path.pop();
-    }
-}
-
-fn walk_item(
-    item: &toml_edit::Item,
-    key_span: Option<Range<usize>>,
-    path: &mut Vec<PathPart>,
-    out: &mut Vec<SpanEntry>,
-) {
-    match item {
-        toml_edit::Item::None => {}
-        toml_edit::Item::Value(value) => walk_value(value, key_span, path, out),
-        toml_edit::Item::Table(table) => {
-            out.push(SpanEntry {
-                path: path.clone(),
-                key: key_span,
-                value: table.span(),
-                string: None,
-            });
-            walk_table(table, path, out);
-        }
-        toml_edit::Item::ArrayOfTables(array) => {
-            out.push(SpanEntry {
-                path: path.clone(),
-                key: key_span,
-                value: array.span(),
-                string: None,
-            });
-            for (i, table) in array.iter().enumerate() {
-                path.push(PathPart::Index(i));
-                out.push(SpanEntry {
-                    path: path.clone(),
-                    key: None,
-                    value: table.span(),
-                    string: None,
-                });
-                walk_table(table, path, out);
-                path.pop();
-            }
-        }
-    }
-}
-
-fn walk_value(
-    value: &toml_edit::Value,
-    key_span: Option<Range<usize>>,
-    path: &mut Vec<PathPart>,
-    out: &mut Vec<SpanEntry>,
-) {
-    out.push(SpanEntry {
-        path: path.clone(),
-        key: key_span,
-        value: value.span(),
-        string: value.as_str().map(str::to_owned),
+/// Every node of the document as a [`SpanEntry`], in the order of the
+/// one walk (`jp_kb_toml::walk`).
+fn span_entries(doc: &toml_edit::Document<String>) -> Vec<SpanEntry> {
+    let mut out = Vec::new();
+    let Ok(()) = walk(doc.as_table(), &mut |v: &Visit<'_, '_>| {
+        out.push(SpanEntry {
+            path: v
+                .path
+                .iter()
+                .map(|step| match step {
+                    Step::Key(k) => PathPart::Key((*k).to_owned()),
+                    Step::Index(i) => PathPart::Index(*i),
+                })
+                .collect(),
+            key: v.key.and_then(toml_edit::Key::span),
+            value: v.node.span(),
+            string: match v.node {
+                Node::Value(value) => value.as_str().map(str::to_owned),
+                Node::Table(_) | Node::ArrayOfTables(_) => None,
+            },
+        });
+        Ok::<_, Infallible>(true)
     });
-    match value {
-        toml_edit::Value::Array(array) => {
-            for (i, item) in array.iter().enumerate() {
-                path.push(PathPart::Index(i));
-                walk_value(item, None, path, out);
-                path.pop();
-            }
-        }
-        toml_edit::Value::InlineTable(table) => {
-            for (key, item) in table {
-                let span = table.key(key).and_then(toml_edit::Key::span);
-                path.push(PathPart::Key(key.to_owned()));
-                walk_value(item, span, path, out);
-                path.pop();
-            }
-        }
-        _ => {}
-    }
+    out
 }
 
 #[cfg(test)]

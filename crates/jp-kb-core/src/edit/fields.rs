@@ -5,8 +5,9 @@
 
 use toml_edit::{Document, Value};
 
+use crate::config::TopicField;
 use crate::edit::error::EditError;
-use crate::edit::kinds::{Field, FieldValue};
+use crate::edit::kinds::FieldValue;
 use jp_kb_toml::container::{Container, NewEntry, Node, insert, node_at, remove_leaf, wrong_type};
 use jp_kb_toml::patch::Patch;
 use jp_kb_toml::strings::{Style, encode, ml_lead_of, style_of};
@@ -31,7 +32,7 @@ pub(crate) fn set(
     doc: &Document<&str>,
     index: &Index<'_>,
     topic: &Container,
-    field: Field,
+    field: TopicField,
     value: &FieldValue,
     eol: &str,
 ) -> Result<FieldChange, EditError> {
@@ -79,7 +80,7 @@ pub(crate) fn unset(
     doc: &Document<&str>,
     index: &Index<'_>,
     topic: &Container,
-    field: Field,
+    field: TopicField,
 ) -> Result<FieldChange, EditError> {
     let mut path = topic.path.clone();
     path.push(field.key().to_owned());

@@ -1,7 +1,10 @@
 //! What an edit of a topic can be, and what applying one gives: the
 //! types shared by `ops` (which applies them) and the modules it applies
 //! them with (`fields`, `topic`, `verify`), kept apart so none of those
-//! imports `ops` back.
+//! imports `ops` back. The fields themselves are
+//! [`TopicField`](crate::config::TopicField)'s.
+
+use crate::config::TopicField;
 
 /// One change to a topic of a TOML file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,61 +39,33 @@ pub enum Edit {
         introduction: Option<String>,
         description: Option<String>,
     },
-    /// Set a scalar field, replacing its value in place when present.
+    /// Set a one-value field (one of [`TopicField::SCALARS`]), replacing
+    /// its value in place when present.
     SetField {
         topic: String,
-        field: Field,
+        field: TopicField,
         value: FieldValue,
     },
-    /// Remove a scalar field (nothing changes when it is not set).
-    UnsetField { topic: String, field: Field },
+    /// Remove a one-value field (nothing changes when it is not set).
+    UnsetField { topic: String, field: TopicField },
     /// Remove every line and entry defining the topic.
     RemoveTopic { topic: String },
 }
 
-/// A topic's scalar fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
-    Title,
-    Introduction,
-    Description,
-    Subjects,
-    Enable,
-}
-
-impl Field {
-    pub const ALL: [Field; 5] = [
-        Field::Title,
-        Field::Introduction,
-        Field::Description,
-        Field::Subjects,
-        Field::Enable,
-    ];
-
-    /// The TOML key.
-    #[must_use]
-    pub fn key(self) -> &'static str {
-        match self {
-            Field::Title => "title",
-            Field::Introduction => "introduction",
-            Field::Description => "description",
-            Field::Subjects => "subjects",
-            Field::Enable => "enable",
-        }
-    }
-
-    /// The field named by its TOML key.
-    #[must_use]
-    pub fn from_key(key: &str) -> Option<Field> {
-        Field::ALL.into_iter().find(|f| f.key() == key)
-    }
-
-    pub(crate) fn expected(self) -> &'static str {
-        match self {
-            Field::Enable => "a boolean",
-            _ => "a string",
-        }
-    }
+/// The fields of a new topic ([`Edit::AddTopic`]) with their values, in
+/// the order they are written: the metadata, then `subjects`.
+pub(crate) fn new_topic_fields<'a>(
+    subjects: &'a str,
+    title: Option<&'a str>,
+    introduction: Option<&'a str>,
+    description: Option<&'a str>,
+) -> [(TopicField, Option<&'a str>); 4] {
+    [
+        (TopicField::Title, title),
+        (TopicField::Introduction, introduction),
+        (TopicField::Description, description),
+        (TopicField::Subjects, Some(subjects)),
+    ]
 }
 
 /// A field's new value: `Bool` for `enable`, `Text` for the others.

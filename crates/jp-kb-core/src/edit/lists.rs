@@ -92,7 +92,7 @@ fn read_array(index: &Index<'_>, leaf: &Leaf<'_>) -> Result<(Vec<String>, ArrayT
             .span()
             .ok_or_else(|| EditError::Internal("array item without position".into()))?;
         let Some(s) = v.as_str() else {
-            let (line, column) = jp_kb_toml::text::line_col(index.src, span.start);
+            let (line, column) = jp_kb_toml::lines::line_col(index.src, span.start);
             return Err(EditError::WrongType {
                 key: format!("{}[{i}]", path_repr(&leaf.path)),
                 line,

@@ -37,7 +37,7 @@ pub struct TopicInfo {
 pub(crate) fn parse_document(source: &str) -> Result<Document<&str>, EditError> {
     Document::parse(source).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
-        let (line, column) = jp_kb_toml::text::line_col(source, offset);
+        let (line, column) = jp_kb_toml::lines::line_col(source, offset);
         EditError::Parse {
             line,
             column,
@@ -110,7 +110,7 @@ pub fn find_topic(source: &str, id: &str) -> Result<Option<TopicInfo>, EditError
         Kind::Inline { .. } => Spelling::Inline,
         Kind::Implicit => Spelling::Implicit,
     };
-    let (line, column) = jp_kb_toml::text::line_col(source, first_offset(&index, &c));
+    let (line, column) = jp_kb_toml::lines::line_col(source, first_offset(&index, &c));
     Ok(Some(TopicInfo {
         id: id.to_owned(),
         spelling,

@@ -30,9 +30,10 @@ mod topic;
 mod verify;
 pub mod write;
 
+pub use crate::config::TopicField;
 pub use diff::unified_diff;
 pub use error::{EditError, JournalError, SaveError, WriteError};
 pub use journal::{Change, Journal};
 pub use locate::{Spelling, TopicInfo, find_topic, list_topics};
-pub use ops::{Applied, Edit, Field, FieldValue, apply, apply_declaring};
+pub use ops::{Applied, Edit, FieldValue, apply, apply_declaring};
 pub use write::{Saved, save, save_declaring, write_atomic};

@@ -14,7 +14,8 @@ use jp_kb_toml::patch::Patch;
 use jp_kb_toml::text::doc_eol;
 use jp_kb_toml::tree::Index;
 
-pub use crate::edit::kinds::{Applied, Edit, Field, FieldValue};
+use crate::config::{FieldKind, TopicField};
+pub use crate::edit::kinds::{Applied, Edit, FieldValue};
 
 /// Computes the file content after `edit`.
 ///
@@ -98,20 +99,24 @@ fn validate(edit: &Edit) -> Result<(), EditError> {
     if empty_list {
         return Err(EditError::InvalidEdit("no pattern or slug given".into()));
     }
+    if let Edit::SetField { field, .. } | Edit::UnsetField { field, .. } = edit
+        && field.kind() == FieldKind::List
+    {
+        return Err(EditError::InvalidEdit(format!(
+            "`{}` is a list: add or remove its entries",
+            field.key()
+        )));
+    }
     if let Edit::SetField { field, value, .. } = edit {
         let ok = matches!(
-            (field, value),
-            (Field::Enable, FieldValue::Bool(_))
-                | (
-                    Field::Title | Field::Introduction | Field::Description | Field::Subjects,
-                    FieldValue::Text(_)
-                )
+            (field.kind(), value),
+            (FieldKind::Flag, FieldValue::Bool(_)) | (FieldKind::Text, FieldValue::Text(_))
         );
         if !ok {
             return Err(EditError::InvalidEdit(format!(
                 "`{}` takes {}",
                 field.key(),
-                if *field == Field::Enable {
+                if field.kind() == FieldKind::Flag {
                     "true or false"
                 } else {
                     "text"
@@ -127,21 +132,26 @@ type Outcome = (Option<String>, String);
 fn compute(source: &str, edit: &Edit) -> Result<Outcome, EditError> {
     match edit {
         Edit::AddLearned { topic, patterns } => {
-            list_edit(source, topic, "learned", ListOp::Add(patterns))
+            list_edit(source, topic, TopicField::Learned, ListOp::Add(patterns))
         }
         Edit::RemoveLearned { topic, patterns } => {
-            list_edit(source, topic, "learned", ListOp::Remove(patterns))
+            list_edit(source, topic, TopicField::Learned, ListOp::Remove(patterns))
         }
         Edit::ReplaceLearned {
             topic,
             pattern,
             with,
-        } => list_edit(source, topic, "learned", ListOp::Replace(pattern, with)),
+        } => list_edit(
+            source,
+            topic,
+            TopicField::Learned,
+            ListOp::Replace(pattern, with),
+        ),
         Edit::AddDisabled { topic, slugs } => {
-            list_edit(source, topic, "disabled", ListOp::Add(slugs))
+            list_edit(source, topic, TopicField::Disabled, ListOp::Add(slugs))
         }
         Edit::RemoveDisabled { topic, slugs } => {
-            list_edit(source, topic, "disabled", ListOp::Remove(slugs))
+            list_edit(source, topic, TopicField::Disabled, ListOp::Remove(slugs))
         }
         Edit::AddTopic {
             id,
@@ -150,13 +160,13 @@ fn compute(source: &str, edit: &Edit) -> Result<Outcome, EditError> {
             introduction,
             description,
         } => {
-            let entries = crate::edit::topic::entries(
+            let fields = crate::edit::kinds::new_topic_fields(
                 subjects,
                 title.as_deref(),
                 introduction.as_deref(),
                 description.as_deref(),
-                doc_eol(source),
             );
+            let entries = crate::edit::topic::entries(&fields, doc_eol(source));
             let patch = crate::edit::topic::add(source, id, &entries)?;
             let summary = format!(
                 "added topic {} (subjects `{subjects}`)",
@@ -204,9 +214,10 @@ enum ListOp<'a> {
 fn list_edit(
     source: &str,
     id: &str,
-    field: &'static str,
+    list: TopicField,
     op: ListOp<'_>,
 ) -> Result<Outcome, EditError> {
+    let field = list.key();
     let doc = parse_document(source)?;
     let index = Index::build(source, &doc)?;
     let topic = require_topic(&doc, &index, id)?;
@@ -271,7 +282,7 @@ fn list_edit(
 fn field_edit(
     source: &str,
     id: &str,
-    field: Field,
+    field: TopicField,
     value: Option<&FieldValue>,
 ) -> Result<Outcome, EditError> {
     let doc = parse_document(source)?;
@@ -314,4 +325,35 @@ fn is_are(values: &[String]) -> String {
 fn was_were(values: &[String]) -> String {
     let verb = if values.len() == 1 { "was" } else { "were" };
     format!("{} {verb}", quoted(values))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_is_never_set_or_unset_as_one_value() {
+        let source = "[kb.topic.t]\nsubjects = \"kb\"\nlearned = [\"a\"]\n";
+        for edit in [
+            Edit::SetField {
+                topic: "t".into(),
+                field: TopicField::Learned,
+                value: FieldValue::Text("b".into()),
+            },
+            Edit::UnsetField {
+                topic: "t".into(),
+                field: TopicField::Disabled,
+            },
+        ] {
+            let err = apply(source, &edit).expect_err("refused");
+            assert!(err.to_string().contains("is a list"), "{err}");
+        }
+        let flag = Edit::SetField {
+            topic: "t".into(),
+            field: TopicField::Enable,
+            value: FieldValue::Text("yes".into()),
+        };
+        let err = apply(source, &flag).expect_err("refused");
+        assert!(err.to_string().contains("takes true or false"), "{err}");
+    }
 }

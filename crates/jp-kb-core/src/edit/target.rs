@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::origin::is_editable_toml;
 use crate::config::workspace::{CONFIG_FILE_NAMES, jp_dir, shadowed_by_creating};
-use crate::config::{LoadedConfig, Origin, Topic, Valued};
+use crate::config::{LoadedConfig, Origin, Topic, TopicField, Valued};
 
 /// A file to edit and why it was chosen (shown to the user).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,19 +128,12 @@ pub fn creatable(path: &Path) -> Result<(), String> {
 
 /// The file that sets `field`, else the file that sets `subjects`, else
 /// the workspace file.
-pub fn for_field(topic: Option<&Topic>, field: &str, root: &Path) -> ChosenFile {
-    let value = topic.and_then(|t| match field {
-        "title" => t.title.as_ref().map(|v| &v.origin),
-        "introduction" => t.introduction.as_ref().map(|v| &v.origin),
-        "description" => t.description.as_ref().map(|v| &v.origin),
-        "subjects" => t.subjects.as_ref().map(|v| &v.origin),
-        "enable" => t.enable.as_ref().map(|v| &v.origin),
-        _ => None,
-    });
+pub fn for_field(topic: Option<&Topic>, field: TopicField, root: &Path) -> ChosenFile {
+    let value = topic.and_then(|t| t.scalar_origin(field));
     match value.and_then(editable_or_beside) {
         Some((path, beside)) => ChosenFile {
             path,
-            reason: format!("the file that sets `{field}`{beside}"),
+            reason: format!("the file that sets `{}`{beside}", field.key()),
         },
         None => for_lists(topic, root),
     }
@@ -192,7 +185,7 @@ mod tests {
         );
         t.title = Some(Valued::new("T".into(), origin("/g/config.toml")));
         assert_eq!(
-            for_field(Some(&t), "title", Path::new("/w")).path,
+            for_field(Some(&t), TopicField::Title, Path::new("/w")).path,
             PathBuf::from("/g/config.toml")
         );
     }

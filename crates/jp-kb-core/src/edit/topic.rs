@@ -3,7 +3,9 @@
 //! entry of `kb.topic` when that is an inline table, where no header may
 //! go). Removing a topic removes every line and entry that defines it.
 
+use crate::config::TopicField;
 use crate::edit::error::EditError;
+use crate::edit::kinds::FieldValue;
 use crate::edit::locate::{first_offset, locate, parse_document, topic_path};
 use jp_kb_toml::container::{
     NewEntry, Node, container_at, insert, node_at, remove_header, remove_leaf, wrong_type,
@@ -13,34 +15,18 @@ use jp_kb_toml::patch::Patch;
 use jp_kb_toml::text::{doc_eol, line_end_incl};
 use jp_kb_toml::tree::Index;
 
-/// `AddTopic`'s fields as new entries, in the seed's field order.
-pub(crate) fn entries(
-    subjects: &str,
-    title: Option<&str>,
-    introduction: Option<&str>,
-    description: Option<&str>,
-    eol: &str,
-) -> Vec<NewEntry> {
-    let text = |s: &str| {
-        crate::edit::fields::new_value_text(
-            &crate::edit::kinds::FieldValue::Text(s.to_owned()),
-            eol,
-        )
-    };
-    [
-        ("title", title),
-        ("introduction", introduction),
-        ("description", description),
-        ("subjects", Some(subjects)),
-    ]
-    .into_iter()
-    .filter_map(|(k, v)| {
-        v.map(|v| NewEntry {
-            key: k.to_owned(),
-            value: text(v),
+/// A new topic's fields ([`new_topic_fields`](crate::edit::kinds::new_topic_fields))
+/// as new entries, the unset ones left out.
+pub(crate) fn entries(fields: &[(TopicField, Option<&str>)], eol: &str) -> Vec<NewEntry> {
+    fields
+        .iter()
+        .filter_map(|(field, v)| {
+            v.map(|v| NewEntry {
+                key: field.key().to_owned(),
+                value: crate::edit::fields::new_value_text(&FieldValue::Text(v.to_owned()), eol),
+            })
         })
-    })
-    .collect()
+        .collect()
 }
 
 pub(crate) fn add(source: &str, id: &str, entries: &[NewEntry]) -> Result<Patch, EditError> {
@@ -48,7 +34,7 @@ pub(crate) fn add(source: &str, id: &str, entries: &[NewEntry]) -> Result<Patch,
     let index = Index::build(source, &doc)?;
     let eol = doc_eol(source);
     if let Some(c) = locate(&doc, &index, id)? {
-        let (line, column) = jp_kb_toml::text::line_col(source, first_offset(&index, &c));
+        let (line, column) = jp_kb_toml::lines::line_col(source, first_offset(&index, &c));
         return Err(EditError::TopicExists {
             topic: id.to_owned(),
             line,

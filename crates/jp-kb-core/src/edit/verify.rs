@@ -6,8 +6,9 @@
 use serde_json::{Map, Value as J};
 use toml_edit::{Document, Item, Value};
 
+use crate::config::TopicField;
 use crate::edit::error::EditError;
-use crate::edit::kinds::{Edit, FieldValue};
+use crate::edit::kinds::{Edit, FieldValue, new_topic_fields};
 
 pub(crate) fn check(old: &str, new: &str, edit: &Edit) -> Result<(), EditError> {
     let old_doc = Document::parse(old)
@@ -99,9 +100,9 @@ fn topic<'a>(root: &'a mut J, id: &str) -> &'a mut Map<String, J> {
 
 /// The array a list edit works on: the plain array or the table form's
 /// `value`, created empty when missing.
-fn list<'a>(root: &'a mut J, id: &str, field: &str) -> &'a mut Vec<J> {
+fn list<'a>(root: &'a mut J, id: &str, field: TopicField) -> &'a mut Vec<J> {
     let t = topic(root, id);
-    let slot = t.entry(field).or_insert_with(|| J::Array(Vec::new()));
+    let slot = t.entry(field.key()).or_insert_with(|| J::Array(Vec::new()));
     let slot = if let J::Object(m) = slot {
         m.entry("value").or_insert_with(|| J::Array(Vec::new()))
     } else {
@@ -134,9 +135,9 @@ fn expected_meaning(root: &mut J, edit: &Edit) {
             slugs: v,
         } => {
             let field = if matches!(edit, Edit::AddLearned { .. }) {
-                "learned"
+                TopicField::Learned
             } else {
-                "disabled"
+                TopicField::Disabled
             };
             let list = list(root, id, field);
             for s in strings(v) {
@@ -154,9 +155,9 @@ fn expected_meaning(root: &mut J, edit: &Edit) {
             slugs: v,
         } => {
             let field = if matches!(edit, Edit::RemoveLearned { .. }) {
-                "learned"
+                TopicField::Learned
             } else {
-                "disabled"
+                TopicField::Disabled
             };
             let gone = strings(v);
             list(root, id, field).retain(|s| !gone.contains(s));
@@ -166,7 +167,7 @@ fn expected_meaning(root: &mut J, edit: &Edit) {
             pattern,
             with,
         } => {
-            let list = list(root, id, "learned");
+            let list = list(root, id, TopicField::Learned);
             let p = J::String(pattern.clone());
             if let Some(first) = list.iter().position(|s| *s == p) {
                 let fresh: Vec<J> = strings(with)
@@ -193,14 +194,15 @@ fn expected_meaning(root: &mut J, edit: &Edit) {
             description,
         } => {
             let t = topic(root, id);
-            for (k, v) in [
-                ("title", title.as_ref()),
-                ("introduction", introduction.as_ref()),
-                ("description", description.as_ref()),
-                ("subjects", Some(subjects)),
-            ] {
+            let fields = new_topic_fields(
+                subjects,
+                title.as_deref(),
+                introduction.as_deref(),
+                description.as_deref(),
+            );
+            for (field, v) in fields {
                 if let Some(v) = v {
-                    t.insert(k.to_owned(), J::String(v.clone()));
+                    t.insert(field.key().to_owned(), J::String(v.to_owned()));
                 }
             }
         }
@@ -231,7 +233,7 @@ fn normalize(root: &mut J) {
     if let Some(J::Object(topics)) = root.pointer_mut("/kb/topic") {
         for t in topics.values_mut() {
             if let J::Object(t) = t {
-                for f in ["learned", "disabled"] {
+                for f in TopicField::LISTS.map(TopicField::key) {
                     if t.get(f)
                         .is_some_and(|v| v.as_array().is_some_and(Vec::is_empty))
                     {

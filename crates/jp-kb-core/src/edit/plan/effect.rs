@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::KnowledgeBase;
-use crate::config::{Origin, Valued};
-use crate::edit::ops::{Edit, Field, FieldValue};
+use crate::config::{Origin, TopicField, Valued};
+use crate::edit::ops::{Edit, FieldValue};
 use crate::plural::{count, thousands};
 use crate::subjects::{PatternList, Resolution};
 use crate::topic::TopicState;
@@ -297,12 +297,12 @@ fn replay(kb: &KnowledgeBase, state: &TopicState, steps: &[Step]) -> After {
                 }
                 Edit::RemoveDisabled { slugs, .. } => remove(&mut after.disabled, path, slugs),
                 Edit::SetField {
-                    field: Field::Enable,
+                    field: TopicField::Enable,
                     value: FieldValue::Bool(on),
                     ..
                 } => after.enabled = *on,
                 Edit::UnsetField {
-                    field: Field::Enable,
+                    field: TopicField::Enable,
                     ..
                 } => after.enabled = !disabled_elsewhere(kb, id, path),
                 Edit::RemoveTopic { .. } => after.enabled = false,

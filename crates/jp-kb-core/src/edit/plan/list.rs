@@ -1,6 +1,7 @@
 //! Which list of a topic an entry goes to, and the edit that adds or
 //! removes entries.
 
+use crate::config::TopicField;
 use crate::edit::ops::Edit;
 
 /// Which list of a topic.
@@ -11,11 +12,17 @@ pub enum List {
 }
 
 impl List {
-    pub fn key(self) -> &'static str {
+    /// The topic field this list is.
+    pub fn field(self) -> TopicField {
         match self {
-            List::Learned => "learned",
-            List::Disabled => "disabled",
+            List::Learned => TopicField::Learned,
+            List::Disabled => TopicField::Disabled,
         }
+    }
+
+    /// The TOML key (also the word for a subject on the list: "learned").
+    pub fn key(self) -> &'static str {
+        self.field().key()
     }
 }
 

@@ -152,10 +152,7 @@ pub(super) fn remove(ws: &Workspace<'_>, list: List, topic: &str, values: &[Stri
         };
         return finished(ws, plan, &[]);
     }
-    let items: &[Valued<String>] = match list {
-        List::Learned => &state.config.learned,
-        List::Disabled => &state.config.disabled,
-    };
+    let items: &[Valued<String>] = state.config.list(list.field());
     let key = format!("kb.topic.{topic}.{}", list.key());
     let Named {
         exact,
@@ -224,10 +221,7 @@ fn ask_about_globs(
     let Some(res) = state.resolution() else {
         return Answer::Refuse("the topic's subjects cannot be read".into());
     };
-    let verb = match list {
-        List::Learned => "learned",
-        List::Disabled => "disabled",
-    };
+    let verb = list.key();
     let mut lines = Vec::new();
     for glob in globs {
         let origin = items
@@ -323,10 +317,7 @@ fn classify(
             List::Disabled => res.disabled_by.get(i),
         };
         let Some(e) = by else {
-            let state_word = match list {
-                List::Learned => "learned",
-                List::Disabled => "disabled",
-            };
+            let state_word = list.key();
             nothing.push(format!("subject `{slug}` is not {state_word}"));
             continue;
         };

@@ -23,8 +23,9 @@ mod topics;
 use std::path::{Path, PathBuf};
 
 use crate::KnowledgeBase;
+use crate::config::TopicField;
 use crate::edit::error::EditError;
-use crate::edit::ops::{Applied, Edit, Field, FieldValue, apply, apply_declaring};
+use crate::edit::ops::{Applied, Edit, FieldValue, apply, apply_declaring};
 
 pub use effect::{Confirm, NoTokens, TokenChange, TokenSource, ViewChange};
 pub use list::{List, list_edit};
@@ -80,7 +81,7 @@ pub enum Intent {
     /// Several fields are one step (the TUI's topic form).
     Fields {
         topic: String,
-        fields: Vec<(Field, Option<FieldValue>)>,
+        fields: Vec<(TopicField, Option<FieldValue>)>,
     },
     /// Declare a new topic.
     NewTopic {

@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use crate::config::Origin;
-use crate::edit::ops::{Edit, Field, FieldValue};
+use crate::config::{Origin, TopicField};
+use crate::edit::ops::{Edit, FieldValue};
 use crate::edit::target::{enable_by_removal, for_field, for_new_topic};
 use crate::topic::{TopicError, subjects_dir};
 
@@ -75,20 +75,20 @@ pub(super) fn enable(ws: &Workspace<'_>, topic: &str, on: bool) -> Answer {
         Err(why) => return Answer::Refuse(why),
     };
     let file = ws.chosen.as_ref().map_or_else(
-        || for_field(Some(&state.config), Field::Enable.key(), ws.kb.root()).path,
+        || for_field(Some(&state.config), TopicField::Enable, ws.kb.root()).path,
         |c| c.path.clone(),
     );
     // Enabled is the default: removing the `enable = false` this file
     // holds leaves it as it was before (no `enable = true` left over).
     let by_removal = on && enable_by_removal(&ws.kb.loaded, &state.config, &file);
     let value = (!by_removal).then_some(FieldValue::Bool(on));
-    fields(ws, topic, &[(Field::Enable, value)])
+    fields(ws, topic, &[(TopicField::Enable, value)])
 }
 
 pub(super) fn fields(
     ws: &Workspace<'_>,
     topic: &str,
-    changes: &[(Field, Option<FieldValue>)],
+    changes: &[(TopicField, Option<FieldValue>)],
 ) -> Answer {
     let state = match known_topic(ws.kb, topic) {
         Ok(s) => s,
@@ -101,16 +101,17 @@ pub(super) fn fields(
             other => other.clone(),
         };
         if let Some(FieldValue::Text(text)) = &value {
-            if matches!(field, Field::Title | Field::Introduction) && text.contains('\n') {
+            if matches!(field, TopicField::Title | TopicField::Introduction) && text.contains('\n')
+            {
                 return Answer::Refuse(format!("{} must be a single line", field.key()));
             }
-            if *field == Field::Subjects
+            if *field == TopicField::Subjects
                 && let Err(why) = check_subjects(ws, text, &mut plan.notes)
             {
                 return Answer::Refuse(why);
             }
         }
-        let target = for_field(Some(&state.config), field.key(), ws.kb.root());
+        let target = for_field(Some(&state.config), *field, ws.kb.root());
         let (path, reason) = match &ws.chosen {
             Some(c) => (c.path.clone(), "the file you chose".to_owned()),
             None => (target.path, target.reason),
@@ -141,16 +142,8 @@ pub(super) fn fields(
 }
 
 /// The origin of `field` when it is not a file jp-kb can edit.
-fn set_by_argument(state: &crate::topic::TopicState, field: Field) -> Option<String> {
-    let c = &state.config;
-    let origin: &Origin = match field {
-        Field::Title => &c.title.as_ref()?.origin,
-        Field::Introduction => &c.introduction.as_ref()?.origin,
-        Field::Description => &c.description.as_ref()?.origin,
-        Field::Subjects => &c.subjects.as_ref()?.origin,
-        Field::Enable => &c.enable.as_ref()?.origin,
-    };
-    match origin {
+fn set_by_argument(state: &crate::topic::TopicState, field: TopicField) -> Option<String> {
+    match state.config.scalar_origin(field)? {
         Origin::File { .. } => None,
         other => Some(other.to_string()),
     }

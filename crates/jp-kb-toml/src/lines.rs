@@ -1,10 +1,18 @@
-//! Positions in configuration texts: the one mapping between byte
-//! offsets and 1-based lines and *character* columns, used by parse
-//! errors, spans and diagnostics alike.
+//! Positions in configuration texts: the one mapping between byte offsets
+//! and 1-based lines and *character* columns, used by parse errors, spans,
+//! `check`'s findings and the editor's errors alike (TOML, and the JSON
+//! and YAML layers too).
+//!
+//! A leading UTF-8 byte order mark is not a column. A position is the one
+//! a person's editor shows, and editors hide the mark: in
+//! `"\u{feff}a = !"` the `a` is line 1, column 1 and the `!` column 5.
+//! So the first line starts after the mark ([`bom_len`]); an offset inside
+//! the mark counts as column 1. The splicer keeps the mark where it is for
+//! the same reason ([`line_start`](crate::text::line_start)).
 
 use std::ops::Range;
 
-use jp_kb_toml::text::floor_char_boundary;
+use crate::text::{bom_len, floor_char_boundary};
 
 /// Where the lines of a text start: the one mapping between byte offsets
 /// and 1-based line / *character* column used for configuration files
@@ -18,7 +26,8 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let mut starts = vec![0];
+        // Line 1 starts after a byte order mark (see the module docs).
+        let mut starts = vec![bom_len(text)];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         Self { starts }
     }
@@ -94,6 +103,14 @@ fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// The 1-based line and character column of `offset` in `src`, as `usize`
+/// (the editor's errors count so).
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let (line, column) = LineIndex::new(src).position(src, offset);
+    let wide = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
+    (wide(line), wide(column))
+}
+
 /// The 1-based line and character column of `offset` in `text`.
 pub fn position_of(text: &str, offset: usize) -> (u32, u32) {
     LineIndex::new(text).position(text, offset)
@@ -106,6 +123,7 @@ pub fn line_span_in(text: &str, line: u32) -> Option<Range<usize>> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -129,5 +147,32 @@ mod tests {
         assert_eq!(index.line_span(text, 2), Some(24..25));
         assert_eq!(index.line_span(text, 3), Some(27..27));
         assert_eq!(index.line_span(text, 4), None);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_a_column() {
+        let text = "\u{feff}a = !\nb";
+        let index = LineIndex::new(text);
+        // Offsets inside the mark (0, 1), its end (3), `!` (7), `b` (9).
+        let positions: Vec<_> = [0, 1, 3, 7, 9]
+            .into_iter()
+            .map(|offset| index.position(text, offset))
+            .collect();
+        assert_eq!(positions, [(1, 1), (1, 1), (1, 1), (1, 5), (2, 1)]);
+        assert_eq!(
+            (index.offset(text, 1, 1), index.line_span(text, 1)),
+            (3, Some(3..8))
+        );
+        assert_eq!(
+            (line_col(text, 7), line_col("a = 1\nb\u{e9} = 1", 10)),
+            ((1, 5), (2, 4))
+        );
+        assert_eq!(
+            (
+                position_of("\u{feff}", 3),
+                line_span_in("\u{feff}  x  \n", 1)
+            ),
+            ((1, 1), Some(5..6))
+        );
     }
 }
