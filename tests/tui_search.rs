@@ -12,7 +12,6 @@ use jp_kb::tui::app::{Focus, Mode, Tab};
 use jp_kb::tui::event::Event;
 use jp_kb::tui::search_mode::Found;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
-use ratatui::style::Color;
 use tui_support::Demo;
 
 fn demo() -> Demo {
@@ -225,40 +224,121 @@ fn help_and_footer_name_the_search_keys_from_the_key_table() {
     assert!(footer.contains("d disable"), "{footer}");
 }
 
-/// The screen with its styles (as `tui_snapshots`' styled snapshots):
-/// each row's text, then every run of cells with a non-default style.
-fn styled_screen(d: &Demo) -> String {
-    use std::fmt::Write as _;
-    let buffer = d.h.render();
-    let area = buffer.area;
-    let mut out = String::new();
-    for y in 0..area.height {
-        let row: String = (0..area.width).map(|x| buffer[(x, y)].symbol()).collect();
-        let _ = writeln!(out, "{}", row.trim_end());
-        let mut x = 0;
-        while x < area.width {
-            let style = buffer[(x, y)].style();
-            let start = x;
-            while x < area.width && buffer[(x, y)].style() == style {
-                x += 1;
-            }
-            if style.fg.is_some_and(|c| c != Color::Reset)
-                || style.bg.is_some_and(|c| c != Color::Reset)
-                || !style.add_modifier.is_empty()
-            {
-                let text: String = (start..x).map(|x| buffer[(x, y)].symbol()).collect();
-                let _ = writeln!(
-                    out,
-                    "    {start}..{x} {:?} fg={:?} bg={:?} {:?}",
-                    text.trim_end(),
-                    style.fg.unwrap_or(Color::Reset),
-                    style.bg.unwrap_or(Color::Reset),
-                    style.add_modifier
-                );
-            }
+/// A workspace of two topics, `alpha` and `beta`, each holding a subject
+/// `notes` that mentions cherries (`kb` is the `.jp/kb.toml`), and
+/// alpha's `more`, which does too.
+fn two_topics(kb: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(".jp/kb.toml", kb);
+    write("alpha/notes.md", "# Notes\n\nApples and pears.\n");
+    write("alpha/more.md", "# More\n\nPlums, and cherries in June.\n");
+    write("beta/notes.md", "# Notes\n\nCherries grow here.\n");
+    (dir, root)
+}
+
+const ALPHA_LEARNS_NOTES: &str = "[kb.topic.alpha]\ntitle = \"Alpha\"\nsubjects = \"alpha\"\n\
+    learned = [\"notes\"]\n\n[kb.topic.beta]\ntitle = \"Beta\"\nsubjects = \"beta\"\n";
+
+fn hit_names(h: &jp_kb::tui::harness::Harness) -> Vec<String> {
+    h.app
+        .search
+        .hits
+        .iter()
+        .map(|h| format!("{}/{}", h.topic, h.slug))
+        .collect()
+}
+
+/// Two topics each holding a subject `notes` (alpha's learned): a hit is
+/// its own topic's subject for its markers, `l` and `Enter`, never the
+/// other topic's subject of the same slug.
+#[test]
+fn a_hit_is_its_own_topics_subject_when_two_topics_share_a_slug() {
+    let (_dir, root) = two_topics(ALPHA_LEARNS_NOTES);
+    let mut h = jp_kb::tui::harness::Harness::open(&root, 100, 30, false);
+    h.keys("S");
+    h.keys("grow");
+    assert_eq!(hit_names(&h), ["beta/notes"]);
+    // Its marker is beta's subject's (available), not alpha's (learned).
+    let screen = h.screen();
+    let line = screen
+        .lines()
+        .find(|l| l.contains("beta/notes"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(!line.contains('●'), "{line}");
+    // `l` learns beta's `notes`; alpha keeps its own.
+    h.keys("\tl");
+    let text = std::fs::read_to_string(root.join(".jp/kb.toml")).unwrap();
+    let (alpha, beta) = text.split_once("[kb.topic.beta]").unwrap();
+    assert!(alpha.contains(r#"learned = ["notes"]"#), "{text}");
+    assert!(beta.contains(r#"learned = ["notes"]"#), "{text}");
+    // Enter goes to beta's subject.
+    h.keys("\n");
+    assert_eq!(h.app.topic_state().unwrap().id(), "beta");
+    let i = h.app.selected_subject().unwrap();
+    assert_eq!(h.app.subject(i).unwrap().path(), root.join("beta/notes.md"));
+    assert!(h.screen().contains("Cherries grow here"), "{}", h.screen());
+}
+
+/// `Space` on hits marks their subjects in their topics (`+`, as on the
+/// rows); `l` on a hit of a topic with marks acts on those marks as one
+/// edit (one undo step) and clears them; on a hit of a topic without
+/// marks, on the hit.
+#[test]
+fn space_marks_hits_and_l_acts_on_the_marks_of_the_hits_topic() {
+    let (_dir, root) = two_topics(
+        "[kb.topic.alpha]\ntitle = \"Alpha\"\nsubjects = \"alpha\"\n\n\
+         [kb.topic.beta]\ntitle = \"Beta\"\nsubjects = \"beta\"\n",
+    );
+    let config = root.join(".jp/kb.toml");
+    let mut h = jp_kb::tui::harness::Harness::open(&root, 100, 30, false);
+    h.keys("S");
+    h.keys("cherries pears");
+    h.keys("\t");
+    let found = hit_names(&h);
+    assert_eq!(found.len(), 3, "{found:?}");
+    let at = |name: &str| found.iter().position(|f| f == name).unwrap();
+    let go = |h: &mut jp_kb::tui::harness::Harness, n: usize| {
+        h.press(KeyCode::Home, KeyModifiers::NONE);
+        for _ in 0..n {
+            h.keys("j");
         }
+    };
+    for name in ["alpha/notes", "alpha/more"] {
+        go(&mut h, at(name));
+        h.keys(" ");
     }
-    tui_support::filter(&out, &d.root())
+    assert_eq!(h.app.marks.of("alpha"), ["more", "notes"]);
+    let screen = h.screen();
+    for name in ["alpha/notes", "alpha/more"] {
+        let line = screen.lines().find(|l| l.contains(name)).unwrap();
+        assert!(line.contains(&format!("+{name}")), "{line}");
+    }
+    // beta has no marks: `l` learns the hit alone.
+    go(&mut h, at("beta/notes"));
+    h.keys("l");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let (alpha, beta) = text.split_once("[kb.topic.beta]").unwrap();
+    assert!(!alpha.contains("learned"), "{text}");
+    assert!(beta.contains(r#"learned = ["notes"]"#), "{text}");
+    // On an alpha hit: both marked subjects, one edit; the marks go.
+    go(&mut h, at("alpha/notes"));
+    h.keys("l");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let (alpha, _) = text.split_once("[kb.topic.beta]").unwrap();
+    assert!(alpha.contains(r#"learned = ["more", "notes"]"#), "{text}");
+    assert_eq!(h.app.marks.count("alpha"), 0);
+    // One undo step takes both out.
+    h.keys("u");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let (alpha, beta) = text.split_once("[kb.topic.beta]").unwrap();
+    assert!(!alpha.contains("learned"), "{text}");
+    assert!(beta.contains(r#"learned = ["notes"]"#), "{text}");
 }
 
 /// The search screen with its styles: markers with glyph and color (the
@@ -270,5 +350,5 @@ fn styled_search_screen() {
     d.keys("S");
     d.keys("release jean");
     d.keys("\t");
-    assert_snapshot!(styled_screen(&d));
+    assert_snapshot!(d.styled_screen());
 }

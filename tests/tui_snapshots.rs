@@ -272,51 +272,13 @@ fn markers_have_glyph_and_color() {
     }
 }
 
-/// The screen with its styles: each row's text, then every run of cells
-/// drawn with a non-default style as `columns fg/bg +modifiers`, so a
-/// marker that loses its color (or the selection its highlight) changes
-/// the snapshot even when the glyphs stay.
-fn styled_screen(d: &mut Demo) -> String {
-    use std::fmt::Write as _;
-    let buffer = d.h.render();
-    let area = buffer.area;
-    let mut out = String::new();
-    for y in 0..area.height {
-        let row: String = (0..area.width).map(|x| buffer[(x, y)].symbol()).collect();
-        let _ = writeln!(out, "{}", row.trim_end());
-        let mut x = 0;
-        while x < area.width {
-            let style = buffer[(x, y)].style();
-            let start = x;
-            while x < area.width && buffer[(x, y)].style() == style {
-                x += 1;
-            }
-            if style.fg.is_some_and(|c| c != Color::Reset)
-                || style.bg.is_some_and(|c| c != Color::Reset)
-                || !style.add_modifier.is_empty()
-            {
-                let text: String = (start..x).map(|x| buffer[(x, y)].symbol()).collect();
-                let _ = writeln!(
-                    out,
-                    "    {start}..{x} {:?} fg={:?} bg={:?} {:?}",
-                    text.trim_end(),
-                    style.fg.unwrap_or(Color::Reset),
-                    style.bg.unwrap_or(Color::Reset),
-                    style.add_modifier
-                );
-            }
-        }
-    }
-    tui_support::filter(&out, &d.root())
-}
-
 /// Glyph and color of the subject markers (learned by slug and by glob,
 /// disabled, hidden) and of the selected row, in the subjects pane.
 #[test]
 fn styled_subjects_pane_markers_and_selection() {
     let mut d = demo();
     d.keys("j\t");
-    assert_snapshot!(styled_screen(&mut d));
+    assert_snapshot!(d.styled_screen());
 }
 
 /// Issue 16 item 3: marked rows carry `+` and the marks' colour (name
@@ -326,15 +288,15 @@ fn styled_marked_rows() {
     let mut d = demo();
     d.keys("jj	");
     d.keys("  ");
-    assert_snapshot!(styled_screen(&mut d));
+    assert_snapshot!(d.styled_screen());
 }
 
 /// Glyph and color of the topic markers (enabled, disabled, error) and of
 /// the selected topic.
 #[test]
 fn styled_topics_pane_markers_and_selection() {
-    let mut d = demo();
-    assert_snapshot!(styled_screen(&mut d));
+    let d = demo();
+    assert_snapshot!(d.styled_screen());
 }
 
 #[test]

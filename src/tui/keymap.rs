@@ -312,6 +312,13 @@ fn search_bindings() -> Vec<Binding> {
             A::ToggleDisabled,
             "toggle disabled",
         ),
+        b(
+            SearchHits,
+            c(' '),
+            NONE,
+            A::ToggleMark,
+            "mark or unmark (l/d act on the marks)",
+        ),
         b(SearchHits, c('u'), NONE, A::Undo, "undo"),
         b(SearchHits, K::Tab, NONE, A::NextField, "edit the query"),
         b(SearchHits, c('/'), NONE, A::NextField, "edit the query"),

@@ -11,7 +11,8 @@
 //! Two places take the keys: the query line (a text input: ↑/↓ still
 //! choose a hit, Enter goes to it) and, after `Tab`, the hit list, where
 //! `l`/`d` toggle learned/disabled on the hit through the planner exactly
-//! as on a subject row, and `u` undoes. `Enter` shows the hit as a row of
+//! as on a subject row (on the marks of the hit's topic when it has
+//! some), `Space` marks the hit's subject as on its row, and `u` undoes. `Enter` shows the hit as a row of
 //! its topic on the Subject tab; `Esc` leaves (the query and hits are kept
 //! for the next `S`).
 
@@ -68,6 +69,7 @@ pub fn key(app: &mut App, command: &Command, hits: bool) -> Vec<Effect> {
         Command::Confirm => jump(app),
         Command::ToggleLearned if hits => return toggle(app, List::Learned),
         Command::ToggleDisabled if hits => return toggle(app, List::Disabled),
+        Command::ToggleMark if hits => mark(app),
         Command::Undo if hits => return vec![Effect::Undo],
         Command::Input(key) if !hits => {
             let before = app.search.query();
@@ -212,18 +214,57 @@ fn jump(app: &mut App) {
     clamp(app);
 }
 
-/// `l`/`d` on the hit: the same intent as on its subject row.
+/// `Space` on the hit list: marks or unmarks the hit's subject in its
+/// topic (the marks of its row) and moves to the next hit.
+fn mark(app: &mut App) {
+    let Some(hit) = app.search.hit().cloned() else {
+        app.set_status("no hit selected", false);
+        return;
+    };
+    if locate(app, &hit).is_none() {
+        app.set_status(
+            format!("{}/{} is no longer a subject", hit.topic, hit.slug),
+            true,
+        );
+        return;
+    }
+    app.marks
+        .toggle(&hit.topic, std::slice::from_ref(&hit.slug));
+    app.marks.anchor = Some((hit.topic.clone(), hit.slug.clone()));
+    let last = app.search.hits.len().saturating_sub(1);
+    app.search.selected = (app.search.selected + 1).min(last);
+    let message = match app.marks.count(&hit.topic) {
+        0 => format!("no subject of {} marked", hit.topic),
+        n => format!(
+            "{n} marked in {}: l/d on its hits act on them as one edit",
+            hit.topic
+        ),
+    };
+    app.set_status(message, false);
+}
+
+/// `l`/`d` on the hit: the same intent as on its subject row: on the
+/// marks of the hit's topic when it has some (they go once the edit is
+/// made), else on the hit's subject.
 fn toggle(app: &mut App, list: List) -> Vec<Effect> {
     let Some(hit) = app.search.hit().cloned() else {
         app.set_status("no hit selected", false);
         return Vec::new();
     };
+    let marked = app.marks.of(&hit.topic);
+    let mut on_marks = false;
     let intent = locate(app, &hit).and_then(|(t, i)| {
         let res = app.model.as_ref()?.kb.topics.get(t)?.resolution()?;
+        let marks: Vec<usize> = marked
+            .iter()
+            .filter_map(|slug| res.subjects().iter().position(|s| s.slug() == slug))
+            .collect();
+        on_marks = !marks.is_empty();
+        let indices = if on_marks { marks } else { vec![i] };
         Some(super::selection::toggle_intent(
             res,
             hit.topic.clone(),
-            &[i],
+            &indices,
             list,
         ))
     });
@@ -234,5 +275,13 @@ fn toggle(app: &mut App, list: List) -> Vec<Effect> {
         );
         return Vec::new();
     };
-    propose(app, plans::propose(plans::ask(app, &intent)))
+    let effects = propose(app, plans::propose(plans::ask(app, &intent)));
+    if on_marks
+        && effects
+            .iter()
+            .any(|e| matches!(e, Effect::ApplyEdit { .. }))
+    {
+        app.marks.clear(&hit.topic);
+    }
+    effects
 }

@@ -74,6 +74,45 @@ impl Demo {
         self.keys("\n");
     }
 
+    /// The screen with its styles: each row's text, then every run of cells
+    /// drawn with a non-default style as `columns fg/bg +modifiers`, so a
+    /// marker that loses its color (or the selection its highlight) changes
+    /// the snapshot even when the glyphs stay.
+    pub fn styled_screen(&self) -> String {
+        use ratatui::style::Color;
+        use std::fmt::Write as _;
+        let buffer = self.h.render();
+        let area = buffer.area;
+        let mut out = String::new();
+        for y in 0..area.height {
+            let row: String = (0..area.width).map(|x| buffer[(x, y)].symbol()).collect();
+            let _ = writeln!(out, "{}", row.trim_end());
+            let mut x = 0;
+            while x < area.width {
+                let style = buffer[(x, y)].style();
+                let start = x;
+                while x < area.width && buffer[(x, y)].style() == style {
+                    x += 1;
+                }
+                if style.fg.is_some_and(|c| c != Color::Reset)
+                    || style.bg.is_some_and(|c| c != Color::Reset)
+                    || !style.add_modifier.is_empty()
+                {
+                    let text: String = (start..x).map(|x| buffer[(x, y)].symbol()).collect();
+                    let _ = writeln!(
+                        out,
+                        "    {start}..{x} {:?} fg={:?} bg={:?} {:?}",
+                        text.trim_end(),
+                        style.fg.unwrap_or(Color::Reset),
+                        style.bg.unwrap_or(Color::Reset),
+                        style.add_modifier
+                    );
+                }
+            }
+        }
+        filter(&out, &self.root())
+    }
+
     /// Selects topic number `n` (0-based) from the topics pane.
     pub fn topic(&mut self, n: usize) {
         while self.h.app.focus != jp_kb::tui::app::Focus::Topics {

@@ -128,7 +128,12 @@ fn hit_line(app: &App, hit: &Hit, width: usize) -> Line<'static> {
         .into_iter()
         .map(|m| Span::styled(m.glyph(), t.mark(m)))
         .collect();
-    spans.push(Span::raw(" "));
+    // A marked subject (`Space`): `+` in the marks' colour, as on its row.
+    spans.push(if app.marks.is_marked(&hit.topic, &hit.slug) {
+        Span::styled("+", t.marked())
+    } else {
+        Span::raw(" ")
+    });
     spans.push(Span::styled(
         format!("{}/", clean_name(&hit.topic)),
         t.muted(),

@@ -4,18 +4,13 @@
 //! size or modification time changed; the delta is folded into a new main
 //! segment once it grows past a tenth of it, without reading any file.
 
-use std::borrow::Cow;
-use std::path::Path;
-
 use super::hash::{FastMap, FastSet};
 
+use super::abbrev;
+pub use super::indexer::IndexedFile;
+use super::indexer::index_files;
 use super::rank::{self, Scoring};
-use super::segment::{
-    self, BODY, Builder, DocMeta, FIELDS, MENTION, NAME, SUMMARY, Segment, SegmentError, Tfs,
-};
-use super::tokenize::Tokenizer;
-use crate::content::{Content, Root, read_content};
-use crate::frontmatter;
+use super::segment::{self, Builder, DocMeta, FIELDS, NAME, Segment, SegmentError, Tfs};
 
 /// Shortest last word matched as a prefix, in bytes, and the most terms a
 /// prefix expands to (in term order).
@@ -23,26 +18,6 @@ const MIN_PREFIX: usize = 3;
 const MAX_EXPANSIONS: usize = 256;
 /// How many of the best matches the mentions prior may reorder.
 const RERANKED: usize = 200;
-/// A file changed less than this before it was read may change again
-/// within the same timestamp; its stamp is not trusted (read again).
-const UNSURE_NANOS: i64 = 2_000_000_000;
-/// Below this many files one thread indexes; above, one per core.
-const PARALLEL_FROM: usize = 512;
-
-/// A file that should be in the index, as the walk saw it.
-#[derive(Debug, Clone)]
-pub struct IndexedFile<'a> {
-    /// The key: the file's path (the index is kept per workspace root).
-    pub path: Cow<'a, str>,
-    pub abs: &'a Path,
-    /// The workspace root: every read goes through the guarded open.
-    pub root: &'a Path,
-    /// The slug under the first topic that holds the file.
-    pub slug: &'a str,
-    pub markdown: bool,
-    pub bytes: u64,
-    pub modified: i64,
-}
 
 /// A document of the live index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -68,6 +43,10 @@ pub struct Index {
     masked: Vec<bool>,
     live: FastMap<String, DocRef>,
     total_len: [u64; FIELDS],
+    /// The live documents' names that could abbreviate a query (see
+    /// [`abbrev::candidate`]), each once, with the slots bearing it: a
+    /// query tries each distinct name, not each document.
+    names: Vec<(String, Vec<usize>)>,
 }
 
 impl Index {
@@ -119,6 +98,22 @@ impl Index {
             self.live.insert(d.path.clone(), DocRef::Delta(idx(i)));
             add(&d.lens);
         }
+        let mut names: FastMap<&str, Vec<usize>> = FastMap::default();
+        let main_len = self.main.docs.len();
+        let docs = self.main.docs.iter().chain(&self.delta.docs).enumerate();
+        for (slot, meta) in docs {
+            if slot < main_len && self.masked.get(slot).copied().unwrap_or(true) {
+                continue;
+            }
+            let name = rank::subject_name(doc_name(&meta.path));
+            if abbrev::candidate(name) {
+                names.entry(name).or_default().push(slot);
+            }
+        }
+        self.names = names
+            .into_iter()
+            .map(|(name, slots)| (name.to_ascii_lowercase(), slots))
+            .collect();
     }
 
     /// Number of live documents.
@@ -253,25 +248,29 @@ impl Index {
         let mut matched = vec![(0u16, 0f32); slots];
         let mut wanted_idf = 0f32;
         let mut hits = Vec::new();
-        // The term (1-based) whose exact postings last held each slot.
-        let mut held = vec![0u32; slots];
-        for (k, term) in (1u32..).zip(terms) {
+        // The terms (bit k for the k-th, the first 64) whose exact
+        // postings hold each slot.
+        let mut held = vec![0u64; slots];
+        let mut idfs = Vec::with_capacity(terms.len());
+        for (k, term) in terms.iter().enumerate() {
+            let bit = if k < 64 { 1u64 << k } else { 0 };
             hits.clear();
             self.postings_into(
                 self.main.postings(term),
                 self.delta.postings(term),
                 &mut hits,
             );
-            let idf = idf(n, hits.len() as f32);
-            wanted_idf += idf;
-            self.add_scores(&hits, n, &avg, scoring, 1.0, &mut scores);
+            let term_idf = idf(n, hits.len() as f32);
+            idfs.push(term_idf);
+            wanted_idf += term_idf;
+            self.add_scores(&hits, term_idf, &avg, scoring, 1.0, &mut scores);
             for &(slot, _) in &hits {
                 if let Some(m) = matched.get_mut(slot) {
                     m.0 = m.0.saturating_add(1);
-                    m.1 += idf;
+                    m.1 += term_idf;
                 }
                 if let Some(h) = held.get_mut(slot) {
-                    *h = k;
+                    *h |= bit;
                 }
             }
             // A name that begins with the word (`useradd` for "user",
@@ -288,22 +287,36 @@ impl Index {
                     }
                     tfs[NAME] > 0
                 });
-                self.add_scores(&hits, n, &avg, scoring, scoring.name_prefix, &mut scores);
+                let boost = scoring.name_prefix;
+                let names_idf = idf(n, hits.len() as f32);
+                self.add_scores(&hits, names_idf, &avg, scoring, boost, &mut scores);
                 for &(slot, _) in &hits {
-                    if held.get(slot).is_some_and(|h| *h != k)
+                    if held.get(slot).is_some_and(|h| h & bit == 0)
                         && let Some(m) = matched.get_mut(slot)
                     {
                         m.0 = m.0.saturating_add(1);
-                        m.1 += idf;
+                        m.1 += term_idf;
                     }
                 }
             }
+        }
+        if scoring.abbrev > 0.0 && terms.len() >= 2 {
+            self.add_abbreviations(
+                terms,
+                &idfs,
+                &avg,
+                scoring,
+                &held,
+                &mut scores,
+                &mut matched,
+            );
         }
         if let Some(prefix) = prefix.filter(|p| p.len() >= MIN_PREFIX) {
             hits.clear();
             self.prefix_into(prefix, terms, &mut hits);
             let boost = scoring.prefix_boost;
-            self.add_scores(&hits, n, &avg, scoring, boost, &mut scores);
+            let idf = idf(n, hits.len() as f32);
+            self.add_scores(&hits, idf, &avg, scoring, boost, &mut scores);
         }
         let wanted = terms.len().max(1) as f32;
         let mut out: Vec<(DocRef, f32)> = scores
@@ -317,16 +330,7 @@ impl Index {
                 } else {
                     DocRef::Delta(idx(slot - main_len))
                 };
-                let by_count = (f32::from(m.0).max(1.0) / wanted).min(1.0);
-                // A page found by the typed prefix alone keeps its share
-                // by count.
-                let by_idf = if m.0 == 0 || wanted_idf <= 0.0 {
-                    by_count
-                } else {
-                    (m.1 / wanted_idf).min(1.0)
-                };
-                let share = by_count + scoring.coord_idf * (by_idf - by_count);
-                (doc, s * share.powf(scoring.coord))
+                (doc, s * coordination(m, wanted, wanted_idf, scoring))
             })
             .collect();
         // The prior reorders the leaders only: looking up every match's
@@ -398,18 +402,55 @@ impl Index {
         }
     }
 
-    /// Adds one term's BM25F contribution to the documents in `hits`.
+    /// Scores the live documents whose names abbreviate query words (see
+    /// [`abbrev`]) as if the name held each word it takes a piece of,
+    /// weighted by [`Scoring::abbrev`]; those words count as held.
+    #[allow(clippy::too_many_arguments)]
+    fn add_abbreviations(
+        &self,
+        terms: &[String],
+        idfs: &[f32],
+        avg: &[f32; FIELDS],
+        scoring: &Scoring,
+        held: &[u64],
+        scores: &mut [f32],
+        matched: &mut [(u16, f32)],
+    ) {
+        let mut tfs = [0; FIELDS];
+        tfs[NAME] = 1;
+        for (name, slots) in &self.names {
+            let Some(covered) = abbrev::covers(name, terms) else {
+                continue;
+            };
+            for (k, idf) in idfs.iter().enumerate().take(64) {
+                if covered & (1 << k) == 0 {
+                    continue;
+                }
+                for &slot in slots {
+                    self.add_scores(&[(slot, tfs)], *idf, avg, scoring, scoring.abbrev, scores);
+                    if held.get(slot).is_some_and(|h| h & (1 << k) == 0)
+                        && let Some(m) = matched.get_mut(slot)
+                    {
+                        m.0 = m.0.saturating_add(1);
+                        m.1 += idf;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds one term's BM25F contribution (its IDF `idf`) to the
+    /// documents in `hits`.
     #[allow(clippy::cast_precision_loss)] // counts far below 2^23 matter
     fn add_scores(
         &self,
         hits: &[(usize, Tfs)],
-        n: f32,
+        idf: f32,
         avg: &[f32; FIELDS],
         scoring: &Scoring,
         boost: f32,
         scores: &mut [f32],
     ) {
-        let idf = idf(n, hits.len() as f32);
         for &(slot, tfs) in hits {
             let lens = self.slot_meta(slot).map_or([0; FIELDS], |m| m.lens);
             let mut tf = 0.0;
@@ -432,6 +473,21 @@ impl Index {
             self.delta.docs.get(slot - main_len)
         }
     }
+}
+
+/// The factor for the share of the query's words a document holds:
+/// `matched` is how many it holds and their summed IDF, `wanted` how many
+/// the query has and `wanted_idf` theirs.
+fn coordination(matched: (u16, f32), wanted: f32, wanted_idf: f32, scoring: &Scoring) -> f32 {
+    let by_count = (f32::from(matched.0).max(1.0) / wanted).min(1.0);
+    // A page found by the typed prefix alone keeps its share by count.
+    let by_idf = if matched.0 == 0 || wanted_idf <= 0.0 {
+        by_count
+    } else {
+        (matched.1 / wanted_idf).min(1.0)
+    };
+    let share = by_count + scoring.coord_idf * (by_idf - by_count);
+    share.powf(scoring.coord)
 }
 
 /// BM25's inverse document frequency of a term held by `df` of `n`
@@ -458,137 +514,4 @@ fn idx(i: usize) -> u32 {
 fn new_id(now: i64) -> u64 {
     let seed = now.to_le_bytes();
     super::segment::checksum(&[&seed[..], &std::process::id().to_le_bytes()].concat()) | 2
-}
-
-/// The guarded-open handle of the workspace root, opened once per thread
-/// (a `Root` keeps its directory handle in a cell, so it is not shared
-/// between threads); all targets of one index share one root.
-#[derive(Default)]
-struct Roots<'a> {
-    root: Option<Root<'a>>,
-}
-
-impl<'a> Roots<'a> {
-    fn of(&mut self, path: &'a Path) -> &Root<'a> {
-        if self.root.as_ref().is_some_and(|r| r.path() != path) {
-            self.root = None;
-        }
-        self.root.get_or_insert_with(|| Root::new(path))
-    }
-}
-
-/// Reads and indexes `files`, on every core when there are many.
-fn index_files(builder: &mut Builder, files: &[&IndexedFile<'_>], now: i64) {
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    if files.len() < PARALLEL_FROM || threads < 2 {
-        let mut tokenizer = Tokenizer::new();
-        let mut roots = Roots::default();
-        for t in files {
-            index_file(builder, &mut tokenizer, roots.of(t.root), t, now);
-        }
-        return;
-    }
-    let chunk = files.len().div_ceil(threads.min(8));
-    let parts: Vec<Builder> = std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let mut b = Builder::default();
-                    let mut tokenizer = Tokenizer::new();
-                    let mut roots = Roots::default();
-                    for t in part {
-                        index_file(&mut b, &mut tokenizer, roots.of(t.root), t, now);
-                    }
-                    b
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    for part in parts {
-        builder.append(part);
-    }
-}
-
-/// Indexes one file: its slug, its headings and front-matter, its body.
-/// A file whose text cannot be read (binary, not UTF-8, unreadable) is
-/// still found by its slug.
-fn index_file(
-    builder: &mut Builder,
-    tokenizer: &mut Tokenizer,
-    root: &Root<'_>,
-    target: &IndexedFile<'_>,
-    now: i64,
-) {
-    let content = read_content(root, target.abs);
-    let modified = if now.saturating_sub(target.modified) < UNSURE_NANOS {
-        0
-    } else {
-        target.modified
-    };
-    let meta = DocMeta {
-        path: target.path.clone().into_owned(),
-        bytes: target.bytes,
-        modified,
-        lens: [0; FIELDS],
-    };
-    let own_name = rank::subject_name(target.slug);
-    builder.add(meta, |add| {
-        tokenizer.terms(target.slug, |t, _| add(t, NAME));
-        let Content::Text(text) = &content else {
-            return;
-        };
-        let mut body = text.as_str();
-        if target.markdown
-            && let Some((yaml, end)) = frontmatter::split(text)
-        {
-            // A block that is not YAML stays part of the body.
-            if let Ok(value) = serde_norway::from_str::<serde_json::Value>(yaml) {
-                let name = frontmatter::scalar_text(&value, &["name", "title"]);
-                tokenizer.terms(&name, |t, _| add(t, NAME));
-                let about = frontmatter::scalar_text(&value, &["description", "tags"]);
-                tokenizer.terms(&about, |t, _| add(t, SUMMARY));
-                body = text.get(end..).unwrap_or_default();
-            }
-        }
-        // The first heading names the subject (tldr's `# tar`); the first
-        // paragraph after it usually says what the subject is about
-        // (tldr's `> description` lines).
-        let mut summary = Summary::Before;
-        let mut titled = false;
-        for line in body.lines() {
-            let heading = target.markdown && line.starts_with('#');
-            summary = match (summary, line.trim().is_empty(), heading) {
-                (Summary::Before, false, false) => Summary::In,
-                (Summary::In, true, _) => Summary::After,
-                (state, _, _) => state,
-            };
-            let field = if heading && !titled && summary == Summary::Before {
-                titled = true;
-                NAME
-            } else if heading || summary == Summary::In {
-                SUMMARY
-            } else {
-                BODY
-            };
-            tokenizer.terms(line, |t, _| add(t, field));
-            rank::mentions(line, |name| {
-                if !name.eq_ignore_ascii_case(own_name) {
-                    add(&rank::mention_term(name), MENTION);
-                }
-            });
-        }
-    });
-}
-
-/// Where a line is relative to the body's first paragraph.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Summary {
-    Before,
-    In,
-    After,
 }

@@ -7,9 +7,11 @@
 //! user's cache directory, brought up to date before every search by the
 //! files' sizes and modification times. Nothing else depends on it.
 
+pub mod abbrev;
 pub mod codec;
 pub mod hash;
 pub mod index;
+mod indexer;
 pub mod rank;
 pub mod segment;
 pub mod snippet;
@@ -184,6 +186,38 @@ impl Searcher {
         kb: &KnowledgeBase,
         request: &SearchRequest<'_>,
     ) -> Result<SearchOutcome, SearchError> {
+        let (terms, ranked) = self.ranked(kb, request)?;
+        let hits = ranked
+            .iter()
+            .map(|(place, score)| self.hit(place, *score, &terms))
+            .collect();
+        Ok(SearchOutcome {
+            hits,
+            notes: std::mem::take(&mut self.notes),
+        })
+    }
+
+    /// The ranking alone, best first: `(topic, slug, score)` with no
+    /// snippet nor token count (for measurements of the ranking).
+    pub fn ranking(
+        &mut self,
+        kb: &KnowledgeBase,
+        request: &SearchRequest<'_>,
+    ) -> Result<Vec<(String, String, f32)>, SearchError> {
+        let (_, ranked) = self.ranked(kb, request)?;
+        Ok(ranked
+            .into_iter()
+            .map(|(p, score)| (p.topic.to_owned(), p.slug.to_owned(), score))
+            .collect())
+    }
+
+    /// The query's terms and the places it finds, best first, at most
+    /// `request.limit`.
+    fn ranked<'k>(
+        &mut self,
+        kb: &'k KnowledgeBase,
+        request: &SearchRequest<'_>,
+    ) -> Result<(Vec<String>, Ranked<'k>), SearchError> {
         let terms = parse_query(&mut self.tokenizer, request.query)?;
         let scope = match request.topic {
             Some(name) => Some(kb.resolve_topic(name).map_err(SearchError::Topic)?.id()),
@@ -194,9 +228,10 @@ impl Searcher {
         let mut scored = self.index.score(&terms, prefix.as_deref(), &self.scoring);
         scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
         let places = places(kb, scope, request.hidden);
-        let mut hits = Vec::new();
+        let wanted = request.limit;
+        let mut ranked = Vec::new();
         for (doc, score) in scored {
-            if hits.len() >= request.limit {
+            if ranked.len() >= wanted {
                 break;
             }
             let Some(meta) = self.index.meta(doc) else {
@@ -206,15 +241,12 @@ impl Searcher {
                 continue;
             };
             for place in found {
-                if hits.len() < request.limit {
-                    hits.push(self.hit(place, score, &terms));
+                if ranked.len() < wanted {
+                    ranked.push((place.clone(), score));
                 }
             }
         }
-        Ok(SearchOutcome {
-            hits,
-            notes: std::mem::take(&mut self.notes),
-        })
+        Ok((terms, ranked))
     }
 
     fn hit(&mut self, place: &Place<'_>, score: f32, terms: &[String]) -> Hit {
@@ -299,7 +331,11 @@ pub fn search_with_walks(
     Ok(outcome)
 }
 
+/// Places found, best first, with their scores.
+type Ranked<'a> = Vec<(Place<'a>, f32)>;
+
 /// Where a file shows up in the results: one topic's subject.
+#[derive(Clone)]
 struct Place<'a> {
     topic: &'a str,
     slug: &'a str,

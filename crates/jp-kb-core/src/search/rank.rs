@@ -16,8 +16,13 @@
 //!   score by `1 + prior × ln(1 + mentions)`, a tie-breaker more than a
 //!   ranking of its own.
 //!
+//! - **Names**: a name that begins with a query word (`useradd` for
+//!   "user") or abbreviates query words (`mkdir` for "make a directory",
+//!   see [`super::abbrev`]) counts as a weaker match in the name.
+//!
 //! The defaults were chosen on the labelled tldr queries
-//! (`benches/search_queries.tsv`; `docs/perf.md`, "Search, second pass").
+//! (`benches/search_queries.tsv`; `docs/perf.md`, "Search, second pass"
+//! and "Search, third pass"), and checked on held-out ones.
 
 use super::segment::FIELDS;
 
@@ -45,6 +50,10 @@ pub struct Scoring {
     /// counts, as a share of a whole-word match in the name; 0 turns it
     /// off.
     pub name_prefix: f32,
+    /// What a name that abbreviates query words (`mkdir` for "make a
+    /// directory", see [`super::abbrev`]) counts for each word it takes a
+    /// piece of, as a share of that word in the name; 0 turns it off.
+    pub abbrev: f32,
 }
 
 impl Default for Scoring {
@@ -55,9 +64,10 @@ impl Default for Scoring {
             b: [0.6, 0.5, 0.3],
             prefix_boost: 0.3,
             coord: 1.0,
-            coord_idf: 0.0,
+            coord_idf: 0.5,
             prior: 0.3,
-            name_prefix: 0.0,
+            name_prefix: 0.5,
+            abbrev: 0.3,
         }
     }
 }
