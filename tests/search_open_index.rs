@@ -82,3 +82,48 @@ fn the_same_walk_is_not_compared_again_and_every_change_is_seen() {
     let kb = common::load_kb(&root);
     assert_eq!(slugs(&mut searcher, &kb, "archive"), ["gnu-tar"]);
 }
+
+#[test]
+fn a_file_in_three_topics_is_found_in_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join(".jp")).unwrap();
+    std::fs::create_dir_all(root.join("notes/deep/er")).unwrap();
+    std::fs::write(
+        root.join(".jp/config.toml"),
+        "[kb.topic.all]\nsubjects = \"notes\"\n\
+         [kb.topic.deep]\nsubjects = \"notes/deep\"\n\
+         [kb.topic.deeper]\nsubjects = \"notes/deep/er\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("notes/deep/er/zip.md"),
+        "# zip\n\npackage files\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("notes/tar.md"), "# tar\n\narchive files\n").unwrap();
+    let kb = common::load_kb(&root);
+    let mut searcher = Searcher::memory();
+    let request = SearchRequest {
+        query: "package",
+        topic: None,
+        limit: 10,
+        hidden: true,
+    };
+    let mut found: Vec<(String, String)> = searcher
+        .search(&kb, &request)
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| (h.topic, h.slug))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("all".to_owned(), "deep/er/zip".to_owned()),
+            ("deep".to_owned(), "er/zip".to_owned()),
+            ("deeper".to_owned(), "zip".to_owned()),
+        ]
+    );
+}
