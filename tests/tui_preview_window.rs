@@ -183,3 +183,24 @@ fn tiny_screens_draw_the_tester_and_scrolled_previews_without_panicking() {
         }
     }
 }
+
+#[test]
+fn g_on_the_word_wrapped_tabs_shows_their_last_page_not_a_blank_view() {
+    // The Subject and Config tabs wrap at words (ratatui's Paragraph).
+    for tab in ["1", "5"] {
+        let mut d = Demo::new(100, 30);
+        d.keys(tab);
+        focus_preview(&mut d.h);
+        let top = body_rows(&d.h);
+        d.keys("G");
+        let rows = body_rows(&d.h);
+        assert!(
+            rows.iter().any(|r| !r.trim().is_empty()),
+            "tab {tab}: blank after G (before G: {top:#?})"
+        );
+        // `k` moves from what is on screen.
+        d.keys("k");
+        let up = body_rows(&d.h);
+        assert!(up != rows || d.h.app.preview.scroll == 0, "tab {tab}");
+    }
+}

@@ -81,15 +81,28 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
     } else {
         super::tab_text::tab_text(app, model, app.shown_lines())
     };
-    super::search::highlight(app, &mut text, 0, scroll, usize::from(body_area.height));
-    let paragraph = if app.wrap {
-        Paragraph::new(text).wrap(Wrap { trim: false })
-    } else {
-        Paragraph::new(text)
+    let findings = app.preview.tab == Tab::Findings;
+    let height = usize::from(body_area.height);
+    let paragraph = |text| {
+        if app.wrap {
+            Paragraph::new(text).wrap(Wrap { trim: false })
+        } else {
+            Paragraph::new(text)
+        }
     };
+    // Past the end (`G`), the last page: the text holds the lines up to
+    // the scroll and a screen more, so its rows say how far it can go
+    // (counted only once scrolled: at the top nothing is past the end).
+    let max_scroll = (!findings && scroll > 0).then(|| {
+        paragraph(text.clone())
+            .line_count(body_area.width)
+            .saturating_sub(height)
+    });
+    let scroll = max_scroll.map_or(scroll, |max| scroll.min(max));
+    super::search::highlight(app, &mut text, 0, scroll, height);
     let scroll = u16::try_from(scroll).unwrap_or(u16::MAX);
-    frame.render_widget(paragraph.scroll((scroll, 0)), body_area);
-    None
+    frame.render_widget(paragraph(text).scroll((scroll, 0)), body_area);
+    max_scroll
 }
 
 /// A byte-exact tab (Prompt, Learn, Tool): only the lines reaching into
