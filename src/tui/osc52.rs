@@ -1,10 +1,10 @@
 //! `y`: copies what has the focus (a slug, the prompt, the learn output,
-//! the finding under the cursor) to the clipboard with an OSC 52 escape sequence, which
-//! the terminal carries out, so it works over SSH. Inside tmux the plain
-//! sequence is written too: tmux takes it into a paste buffer and on to
-//! the outer terminal when `set-clipboard` is `on` (its default,
-//! `external`, passes it on only), with no DCS passthrough (off by
-//! default since tmux 3.3).
+//! the finding under the cursor) to the clipboard with an OSC 52 escape
+//! sequence, which the terminal carries out, so it works over SSH. Inside
+//! tmux the plain sequence is written too: tmux takes it into a paste
+//! buffer and on to the outer terminal when `set-clipboard` is `on` (its
+//! default, `external`, passes it on only), with no DCS passthrough (off
+//! by default since tmux 3.3).
 
 use std::io::Write;
 
