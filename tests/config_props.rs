@@ -96,11 +96,7 @@ fn load_and_check(root: &Path, name: &str, text: &str) {
         let _ = std::fs::remove_file(jp.join(old));
     }
     std::fs::write(jp.join(name), text).unwrap();
-    let env = Environment {
-        cwd: root.to_path_buf(),
-        global_config_dir: None,
-        user_data_dir: None,
-    };
+    let env = Environment::workspace_only(root);
     let options = LoadOptions::default();
     let _ = load(&env, &options);
     let report = check(&env, &options, &Thresholds::default());

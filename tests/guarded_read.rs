@@ -175,11 +175,7 @@ fn cli_prompt_and_learn_never_read_a_topic_swapped_for_an_outside_link() {
 
 fn workspace(ws: &Path) -> mcp::Workspace {
     mcp::Workspace::new(
-        Environment {
-            cwd: ws.to_path_buf(),
-            global_config_dir: None,
-            user_data_dir: None,
-        },
+        Environment::workspace_only(ws),
         LoadOptions {
             workspace: Some(ws.to_path_buf()),
             ..LoadOptions::default()

@@ -16,11 +16,7 @@ use serde_json::{Map, Value, json};
 use common::fixtures;
 
 fn env(cwd: &Path) -> Environment {
-    Environment {
-        cwd: cwd.to_path_buf(),
-        global_config_dir: None,
-        user_data_dir: None,
-    }
+    Environment::workspace_only(cwd)
 }
 
 fn load(ws: &Path, cfg: &[&str], knowledge: &[&str]) -> KnowledgeBase {

@@ -16,11 +16,7 @@ fn workspace() -> (tempfile::TempDir, Driver) {
         "[kb.topic.p]\nsubjects = \".jp/kb/p\"\n",
     )
     .unwrap();
-    let env = Environment {
-        cwd: dir.path().to_path_buf(),
-        global_config_dir: None,
-        user_data_dir: None,
-    };
+    let env = Environment::workspace_only(dir.path());
     let options = LoadOptions {
         workspace: Some(dir.path().to_path_buf()),
         ..LoadOptions::default()

@@ -179,11 +179,7 @@ impl Harness {
 
 /// A driver for the workspace at `root`, with no user configuration.
 fn driver_for(root: &Path) -> Driver {
-    let env = Environment {
-        cwd: root.to_path_buf(),
-        global_config_dir: None,
-        user_data_dir: None,
-    };
+    let env = Environment::workspace_only(root);
     let options = LoadOptions {
         workspace: Some(root.to_path_buf()),
         ..LoadOptions::default()

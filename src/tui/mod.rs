@@ -85,11 +85,7 @@ pub fn run(start: StartOptions) -> Result<(), String> {
             .map_err(|e| format!("cannot create the demo workspace: {e}"))?;
         let root: PathBuf = dir.path().to_path_buf();
         let banner = crate::tui::demo::banner(start.demo, &env.cwd);
-        let env = Environment {
-            cwd: root.clone(),
-            global_config_dir: None,
-            user_data_dir: None,
-        };
+        let env = Environment::workspace_only(root.clone());
         let options = LoadOptions {
             workspace: Some(root),
             ..start.load

@@ -119,11 +119,7 @@ mod tests {
     fn demo() -> (tempfile::TempDir, Arc<KnowledgeBase>) {
         let dir = crate::tui::demo::materialize().unwrap();
         let root = dir.path().to_path_buf();
-        let env = Environment {
-            cwd: root.clone(),
-            global_config_dir: None,
-            user_data_dir: None,
-        };
+        let env = Environment::workspace_only(root.clone());
         let options = LoadOptions {
             workspace: Some(root),
             ..LoadOptions::default()

@@ -10,11 +10,7 @@ use tempfile::TempDir;
 /// The workspace at `root` loaded in process, with no user or global
 /// configuration.
 pub fn load_kb(root: &Path) -> jp_kb::KnowledgeBase {
-    let env = jp_kb::config::Environment {
-        cwd: root.to_path_buf(),
-        global_config_dir: None,
-        user_data_dir: None,
-    };
+    let env = jp_kb::config::Environment::workspace_only(root);
     let options = jp_kb::config::LoadOptions {
         workspace: Some(root.to_path_buf()),
         ..jp_kb::config::LoadOptions::default()

@@ -28,11 +28,7 @@ pub fn corpora() -> PathBuf {
 
 /// The workspace at `root`, with no user configuration.
 pub fn load(root: &Path) -> KnowledgeBase {
-    let env = Environment {
-        cwd: root.to_path_buf(),
-        global_config_dir: None,
-        user_data_dir: None,
-    };
+    let env = Environment::workspace_only(root);
     let options = LoadOptions {
         workspace: Some(root.to_path_buf()),
         ..LoadOptions::default()

@@ -126,11 +126,7 @@ mod tests {
     use super::*;
 
     fn env(cwd: &std::path::Path) -> Environment {
-        Environment {
-            cwd: cwd.to_path_buf(),
-            global_config_dir: None,
-            user_data_dir: None,
-        }
+        Environment::workspace_only(cwd)
     }
 
     #[test]

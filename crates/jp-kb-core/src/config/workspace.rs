@@ -19,6 +19,17 @@ pub struct Environment {
 }
 
 impl Environment {
+    /// Running in `cwd` with no user-global configuration and no user
+    /// data directory: what a workspace alone declares (the bundled demo,
+    /// tests, benchmarks).
+    pub fn workspace_only(cwd: impl Into<PathBuf>) -> Self {
+        Self {
+            cwd: cwd.into(),
+            global_config_dir: None,
+            user_data_dir: None,
+        }
+    }
+
     /// Reads `JP_GLOBAL_CONFIG_DIR`, `XDG_CONFIG_HOME`, `JP_USER_DATA_DIR`,
     /// `XDG_DATA_HOME` and falls back to the platform directories.
     pub fn from_process() -> std::io::Result<Self> {

@@ -45,11 +45,7 @@ fn workspace(cfg: &[&str]) -> (tempfile::TempDir, KnowledgeBase) {
     ] {
         write(f, "text");
     }
-    let env = Environment {
-        cwd: root.clone(),
-        global_config_dir: None,
-        user_data_dir: None,
-    };
+    let env = Environment::workspace_only(root.clone());
     let options = LoadOptions {
         workspace: Some(root),
         cfg: cfg.iter().map(|s| (*s).to_owned()).collect(),
