@@ -11,9 +11,8 @@ use insta::assert_snapshot;
 use jp_kb::check::Code;
 use jp_kb::tui::event::Event;
 use jp_kb::tui::pane::Tab;
-use ratatui::buffer::Buffer;
 use ratatui::style::Color;
-use tui_support::Demo;
+use tui_support::{Demo, find};
 
 fn codes(d: &Demo) -> Vec<Code> {
     d.h.app.findings.all().iter().map(|f| f.code).collect()
@@ -26,24 +25,6 @@ const DEMO_CODES: [Code; 4] = [
     Code::HiddenUnreachable,
     Code::BinarySubject,
 ];
-
-/// The cell where `needle` (single-width characters) starts on screen.
-fn find(buffer: &Buffer, needle: &str) -> (u16, u16) {
-    let chars: Vec<String> = needle.chars().map(String::from).collect();
-    let area = buffer.area;
-    for y in 0..area.height {
-        for x in 0..area.width {
-            let fits = chars.iter().enumerate().all(|(i, ch)| {
-                let x = x + u16::try_from(i).unwrap();
-                x < area.width && buffer[(x, y)].symbol() == ch
-            });
-            if fits {
-                return (x, y);
-            }
-        }
-    }
-    panic!("{needle:?} not on screen");
-}
 
 /// The last two rows: the status line.
 fn status_line(d: &Demo) -> String {

@@ -10,29 +10,9 @@ mod tui_support;
 use insta::assert_snapshot;
 use jp_kb::tui::app::{Focus, Mode};
 use jp_kb::tui::pane::Tab;
-use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::Modifier;
-use tui_support::Demo;
-
-/// The cells where `needle` (single-width characters) starts on screen.
-fn find_all(buffer: &Buffer, needle: &str) -> Vec<(u16, u16)> {
-    let chars: Vec<String> = needle.chars().map(String::from).collect();
-    let area = buffer.area;
-    let mut out = Vec::new();
-    for y in 0..area.height {
-        for x in 0..area.width {
-            let fits = chars.iter().enumerate().all(|(i, ch)| {
-                let x = x + u16::try_from(i).unwrap();
-                x < area.width && buffer[(x, y)].symbol() == ch
-            });
-            if fits {
-                out.push((x, y));
-            }
-        }
-    }
-    out
-}
+use tui_support::{Demo, find_all};
 
 fn search_line(d: &Demo) -> String {
     let screen = d.screen();

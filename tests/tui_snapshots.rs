@@ -11,7 +11,7 @@ use jp_kb::tui::command::Command;
 use jp_kb::tui::event::Event;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::Color;
-use tui_support::Demo;
+use tui_support::{Demo, find};
 
 fn demo() -> Demo {
     Demo::new(100, 30)
@@ -241,19 +241,6 @@ fn resize_relays_out_the_screen() {
 }
 
 // ---- styles: where color carries meaning ----
-
-/// The cell of the first occurrence of `glyph` on screen.
-fn find(buffer: &ratatui::buffer::Buffer, glyph: &str) -> (u16, u16) {
-    let area = buffer.area;
-    for y in 0..area.height {
-        for x in 0..area.width {
-            if buffer[(x, y)].symbol() == glyph {
-                return (x, y);
-            }
-        }
-    }
-    panic!("{glyph} not on screen");
-}
 
 #[test]
 fn markers_have_glyph_and_color() {

@@ -136,3 +136,31 @@ pub fn filter(screen: &str, root: &Path) -> String {
         .replace(&root, "[ROOT]")
         .replace(&name, "jp-kb-demo-XXXXXX")
 }
+
+/// The cells where `needle` (single-width characters) starts on screen,
+/// row by row.
+pub fn find_all(buffer: &ratatui::buffer::Buffer, needle: &str) -> Vec<(u16, u16)> {
+    let chars: Vec<String> = needle.chars().map(String::from).collect();
+    let area = buffer.area;
+    let mut out = Vec::new();
+    for y in 0..area.height {
+        for x in 0..area.width {
+            let fits = chars.iter().enumerate().all(|(i, ch)| {
+                let x = x + u16::try_from(i).unwrap();
+                x < area.width && buffer[(x, y)].symbol() == ch
+            });
+            if fits {
+                out.push((x, y));
+            }
+        }
+    }
+    out
+}
+
+/// The cell where `needle` first starts on screen.
+pub fn find(buffer: &ratatui::buffer::Buffer, needle: &str) -> (u16, u16) {
+    find_all(buffer, needle)
+        .first()
+        .copied()
+        .unwrap_or_else(|| panic!("{needle:?} not on screen"))
+}
