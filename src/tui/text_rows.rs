@@ -127,6 +127,18 @@ fn lines_from(text: &str, byte: usize) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// The number gutter of a numbered text: as wide as its line count
+/// needs, none for an empty text.
+fn text_gutter(lines: usize) -> usize {
+    if lines > 0 { gutter(lines) } else { 0 }
+}
+
+/// The number gutter `text` is drawn with when numbered (the same as its
+/// [`RowIndex`] lays it out with).
+pub fn gutter_of(text: &str) -> usize {
+    text_gutter(count_lines(text))
+}
+
 /// Lines of `text` as `lines_from` splits them: its `\n`s, and one more
 /// when the last line has none.
 fn count_lines(text: &str) -> usize {
@@ -145,11 +157,7 @@ impl RowIndex {
         Self {
             geometry: Geometry {
                 width,
-                gutter: if numbered && lines > 0 {
-                    gutter(lines)
-                } else {
-                    0
-                },
+                gutter: if numbered { text_gutter(lines) } else { 0 },
                 wrap,
             },
             marks: Vec::new(),

@@ -14,7 +14,7 @@ use crate::learn::Outcome;
 use crate::tui::app::App;
 use crate::tui::model::Model;
 use crate::tui::pane::Tab;
-use crate::tui::text_rows::{RowIndexMemo, char_rows, gutter};
+use crate::tui::text_rows::{RowIndexMemo, char_rows, gutter_of};
 
 /// A byte-exact tab's parts.
 pub struct Body<'a> {
@@ -27,15 +27,6 @@ pub struct Body<'a> {
 }
 
 impl Body<'_> {
-    fn gutter_of_text(&self) -> usize {
-        let lines = self.text.split_inclusive('\n').count();
-        if self.numbered && lines > 0 {
-            gutter(lines)
-        } else {
-            0
-        }
-    }
-
     /// The first `limit` lines of the text after the head, cleaned and
     /// numbered (what a search reads with `usize::MAX`).
     pub fn whole(&self, app: &App, limit: usize) -> Text<'static> {
@@ -44,7 +35,7 @@ impl Body<'_> {
         text.extend(number(
             &shown,
             1,
-            self.numbered.then(|| self.gutter_of_text()),
+            self.numbered.then(|| gutter_of(self.text)),
             app.theme.muted(),
         ));
         text
