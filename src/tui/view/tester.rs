@@ -96,8 +96,9 @@ pub fn render(app: &App, tester: &Tester, areas: &Areas, frame: &mut Frame) {
     // The cost of Enter (token line, subjects entering/leaving), shown
     // before it is pressed.
     // A line is cut where no screen could show more of it: the disabled
-    // mode's lines name every subject leaving (100k at the bench's
-    // largest tree), and measuring their wrap cost 150 ms a key.
+    // mode's lines name every subject leaving (up to 100k at the bench's
+    // largest tree), and the popup measures each line's wrap every frame
+    // (a bound on that work; its share of a key was not measured alone).
     let most = usize::from(frame.area().width) * usize::from(frame.area().height);
     let info = cut(&info, most);
     let cost: Vec<String> = tester.cost.iter().map(|l| cut(l, most)).collect();
