@@ -125,17 +125,22 @@ fn quality(kb: &KnowledgeBase, cache: &Path) {
 fn sweep(kb: &KnowledgeBase, searcher: &mut Searcher) {
     let base = searcher.scoring;
     let mut variants = vec![("default".to_owned(), base)];
-    for coord_idf in [0.0, 0.5, 1.0] {
-        for name_prefix in [0.0, 0.3, 0.5] {
-            for abbrev in [0.0, 0.3, 0.6] {
-                let mut s = base;
-                s.coord_idf = coord_idf;
-                s.name_prefix = name_prefix;
-                s.abbrev = abbrev;
-                variants.push((
-                    format!("idf {coord_idf} names {name_prefix} abbrev {abbrev}"),
-                    s,
-                ));
+    for prior in [0.2, 0.3, 0.4] {
+        for coord_idf in [0.25, 0.5, 0.75] {
+            for name_prefix in [0.3, 0.5, 0.7] {
+                for summary in [1.5, 2.5] {
+                    let mut s = base;
+                    s.prior = prior;
+                    s.coord_idf = coord_idf;
+                    s.name_prefix = name_prefix;
+                    s.weights[1] = summary;
+                    variants.push((
+                        format!(
+                            "prior {prior} idf {coord_idf} names {name_prefix} summary {summary}"
+                        ),
+                        s,
+                    ));
+                }
             }
         }
     }

@@ -43,9 +43,10 @@ pub struct Index {
     masked: Vec<bool>,
     live: FastMap<String, DocRef>,
     total_len: [u64; FIELDS],
-    /// The live documents' names that could abbreviate a query (see
-    /// [`abbrev::candidate`]), each once, with the slots bearing it: a
-    /// query tries each distinct name, not each document.
+    /// The live documents' names that could abbreviate a query or end
+    /// with one of its words (see [`abbrev::candidate`]), each once, with
+    /// the slots bearing it: a query tries each distinct name, not each
+    /// document.
     names: Vec<(String, Vec<usize>)>,
 }
 
@@ -273,20 +274,11 @@ impl Index {
                     *h |= bit;
                 }
             }
-            // A name that begins with the word (`useradd` for "user",
-            // `whois` for "who"): command and file names are often two
-            // words written together.
+            // A name that begins or ends with the word (`useradd` for
+            // "user", `whois` for "who", `lscpu` for "cpu"): command and
+            // file names are often two words written together.
             if scoring.name_prefix > 0.0 && term.len() >= MIN_PREFIX {
-                hits.clear();
-                self.prefix_into(term, terms, &mut hits);
-                hits.retain_mut(|(_, tfs)| {
-                    for (f, tf) in tfs.iter_mut().enumerate() {
-                        if f != NAME {
-                            *tf = 0;
-                        }
-                    }
-                    tfs[NAME] > 0
-                });
+                self.name_matches(term, terms, &mut hits);
                 let boost = scoring.name_prefix;
                 let names_idf = idf(n, hits.len() as f32);
                 self.add_scores(&hits, names_idf, &avg, scoring, boost, &mut scores);
@@ -343,6 +335,37 @@ impl Index {
             *s *= 1.0 + scoring.prior * (1.0 + mentions as f32).ln();
         }
         out
+    }
+
+    /// The live documents whose names begin with `term` (a word of the
+    /// name, longer than `term`, among `terms`' postings) or end with it
+    /// (the whole name), as one match in the name each.
+    fn name_matches(&self, term: &str, terms: &[String], hits: &mut Vec<(usize, Tfs)>) {
+        hits.clear();
+        self.prefix_into(term, terms, hits);
+        hits.retain_mut(|(_, tfs)| {
+            for (f, tf) in tfs.iter_mut().enumerate() {
+                if f != NAME {
+                    *tf = 0;
+                }
+            }
+            tfs[NAME] > 0
+        });
+        let mut name_tfs = [0; FIELDS];
+        name_tfs[NAME] = 1;
+        for (name, slots) in &self.names {
+            if name.len() > term.len() && name.ends_with(term) {
+                hits.extend(slots.iter().map(|&slot| (slot, name_tfs)));
+            }
+        }
+        hits.sort_unstable_by_key(|&(slot, _)| slot);
+        hits.dedup_by(|b, a| {
+            let same = a.0 == b.0;
+            if same {
+                a.1[NAME] = a.1[NAME].max(b.1[NAME]);
+            }
+            same
+        });
     }
 
     /// The live postings of the words longer than `prefix` that begin

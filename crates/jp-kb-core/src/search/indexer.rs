@@ -109,53 +109,71 @@ fn index_file(
         modified,
         lens: [0; FIELDS],
     };
-    let own_name = rank::subject_name(target.slug);
     builder.add(meta, |add| {
-        tokenizer.terms(target.slug, |t, _| add(t, NAME));
-        let Content::Text(text) = &content else {
-            return;
-        };
-        let mut body = text.as_str();
-        if target.markdown
-            && let Some((yaml, end)) = frontmatter::split(text)
-        {
-            // A block that is not YAML stays part of the body.
-            if let Ok(value) = serde_norway::from_str::<serde_json::Value>(yaml) {
-                let name = frontmatter::scalar_text(&value, &["name", "title"]);
-                tokenizer.terms(&name, |t, _| add(t, NAME));
-                let about = frontmatter::scalar_text(&value, &["description", "tags"]);
-                tokenizer.terms(&about, |t, _| add(t, SUMMARY));
-                body = text.get(end..).unwrap_or_default();
-            }
-        }
-        // The first heading names the subject (tldr's `# tar`); the first
-        // paragraph after it usually says what the subject is about
-        // (tldr's `> description` lines).
-        let mut summary = Summary::Before;
-        let mut titled = false;
-        for line in body.lines() {
-            let heading = target.markdown && line.starts_with('#');
-            summary = match (summary, line.trim().is_empty(), heading) {
-                (Summary::Before, false, false) => Summary::In,
-                (Summary::In, true, _) => Summary::After,
-                (state, _, _) => state,
-            };
-            let field = if heading && !titled && summary == Summary::Before {
-                titled = true;
-                NAME
-            } else if heading || summary == Summary::In {
-                SUMMARY
-            } else {
-                BODY
-            };
-            tokenizer.terms(line, |t, _| add(t, field));
-            rank::mentions(line, |name| {
-                if !name.eq_ignore_ascii_case(own_name) {
-                    add(&rank::mention_term(name), MENTION);
-                }
-            });
-        }
+        file_terms(tokenizer, target.slug, &content, target.markdown, add);
     });
+}
+
+/// Calls `add` with each term of a file as `(term, field)`: its slug,
+/// front-matter, headings and body, the fields the ranking weighs, and
+/// the names it mentions in code ([`MENTION`]). A file that cannot be
+/// read as text has only its slug.
+pub(super) fn file_terms(
+    tokenizer: &mut Tokenizer,
+    slug: &str,
+    content: &Content,
+    markdown: bool,
+    add: &mut dyn FnMut(&str, usize),
+) {
+    let own_name = rank::subject_name(slug);
+    // The subject's own name names it; the directories above it
+    // (`linux/` in `linux/df`) only place it, like tags: as a name,
+    // "free" would begin `freebsd` and every FreeBSD page would rank
+    // as named by it.
+    let (dirs, name) = slug.rsplit_once('/').unwrap_or(("", slug));
+    tokenizer.terms(dirs, |t, _| add(t, SUMMARY));
+    tokenizer.terms(name, |t, _| add(t, NAME));
+    let Content::Text(text) = content else {
+        return;
+    };
+    let mut body = text.as_str();
+    if markdown && let Some((yaml, end)) = frontmatter::split(text) {
+        // A block that is not YAML stays part of the body.
+        if let Ok(value) = serde_norway::from_str::<serde_json::Value>(yaml) {
+            let name = frontmatter::scalar_text(&value, &["name", "title"]);
+            tokenizer.terms(&name, |t, _| add(t, NAME));
+            let about = frontmatter::scalar_text(&value, &["description", "tags"]);
+            tokenizer.terms(&about, |t, _| add(t, SUMMARY));
+            body = text.get(end..).unwrap_or_default();
+        }
+    }
+    // The first heading names the subject (tldr's `# tar`); the first
+    // paragraph after it usually says what the subject is about
+    // (tldr's `> description` lines).
+    let mut summary = Summary::Before;
+    let mut titled = false;
+    for line in body.lines() {
+        let heading = markdown && line.starts_with('#');
+        summary = match (summary, line.trim().is_empty(), heading) {
+            (Summary::Before, false, false) => Summary::In,
+            (Summary::In, true, _) => Summary::After,
+            (state, _, _) => state,
+        };
+        let field = if heading && !titled && summary == Summary::Before {
+            titled = true;
+            NAME
+        } else if heading || summary == Summary::In {
+            SUMMARY
+        } else {
+            BODY
+        };
+        tokenizer.terms(line, |t, _| add(t, field));
+        rank::mentions(line, |name| {
+            if !name.eq_ignore_ascii_case(own_name) {
+                add(&rank::mention_term(name), MENTION);
+            }
+        });
+    }
 }
 
 /// Where a line is relative to the body's first paragraph.

@@ -11,18 +11,22 @@
 //!   above one that holds a single rare word many times.
 //! - **Mentions**: how many other documents name a subject in code (the
 //!   first word of an inline code span, `` `tar` ``, `` `sort file | uniq` ``,
-//!   counting the commands after pipes too): a main page that others refer
+//!   counting the commands after pipes too, and `` `git log` `` as a
+//!   mention of `git-log` as well as of `git`): a main page that others refer
 //!   to beats a rarely used one with the same words. It multiplies the
 //!   score by `1 + prior × ln(1 + mentions)`, a tie-breaker more than a
 //!   ranking of its own.
 //!
-//! - **Names**: a name that begins with a query word (`useradd` for
-//!   "user") or abbreviates query words (`mkdir` for "make a directory",
-//!   see [`super::abbrev`]) counts as a weaker match in the name.
+//! - **Names**: a name that begins or ends with a query word (`useradd`
+//!   for "user", `lscpu` for "cpu") or abbreviates query words (`mkdir`
+//!   for "make a directory", see [`super::abbrev`]) counts as a weaker
+//!   match in the name. A subject's name is the last part of its slug:
+//!   the directories above it are summary words (see
+//!   [`super::segment::SUMMARY`]).
 //!
 //! The defaults were chosen on the labelled tldr queries
 //! (`benches/search_queries.tsv`; `docs/perf.md`, "Search, second pass"
-//! and "Search, third pass"), and checked on held-out ones.
+//! to "Search, fourth pass"), and checked on held-out ones.
 
 use super::segment::FIELDS;
 
@@ -46,9 +50,9 @@ pub struct Scoring {
     pub coord_idf: f32,
     /// Weight of the mentions prior.
     pub prior: f32,
-    /// What a name that begins with a query word (`useradd` for "user")
-    /// counts, as a share of a whole-word match in the name; 0 turns it
-    /// off.
+    /// What a name that begins or ends with a query word (`useradd` for
+    /// "user", `lscpu` for "cpu") counts, as a share of a whole-word
+    /// match in the name; 0 turns it off.
     pub name_prefix: f32,
     /// What a name that abbreviates query words (`mkdir` for "make a
     /// directory", see [`super::abbrev`]) counts for each word it takes a
@@ -91,21 +95,42 @@ pub fn subject_name(slug: &str) -> &str {
 }
 
 /// Calls `each` with the names `line` mentions in code: the first word of
-/// each inline code span, and the first word after each `|` in it.
+/// each inline code span and the first word after each `|` in it, and
+/// for a command followed by a subcommand (`git log`) the two joined by
+/// `-` (`git-log`, the name a subcommand's page goes by).
 pub fn mentions(line: &str, mut each: impl FnMut(&str)) {
     let mut parts = line.split('`');
     // Odd parts are inside backticks.
     parts.next();
+    let mut subcommand = String::new();
     while let Some(code) = parts.next() {
         for command in code.split('|') {
-            let word = command.split_whitespace().next().unwrap_or_default();
+            let mut words = command.split_whitespace();
+            let word = words.next().unwrap_or_default();
             let word = word.trim_matches(|c: char| !c.is_alphanumeric());
             if !word.is_empty() && word.len() <= 64 {
                 each(word);
+                // `git log` mentions `git`, and the page of its
+                // subcommand, named `git-log` by convention.
+                if let Some(sub) = words.next().filter(|w| is_subcommand(w)) {
+                    subcommand.clear();
+                    subcommand.extend([word, "-", sub]);
+                    each(&subcommand);
+                }
             }
         }
         parts.next();
     }
+}
+
+/// A word that can name a subcommand: lower-case letters, then letters,
+/// digits or `-` (not an option, a placeholder or a path).
+fn is_subcommand(word: &str) -> bool {
+    word.len() <= 32
+        && word.starts_with(|c: char| c.is_ascii_lowercase())
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 #[cfg(test)]
@@ -116,10 +141,10 @@ mod tests {
     fn mentions_are_first_words_of_code_and_after_pipes() {
         let mut found = Vec::new();
         mentions(
-            "See also: `tar`, `sort {{file}} | uniq -c`, text `` and `{{x}}`",
+            "See also: `tar`, `sort {{file}} | uniq -c`, `git log -p`, text `` and `{{x}}`",
             |w| found.push(w.to_owned()),
         );
-        assert_eq!(found, ["tar", "sort", "uniq", "x"]);
+        assert_eq!(found, ["tar", "sort", "uniq", "git", "git-log", "x"]);
         assert_eq!(mention_term("Tar"), "`tar");
         assert_eq!(subject_name("common/git-log"), "git-log");
     }

@@ -18,7 +18,7 @@ use super::hash::FastMap;
 
 /// Bumped whenever the layout or the tokenizer changes: an index of
 /// another version is rebuilt.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 const MAGIC: &[u8; 8] = b"JPKBSRCH";
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 4 * 3 + 8 * 5;
 const TERM_ENTRY: usize = 16;
@@ -38,11 +38,12 @@ pub struct DocMeta {
 
 /// The fields of a document, scored apart (BM25F).
 pub const FIELDS: usize = 3;
-/// What names the subject: its slug, its title (`# name`), front-matter
-/// `name` and `title`.
+/// What names the subject: the last part of its slug, its title
+/// (`# name`), front-matter `name` and `title`.
 pub const NAME: usize = 0;
 /// What summarises it: its first paragraph (tldr's `> description`), its
-/// other headings, front-matter `description` and `tags`.
+/// other headings, front-matter `description` and `tags`, and the
+/// directories of its slug (`linux` in `linux/df`).
 pub const SUMMARY: usize = 1;
 /// The rest of the text.
 pub const BODY: usize = 2;
