@@ -195,6 +195,11 @@ impl Tokenizer {
         }
         let mut folded = std::mem::take(&mut self.word);
         fold_into(word, &mut folded);
+        // The plural of an acronym (`CPUs`, `URLs`, `PDFs`) is the acronym:
+        // the stemmer keeps the `s` of `cpus`.
+        if is_acronym_plural(word) {
+            folded.pop();
+        }
         if !folded.is_empty() {
             if let Some(stem) = self.stems.get(folded.as_str()) {
                 each(stem, range);
@@ -206,6 +211,19 @@ impl Tokenizer {
         }
         self.word = folded;
     }
+}
+
+/// Two or more ASCII capitals (digits allowed after the first) and a
+/// lower-case `s`: `CPUs`, `IDs`, `MP3s`.
+fn is_acronym_plural(word: &str) -> bool {
+    let Some(stem) = word.strip_suffix('s') else {
+        return false;
+    };
+    stem.len() >= 2
+        && stem.starts_with(|c: char| c.is_ascii_uppercase())
+        && stem
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
 }
 
 /// Lower case, accents removed (`Éco` → `eco`), into `out`.
@@ -247,6 +265,17 @@ mod tests {
         assert_eq!(t.terms_of("archives archiving"), ["archiv", "archiv"]);
         assert_eq!(t.terms_of("压缩文件"), ["压", "缩", "文", "件"]);
         assert!(t.terms_of("*.[{}]?^$").is_empty());
+    }
+
+    #[test]
+    fn the_plural_of_an_acronym_is_the_acronym() {
+        let mut t = Tokenizer::new();
+        assert_eq!(
+            t.terms_of("CPUs PDFs MP3s IDs cpu"),
+            ["cpu", "pdf", "mp3", "id", "cpu"]
+        );
+        // Not an acronym: the stemmer decides.
+        assert_eq!(t.terms_of("Bus Ls Status"), ["bus", "ls", "status"]);
     }
 
     #[test]
