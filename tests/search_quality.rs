@@ -3,9 +3,9 @@
 //! (`benches/search_queries.tsv`, topic `tldr-en` of `../shared/corpora`):
 //! recall@5 must not fall below [`FLOOR`], the level the ranking reaches,
 //! with the mean reciprocal rank printed (and the held-out queries'
-//! figures, printed only). Issue 17's target is 0.9, **not met**: the
-//! misses left are vocabulary gaps and platform copies of a page
-//! (`docs/perf.md`, "Search, third pass"); raise the floor when the
+//! figures, printed only). Issue 17's target is 0.9, met with nothing to
+//! spare: the misses left are vocabulary gaps and platform copies of a
+//! page (`docs/perf.md`, "Search, fourth pass"); raise the floor when the
 //! ranking improves, never lower it to pass. The index is built in memory
 //! from the corpus as `jp-kb search` builds it (both topics, so the same
 //! document frequencies as the benchmark). Needs the corpus: fails, never
@@ -16,8 +16,9 @@ mod search_quality_support;
 use jp_kb::search::Searcher;
 use search_quality_support::{corpora, held_out, load, measure, measure_set, queries};
 
-/// Recall@5 the ranking reaches on the labelled queries (70 of 80).
-const FLOOR: f64 = 0.875;
+/// Recall@5 the ranking reaches on the labelled queries (72 of 80, the
+/// issue's target; "Search, fourth pass" in `docs/perf.md`).
+const FLOOR: f64 = 0.9;
 
 #[test]
 fn labelled_tldr_queries_keep_their_recall_at_5() {

@@ -18,7 +18,7 @@ use super::hash::FastMap;
 
 /// Bumped whenever the layout or the tokenizer changes: an index of
 /// another version is rebuilt.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 const MAGIC: &[u8; 8] = b"JPKBSRCH";
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 4 * 3 + 8 * 5;
 const TERM_ENTRY: usize = 16;

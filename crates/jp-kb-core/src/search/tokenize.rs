@@ -204,7 +204,15 @@ impl Tokenizer {
             if let Some(stem) = self.stems.get(folded.as_str()) {
                 each(stem, range);
             } else {
-                let stem = self.stemmer.stem(&folded).into_owned();
+                let mut stem = self.stemmer.stem(&folded).into_owned();
+                // An adverb in `-rily` is its adjective in `-ry`
+                // (`temporarily`, `necessarily`, `satisfactorily`): Snowball
+                // drops `-li` only after a "valid li-ending", never after
+                // the `i` that `-ry` became, so `temporarili` would never
+                // meet `temporari`.
+                if stem.ends_with("rili") {
+                    stem.truncate(stem.len() - 2);
+                }
                 each(&stem, range);
                 self.stems.insert(folded.clone(), stem);
             }
@@ -276,6 +284,17 @@ mod tests {
         );
         // Not an acronym: the stemmer decides.
         assert_eq!(t.terms_of("Bus Ls Status"), ["bus", "ls", "status"]);
+    }
+
+    #[test]
+    fn an_adverb_in_rily_is_its_adjective() {
+        let mut t = Tokenizer::new();
+        assert_eq!(
+            t.terms_of("temporarily temporary necessarily necessary satisfactorily satisfactory"),
+            ["temporari", "temporari", "necessari", "necessari", "satisfactori", "satisfactori"]
+        );
+        // Other words ending in `ili` keep their stem.
+        assert_eq!(t.terms_of("families family"), ["famili", "famili"]);
     }
 
     #[test]
