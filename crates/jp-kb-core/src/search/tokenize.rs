@@ -291,7 +291,14 @@ mod tests {
         let mut t = Tokenizer::new();
         assert_eq!(
             t.terms_of("temporarily temporary necessarily necessary satisfactorily satisfactory"),
-            ["temporari", "temporari", "necessari", "necessari", "satisfactori", "satisfactori"]
+            [
+                "temporari",
+                "temporari",
+                "necessari",
+                "necessari",
+                "satisfactori",
+                "satisfactori"
+            ]
         );
         // Other words ending in `ili` keep their stem.
         assert_eq!(t.terms_of("families family"), ["famili", "famili"]);
