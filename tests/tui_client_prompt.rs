@@ -8,9 +8,15 @@ mod tui_support;
 
 use insta::assert_snapshot;
 use jp_kb::clients::connect::{Client, Texts, plan};
+use jp_kb::display::clean_text;
 use jp_kb::tui::client_prompt::Row;
 use jp_kb::tui::command::Command;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+use ratatui::layout::Rect;
 use ratatui::style::Color;
+use ratatui::text::{Line, Text};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 use tui_support::Demo;
 
 /// The demo with a 3,000-character maintainer pre-loaded, so the section
@@ -49,7 +55,7 @@ fn show(d: &mut Demo, client: &str) {
 fn rows(d: &Demo, client: &str) -> Vec<Row> {
     let model = d.h.app.model.as_ref().unwrap();
     let view = model.client_prompt(client).expect("computed when shown");
-    view.result.as_ref().unwrap().rows(usize::MAX)
+    view.result.as_ref().unwrap().rows().to_vec()
 }
 
 #[test]
@@ -106,6 +112,91 @@ fn the_cut_marker_is_drawn_in_the_warning_colour() {
     // The text before it is not styled as a marker.
     let above = &buffer[(u16::try_from(x).unwrap(), u16::try_from(y - 1).unwrap())];
     assert_ne!(above.fg, Color::Yellow);
+}
+
+/// The preview body's rows as drawn, and as wrapping the whole view and
+/// scrolling it would draw them (what the view drew before it drew only
+/// the lines in view).
+fn drawn_and_whole(d: &Demo, client: &str) -> (Vec<String>, Vec<String>) {
+    let preview = d.h.app.areas().preview;
+    let body = Rect::new(
+        preview.x + 1,
+        preview.y + 2,
+        preview.width - 2,
+        preview.height - 3,
+    );
+    let screen = d.h.render();
+    let cut = |buffer: &Buffer, area: Rect, at: (u16, u16)| -> Vec<String> {
+        (0..area.height)
+            .map(|y| {
+                (0..area.width)
+                    .map(|x| buffer[(at.0 + x, at.1 + y)].symbol().to_owned())
+                    .collect()
+            })
+            .collect()
+    };
+    let text = Text::from(
+        rows(d, client)
+            .iter()
+            .map(|r| Line::raw(clean_text(r.text(), true).into_owned()))
+            .collect::<Vec<_>>(),
+    );
+    let paragraph = |t: Text<'static>| {
+        if d.h.app.wrap {
+            Paragraph::new(t).wrap(Wrap { trim: false })
+        } else {
+            Paragraph::new(t)
+        }
+    };
+    let last = paragraph(text.clone())
+        .line_count(body.width)
+        .saturating_sub(usize::from(body.height));
+    let scroll = u16::try_from(d.h.app.preview.scroll.min(last)).unwrap();
+    let area = Rect::new(0, 0, body.width, body.height);
+    let mut whole = Buffer::empty(area);
+    paragraph(text).scroll((scroll, 0)).render(area, &mut whole);
+    (
+        cut(&screen, body, (body.x, body.y)),
+        cut(&whole, area, (0, 0)),
+    )
+}
+
+#[test]
+fn a_long_client_view_draws_every_scroll_as_wrapping_it_whole_would() {
+    // Narrow, so the 3,000-character subject wraps into many rows.
+    let mut d = long_demo(70, 20);
+    show(&mut d, "codex");
+    while d.h.app.focus != jp_kb::tui::app::Focus::Preview {
+        d.keys("\t");
+    }
+    let last_line = rows(&d, "codex").last().unwrap().text().to_owned();
+    for keys in ["", "w"] {
+        d.keys(keys);
+        d.keys("G");
+        let (drawn, whole) = drawn_and_whole(&d, "codex");
+        assert_eq!(drawn, whole, "at the end (wrap {})", d.h.app.wrap);
+        let bottom = drawn.last().unwrap().trim_end();
+        assert!(
+            last_line.ends_with(bottom) && !bottom.is_empty(),
+            "{bottom:?} ends {last_line:?}"
+        );
+        // Up row by row, a page at a time, to the top and down again.
+        for step in ["k", "k", "PgUp", "k"].iter().cycle().take(60) {
+            match *step {
+                "k" => d.keys("k"),
+                _ => d.h.press(KeyCode::PageUp, KeyModifiers::NONE),
+            }
+            let (drawn, whole) = drawn_and_whole(&d, "codex");
+            assert_eq!(drawn, whole, "at scroll {}", d.h.app.preview.scroll);
+        }
+        d.h.press(KeyCode::Home, KeyModifiers::NONE);
+        for _ in 0..40 {
+            d.h.press(KeyCode::PageDown, KeyModifiers::NONE);
+            d.keys("j");
+            let (drawn, whole) = drawn_and_whole(&d, "codex");
+            assert_eq!(drawn, whole, "at scroll {}", d.h.app.preview.scroll);
+        }
+    }
 }
 
 /// The rows `prompt --client` prints: headers and text, not the notes

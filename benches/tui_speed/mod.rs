@@ -93,8 +93,64 @@ pub fn bench_prompt_end(s: &mut Session, n: usize, reps: usize, empty: &Samples)
             "< 16 ms",
         );
     }
+    bench_client_view_end(s, n, reps, empty);
     s.key(KeyCode::Tab);
     s.key(KeyCode::Char('1'));
+}
+
+/// The same keys on a client's view of the prompt (`c` three times:
+/// what Codex's model receives, annotated and word-wrapped). Codex is
+/// the client to measure: it receives the whole section, so its view is
+/// as long as the prompt (JP drops the instructions without its own
+/// configuration, and Claude Code cuts them at 2,048 characters). The
+/// view is computed once (not counted).
+fn bench_client_view_end(s: &mut Session, n: usize, reps: usize, empty: &Samples) {
+    for _ in 0..3 {
+        s.key(KeyCode::Char('c'));
+    }
+    while s
+        .h
+        .app
+        .model
+        .as_ref()
+        .and_then(|m| m.client_prompt("codex"))
+        .is_none()
+    {
+        let action = s.rendered.recv().expect("client view worker");
+        s.h.action(action);
+    }
+    s.draw();
+    let first = s.key(KeyCode::Char('G'));
+    println!(
+        "(Codex's view at {n}: the first `G` laid out all its rows in {})",
+        ms(first)
+    );
+    let lines = s.screen();
+    assert!(
+        lines.contains("Codex") && !lines.contains("nothing arrives"),
+        "not Codex's whole view:\n{lines}"
+    );
+    let (mut ends, mut pgups, mut ups) = (Vec::new(), Vec::new(), Vec::new());
+    let began = Instant::now();
+    while ends.len() < reps && (ends.len() < MIN_REPS || began.elapsed() < BUDGET) {
+        ends.push(s.key(KeyCode::Char('G')));
+        pgups.push(s.key(KeyCode::PageUp));
+        ups.push(s.key(KeyCode::Char('k')));
+        ups.push(s.key(KeyCode::Char('k')));
+        pgups.push(s.key(KeyCode::PageUp));
+    }
+    for (label, samples) in [("`G`", ends), ("`PgUp`", pgups), ("`k`", ups)] {
+        row(
+            &format!("Prompt tab, Codex's view (`c`): {label} near the end"),
+            n,
+            &Samples(samples),
+            "empty frame",
+            empty,
+            "< 16 ms",
+        );
+    }
+    // Back to the RFD's view: Codex → RFD.
+    s.key(KeyCode::Char('c'));
 }
 
 /// The real tldr corpus beside the checkout (`../shared/corpora`, read

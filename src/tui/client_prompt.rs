@@ -48,6 +48,8 @@ pub struct ClientView {
     pub notes: Vec<String>,
     /// The client's configuration was found in the workspace.
     pub configured: bool,
+    /// The view's lines, made once per load (see [`ClientView::rows`]).
+    rows: Vec<Row>,
 }
 
 /// One line of a client view, by kind (the view styles each kind).
@@ -61,6 +63,15 @@ pub enum Row {
     Text(String),
     /// Where the client cuts or drops the channel's text.
     Cut(String),
+}
+
+impl Row {
+    /// The line's text, whatever its kind.
+    pub fn text(&self) -> &str {
+        match self {
+            Self::Note(s) | Self::Header(s) | Self::Text(s) | Self::Cut(s) => s,
+        }
+    }
 }
 
 impl ClientPrompt {
@@ -87,13 +98,16 @@ impl ClientPrompt {
             }
             let list = arrivals(kb, &profile, &setup);
             let gone = losses(kb, &list);
-            Ok(ClientView {
+            let mut view = ClientView {
                 profile,
                 arrivals: list,
                 losses: gone,
                 notes,
                 configured: setup.configured,
-            })
+                rows: Vec::new(),
+            };
+            view.rows = view.lay_out();
+            Ok(view)
         });
         Self {
             generation,
@@ -104,10 +118,16 @@ impl ClientPrompt {
 }
 
 impl ClientView {
-    /// The view's first `max` rows: notes, then per channel its header,
-    /// its text line by line and, where the client cuts it, the marker.
-    /// Header and text rows are exactly `prompt --client`'s output.
-    pub fn rows(&self, max: usize) -> Vec<Row> {
+    /// The view's lines: notes, then per channel its header, its text
+    /// line by line and, where the client cuts it, the marker. Header and
+    /// text rows are exactly `prompt --client`'s output.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// Makes [`Self::rows`] (once per load: a frame draws a window of
+    /// them).
+    fn lay_out(&self) -> Vec<Row> {
         let name = self.profile.display_name();
         let mut rows: Vec<Row> = self.notes.iter().cloned().map(Row::Note).collect();
         if self.arrivals.is_empty() {
@@ -116,9 +136,6 @@ impl ClientView {
             )));
         }
         for arrival in &self.arrivals {
-            if rows.len() >= max {
-                break;
-            }
             rows.push(Row::Header(format!(
                 "==> {} ({name}): {} <==",
                 arrival.channel.label(),
@@ -126,14 +143,12 @@ impl ClientView {
             )));
             if !arrival.text.is_empty() {
                 let body = arrival.text.strip_suffix('\n').unwrap_or(&arrival.text);
-                let room = max.saturating_sub(rows.len());
-                rows.extend(body.split('\n').take(room).map(|l| Row::Text(l.to_owned())));
+                rows.extend(body.split('\n').map(|l| Row::Text(l.to_owned())));
             }
             if arrival.cut {
                 rows.push(Row::Cut(self.cut_line(arrival)));
             }
         }
-        rows.truncate(max);
         rows
     }
 

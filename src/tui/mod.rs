@@ -11,6 +11,7 @@
 
 pub mod app;
 pub mod client_prompt;
+pub mod client_rows;
 pub mod command;
 pub mod cost;
 pub mod demo;

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use super::client_rows::LineRowsMemo;
 use super::effect::ChangedFile;
 use super::pane::Tab;
 use super::preview_search::Search;
@@ -93,6 +94,9 @@ pub struct PreviewPane {
     /// Where the rows of the byte-exact tab shown come from (kept across
     /// frames: `text_rows`).
     pub text_rows: RowIndexMemo,
+    /// Where the rows of the client view shown come from (kept across
+    /// frames: `client_rows`).
+    pub client_rows: LineRowsMemo,
 }
 
 impl Default for PreviewPane {
@@ -103,6 +107,7 @@ impl Default for PreviewPane {
             prompt_client: None,
             search: None,
             text_rows: RowIndexMemo::default(),
+            client_rows: LineRowsMemo::default(),
         }
     }
 }

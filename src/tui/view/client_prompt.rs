@@ -6,8 +6,9 @@ use ratatui::text::{Line, Text};
 
 use crate::display::clean_text;
 use crate::tui::app::App;
-use crate::tui::client_prompt::Row;
+use crate::tui::client_prompt::{ClientView, Row};
 use crate::tui::model::Model;
+use crate::tui::pane::Tab;
 
 /// The view of `client` as drawn: its first `limit` rows (what a
 /// scrolled preview can show, or all of them for a search).
@@ -27,18 +28,36 @@ pub fn text(app: &App, model: &Model, client: &str, limit: usize) -> Text<'stati
             );
         }
     };
-    let t = app.theme;
     let lines: Vec<Line<'static>> = view
-        .rows(limit)
-        .into_iter()
-        .map(|row| match row {
-            Row::Note(s) => Line::styled(clean(&s), t.muted()),
-            Row::Header(s) => Line::styled(clean(&s), t.title()),
-            Row::Text(s) => Line::raw(clean(&s)),
-            Row::Cut(s) => Line::styled(clean(&s), t.warning()),
-        })
+        .rows()
+        .iter()
+        .take(limit)
+        .map(|row| line(app, row))
         .collect();
     Text::from(lines)
+}
+
+/// One row of a view, cleaned and styled by its kind.
+pub fn line(app: &App, row: &Row) -> Line<'static> {
+    let t = app.theme;
+    match row {
+        Row::Note(s) => Line::styled(clean(s), t.muted()),
+        Row::Header(s) => Line::styled(clean(s), t.title()),
+        Row::Text(s) => Line::raw(clean(s)),
+        Row::Cut(s) => Line::styled(clean(s), t.warning()),
+    }
+}
+
+/// The view of the shown client, once computed and readable (else the
+/// tab draws its placeholder or error whole).
+pub fn shown<'a>(app: &App, model: &'a Model) -> Option<(u64, &'a str, &'a ClientView)> {
+    let client = app.preview.prompt_client.as_deref()?;
+    if app.preview.tab != Tab::Prompt {
+        return None;
+    }
+    let prompt = model.client_prompt(client)?;
+    let view = prompt.result.as_ref().ok()?;
+    Some((prompt.generation, prompt.client.as_str(), view))
 }
 
 /// The name of the view for the pane title: "Claude Code 2.1.197".
@@ -49,6 +68,6 @@ pub fn title(model: &Model, client: &str) -> String {
         .map_or_else(|| client.to_owned(), |v| v.profile.display_name())
 }
 
-fn clean(s: &str) -> String {
+pub fn clean(s: &str) -> String {
     clean_text(s, true).into_owned()
 }

@@ -2,6 +2,7 @@
 //! lays the screen out and stacks overlays.
 
 mod client_prompt;
+mod client_window;
 mod config_tab;
 mod dialogs;
 mod findings;

@@ -72,6 +72,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
     if let Some(body) = super::text_window::body(app, model) {
         return render_window(app, &body, frame, body_area);
     }
+    if let Some(view) = super::client_prompt::shown(app, model) {
+        return super::client_window::render(app, view, frame, body_area);
+    }
     // The Findings tab scrolls to its cursor, not by the preview's scroll.
     let mut scroll = app.preview.scroll;
     let mut text = if app.preview.tab == Tab::Findings {

@@ -1,0 +1,71 @@
+//! The Prompt tab's client view drawn from its scroll position: only
+//! the lines reaching into view are styled and wrapped; where a scroll
+//! position falls comes from the layout kept across frames
+//! ([`crate::tui::client_rows`]), so a key near the end of a
+//! megabytes-long view costs what the rows on screen cost.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Text;
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::client_prompt::{clean, line};
+use crate::tui::app::App;
+use crate::tui::client_prompt::{ClientView, Row};
+use crate::tui::client_rows::Key;
+use crate::tui::preview_rows::word_rows;
+
+/// Draws rows `scroll..scroll + height` of `view`: only the lines
+/// reaching into view are styled and wrapped (where each row falls comes
+/// from the layout kept across frames). Returns the last scroll that
+/// still fills the view, once the whole view is laid out.
+pub fn render(
+    app: &App,
+    (generation, client, view): (u64, &str, &ClientView),
+    frame: &mut Frame,
+    area: Rect,
+) -> Option<usize> {
+    let (width, height) = (usize::from(area.width), usize::from(area.height));
+    let rows = view.rows();
+    let key = Key {
+        generation,
+        client: client.to_owned(),
+        lines: rows.len(),
+        width,
+        wrap: app.wrap,
+    };
+    let rows_of = |row: &Row| word_rows(&clean(row.text()), width, app.wrap);
+    let index = app.preview.client_rows.get(
+        key,
+        rows,
+        rows_of,
+        app.preview.scroll.saturating_add(height),
+    );
+    let max_scroll = index.rows().map(|n| n.saturating_sub(height));
+    // Past the end (`G`), the last page.
+    let scroll = app
+        .preview
+        .scroll
+        .min(index.rows_reached().saturating_sub(height));
+    let (first, within) = index.locate(scroll);
+    // Enough lines to fill the view below the rows of the first above it.
+    let mut drawn = 0;
+    let mut lines = Vec::new();
+    for row in rows.iter().skip(first) {
+        if drawn >= within + height {
+            break;
+        }
+        drawn += rows_of(row);
+        lines.push(line(app, row));
+    }
+    let mut text = Text::from(lines);
+    super::search::highlight(app, &mut text, first, scroll, height);
+    let paragraph = if app.wrap {
+        Paragraph::new(text).wrap(Wrap { trim: false })
+    } else {
+        Paragraph::new(text)
+    };
+    let within = u16::try_from(within).unwrap_or(u16::MAX);
+    frame.render_widget(paragraph.scroll((within, 0)), area);
+    max_scroll
+}
