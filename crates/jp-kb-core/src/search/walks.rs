@@ -234,6 +234,11 @@ impl Cursor<'_> {
             .filter(|n| *n <= left)
             .ok_or("damaged (count)")
     }
+    /// A length into text already read (checked where it is used, by
+    /// `get`): unlike [`Self::len`], it says nothing of the bytes to come.
+    fn back_len(&mut self) -> Result<usize, &'static str> {
+        usize::try_from(self.varint()?).map_err(|_| "damaged (length)")
+    }
     fn i64(&mut self) -> Result<i64, &'static str> {
         let v = self.reader.u64().map_err(|_| "truncated")?;
         Ok(i64::from_le_bytes(v.to_le_bytes()))
@@ -264,15 +269,17 @@ fn decode_walk(r: &mut Cursor<'_>) -> Result<KeptWalk, &'static str> {
         let rel = if flags & REL_IS_TAIL == 0 {
             r.string()?
         } else {
-            let len = r.len()?;
-            path.get(path.len().saturating_sub(len)..)
+            let len = r.back_len()?;
+            path.len()
+                .checked_sub(len)
+                .and_then(|at| path.get(at..))
                 .ok_or("damaged (path)")?
                 .to_owned()
         };
         let slug = if flags & SLUG_IS_HEAD == 0 {
             r.string()?
         } else {
-            rel.get(..r.len()?).ok_or("damaged (slug)")?.to_owned()
+            rel.get(..r.back_len()?).ok_or("damaged (slug)")?.to_owned()
         };
         let bytes = r.varint()?;
         let modified = r.i64()?;
@@ -380,6 +387,32 @@ mod tests {
         assert_eq!((&back[0].dir, &back[0].root), (&kept.dir, &kept.root));
         let later = now + MAX_AGE + Duration::from_secs(1);
         assert!(decode(&encode(&[kept]), later).unwrap().is_empty());
+    }
+
+    /// A regression: the lengths that point back into a path read before
+    /// them (`REL_IS_TAIL`, `SLUG_IS_HEAD`) were checked as counts of the
+    /// bytes still to come, so a file whose last subject had a slug
+    /// longer than the bytes after it (every real workspace: the numbers,
+    /// then two empty lists) was "damaged (count)" and every process
+    /// walked the topics again.
+    #[test]
+    fn a_long_last_slug_round_trips() {
+        let now = SystemTime::now();
+        let mut kept = sample(now);
+        kept.walk = Arc::new(WalkResult {
+            subjects: vec![Subject::new(
+                "pages/common/a-rather-long-page-name",
+                "pages/common/a-rather-long-page-name.md",
+                Path::new("/w/t/pages/common/a-rather-long-page-name.md"),
+                false,
+                700,
+                1_700_000_000,
+            )],
+            ..WalkResult::default()
+        });
+        let back = decode(&encode(std::slice::from_ref(&kept)), now).unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].walk, kept.walk);
     }
 
     #[test]
