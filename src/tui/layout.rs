@@ -159,7 +159,7 @@ pub struct Drawn {
     pub topics: DrawnList,
     pub subjects: DrawnList,
     /// The last scroll that still fills the preview, when its tab knows
-    /// it (the byte-exact tabs): a key scrolls from what was on screen,
-    /// not from past the end.
+    /// it (the byte-exact tabs and a client view): a key scrolls from
+    /// what was on screen, not from past the end.
     pub preview_max_scroll: Option<usize>,
 }

@@ -10,8 +10,9 @@ use crate::tui::client_prompt::{ClientView, Row};
 use crate::tui::model::Model;
 use crate::tui::pane::Tab;
 
-/// The view of `client` as drawn: its first `limit` rows (what a
-/// scrolled preview can show, or all of them for a search).
+/// The view of `client` as text: its first `limit` rows (all of them
+/// for a search), or the placeholder or error shown instead. A computed
+/// view is drawn from its scroll by `client_window`, not from this.
 pub fn text(app: &App, model: &Model, client: &str, limit: usize) -> Text<'static> {
     let Some(view) = model.client_prompt(client) else {
         return Text::styled(

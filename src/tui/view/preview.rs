@@ -32,7 +32,8 @@ fn tabs_line(app: &App, width: u16) -> Line<'static> {
 }
 
 /// Draws the preview; returns the last scroll that still fills the view
-/// when the tab knows it (the byte-exact tabs).
+/// when the tab knows it (the byte-exact tabs and a client view, once
+/// laid out to their end).
 pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
     let Some(model) = &app.model else {
         return None;

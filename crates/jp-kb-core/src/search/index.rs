@@ -44,7 +44,8 @@ pub struct Index {
     live: FastMap<String, DocRef>,
     total_len: [u64; FIELDS],
     /// The live documents' names that could abbreviate a query or end
-    /// with one of its words (see [`abbrev::candidate`]), each once, with
+    /// with one of its words (only these short names are tried for
+    /// either: see [`abbrev::candidate`]), each once, with
     /// the slots bearing it: a query tries each distinct name, not each
     /// document.
     names: Vec<(String, Vec<usize>)>,

@@ -17,8 +17,10 @@
 //!   score by `1 + prior × ln(1 + mentions)`, a tie-breaker more than a
 //!   ranking of its own.
 //!
-//! - **Names**: a name that begins or ends with a query word (`useradd`
-//!   for "user", `lscpu` for "cpu") or abbreviates query words (`mkdir`
+//! - **Names**: a name that begins with a query word (`useradd` for
+//!   "user"), a short one that ends with one (`lscpu` for "cpu": 3–12
+//!   ASCII letters and digits, see [`super::abbrev::candidate`]) or one
+//!   that abbreviates query words (`mkdir`
 //!   for "make a directory", see [`super::abbrev`]) counts as a weaker
 //!   match in the name. A subject's name is the last part of its slug:
 //!   the directories above it are summary words (see
@@ -50,8 +52,8 @@ pub struct Scoring {
     pub coord_idf: f32,
     /// Weight of the mentions prior.
     pub prior: f32,
-    /// What a name that begins or ends with a query word (`useradd` for
-    /// "user", `lscpu` for "cpu") counts, as a share of a whole-word
+    /// What a name that begins with a query word (`useradd` for "user")
+    /// or, if short, ends with one (`lscpu` for "cpu") counts, as a share of a whole-word
     /// match in the name; 0 turns it off.
     pub name_prefix: f32,
     /// What a name that abbreviates query words (`mkdir` for "make a
