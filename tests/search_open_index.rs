@@ -127,3 +127,88 @@ fn a_file_in_three_topics_is_found_in_each() {
         ]
     );
 }
+
+/// Two loads through one walk cache share their walks: the open index
+/// keeps what it knew of the first (the same walks, the same `Arc`s) but
+/// still reads what a subject is from the knowledge base searched, and a
+/// `disabled` change (new states over the same walk) is seen.
+#[test]
+fn a_reload_sharing_the_walks_reports_what_the_new_config_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join(".jp")).unwrap();
+    std::fs::create_dir_all(root.join("notes")).unwrap();
+    let config = root.join(".jp/config.toml");
+    std::fs::write(&config, "[kb.topic.notes]\nsubjects = \"notes\"\n").unwrap();
+    write_with_time(&root.join("notes/tar.md"), "# tar\n\narchive files\n", 600);
+    write_with_time(&root.join("notes/zip.md"), "# zip\n\narchive too\n", 600);
+    settle(&root.join("notes"));
+    let walks = std::sync::Arc::new(jp_kb::subjects::WalkCache::new());
+    let load = || {
+        let env = jp_kb::config::Environment::workspace_only(&root);
+        let options = jp_kb::config::LoadOptions {
+            workspace: Some(root.clone()),
+            ..jp_kb::config::LoadOptions::default()
+        };
+        KnowledgeBase::load_with(&env, &options, &walks).unwrap()
+    };
+    let learned = |searcher: &mut Searcher, kb: &KnowledgeBase| -> Vec<(String, bool)> {
+        let request = SearchRequest {
+            query: "archive",
+            topic: None,
+            limit: 10,
+            hidden: true,
+        };
+        let mut hits: Vec<(String, bool)> = searcher
+            .search(kb, &request)
+            .unwrap()
+            .hits
+            .into_iter()
+            .map(|h| (h.slug, h.learned))
+            .collect();
+        hits.sort();
+        hits
+    };
+    let mut searcher = Searcher::memory();
+    let kb = load();
+    assert_eq!(
+        learned(&mut searcher, &kb),
+        [("tar".to_owned(), false), ("zip".to_owned(), false)]
+    );
+    std::fs::write(
+        &config,
+        "[kb.topic.notes]\nsubjects = \"notes\"\nlearned = [\"tar\"]\n",
+    )
+    .unwrap();
+    let again = load();
+    let walk = |kb: &KnowledgeBase| kb.topics[0].resolution().unwrap().walk.clone();
+    assert!(
+        std::sync::Arc::ptr_eq(&walk(&kb), &walk(&again)),
+        "the reload shares the walk"
+    );
+    assert_eq!(searcher.refresh(&again), 0, "the same walk: nothing read");
+    assert_eq!(
+        learned(&mut searcher, &again),
+        [("tar".to_owned(), true), ("zip".to_owned(), false)]
+    );
+    std::fs::write(
+        &config,
+        "[kb.topic.notes]\nsubjects = \"notes\"\ndisabled = [\"zip\"]\n",
+    )
+    .unwrap();
+    let disabled = load();
+    assert_eq!(
+        learned(&mut searcher, &disabled),
+        [("tar".to_owned(), false)]
+    );
+}
+
+/// Sets the time of `dir` a minute back (a walk of a directory changed in
+/// the last two seconds is not kept: timestamps are coarse).
+fn settle(dir: &Path) {
+    File::open(dir)
+        .and_then(|f| {
+            f.set_times(FileTimes::new().set_modified(SystemTime::now() - Duration::from_secs(60)))
+        })
+        .unwrap();
+}

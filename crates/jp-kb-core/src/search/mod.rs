@@ -12,6 +12,7 @@ pub mod codec;
 pub mod hash;
 pub mod index;
 mod indexer;
+mod places;
 pub mod rank;
 pub mod segment;
 pub mod snippet;
@@ -20,16 +21,16 @@ pub mod tokenize;
 pub mod walks;
 
 use std::borrow::Cow;
-use std::hash::BuildHasherDefault;
 use std::path::Path;
 
-use hash::{FastMap, FastSet};
+use hash::FastSet;
 
 use crate::KnowledgeBase;
 use crate::content::{Content, Root, format_subject_owned, read_content};
 use crate::frontmatter::is_markdown;
-use crate::subjects::{Subject, WalkCache};
+use crate::subjects::WalkCache;
 use index::{Index, IndexedFile};
+use places::{Place, PlaceIndex};
 pub use snippet::Snippet;
 use store::Store;
 use tokenize::Tokenizer;
@@ -116,6 +117,10 @@ pub struct Searcher {
     /// a search over the same walk skips comparing 38k files one by one
     /// (two thirds of a warm query on the tldr tree).
     synced: Option<u64>,
+    /// The walks the index was last brought up to date with, by identity,
+    /// and the subjects of their files: a search over the same walks
+    /// skips the digest too (see [`places`]).
+    kept: Option<(places::Walks, PlaceIndex)>,
 }
 
 impl Searcher {
@@ -136,6 +141,7 @@ impl Searcher {
             notes,
             scoring: rank::Scoring::default(),
             synced: None,
+            kept: None,
         }
     }
 
@@ -155,6 +161,20 @@ impl Searcher {
     /// Brings the index up to date with `kb`'s files and saves what changed.
     /// Returns the number of files read.
     pub fn refresh(&mut self, kb: &KnowledgeBase) -> usize {
+        if self.kept.as_ref().is_some_and(|(walks, _)| walks.same(kb)) {
+            return 0;
+        }
+        let read = self.sync(kb);
+        // Kept only for an index brought up to date with these walks.
+        self.kept = self
+            .synced
+            .is_some()
+            .then(|| (places::Walks::of(kb), PlaceIndex::new(kb)));
+        read
+    }
+
+    /// [`Self::refresh`] by the digest of the walks.
+    fn sync(&mut self, kb: &KnowledgeBase) -> usize {
         let synced = fingerprint(kb);
         if self.synced == Some(synced) {
             return 0;
@@ -227,7 +247,14 @@ impl Searcher {
         let prefix = Tokenizer::last_word(request.query);
         let mut scored = self.index.score(&terms, prefix.as_deref(), &self.scoring);
         scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
-        let places = places(kb, scope, request.hidden);
+        // Made for this search only when the index could not be kept.
+        let made;
+        let places = if let Some((_, places)) = &self.kept {
+            places
+        } else {
+            made = PlaceIndex::new(kb);
+            &made
+        };
         let wanted = request.limit;
         let mut ranked = Vec::new();
         for (doc, score) in scored {
@@ -237,9 +264,9 @@ impl Searcher {
             let Some(meta) = self.index.meta(doc) else {
                 continue;
             };
-            for place in places.of(meta.path.as_bytes()) {
+            for place in places.of(kb, meta.path.as_bytes(), scope, request.hidden) {
                 if ranked.len() < wanted {
-                    ranked.push((place.clone(), score));
+                    ranked.push((place, score));
                 }
             }
         }
@@ -331,21 +358,6 @@ pub fn search_with_walks(
 /// Places found, best first, with their scores.
 type Ranked<'a> = Vec<(Place<'a>, f32)>;
 
-/// Where a file shows up in the results: one topic's subject.
-#[derive(Clone)]
-struct Place<'a> {
-    topic: &'a str,
-    slug: &'a str,
-    path: &'a Path,
-    /// The workspace root, for the guarded open.
-    root: &'a Path,
-    /// The subject (its extension is worked out for a hit only: for every
-    /// subject it was an eighth of a warm query).
-    subject: &'a Subject,
-    hidden: bool,
-    learned: bool,
-}
-
 /// The index key of a file: its path as walked (borrowed; the walk
 /// skips file names that are not UTF-8).
 fn key(path: &Path) -> Cow<'_, str> {
@@ -407,89 +419,6 @@ fn targets(kb: &KnowledgeBase) -> Vec<IndexedFile<'_>> {
                     bytes: s.bytes,
                     modified: s.modified,
                 });
-            }
-        }
-    }
-    out
-}
-
-/// The subjects a search may return, found by file key: one list in walk
-/// order, the first place of each file in a map, and a file's further
-/// places (a file in two topics) chained. A vector for each file was a
-/// quarter of a warm query (38k allocations made and freed).
-struct Places<'a> {
-    list: Vec<Place<'a>>,
-    /// For each place, the next place of the same file (`usize::MAX`:
-    /// none).
-    next: Vec<usize>,
-    first: FastMap<Cow<'a, [u8]>, usize>,
-}
-
-impl<'a> Places<'a> {
-    /// The places of the file whose index key is `key`.
-    fn of<'s>(&'s self, key: &[u8]) -> impl Iterator<Item = &'s Place<'a>> + use<'s, 'a> {
-        let mut at = self.first.get(key).copied().unwrap_or(usize::MAX);
-        std::iter::from_fn(move || {
-            let place = self.list.get(at)?;
-            at = self.next.get(at).copied().unwrap_or(usize::MAX);
-            Some(place)
-        })
-    }
-}
-
-fn places<'a>(kb: &'a KnowledgeBase, scope: Option<&str>, hidden: bool) -> Places<'a> {
-    let root_is_utf8 = kb.root().to_str().is_some();
-    // Sized once: growing them step by step was an eighth of a warm query.
-    let size = kb
-        .enabled_topics()
-        .filter_map(|t| t.resolution())
-        .map(|r| r.subjects().len())
-        .sum();
-    let mut out = Places {
-        list: Vec::with_capacity(size),
-        next: Vec::with_capacity(size),
-        first: FastMap::with_capacity_and_hasher(size, BuildHasherDefault::default()),
-    };
-    // The last place of each file, where its next one is chained.
-    let mut last: FastMap<usize, usize> = FastMap::default();
-    for topic in kb.enabled_topics() {
-        if scope.is_some_and(|id| id != topic.id()) {
-            continue;
-        }
-        let Some(resolution) = topic.resolution() else {
-            continue;
-        };
-        for (i, s) in resolution.subjects().iter().enumerate() {
-            if resolution.is_disabled(i) || (s.hidden && !hidden) {
-                continue;
-            }
-            // By the path's bytes: the index's key is the same path as a
-            // string (walked names are UTF-8), and checking each path's
-            // UTF-8 again was a tenth of a warm query. Under a root that
-            // is not UTF-8 the key is the lossy string, as `key` makes it.
-            let bytes = if root_is_utf8 {
-                Cow::Borrowed(s.path().as_os_str().as_encoded_bytes())
-            } else {
-                Cow::Owned(key(s.path()).into_owned().into_bytes())
-            };
-            let at = out.list.len();
-            out.list.push(Place {
-                topic: topic.id(),
-                slug: s.slug(),
-                path: s.path(),
-                root: kb.root(),
-                subject: s,
-                hidden: s.hidden,
-                learned: resolution.is_learned(i),
-            });
-            out.next.push(usize::MAX);
-            let first = *out.first.entry(bytes).or_insert(at);
-            if first != at {
-                let tail = last.get(&first).copied().unwrap_or(first);
-                if let Some(link) = out.next.get_mut(tail) {
-                    *link = at;
-                }
-                last.insert(first, at);
             }
         }
     }

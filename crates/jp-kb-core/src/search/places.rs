@@ -1,0 +1,194 @@
+//! Which subjects a file of the index is (a file in two topics is two),
+//! found by the file's index key, and kept between searches while the
+//! knowledge base holds the same walks.
+//!
+//! Built for every query, the map of every subject was a third of a warm
+//! query on the tldr tree (38k paths hashed and inserted), and the digest
+//! of the walk that tells whether the index is up to date ([`super::
+//! fingerprint`]) another third (`perf record` of a loop of warm queries,
+//! 6.8 ms a query). Both depend only on the walks and the `disabled`
+//! states of the enabled topics, which a [`KnowledgeBase`] shares as
+//! `Arc`s that a reload reuses when nothing changed: holding those `Arc`s
+//! (so their addresses cannot be reused) and comparing pointers says
+//! "the same subjects" without looking at one.
+
+use std::hash::BuildHasherDefault;
+use std::path::Path;
+use std::sync::Arc;
+
+use super::hash::FastMap;
+use crate::KnowledgeBase;
+use crate::subjects::{DisabledStates, Subject, WalkResult};
+use crate::topic::TopicState;
+
+/// Where a file shows up in the results: one topic's subject.
+#[derive(Clone)]
+pub(super) struct Place<'a> {
+    pub topic: &'a str,
+    pub slug: &'a str,
+    pub path: &'a Path,
+    /// The workspace root, for the guarded open.
+    pub root: &'a Path,
+    /// The subject (its extension is worked out for a hit only: for every
+    /// subject it was an eighth of a warm query).
+    pub subject: &'a Subject,
+    pub hidden: bool,
+    pub learned: bool,
+}
+
+/// The walks of a knowledge base's enabled topics, by identity: each
+/// topic's id, its walk and its `disabled` states (held, so that equal
+/// pointers mean the same, unchanged values).
+#[derive(Debug)]
+pub(super) struct Walks(Vec<(String, Arc<WalkResult>, Arc<DisabledStates>)>);
+
+impl Walks {
+    pub fn of(kb: &KnowledgeBase) -> Self {
+        Self(
+            kb.enabled_topics()
+                .filter_map(|t| {
+                    let r = t.resolution()?;
+                    Some((t.id().to_owned(), r.walk.clone(), r.disabled_by.clone()))
+                })
+                .collect(),
+        )
+    }
+
+    /// `kb`'s enabled topics hold exactly these walks and states.
+    pub fn same(&self, kb: &KnowledgeBase) -> bool {
+        let mut mine = self.0.iter();
+        for t in kb.enabled_topics() {
+            let Some(r) = t.resolution() else {
+                continue;
+            };
+            match mine.next() {
+                Some((id, walk, disabled))
+                    if id == t.id()
+                        && Arc::ptr_eq(walk, &r.walk)
+                        && Arc::ptr_eq(disabled, &r.disabled_by) => {}
+                _ => return false,
+            }
+        }
+        mine.next().is_none()
+    }
+}
+
+/// Every subject of the enabled topics that is not disabled, by file key:
+/// `(topic's position among the enabled topics with a resolution, index
+/// of the subject)`, the first place of each file in a map and a file's
+/// further places chained.
+#[derive(Debug, Default)]
+pub(super) struct PlaceIndex {
+    first: FastMap<Box<[u8]>, u32>,
+    places: Vec<(u32, u32)>,
+    /// For each place, the next place of the same file (`u32::MAX`: none).
+    next: Vec<u32>,
+}
+
+/// The enabled topics that have a resolution, in order (what a
+/// [`PlaceIndex`]'s topic positions count).
+fn resolved(kb: &KnowledgeBase) -> impl Iterator<Item = &TopicState> {
+    kb.enabled_topics().filter(|t| t.resolution().is_some())
+}
+
+impl PlaceIndex {
+    pub fn new(kb: &KnowledgeBase) -> Self {
+        let root_is_utf8 = kb.root().to_str().is_some();
+        // Sized once: growing them step by step was an eighth of a query.
+        let size = resolved(kb)
+            .filter_map(|t| t.resolution())
+            .map(|r| r.subjects().len())
+            .sum();
+        let mut out = Self {
+            first: FastMap::with_capacity_and_hasher(size, BuildHasherDefault::default()),
+            places: Vec::with_capacity(size),
+            next: Vec::with_capacity(size),
+        };
+        // The last place of each file, where its next one is chained.
+        let mut last: FastMap<u32, u32> = FastMap::default();
+        for (t, topic) in resolved(kb).enumerate() {
+            let Some(resolution) = topic.resolution() else {
+                continue;
+            };
+            for (i, s) in resolution.subjects().iter().enumerate() {
+                if resolution.is_disabled(i) {
+                    continue;
+                }
+                let (Ok(t), Ok(i), Ok(at)) = (
+                    u32::try_from(t),
+                    u32::try_from(i),
+                    u32::try_from(out.places.len()),
+                ) else {
+                    continue;
+                };
+                out.places.push((t, i));
+                out.next.push(u32::MAX);
+                let first = *out
+                    .first
+                    .entry(file_key(s.path(), root_is_utf8))
+                    .or_insert(at);
+                if first != at {
+                    let tail = last.get(&first).copied().unwrap_or(first);
+                    if let Some(link) = out.next.get_mut(tail as usize) {
+                        *link = at;
+                    }
+                    last.insert(first, at);
+                }
+            }
+        }
+        out
+    }
+
+    /// The places of the file whose index key is `key` in `kb` (the
+    /// knowledge base this was made from, or one holding the same walks),
+    /// in topic `scope` when given, hidden subjects only if `hidden`.
+    pub fn of<'k>(
+        &self,
+        kb: &'k KnowledgeBase,
+        key: &[u8],
+        scope: Option<&str>,
+        hidden: bool,
+    ) -> Vec<Place<'k>> {
+        let mut out = Vec::new();
+        let mut at = self.first.get(key).copied().unwrap_or(u32::MAX);
+        while let Some(&(t, i)) = self.places.get(at as usize) {
+            at = self.next.get(at as usize).copied().unwrap_or(u32::MAX);
+            let Some(topic) = resolved(kb).nth(t as usize) else {
+                continue;
+            };
+            if scope.is_some_and(|id| id != topic.id()) {
+                continue;
+            }
+            let Some(resolution) = topic.resolution() else {
+                continue;
+            };
+            let Some(s) = resolution.subjects().get(i as usize) else {
+                continue;
+            };
+            if s.hidden && !hidden {
+                continue;
+            }
+            out.push(Place {
+                topic: topic.id(),
+                slug: s.slug(),
+                path: s.path(),
+                root: kb.root(),
+                subject: s,
+                hidden: s.hidden,
+                learned: resolution.is_learned(i as usize),
+            });
+        }
+        out
+    }
+}
+
+/// A file's index key as bytes: its path's bytes (the index's key is the
+/// same path as a string, and walked names are UTF-8); under a root that
+/// is not UTF-8, the lossy string, as [`super::key`] makes it.
+fn file_key(path: &Path, root_is_utf8: bool) -> Box<[u8]> {
+    if root_is_utf8 {
+        path.as_os_str().as_encoded_bytes().into()
+    } else {
+        super::key(path).into_owned().into_bytes().into()
+    }
+}
