@@ -113,13 +113,11 @@ pub struct Searcher {
     notes: Vec<String>,
     /// The ranking's parameters (changed by measurements only).
     pub scoring: rank::Scoring,
-    /// What the index was last brought up to date with ([`fingerprint`]):
-    /// a search over the same walk skips comparing 38k files one by one
-    /// (two thirds of a warm query on the tldr tree).
-    synced: Option<u64>,
-    /// The walks the index was last brought up to date with, by identity,
-    /// and the subjects of their files: a search over the same walks
-    /// skips the digest too (see [`places`]).
+    /// The walks the index was last brought up to date with (held: by
+    /// identity) and the subjects of their files: a search over the same
+    /// walks compares nothing, and one over walks taken again compares
+    /// their digests ([`places::Walks::digest`]) before 38k files one by
+    /// one (two thirds of a warm query on the tldr tree).
     kept: Option<(places::Walks, PlaceIndex)>,
 }
 
@@ -140,7 +138,6 @@ impl Searcher {
             tokenizer: Tokenizer::new(),
             notes,
             scoring: rank::Scoring::default(),
-            synced: None,
             kept: None,
         }
     }
@@ -161,43 +158,46 @@ impl Searcher {
     /// Brings the index up to date with `kb`'s files and saves what changed.
     /// Returns the number of files read.
     pub fn refresh(&mut self, kb: &KnowledgeBase) -> usize {
-        if self.kept.as_ref().is_some_and(|(walks, _)| walks.same(kb)) {
+        let before = match self.kept.take() {
+            Some((walks, places)) if walks.same(kb) => {
+                self.kept = Some((walks, places));
+                return 0;
+            }
+            other => other,
+        };
+        let walks = places::Walks::of(kb);
+        // Walked again (a reload), the same files: up to date. The digests
+        // are taken only here, never for a process's first search.
+        if before.is_some_and(|(old, _)| old.digest() == walks.digest()) {
+            self.kept = Some((walks, PlaceIndex::new(kb)));
             return 0;
         }
-        let read = self.sync(kb);
+        let Some(read) = self.sync(kb) else {
+            return 0;
+        };
         // Kept only for an index brought up to date with these walks.
-        self.kept = self
-            .synced
-            .is_some()
-            .then(|| (places::Walks::of(kb), PlaceIndex::new(kb)));
+        self.kept = Some((walks, PlaceIndex::new(kb)));
         read
     }
 
-    /// [`Self::refresh`] by the digest of the walks.
-    fn sync(&mut self, kb: &KnowledgeBase) -> usize {
-        let synced = fingerprint(kb);
-        if self.synced == Some(synced) {
-            return 0;
-        }
-        self.synced = Some(synced);
+    /// Compares the index with `kb`'s files, reads the changed ones and
+    /// saves what changed: the files read, or `None` when the index could
+    /// not be brought up to date.
+    fn sync(&mut self, kb: &KnowledgeBase) -> Option<usize> {
         let targets = targets(kb);
         let now = now_nanos();
         let change = match self.index.refresh(&targets, now) {
             Ok(change) => change,
             Err(e) => {
-                self.synced = None;
                 // Only a segment this process just wrote can fail here.
                 self.notes
                     .push(format!("the search index was {e}; rebuilding it"));
                 self.index = Index::default();
-                match self.index.refresh(&targets, now) {
-                    Ok(change) => change,
-                    Err(_) => return 0,
-                }
+                self.index.refresh(&targets, now).ok()?
             }
         };
         self.store.save(&change, &mut self.notes);
-        change.indexed
+        Some(change.indexed)
     }
 
     /// Searches `kb` (refreshing the index first).
@@ -366,31 +366,6 @@ fn key(path: &Path) -> Cow<'_, str> {
     // (38k paths a query, `perf record` on the tldr tree).
     path.to_str()
         .map_or_else(|| path.to_string_lossy(), Cow::Borrowed)
-}
-
-/// A digest of what [`targets`] compares the index with: every indexed
-/// file's path, size and modification time, from the walk `kb` holds
-/// (no file is touched). Equal digests: the same files as last time, so
-/// the index is up to date by the same rule the comparison applies.
-fn fingerprint(kb: &KnowledgeBase) -> u64 {
-    use std::hash::{Hash, Hasher};
-    // SipHash, not the index's fast hasher: this digest stands for
-    // ~40k entries at once, and a collision would hide a change.
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    for topic in kb.enabled_topics() {
-        let Some(resolution) = topic.resolution() else {
-            continue;
-        };
-        topic.id().hash(&mut h);
-        for (i, s) in resolution.subjects().iter().enumerate() {
-            if resolution.is_disabled(i) {
-                continue;
-            }
-            s.path().as_os_str().as_encoded_bytes().hash(&mut h);
-            (s.bytes, s.modified).hash(&mut h);
-        }
-    }
-    h.finish()
 }
 
 /// Every file that belongs in the index: the subjects of enabled topics

@@ -13,6 +13,8 @@
 //! checksum of everything before it.
 
 pub use super::codec::checksum;
+use std::borrow::Cow;
+
 use super::codec::{Corrupt, Reader, put_string, put_varint, read_varint};
 use super::hash::FastMap;
 
@@ -438,11 +440,17 @@ impl Builder {
             }
             strings.extend_from_slice(term.as_bytes());
             let mut previous = 0;
-            // Carried-over and added documents keep increasing ids, but a
-            // sort costs little and keeps the deltas non-negative.
-            let mut sorted = list.to_vec();
-            sorted.sort_unstable_by_key(|&(doc, _)| doc);
-            for (doc, tfs) in sorted {
+            // Carried-over and added documents keep increasing ids; sorted
+            // (a copy) only if not, which keeps the deltas non-negative.
+            // (Copying every list was an allocation per term.)
+            let sorted: Cow<'_, [(u32, Tfs)]> = if list.is_sorted_by_key(|&(doc, _)| doc) {
+                Cow::Borrowed(list)
+            } else {
+                let mut owned = list.to_vec();
+                owned.sort_unstable_by_key(|&(doc, _)| doc);
+                Cow::Owned(owned)
+            };
+            for &(doc, tfs) in sorted.iter() {
                 put_varint(&mut postings, u64::from(doc - previous));
                 for tf in tfs {
                     put_varint(&mut postings, u64::from(tf));
