@@ -10,7 +10,9 @@ use super::abbrev;
 pub use super::indexer::IndexedFile;
 use super::indexer::index_files;
 use super::rank::{self, Scoring};
-use super::segment::{self, Builder, DocMeta, FIELDS, NAME, Segment, SegmentError, Tfs};
+use super::segment::{
+    self, Builder, DocMeta, FIELDS, NAME, Segment, SegmentError, Tfs, encode_parts,
+};
 
 /// Shortest last word matched as a prefix, in bytes, and the most terms a
 /// prefix expands to (in term order).
@@ -199,8 +201,7 @@ impl Index {
                 !masked.get(i).copied().unwrap_or(true) && !drop.contains(d.path.as_str())
             })?;
             builder.absorb(&self.delta, |_, d| !drop.contains(d.path.as_str()))?;
-            index_files(&mut builder, &stale, now);
-            let main = builder.encode(id, 0);
+            let main = encode_parts(&index_files(builder, &stale, now), id, 0);
             let delta = Builder::default().encode(id ^ 1, id);
             self.main = Segment::decode(main.clone())?;
             self.delta = Segment::decode(delta.clone())?;
@@ -218,8 +219,7 @@ impl Index {
             removed.sort_unstable();
             removed.dedup();
             builder.removed = removed;
-            index_files(&mut builder, &stale, now);
-            let delta = builder.encode(id, self.main.id);
+            let delta = encode_parts(&index_files(builder, &stale, now), id, self.main.id);
             self.delta = Segment::decode(delta.clone())?;
             change.delta = Some(delta);
         }

@@ -50,16 +50,22 @@ impl<'a> Roots<'a> {
     }
 }
 
-/// Reads and indexes `files`, on every core when there are many.
-pub(super) fn index_files(builder: &mut Builder, files: &[&IndexedFile<'_>], now: i64) {
+/// Reads and indexes `files` after what `builder` holds, on every core
+/// when there are many: the parts of one segment, in order (see
+/// [`super::segment::encode_parts`]).
+pub(super) fn index_files(
+    mut builder: Builder,
+    files: &[&IndexedFile<'_>],
+    now: i64,
+) -> Vec<Builder> {
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     if files.len() < PARALLEL_FROM || threads < 2 {
         let mut tokenizer = Tokenizer::new();
         let mut roots = Roots::default();
         for t in files {
-            index_file(builder, &mut tokenizer, roots.of(t.root), t, now);
+            index_file(&mut builder, &mut tokenizer, roots.of(t.root), t, now);
         }
-        return;
+        return vec![builder];
     }
     let chunk = files.len().div_ceil(threads.min(8));
     let parts: Vec<Builder> = std::thread::scope(|scope| {
@@ -82,9 +88,10 @@ pub(super) fn index_files(builder: &mut Builder, files: &[&IndexedFile<'_>], now
             .map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    for part in parts {
-        builder.append(part);
-    }
+    let mut all = Vec::with_capacity(parts.len() + 1);
+    all.push(builder);
+    all.extend(parts);
+    all
 }
 
 /// Indexes one file: its slug, its headings and front-matter, its body.
