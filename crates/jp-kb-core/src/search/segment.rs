@@ -400,6 +400,60 @@ impl Builder {
     }
 }
 
+/// Each part's terms in byte order, sorted on every core.
+fn sorted_terms_of(parts: &[Builder]) -> Vec<Vec<(&str, u32)>> {
+    if parts.len() < 2 {
+        return parts.iter().map(Builder::sorted_terms).collect();
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .iter()
+            .map(|p| scope.spawn(move || p.sorted_terms()))
+            .collect();
+        handles
+            .into_iter()
+            .zip(parts)
+            .map(|(h, p)| h.join().unwrap_or_else(|_| p.sorted_terms()))
+            .collect()
+    })
+}
+
+fn put_docs(out: &mut Vec<u8>, docs: &[DocMeta]) {
+    for d in docs {
+        put_string(out, &d.path);
+        out.extend_from_slice(&d.bytes.to_le_bytes());
+        out.extend_from_slice(&d.modified.to_le_bytes());
+        for len in d.lens {
+            out.extend_from_slice(&len.to_le_bytes());
+        }
+    }
+}
+
+/// One term's postings, part after part (each part's document ids moved
+/// by its offset), as varint deltas.
+fn put_postings(out: &mut Vec<u8>, lists: &[(u32, &[(u32, Tfs)])]) {
+    let mut previous = 0;
+    for &(offset, list) in lists {
+        // Carried-over and added documents keep increasing ids; sorted (a
+        // copy) only if not, which keeps the deltas non-negative.
+        let in_order: Cow<'_, [(u32, Tfs)]> = if list.is_sorted_by_key(|&(doc, _)| doc) {
+            Cow::Borrowed(list)
+        } else {
+            let mut owned = list.to_vec();
+            owned.sort_unstable_by_key(|&(doc, _)| doc);
+            Cow::Owned(owned)
+        };
+        for &(doc, tfs) in in_order.iter() {
+            let doc = doc.saturating_add(offset);
+            put_varint(out, u64::from(doc.saturating_sub(previous)));
+            for tf in tfs {
+                put_varint(out, u64::from(tf));
+            }
+            previous = doc;
+        }
+    }
+}
+
 /// The segment file's bytes of `parts` (built apart, on several threads)
 /// as one segment: their documents part after part, each term's postings
 /// joined. The parts' terms are sorted on every core and merged here:
@@ -408,21 +462,7 @@ impl Builder {
 /// after the others had finished, a fifth of a first build of the tldr
 /// tree (`perf record --call-graph dwarf`).
 pub fn encode_parts(parts: &[Builder], id: u64, base: u64) -> Vec<u8> {
-    let sorted: Vec<Vec<(&str, u32)>> = if parts.len() > 1 {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = parts
-                .iter()
-                .map(|p| scope.spawn(move || p.sorted_terms()))
-                .collect();
-            handles
-                .into_iter()
-                .zip(parts)
-                .map(|(h, p)| h.join().unwrap_or_else(|_| p.sorted_terms()))
-                .collect()
-        })
-    } else {
-        parts.iter().map(Builder::sorted_terms).collect()
-    };
+    let sorted = sorted_terms_of(parts);
     // Each part's documents follow the previous parts' documents.
     let mut offsets = Vec::with_capacity(parts.len());
     let mut doc_count = 0u32;
@@ -431,14 +471,7 @@ pub fn encode_parts(parts: &[Builder], id: u64, base: u64) -> Vec<u8> {
     for part in parts {
         offsets.push(doc_count);
         doc_count = doc_count.saturating_add(u32::try_from(part.docs.len()).unwrap_or(u32::MAX));
-        for d in &part.docs {
-            put_string(&mut docs, &d.path);
-            docs.extend_from_slice(&d.bytes.to_le_bytes());
-            docs.extend_from_slice(&d.modified.to_le_bytes());
-            for len in d.lens {
-                docs.extend_from_slice(&len.to_le_bytes());
-            }
-        }
+        put_docs(&mut docs, &part.docs);
         for path in &part.removed {
             put_string(&mut removed, path);
         }
@@ -482,26 +515,7 @@ pub fn encode_parts(parts: &[Builder], id: u64, base: u64) -> Vec<u8> {
         }
         strings.extend_from_slice(term.as_bytes());
         term_count += 1;
-        let mut previous = 0;
-        for &(offset, list) in &lists {
-            // Carried-over and added documents keep increasing ids; sorted
-            // (a copy) only if not, which keeps the deltas non-negative.
-            let in_order: Cow<'_, [(u32, Tfs)]> = if list.is_sorted_by_key(|&(doc, _)| doc) {
-                Cow::Borrowed(list)
-            } else {
-                let mut owned = list.to_vec();
-                owned.sort_unstable_by_key(|&(doc, _)| doc);
-                Cow::Owned(owned)
-            };
-            for &(doc, tfs) in in_order.iter() {
-                let doc = doc.saturating_add(offset);
-                put_varint(&mut postings, u64::from(doc.saturating_sub(previous)));
-                for tf in tfs {
-                    put_varint(&mut postings, u64::from(tf));
-                }
-                previous = doc;
-            }
-        }
+        put_postings(&mut postings, &lists);
     }
     let mut out = Vec::with_capacity(
         HEADER_LEN + docs.len() + removed.len() + table.len() + strings.len() + postings.len() + 8,
@@ -589,7 +603,7 @@ mod tests {
     fn parts_encode_as_one_builder_would() {
         let words = ["tar", "archiv", "zip", "gzip", "ü", "a", "ab", "b"];
         let doc = |n: usize| -> Vec<(&str, usize)> {
-            (0..n % 7 + 1)
+            (0..=(n % 7))
                 .map(|k| (words[(n * 3 + k * 5) % words.len()], (n + k) % FIELDS))
                 .collect()
         };
@@ -602,8 +616,10 @@ mod tests {
         };
         let mut parts = vec![Builder::default(), Builder::default(), Builder::default()];
         parts[0].removed = vec!["gone.md".into()];
-        let mut one = Builder::default();
-        one.removed = vec!["gone.md".into()];
+        let mut one = Builder {
+            removed: vec!["gone.md".into()],
+            ..Builder::default()
+        };
         // Part 1 stays empty, as a thread given no file would.
         for n in 0..40 {
             add(&mut parts[if n < 15 { 0 } else { 2 }], n);
