@@ -21,6 +21,7 @@ pub mod tokenize;
 pub mod walks;
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::path::Path;
 
 use hash::FastSet;
@@ -116,9 +117,11 @@ pub struct Searcher {
     /// The walks the index was last brought up to date with (held: by
     /// identity) and the subjects of their files: a search over the same
     /// walks compares nothing, and one over walks taken again compares
-    /// their digests ([`places::Walks::digest`]) before 38k files one by
-    /// one (two thirds of a warm query on the tldr tree).
-    kept: Option<(places::Walks, PlaceIndex)>,
+    /// them ([`places::Walks::same_files`]) before the index compares
+    /// 38k files one by one (two thirds of a warm query on the tldr tree).
+    /// (The subjects are mapped at the first search that needs them: a
+    /// refresh alone, as after an edit, does not pay for it.)
+    kept: Option<(places::Walks, OnceCell<PlaceIndex>)>,
 }
 
 impl Searcher {
@@ -166,17 +169,16 @@ impl Searcher {
             other => other,
         };
         let walks = places::Walks::of(kb);
-        // Walked again (a reload), the same files: up to date. The digests
-        // are taken only here, never for a process's first search.
-        if before.is_some_and(|(old, _)| old.digest() == walks.digest()) {
-            self.kept = Some((walks, PlaceIndex::new(kb)));
+        // Walked again (a reload), the same files: up to date.
+        if before.is_some_and(|(old, _)| old.same_files(kb)) {
+            self.kept = Some((walks, OnceCell::new()));
             return 0;
         }
         let Some(read) = self.sync(kb) else {
             return 0;
         };
         // Kept only for an index brought up to date with these walks.
-        self.kept = Some((walks, PlaceIndex::new(kb)));
+        self.kept = Some((walks, OnceCell::new()));
         read
     }
 
@@ -250,7 +252,7 @@ impl Searcher {
         // Made for this search only when the index could not be kept.
         let made;
         let places = if let Some((_, places)) = &self.kept {
-            places
+            places.get_or_init(|| PlaceIndex::new(kb))
         } else {
             made = PlaceIndex::new(kb);
             &made

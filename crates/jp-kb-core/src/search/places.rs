@@ -4,21 +4,20 @@
 //!
 //! Built for every query, the map of every subject was a third of a warm
 //! query on the tldr tree (38k paths hashed and inserted), and the digest
-//! of the walk that tells whether the index is up to date
-//! ([`Walks::digest`]) another third (`perf record` of a loop of warm queries,
+//! of the walk that tells whether the index is up to date another third (`perf record` of a loop of warm queries,
 //! 6.8 ms a query). Both depend only on the walks and the `disabled`
 //! states of the enabled topics, which a [`KnowledgeBase`] shares as
-//! `Arc`s that a reload reuses when nothing changed: holding those `Arc`s
-//! (so their addresses cannot be reused) and comparing pointers says
-//! "the same subjects" without looking at one.
+//! `Arc`s that a reload reuses when nothing changed: holding weak
+//! references to them (so their addresses cannot be reused) and
+//! comparing pointers says "the same subjects" without looking at one.
 
 use std::hash::BuildHasherDefault;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use super::hash::FastMap;
 use crate::KnowledgeBase;
-use crate::subjects::{DisabledStates, Subject, WalkResult};
+use crate::subjects::{DisabledStates, Resolution, Subject, WalkResult};
 use crate::topic::TopicState;
 
 /// Where a file shows up in the results: one topic's subject.
@@ -37,10 +36,13 @@ pub(super) struct Place<'a> {
 }
 
 /// The walks of a knowledge base's enabled topics, by identity: each
-/// topic's id, its walk and its `disabled` states (held, so that equal
-/// pointers mean the same, unchanged values).
+/// topic's id, its walk and its `disabled` states, held weakly. A weak
+/// reference keeps the allocation's address from being reused, so an
+/// equal pointer is the same, unchanged value; it does not keep the
+/// values alive, so an old knowledge base's walks are freed with it (by
+/// its owner, not by the next refresh).
 #[derive(Debug)]
-pub(super) struct Walks(Vec<(String, Arc<WalkResult>, Arc<DisabledStates>)>);
+pub(super) struct Walks(Vec<(String, Weak<WalkResult>, Weak<DisabledStates>)>);
 
 impl Walks {
     pub fn of(kb: &KnowledgeBase) -> Self {
@@ -48,52 +50,81 @@ impl Walks {
             kb.enabled_topics()
                 .filter_map(|t| {
                     let r = t.resolution()?;
-                    Some((t.id().to_owned(), r.walk.clone(), r.disabled_by.clone()))
+                    Some((
+                        t.id().to_owned(),
+                        Arc::downgrade(&r.walk),
+                        Arc::downgrade(&r.disabled_by),
+                    ))
                 })
                 .collect(),
         )
     }
 
-    /// A digest of what the index is compared with: every indexed
-    /// file's path, size and modification time (no file is touched).
-    /// Equal digests: the same files, so an index up to date with one set
-    /// of walks is up to date with the other by the rule the comparison
-    /// applies.
-    pub fn digest(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        // SipHash, not the index's fast hasher: this digest stands for
-        // ~40k entries at once, and a collision would hide a change.
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        for (id, walk, disabled) in &self.0 {
-            id.hash(&mut h);
-            for (i, s) in walk.subjects.iter().enumerate() {
-                if disabled.get(i).is_some() {
-                    continue;
-                }
-                s.path().as_os_str().as_encoded_bytes().hash(&mut h);
-                (s.bytes, s.modified).hash(&mut h);
-            }
-        }
-        h.finish()
-    }
-
     /// `kb`'s enabled topics hold exactly these walks and states.
     pub fn same(&self, kb: &KnowledgeBase) -> bool {
+        self.pairs(kb).is_some_and(|pairs| {
+            pairs.iter().all(|((_, walk, disabled), r)| {
+                std::ptr::eq(walk.as_ptr(), Arc::as_ptr(&r.walk))
+                    && std::ptr::eq(disabled.as_ptr(), Arc::as_ptr(&r.disabled_by))
+            })
+        })
+    }
+
+    /// `kb` indexes the same files as these walks, which are still held
+    /// elsewhere (a reload that walked again while the old knowledge base
+    /// lives): every file's path, size and modification time, topic by
+    /// topic (no file is touched). Then an index up to date with one is
+    /// up to date with the other by the rule the index's comparison
+    /// applies. Walks no longer held say nothing: the index compares.
+    pub fn same_files(&self, kb: &KnowledgeBase) -> bool {
+        self.pairs(kb).is_some_and(|pairs| {
+            pairs.iter().all(|((_, walk, disabled), r)| {
+                match (walk.upgrade(), disabled.upgrade()) {
+                    (Some(walk), Some(disabled)) => {
+                        indexed(&walk, &disabled).eq(indexed(&r.walk, &r.disabled_by))
+                    }
+                    _ => false,
+                }
+            })
+        })
+    }
+
+    /// These walks beside `kb`'s enabled topics' resolutions, when both
+    /// name the same topics in the same order.
+    #[allow(clippy::type_complexity)]
+    fn pairs<'a, 'k>(
+        &'a self,
+        kb: &'k KnowledgeBase,
+    ) -> Option<
+        Vec<(
+            &'a (String, Weak<WalkResult>, Weak<DisabledStates>),
+            &'k Resolution,
+        )>,
+    > {
+        let mut out = Vec::with_capacity(self.0.len());
         let mut mine = self.0.iter();
         for t in kb.enabled_topics() {
             let Some(r) = t.resolution() else {
                 continue;
             };
-            match mine.next() {
-                Some((id, walk, disabled))
-                    if id == t.id()
-                        && Arc::ptr_eq(walk, &r.walk)
-                        && Arc::ptr_eq(disabled, &r.disabled_by) => {}
-                _ => return false,
-            }
+            let held = mine.next().filter(|held| held.0 == t.id())?;
+            out.push((held, r));
         }
-        mine.next().is_none()
+        mine.next().is_none().then_some(out)
     }
+}
+
+/// What the index holds of a walk: each subject that is not disabled, as
+/// its path, size and modification time.
+fn indexed<'a>(
+    walk: &'a WalkResult,
+    disabled: &'a DisabledStates,
+) -> impl Iterator<Item = (&'a Path, u64, i64)> + 'a {
+    walk.subjects
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| disabled.get(*i).is_none())
+        .map(|(_, s)| (s.path(), s.bytes, s.modified))
 }
 
 /// Every subject of the enabled topics that is not disabled, by file key:
