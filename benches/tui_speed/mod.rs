@@ -64,15 +64,6 @@ pub fn bench_prompt_end(s: &mut Session, n: usize, reps: usize, empty: &Samples)
     s.key(KeyCode::Char('2'));
     s.key(KeyCode::Tab);
     let read = s.key(KeyCode::Char('G'));
-    let (mut ends, mut pgups, mut ups) = (Vec::new(), Vec::new(), Vec::new());
-    let began = Instant::now();
-    while ends.len() < reps && (ends.len() < MIN_REPS || began.elapsed() < BUDGET) {
-        ends.push(s.key(KeyCode::Char('G')));
-        pgups.push(s.key(KeyCode::PageUp));
-        ups.push(s.key(KeyCode::Char('k')));
-        ups.push(s.key(KeyCode::Char('k')));
-        pgups.push(s.key(KeyCode::PageUp));
-    }
     let what = format!(
         "{:.1} MB, {} tokens, {} lines",
         layout.bytes as f64 / 1e6,
@@ -83,16 +74,7 @@ pub fn bench_prompt_end(s: &mut Session, n: usize, reps: usize, empty: &Samples)
         "(prompt at {n}: {what}; the first `G` read its pieces in {})",
         ms(read)
     );
-    for (label, samples) in [("`G`", ends), ("`PgUp`", pgups), ("`k`", ups)] {
-        row(
-            &format!("Prompt tab ({what}): {label} near the end"),
-            n,
-            &Samples(samples),
-            "empty frame",
-            empty,
-            "< 16 ms",
-        );
-    }
+    keys_near_end(s, (n, reps), empty, &format!("Prompt tab ({what})"));
     bench_client_view_end(s, n, reps, empty);
     s.key(KeyCode::Tab);
     s.key(KeyCode::Char('1'));
@@ -130,6 +112,14 @@ fn bench_client_view_end(s: &mut Session, n: usize, reps: usize, empty: &Samples
         lines.contains("Codex") && !lines.contains("nothing arrives"),
         "not Codex's whole view:\n{lines}"
     );
+    keys_near_end(s, (n, reps), empty, "Prompt tab, Codex's view (`c`)");
+    // Back to the RFD's view: Codex → RFD.
+    s.key(KeyCode::Char('c'));
+}
+
+/// Times `G`, then `PgUp` and `k` from there, on the preview at its end,
+/// and prints a row for each key, named after `what`.
+fn keys_near_end(s: &mut Session, (n, reps): (usize, usize), empty: &Samples, what: &str) {
     let (mut ends, mut pgups, mut ups) = (Vec::new(), Vec::new(), Vec::new());
     let began = Instant::now();
     while ends.len() < reps && (ends.len() < MIN_REPS || began.elapsed() < BUDGET) {
@@ -141,7 +131,7 @@ fn bench_client_view_end(s: &mut Session, n: usize, reps: usize, empty: &Samples
     }
     for (label, samples) in [("`G`", ends), ("`PgUp`", pgups), ("`k`", ups)] {
         row(
-            &format!("Prompt tab, Codex's view (`c`): {label} near the end"),
+            &format!("{what}: {label} near the end"),
             n,
             &Samples(samples),
             "empty frame",
@@ -149,8 +139,6 @@ fn bench_client_view_end(s: &mut Session, n: usize, reps: usize, empty: &Samples
             "< 16 ms",
         );
     }
-    // Back to the RFD's view: Codex → RFD.
-    s.key(KeyCode::Char('c'));
 }
 
 /// The real tldr corpus beside the checkout (`../shared/corpora`, read
