@@ -48,17 +48,15 @@ pub fn render(
         .scroll
         .min(index.rows_reached().saturating_sub(height));
     let (first, within) = index.locate(scroll);
-    // Enough lines to fill the view below the rows of the first above it.
-    let mut drawn = 0;
-    let mut lines = Vec::new();
-    for row in rows.iter().skip(first) {
-        if drawn >= within + height {
-            break;
-        }
-        drawn += rows_of(row);
-        lines.push(line(app, row));
-    }
-    let mut text = Text::from(lines);
+    // The lines of the rows in view (laid out: the layout reached past
+    // them), not wrapped again to count them.
+    let (last, _) = index.locate((scroll + height).saturating_sub(1));
+    let shown = if height == 0 {
+        &[][..]
+    } else {
+        rows.get(first..=last).unwrap_or_default()
+    };
+    let mut text = Text::from(shown.iter().map(|row| line(app, row)).collect::<Vec<_>>());
     super::search::highlight(app, &mut text, first, scroll, height);
     let paragraph = if app.wrap {
         Paragraph::new(text).wrap(Wrap { trim: false })

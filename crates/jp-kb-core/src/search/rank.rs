@@ -20,11 +20,10 @@
 //! - **Names**: a name that begins with a query word (`useradd` for
 //!   "user"), a short one that ends with one (`lscpu` for "cpu": 3–12
 //!   ASCII letters and digits, see [`super::abbrev::candidate`]) or one
-//!   that abbreviates query words (`mkdir`
-//!   for "make a directory", see [`super::abbrev`]) counts as a weaker
-//!   match in the name. A subject's name is the last part of its slug:
-//!   the directories above it are summary words (see
-//!   [`super::segment::SUMMARY`]).
+//!   that abbreviates query words (`mkdir` for "make a directory", see
+//!   [`super::abbrev`]) counts as a weaker match in the name. A
+//!   subject's name is the last part of its slug: the directories above
+//!   it are summary words (see [`super::segment::SUMMARY`]).
 //!
 //! The defaults were chosen on the labelled tldr queries
 //! (`benches/search_queries.tsv`; `docs/perf.md`, "Search, second pass"
@@ -53,8 +52,8 @@ pub struct Scoring {
     /// Weight of the mentions prior.
     pub prior: f32,
     /// What a name that begins with a query word (`useradd` for "user")
-    /// or, if short, ends with one (`lscpu` for "cpu") counts, as a share of a whole-word
-    /// match in the name; 0 turns it off.
+    /// or, if short, ends with one (`lscpu` for "cpu") counts, as a share
+    /// of a whole-word match in the name; 0 turns it off.
     pub name_prefix: f32,
     /// What a name that abbreviates query words (`mkdir` for "make a
     /// directory", see [`super::abbrev`]) counts for each word it takes a
