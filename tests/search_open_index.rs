@@ -11,23 +11,25 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use jp_kb::KnowledgeBase;
-use jp_kb::search::{SearchRequest, Searcher};
+use jp_kb::search::{Hit, SearchRequest, Searcher};
 
 fn slugs(searcher: &mut Searcher, kb: &KnowledgeBase, query: &str) -> Vec<String> {
+    hits(searcher, kb, query)
+        .into_iter()
+        .map(|h| h.slug)
+        .collect()
+}
+
+/// The hits for `query` in any topic, hidden ones too, by slug.
+fn hits(searcher: &mut Searcher, kb: &KnowledgeBase, query: &str) -> Vec<Hit> {
     let request = SearchRequest {
         query,
         topic: None,
         limit: 10,
         hidden: true,
     };
-    let mut out: Vec<String> = searcher
-        .search(kb, &request)
-        .unwrap()
-        .hits
-        .into_iter()
-        .map(|h| h.slug)
-        .collect();
-    out.sort();
+    let mut out = searcher.search(kb, &request).unwrap().hits;
+    out.sort_by(|a, b| a.slug.cmp(&b.slug));
     out
 }
 
@@ -153,21 +155,10 @@ fn a_reload_sharing_the_walks_reports_what_the_new_config_says() {
         KnowledgeBase::load_with(&env, &options, &walks).unwrap()
     };
     let learned = |searcher: &mut Searcher, kb: &KnowledgeBase| -> Vec<(String, bool)> {
-        let request = SearchRequest {
-            query: "archive",
-            topic: None,
-            limit: 10,
-            hidden: true,
-        };
-        let mut hits: Vec<(String, bool)> = searcher
-            .search(kb, &request)
-            .unwrap()
-            .hits
+        hits(searcher, kb, "archive")
             .into_iter()
             .map(|h| (h.slug, h.learned))
-            .collect();
-        hits.sort();
-        hits
+            .collect()
     };
     let mut searcher = Searcher::memory();
     let kb = load();
