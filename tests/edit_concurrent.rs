@@ -84,7 +84,11 @@ fn a_writer_that_cannot_get_the_lock_fails_clearly_and_writes_nothing() {
     let sb = Sandbox::new();
     let config = sb.write("ws/.jp/config.toml", CONFIG);
     sb.write("ws/kb/intro.md", "Intro");
-    let _held = jp_kb::edit::write::lock(&config).unwrap();
+    let _held = jp_kb::edit::write::lock(
+        &jp_kb::edit::Boundaries::new([std::env::temp_dir()]),
+        &config,
+    )
+    .unwrap();
     let start = std::time::Instant::now();
     let out = jp_kb_std(sb.path(), &sb.ws())
         .args(["learned", "add", "project", "blocked"])

@@ -50,7 +50,7 @@ fn crash_child(path: &Path) -> ! {
     fs::write(&ready, b"").unwrap();
     loop {
         let text = fs::read_to_string(path).unwrap();
-        save(path, &toggle(&text)).unwrap();
+        save(&tmp_bounds(), path, &toggle(&text)).unwrap();
     }
 }
 
@@ -160,7 +160,7 @@ fn killed_mid_save_leaves_old_or_new_content() {
     let start = Instant::now();
     for _ in 0..6 {
         let text = fs::read_to_string(&path).unwrap();
-        save(&path, &toggle(&text)).unwrap();
+        save(&tmp_bounds(), &path, &toggle(&text)).unwrap();
     }
     assert_eq!(fs::read_to_string(&path).unwrap(), old);
     let window = u64::try_from((start.elapsed() / 2).as_micros())
@@ -246,7 +246,7 @@ fn killed_writers_never_expose_a_private_file() {
     let start = Instant::now();
     for _ in 0..6 {
         let text = fs::read_to_string(&path).unwrap();
-        save(&path, &toggle(&text)).unwrap();
+        save(&tmp_bounds(), &path, &toggle(&text)).unwrap();
     }
     let window = u64::try_from((start.elapsed() / 2).as_micros())
         .unwrap()
@@ -321,7 +321,16 @@ fn killed_writers_never_expose_a_private_file() {
     );
     // The next edit removes whatever the killed writers left.
     let text = fs::read_to_string(&path).unwrap();
-    save(&path, &toggle(&text)).unwrap();
+    save(&tmp_bounds(), &path, &toggle(&text)).unwrap();
     assert_eq!(temp_files(dir.path()), Vec::new());
     assert!(leftovers > 0, "no kill ever landed during a write");
+}
+
+/// Every test file lives under the system's temporary directory: writes
+/// are bounded to it.
+fn tmp_bounds() -> jp_kb::edit::Boundaries {
+    jp_kb::edit::Boundaries::new([
+        std::env::temp_dir(),
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+    ])
 }

@@ -39,7 +39,7 @@ fn writes_new_content_and_keeps_permissions() {
     let path = dir.path().join("config.toml");
     fs::write(&path, BASE).unwrap();
     fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
-    write_atomic(&path, Some(BASE.as_bytes()), b"a = 1\n").unwrap();
+    write_atomic(&tmp_bounds(), &path, Some(BASE.as_bytes()), b"a = 1\n").unwrap();
     assert_eq!(fs::read(&path).unwrap(), b"a = 1\n");
     assert_eq!(
         fs::metadata(&path).unwrap().permissions().mode() & 0o777,
@@ -52,9 +52,9 @@ fn writes_new_content_and_keeps_permissions() {
 fn creates_a_file_that_must_not_exist_yet() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("new.toml");
-    write_atomic(&path, None, b"a = 1\n").unwrap();
+    write_atomic(&tmp_bounds(), &path, None, b"a = 1\n").unwrap();
     assert_eq!(fs::read(&path).unwrap(), b"a = 1\n");
-    let err = write_atomic(&path, None, b"a = 2\n").unwrap_err();
+    let err = write_atomic(&tmp_bounds(), &path, None, b"a = 2\n").unwrap_err();
     assert!(matches!(err, WriteError::Conflict { .. }), "{err}");
     assert_eq!(fs::read(&path).unwrap(), b"a = 1\n");
 }
@@ -64,7 +64,7 @@ fn refuses_when_the_file_changed_or_vanished() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.toml");
     fs::write(&path, "changed = true\n").unwrap();
-    let err = write_atomic(&path, Some(BASE.as_bytes()), b"x = 1\n").unwrap_err();
+    let err = write_atomic(&tmp_bounds(), &path, Some(BASE.as_bytes()), b"x = 1\n").unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(
@@ -74,7 +74,7 @@ fn refuses_when_the_file_changed_or_vanished() {
     );
     assert_eq!(fs::read_to_string(&path).unwrap(), "changed = true\n");
     fs::remove_file(&path).unwrap();
-    let err = write_atomic(&path, Some(BASE.as_bytes()), b"x = 1\n").unwrap_err();
+    let err = write_atomic(&tmp_bounds(), &path, Some(BASE.as_bytes()), b"x = 1\n").unwrap_err();
     assert!(matches!(err, WriteError::Conflict { .. }));
     assert!(!path.exists());
     assert!(temp_files(dir.path()).is_empty());
@@ -87,8 +87,14 @@ fn a_change_between_read_and_rename_is_detected_not_clobbered() {
     fs::write(&path, BASE).unwrap();
     let concurrent = "# edited by hand meanwhile\n";
     let mut hook = || fs::write(&path, concurrent).unwrap();
-    let err =
-        write_atomic_with_hook(&path, Some(BASE.as_bytes()), b"x = 1\n", &mut hook).unwrap_err();
+    let err = write_atomic_with_hook(
+        &tmp_bounds(),
+        &path,
+        Some(BASE.as_bytes()),
+        b"x = 1\n",
+        &mut hook,
+    )
+    .unwrap_err();
     assert!(matches!(err, WriteError::Conflict { .. }), "{err}");
     assert_eq!(fs::read_to_string(&path).unwrap(), concurrent);
     assert!(
@@ -104,7 +110,7 @@ fn save_reapplies_once_after_a_concurrent_change() {
     fs::write(&path, BASE).unwrap();
     let by_hand = BASE.replace("# config", "# config, edited meanwhile");
     let mut calls = 0;
-    let saved = save_with_hook(&path, &add("guides/*"), &mut |attempt| {
+    let saved = save_with_hook(&tmp_bounds(), &path, &add("guides/*"), &mut |attempt| {
         calls += 1;
         if attempt == 1 {
             fs::write(&path, &by_hand).unwrap();
@@ -124,7 +130,7 @@ fn save_refuses_when_the_file_keeps_changing() {
     let path = dir.path().join("config.toml");
     fs::write(&path, BASE).unwrap();
     let mut n = 0;
-    let err = save_with_hook(&path, &add("guides/*"), &mut |_| {
+    let err = save_with_hook(&tmp_bounds(), &path, &add("guides/*"), &mut |_| {
         n += 1;
         fs::write(&path, BASE.replace("config", &format!("change {n}"))).unwrap();
     })
@@ -146,7 +152,7 @@ fn save_never_writes_over_invalid_toml_and_names_file_line_column() {
     let path = dir.path().join("config.toml");
     let broken = "[kb.topic.project]\nsubjects = \"kb\"\nlearned = [\"a\"\n";
     fs::write(&path, broken).unwrap();
-    let err = save(&path, &add("b")).unwrap_err();
+    let err = save(&tmp_bounds(), &path, &add("b")).unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(
@@ -161,7 +167,7 @@ fn save_never_writes_over_invalid_toml_and_names_file_line_column() {
 fn save_creates_a_missing_file_for_a_new_topic_only() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.toml");
-    let err = save(&path, &add("x")).unwrap_err();
+    let err = save(&tmp_bounds(), &path, &add("x")).unwrap_err();
     assert!(
         err.to_string().contains("topic `project` is not defined"),
         "{err}"
@@ -174,7 +180,7 @@ fn save_creates_a_missing_file_for_a_new_topic_only() {
         introduction: None,
         description: None,
     };
-    let saved = save(&path, &add_topic).unwrap();
+    let saved = save(&tmp_bounds(), &path, &add_topic).unwrap();
     assert_eq!(saved.before, None);
     assert_eq!(
         fs::read_to_string(&path).unwrap(),
@@ -189,7 +195,7 @@ fn save_without_change_does_not_touch_the_file() {
     fs::write(&path, BASE).unwrap();
     let before = fs::metadata(&path).unwrap().modified().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
-    let saved = save(&path, &add("intro")).unwrap();
+    let saved = save(&tmp_bounds(), &path, &add("intro")).unwrap();
     assert!(!saved.applied.changed);
     assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), before);
 }
@@ -201,7 +207,7 @@ fn writes_through_a_symbolic_link() {
     let link = dir.path().join("config.toml");
     fs::write(&real, BASE).unwrap();
     std::os::unix::fs::symlink(&real, &link).unwrap();
-    save(&link, &add("guides/*")).unwrap();
+    save(&tmp_bounds(), &link, &add("guides/*")).unwrap();
     assert!(
         fs::symlink_metadata(&link)
             .unwrap()
@@ -217,12 +223,12 @@ fn unwritable_directory_parent_is_a_file() {
     let file = dir.path().join("plain-file");
     fs::write(&file, "x").unwrap();
     let path = file.join("config.toml");
-    let err = write_atomic(&path, None, b"a = 1\n").unwrap_err();
+    let err = write_atomic(&tmp_bounds(), &path, None, b"a = 1\n").unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err, WriteError::Io { .. }), "{msg}");
     assert!(msg.starts_with(&path.display().to_string()), "{msg}");
     assert!(
-        msg.contains("cannot create a temporary file in its directory"),
+        msg.contains("cannot create its directory") && msg.contains("is a file"),
         "{msg}"
     );
     assert_eq!(fs::read_to_string(&file).unwrap(), "x");
@@ -234,7 +240,9 @@ fn unwritable_directory_existing_file_on_proc() {
     // Linux always has procfs; without it this case cannot be staged, and
     // that is a failure to say, not a pass.
     let before = fs::read(path).expect("/proc/version (procfs) is needed to stage this case");
-    let err = write_atomic(path, Some(&before), b"a = 1\n").unwrap_err();
+    // Bounded to /proc itself: the write is allowed there, and fails.
+    let proc = jp_kb::edit::Boundaries::new([std::path::PathBuf::from("/proc")]);
+    let err = write_atomic(&proc, path, Some(&before), b"a = 1\n").unwrap_err();
     assert!(matches!(err, WriteError::Io { .. }), "{err}");
     assert!(
         err.to_string()
@@ -249,7 +257,7 @@ fn journal_undoes_and_redoes_and_merges_or_drops_over_foreign_changes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.toml");
     fs::write(&path, BASE).unwrap();
-    let mut j = Journal::new();
+    let mut j = Journal::new(tmp_bounds());
     j.save(&path, &add("a")).unwrap();
     j.save(&path, &add("b")).unwrap();
     let after_b = fs::read_to_string(&path).unwrap();
@@ -303,7 +311,7 @@ fn journal_undo_merges_a_line_inserted_right_under_the_edit() {
     let path = dir.path().join("config.toml");
     let base = "[kb.topic.project]\nsubjects = \"kb\"\nlearned = [\"a\"]\n";
     fs::write(&path, base).unwrap();
-    let mut j = Journal::new();
+    let mut j = Journal::new(tmp_bounds());
     j.save(&path, &add("b")).unwrap();
     let after = fs::read_to_string(&path).unwrap();
     assert_eq!(after, base.replace("[\"a\"]", "[\"a\", \"b\"]"));
@@ -324,7 +332,7 @@ fn journal_undo_merges_a_line_inserted_right_under_the_edit() {
 fn journal_undo_of_a_created_file_removes_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.toml");
-    let mut j = Journal::new();
+    let mut j = Journal::new(tmp_bounds());
     let add_topic = Edit::AddTopic {
         id: "t".into(),
         subjects: "kb".into(),
@@ -355,7 +363,7 @@ fn while_locked(
     hold: std::time::Duration,
     f: impl FnOnce() + Send + 'static,
 ) -> std::time::Duration {
-    let lock = jp_kb::edit::write::lock(path).unwrap();
+    let lock = jp_kb::edit::write::lock(&tmp_bounds(), path).unwrap();
     let start = std::time::Instant::now();
     let worker = std::thread::spawn(move || {
         f();
@@ -374,12 +382,12 @@ fn save_waits_for_the_lock_of_another_writer() {
     let hold = std::time::Duration::from_millis(300);
     let p = path.clone();
     let took = while_locked(&path, hold, move || {
-        save(&p, &add("waited")).unwrap();
+        save(&tmp_bounds(), &p, &add("waited")).unwrap();
     });
     assert!(took >= hold, "save did not wait for the lock: {took:?}");
     assert!(fs::read_to_string(&path).unwrap().contains("\"waited\""));
     // Undo (the TUI's path too) takes the same lock.
-    let mut journal = Journal::new();
+    let mut journal = Journal::new(tmp_bounds());
     journal.save(&path, &add("undo-me")).unwrap();
     let took = while_locked(&path, hold, move || {
         journal.undo().unwrap();
@@ -393,12 +401,18 @@ fn a_lock_held_too_long_is_a_clear_error_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.toml");
     fs::write(&path, BASE).unwrap();
-    let _held = jp_kb::edit::write::lock(&path).unwrap();
+    let _held = jp_kb::edit::write::lock(&tmp_bounds(), &path).unwrap();
     let err = std::thread::scope(|s| {
-        s.spawn(|| jp_kb::edit::write::lock_within(&path, std::time::Duration::from_millis(200)))
-            .join()
-            .unwrap()
-            .unwrap_err()
+        s.spawn(|| {
+            jp_kb::edit::write::lock_within(
+                &tmp_bounds(),
+                &path,
+                std::time::Duration::from_millis(200),
+            )
+        })
+        .join()
+        .unwrap()
+        .unwrap_err()
     });
     assert!(matches!(err, WriteError::Locked { .. }), "{err}");
     let msg = err.to_string();
@@ -436,7 +450,7 @@ fn a_write_removes_temporary_files_whose_writer_is_gone_and_only_those() {
         .unwrap()
         .set_modified(hour_ago)
         .unwrap();
-    save(&path, &add("next")).unwrap();
+    save(&tmp_bounds(), &path, &add("next")).unwrap();
     let mut left = temp_files(dir.path());
     left.sort();
     assert_eq!(
@@ -457,14 +471,20 @@ fn a_new_file_gets_the_usual_mode_and_an_existing_one_keeps_its_own() {
     for mode in [0o600, 0o640, 0o604, 0o400] {
         fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
         let before = fs::read(&path).unwrap();
-        write_atomic(&path, Some(&before), format!("m = {mode}\n").as_bytes()).unwrap();
+        write_atomic(
+            &tmp_bounds(),
+            &path,
+            Some(&before),
+            format!("m = {mode}\n").as_bytes(),
+        )
+        .unwrap();
         let got = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
         assert_eq!(got, mode, "{mode:o}");
     }
     let fresh = dir.path().join("fresh.toml");
     let probe = dir.path().join("probe");
     fs::write(&probe, "").unwrap();
-    write_atomic(&fresh, None, b"a = 1\n").unwrap();
+    write_atomic(&tmp_bounds(), &fresh, None, b"a = 1\n").unwrap();
     assert_eq!(
         fs::metadata(&fresh).unwrap().permissions().mode() & 0o777,
         fs::metadata(&probe).unwrap().permissions().mode() & 0o777,
@@ -487,7 +507,11 @@ fn save_refuses_a_fifo_without_waiting_for_a_writer() {
     let (tx, rx) = std::sync::mpsc::channel();
     let p = path.clone();
     std::thread::spawn(move || {
-        let _ = tx.send(save(&p, &add("x")).map(|_| ()).map_err(|e| e.to_string()));
+        let _ = tx.send(
+            save(&tmp_bounds(), &p, &add("x"))
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+        );
     });
     let result = rx
         .recv_timeout(std::time::Duration::from_secs(10))
@@ -512,7 +536,7 @@ fn save_refuses_a_fifo_without_waiting_for_a_writer() {
 fn saving_a_new_file_creates_its_missing_directory() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("workspace/jp-abc12/kb.toml");
-    let mut journal = Journal::default();
+    let mut journal = Journal::new(tmp_bounds());
     let saved = journal
         .save_with(&path, &mut |source| {
             jp_kb::edit::apply_declaring(source, &add("guide"))
@@ -525,4 +549,10 @@ fn saving_a_new_file_creates_its_missing_directory() {
     );
     journal.undo().unwrap();
     assert!(!path.exists());
+}
+
+/// Every test file lives under the system's temporary directory: writes
+/// are bounded to it.
+fn tmp_bounds() -> jp_kb::edit::Boundaries {
+    jp_kb::edit::Boundaries::new([std::env::temp_dir()])
 }

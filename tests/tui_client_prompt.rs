@@ -36,7 +36,7 @@ fn connect(d: &mut Demo, client: Client) {
     {
         let kb = &d.h.app.model.as_ref().unwrap().kb;
         for write in plan(client, kb, &Texts::of(kb)).unwrap() {
-            write.write().unwrap();
+            write.write(&kb.boundaries()).unwrap();
         }
     }
     d.h.action(Command::Reload);

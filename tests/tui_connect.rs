@@ -22,7 +22,7 @@ fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
     {
         let kb = &d.h.app.model.as_ref().unwrap().kb;
         for write in plan(Client::ClaudeCode, kb, &Texts::of(kb)).unwrap() {
-            write.write().unwrap();
+            write.write(&kb.boundaries()).unwrap();
         }
     }
     let original = rules(&d);

@@ -96,7 +96,7 @@ pub fn connect(kb: &KnowledgeBase, args: &ConnectArgs) -> Result<ExitCode, CliEr
         } else if args.dry_run {
             print_diff(kb, write);
         } else {
-            write.write().map_err(CliError::runtime)?;
+            write.write(&kb.boundaries()).map_err(CliError::runtime)?;
             let what = match (write.part, write.before.is_some()) {
                 (Part::Generated, _) => "created (generated)",
                 (Part::Entry, false) => "created",
@@ -135,7 +135,7 @@ pub fn sync(kb: &KnowledgeBase, args: &SyncArgs) -> Result<ExitCode, CliError> {
             print_diff(kb, write);
             continue;
         }
-        match write.write() {
+        match write.write(&kb.boundaries()) {
             Ok(()) => println!(
                 "{name}: {}",
                 match (write.part, &write.before) {

@@ -98,15 +98,9 @@ impl EditContext<'_> {
             jp_kb::edit::target::creatable(&step.path).map_err(CliError::runtime)?;
         }
         let mut changed_any = false;
+        let bounds = self.kb.boundaries();
         for p in &plan.steps {
-            if let Some(parent) = p.path.parent()
-                && !parent.exists()
-            {
-                std::fs::create_dir_all(parent).map_err(|e| {
-                    CliError::runtime(format!("{}: cannot create: {e}", parent.display()))
-                })?;
-            }
-            let saved = save_with(&p.path, &mut |source| p.apply(source))
+            let saved = save_with(&bounds, &p.path, &mut |source| p.apply(source))
                 .map_err(|e| CliError::runtime(e.to_string()))?;
             let shown = self.shown(&p.path);
             if saved.applied.changed {

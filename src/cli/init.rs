@@ -39,18 +39,25 @@ pub fn run(env: &Environment, workspace: Option<&Path>) -> Result<ExitCode, CliE
         .join("kb")
         .join("project");
     let subject = subjects.join("conventions.md");
-    let io = |path: &Path, e: std::io::Error| CliError::runtime(format!("{}: {e}", path.display()));
-    std::fs::create_dir_all(&subjects).map_err(|e| io(&subjects, e))?;
+    // Both files (and `.jp/kb/project/`) land inside the workspace or
+    // not at all: a committed `.jp/kb -> ~/dir` is refused, naming ~/dir.
+    let bounds = jp_kb::edit::Boundaries::new([root.clone()]);
+    // Checked before anything is written: no half-made workspace.
+    for path in [&config, &subject] {
+        bounds
+            .resolve(path)
+            .map_err(|e| CliError::runtime(e.to_string()))?;
+    }
     // `None`: the file must not exist, so a concurrent init cannot clobber.
-    jp_kb::edit::write_atomic(&config, None, CONFIG.as_bytes())
+    jp_kb::edit::write_atomic(&bounds, &config, None, CONFIG.as_bytes())
         .map_err(|e| CliError::runtime(e.to_string()))?;
     println!("created .jp/kb.toml (topic `project`; JP's own files untouched)");
-    if subject.exists() {
-        println!("kept the existing .jp/kb/project/conventions.md");
-    } else {
-        jp_kb::edit::write_atomic(&subject, None, SUBJECT.as_bytes())
-            .map_err(|e| CliError::runtime(e.to_string()))?;
-        println!("created .jp/kb/project/conventions.md (an example subject)");
+    match jp_kb::edit::write_atomic(&bounds, &subject, None, SUBJECT.as_bytes()) {
+        Ok(()) => println!("created .jp/kb/project/conventions.md (an example subject)"),
+        Err(jp_kb::edit::WriteError::Conflict { .. }) => {
+            println!("kept the existing .jp/kb/project/conventions.md");
+        }
+        Err(e) => return Err(CliError::runtime(e.to_string())),
     }
     println!("next: `jp-kb list project --all`, `jp-kb prompt`, or `jp-kb tui`");
     Ok(ExitCode::SUCCESS)

@@ -28,6 +28,7 @@ pub fn run(kb: &KnowledgeBase, args: &MigrateArgs) -> Result<ExitCode, CliError>
     }
     let shown = |p: &std::path::Path| kb.display_path(p).display().to_string();
     let mut by_hand = false;
+    let bounds = kb.boundaries();
     for file in &found {
         let Some(target) = &file.target else {
             eprintln!(
@@ -38,10 +39,10 @@ pub fn run(kb: &KnowledgeBase, args: &MigrateArgs) -> Result<ExitCode, CliError>
             continue;
         };
         creatable(target).map_err(CliError::runtime)?;
-        let source = read_text(&file.path)
+        let source = read_text(&bounds, &file.path)
             .map_err(CliError::runtime)?
             .unwrap_or_default();
-        let before_kb = read_text(target).map_err(CliError::runtime)?;
+        let before_kb = read_text(&bounds, target).map_err(CliError::runtime)?;
         let moved = move_kb(&source, before_kb.as_deref().unwrap_or(""))
             .map_err(|e| CliError::runtime(format!("{}: {e}; nothing moved", shown(&file.path))))?;
         let Some(moved) = moved else { continue };
@@ -64,12 +65,19 @@ pub fn run(kb: &KnowledgeBase, args: &MigrateArgs) -> Result<ExitCode, CliError>
         // files (kb.toml wins), never in neither.
         let io = |e: jp_kb::edit::WriteError| CliError::runtime(e.to_string());
         write_atomic(
+            &bounds,
             target,
             before_kb.as_deref().map(str::as_bytes),
             moved.kb_file.as_bytes(),
         )
         .map_err(io)?;
-        write_atomic(&file.path, Some(source.as_bytes()), moved.source.as_bytes()).map_err(io)?;
+        write_atomic(
+            &bounds,
+            &file.path,
+            Some(source.as_bytes()),
+            moved.source.as_bytes(),
+        )
+        .map_err(io)?;
         println!(
             "moved the `kb` table (topics {}) from {} to {}, byte for byte",
             moved.topics.join(", "),

@@ -110,7 +110,8 @@ impl Driver {
         Self {
             env,
             options,
-            journal: Journal::new(),
+            // Bounds are set from each loaded model before a write.
+            journal: Journal::new(crate::edit::Boundaries::default()),
             walks: Arc::new(WatchedWalks::new()),
             checks: None,
             prompts: None,
@@ -340,6 +341,45 @@ impl Driver {
         }
     }
 
+    /// The journal, its writes bounded to the loaded workspace and the
+    /// person's JP directories (contract §8, containment).
+    fn bounded_journal(&mut self, app: &App) -> Result<&mut Journal, String> {
+        let model = app
+            .model
+            .as_ref()
+            .ok_or_else(|| "no workspace is loaded; nothing written".to_owned())?;
+        self.journal.set_bounds(model.kb.boundaries());
+        Ok(&mut self.journal)
+    }
+
+    fn undo_or_redo(&mut self, app: &App, undo: bool) -> Vec<Event> {
+        let result = self.bounded_journal(app).and_then(|journal| {
+            if undo {
+                edit_bridge::undo(journal)
+            } else {
+                edit_bridge::redo(journal)
+            }
+        });
+        match result {
+            Ok(Some(saved)) => {
+                let verb = if undo { "undid" } else { "redid" };
+                let shown = app
+                    .model
+                    .as_ref()
+                    .map_or_else(|| saved.path.display().to_string(), |m| m.show(&saved.path));
+                let mut message = format!("{verb}: {} in {shown}", saved.summary);
+                message.push_str(&self.sync_clients(app));
+                let file = saved.path.clone();
+                vec![done(&saved, &message, undo), self.load(vec![file])]
+            }
+            Ok(None) => vec![error(format!(
+                "nothing to {}",
+                if undo { "undo" } else { "redo" }
+            ))],
+            Err(e) => vec![error(relative(app, &e))],
+        }
+    }
+
     fn perform(&mut self, app: &App, effect: Effect) -> Vec<Event> {
         let show = |path: &PathBuf| {
             app.model
@@ -351,7 +391,10 @@ impl Driver {
                 file,
                 edits,
                 declare,
-            } => match edit_bridge::save(&mut self.journal, &file, &edits, declare) {
+            } => match self
+                .bounded_journal(app)
+                .and_then(|journal| edit_bridge::save(journal, &file, &edits, declare))
+            {
                 Ok(saved) => {
                     let mut message = format!("{} in {}", saved.summary, show(&file));
                     if saved.changed {
@@ -366,29 +409,7 @@ impl Driver {
                 }
                 Err(e) => vec![error(relative(app, &e))],
             },
-            Effect::Undo | Effect::Redo => {
-                let undo = effect == Effect::Undo;
-                let result = if undo {
-                    edit_bridge::undo(&mut self.journal)
-                } else {
-                    edit_bridge::redo(&mut self.journal)
-                };
-                match result {
-                    Ok(Some(saved)) => {
-                        let verb = if undo { "undid" } else { "redid" };
-                        let mut message =
-                            format!("{verb}: {} in {}", saved.summary, show(&saved.path));
-                        message.push_str(&self.sync_clients(app));
-                        let file = saved.path.clone();
-                        vec![done(&saved, &message, undo), self.load(vec![file])]
-                    }
-                    Ok(None) => vec![error(format!(
-                        "nothing to {}",
-                        if undo { "undo" } else { "redo" }
-                    ))],
-                    Err(e) => vec![error(relative(app, &e))],
-                }
-            }
+            Effect::Undo | Effect::Redo => self.undo_or_redo(app, effect == Effect::Undo),
             Effect::Reload { paths } => {
                 if let Some(reloads) = &self.reloads {
                     // Invalidated here, so a load that starts after this

@@ -93,7 +93,7 @@ mod tests {
         let path = dir.path().join("config.toml");
         let original = "[kb.topic.p] # keep\nsubjects = \"kb\"\ndisabled = [\"a/*\"]\n";
         std::fs::write(&path, original).unwrap();
-        let mut journal = Journal::new();
+        let mut journal = Journal::new(crate::edit::Boundaries::new([dir.path().to_path_buf()]));
         let saved = save(
             &mut journal,
             &path,
@@ -132,7 +132,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
         std::fs::write(&path, "x = [\n").unwrap();
-        let mut journal = Journal::new();
+        let mut journal = Journal::new(crate::edit::Boundaries::new([dir.path().to_path_buf()]));
         let edit = Edit::AddLearned {
             topic: "p".into(),
             patterns: vec!["a".into()],

@@ -85,6 +85,12 @@ impl KnowledgeBase {
         &self.loaded.root
     }
 
+    /// Where jp-kb may write for this workspace (see
+    /// [`crate::config::LoadedConfig::boundaries`]).
+    pub fn boundaries(&self) -> crate::edit::Boundaries {
+        self.loaded.boundaries()
+    }
+
     pub fn warnings(&self) -> &[ConfigWarning] {
         &self.loaded.warnings
     }

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use crate::KnowledgeBase;
 use crate::config::origin::is_editable_toml;
 use crate::config::workspace::config_file_in;
-use crate::edit::write::{read_current, write_atomic};
+use crate::edit::Boundaries;
+use crate::edit::write::{read_guarded, write_atomic};
 use crate::render::tool::tool_description;
 
 use super::generated::{
@@ -69,17 +70,16 @@ impl FileWrite {
         self.before.as_deref() != Some(self.after.as_str())
     }
 
-    /// Writes the new content, creating directories; refuses when the file
-    /// no longer holds `before`.
+    /// Writes the new content, creating directories inside `bounds` only;
+    /// refuses when the file no longer holds `before`, or when it or a
+    /// directory on its path leads out of `bounds`.
     ///
     /// # Errors
-    /// A message naming the file.
-    pub fn write(&self) -> Result<(), String> {
-        if let Some(parent) = self.path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("{}: cannot create: {e}", parent.display()))?;
-        }
+    /// A message naming the file (and, for a link leading out, its real
+    /// target).
+    pub fn write(&self, bounds: &Boundaries) -> Result<(), String> {
         write_atomic(
+            bounds,
             &self.path,
             self.before.as_deref().map(str::as_bytes),
             self.after.as_bytes(),
@@ -88,12 +88,13 @@ impl FileWrite {
     }
 }
 
-/// Reads a text file; `None` when missing.
+/// Reads a text file through the guarded, bounded open (no link out of
+/// `bounds`, no FIFO or device); `None` when missing.
 ///
 /// # Errors
-/// Unreadable or not UTF-8, naming the file.
-pub fn read_text(path: &Path) -> Result<Option<String>, String> {
-    match read_current(path).map_err(|e| e.to_string())? {
+/// Unreadable, leading out, or not UTF-8, naming the file.
+pub fn read_text(bounds: &Boundaries, path: &Path) -> Result<Option<String>, String> {
+    match read_guarded(bounds, path).map_err(|e| e.to_string())? {
         None => Ok(None),
         Some(bytes) => String::from_utf8(bytes)
             .map(Some)
@@ -142,6 +143,7 @@ pub fn generated_files(client: Client) -> &'static [&'static str] {
 
 fn generated_write(
     client: Client,
+    bounds: &Boundaries,
     root: &Path,
     rel: &str,
     texts: &Texts,
@@ -149,7 +151,7 @@ fn generated_write(
     let path = root.join(rel);
     Ok(FileWrite {
         client,
-        before: read_text(&path)?,
+        before: read_text(bounds, &path)?,
         after: texts.generated(root, rel).unwrap_or_default(),
         path,
         part: Part::Generated,
@@ -162,12 +164,13 @@ fn generated_write(
 /// entry is already right. An invalid file is never written.
 fn entry_write(
     client: Client,
+    bounds: &Boundaries,
     root: &Path,
     rel: &str,
     merge: impl Fn(&str) -> Result<Option<String>, String>,
 ) -> Result<FileWrite, String> {
     let path = root.join(rel);
-    let before = read_text(&path)?;
+    let before = read_text(bounds, &path)?;
     let current = before.as_deref().unwrap_or("");
     let after = merge(current)
         .map_err(|e| format!("{}: {e}; not written (fix the file first)", path.display()))?
@@ -185,10 +188,10 @@ fn entry_write(
 /// JP needs `.jp/config.toml` to `extends` the generated layer (JP applies
 /// no default). A JSON/YAML config is read-only: when it does not reach the
 /// layer already, the person is told what to add.
-fn jp_extends(root: &Path) -> Result<Option<FileWrite>, String> {
+fn jp_extends(bounds: &Boundaries, root: &Path) -> Result<Option<FileWrite>, String> {
     let jp_dir = crate::config::workspace::jp_dir(root);
     if let Some(config) = config_file_in(&jp_dir).filter(|p| !is_editable_toml(p)) {
-        let text = read_text(&config)?.unwrap_or_default();
+        let text = read_text(bounds, &config)?.unwrap_or_default();
         let value: serde_json::Value = if config.extension().is_some_and(|e| e == "json") {
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", config.display()))?
         } else {
@@ -204,7 +207,7 @@ fn jp_extends(root: &Path) -> Result<Option<FileWrite>, String> {
             config.display()
         ));
     }
-    entry_write(Client::Jp, root, JP_CONFIG, |text| {
+    entry_write(Client::Jp, bounds, root, JP_CONFIG, |text| {
         toml_merge::jp_extends(text, JP_LAYER_FROM_CONFIG)
     })
     .map(Some)
@@ -218,14 +221,15 @@ fn jp_extends(root: &Path) -> Result<Option<FileWrite>, String> {
 /// A message naming the file.
 pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<FileWrite>, String> {
     let root = kb.root();
+    let bounds = &kb.boundaries();
     let mut out = Vec::new();
     match client {
         Client::Jp => {
-            out.push(generated_write(client, root, JP_LAYER, texts)?);
-            out.extend(jp_extends(root)?);
+            out.push(generated_write(client, bounds, root, JP_LAYER, texts)?);
+            out.extend(jp_extends(bounds, root)?);
         }
         Client::ClaudeCode => {
-            let mut rules = generated_write(client, root, CLAUDE_RULES, texts)?;
+            let mut rules = generated_write(client, bounds, root, CLAUDE_RULES, texts)?;
             let imports = texts
                 .section
                 .as_deref()
@@ -239,12 +243,12 @@ pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<Fil
             }
             out.push(rules);
             let server = generated::claude_server();
-            out.push(entry_write(client, root, CLAUDE_MCP, |text| {
+            out.push(entry_write(client, bounds, root, CLAUDE_MCP, |text| {
                 json_merge::set_member(text, &["mcpServers", "kb"], &server)
             })?);
         }
         Client::Codex => {
-            out.push(entry_write(client, root, CODEX_CONFIG, |text| {
+            out.push(entry_write(client, bounds, root, CODEX_CONFIG, |text| {
                 toml_merge::codex_server(text, CODEX_COMMAND, &CODEX_ARGS)
             })?);
         }
@@ -253,12 +257,21 @@ pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<Fil
 }
 
 /// Whether `client` is connected in the workspace at `root`: its generated
-/// file exists (Codex: its config declares the `kb` server).
+/// file is there (Codex: its config declares the `kb` server). Something
+/// at the generated file's place that is not a plain file inside the
+/// workspace (a link out, a FIFO) counts as connected, so that `sync`
+/// and `check` look at it and say what is wrong instead of skipping it.
 pub fn is_connected(client: Client, root: &Path) -> bool {
+    let present = |rel: &str| std::fs::symlink_metadata(root.join(rel)).is_ok();
     match client {
-        Client::Jp => root.join(JP_LAYER).is_file(),
-        Client::ClaudeCode => root.join(CLAUDE_RULES).is_file(),
-        Client::Codex => std::fs::read_to_string(root.join(CODEX_CONFIG))
-            .is_ok_and(|t| toml_merge::codex_has_server(&t)),
+        Client::Jp => present(JP_LAYER),
+        Client::ClaudeCode => present(CLAUDE_RULES),
+        Client::Codex => read_text(
+            &Boundaries::new([root.to_path_buf()]),
+            &root.join(CODEX_CONFIG),
+        )
+        .ok()
+        .flatten()
+        .is_some_and(|t| toml_merge::codex_has_server(&t)),
     }
 }

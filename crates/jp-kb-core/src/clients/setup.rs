@@ -9,6 +9,7 @@ use globset::GlobBuilder;
 use serde_json::Value;
 
 use super::profile::{Channel, Format, Profile};
+use crate::edit::Boundaries;
 use crate::mcp::InstructionsMode;
 
 /// The jp-kb MCP server a client runs.
@@ -79,7 +80,7 @@ pub fn read_setup(root: &Path, profile: &Profile) -> Result<Setup, String> {
             profile.name, profile.mcp.file
         ));
     }
-    let mcp = read_value(&mcp_path, profile.mcp.format)?;
+    let mcp = read_value(root, &mcp_path, profile.mcp.format)?;
     if setup.not_loaded.is_none() {
         if let Some(mcp) = &mcp {
             setup.server = find_server(mcp, profile);
@@ -109,7 +110,7 @@ pub fn read_setup(root: &Path, profile: &Profile) -> Result<Setup, String> {
         let value = if *file == profile.mcp.file {
             mcp.clone()
         } else {
-            read_value(&root.join(file), Format::Toml)?
+            read_value(root, &root.join(file), Format::Toml)?
         };
         if let (true, Some(value)) = (loaded, value) {
             setup.sections = lookup(&value, key)
@@ -126,17 +127,13 @@ pub fn read_setup(root: &Path, profile: &Profile) -> Result<Setup, String> {
         .and_then(|c| c.file.as_ref())
     {
         let path = root.join(file);
-        match std::fs::read(&path) {
-            Ok(bytes) => {
-                setup.memory = Some(String::from_utf8(bytes).map_err(|_| {
-                    format!(
-                        "{}: not UTF-8; run `jp-kb sync` to rewrite it",
-                        path.display()
-                    )
-                })?);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+        if let Some(bytes) = read_guarded(root, &path)? {
+            setup.memory = Some(String::from_utf8(bytes).map_err(|_| {
+                format!(
+                    "{}: not UTF-8; run `jp-kb sync` to rewrite it",
+                    path.display()
+                )
+            })?);
         }
     }
     Ok(setup)
@@ -193,7 +190,7 @@ fn find_server(mcp: &Value, profile: &Profile) -> Option<Server> {
 /// Whether `extends` in `parent` (relative to the root) has a glob that
 /// matches `file` (relative to the root), relative to `parent`'s directory.
 fn reached_by_extends(root: &Path, parent: &str, file: &str) -> Result<bool, String> {
-    let Some(doc) = read_value(&root.join(parent), Format::Toml)? else {
+    let Some(doc) = read_value(root, &root.join(parent), Format::Toml)? else {
         return Ok(false);
     };
     let dir = Path::new(parent).parent().unwrap_or(Path::new(""));
@@ -208,13 +205,21 @@ fn reached_by_extends(root: &Path, parent: &str, file: &str) -> Result<bool, Str
     }))
 }
 
+/// A client file's bytes through the guarded, bounded open: nothing that
+/// leads out of the workspace, no FIFO, no device, a size limit (contract
+/// §8). `None` when it does not exist.
+fn read_guarded(root: &Path, path: &Path) -> Result<Option<Vec<u8>>, String> {
+    crate::edit::write::read_guarded(&Boundaries::new([root.to_path_buf()]), path)
+        .map_err(|e| e.to_string())
+}
+
 /// A file as JSON values (TOML converted), `None` when it does not exist.
-fn read_value(path: &Path, format: Format) -> Result<Option<Value>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+fn read_value(root: &Path, path: &Path, format: Format) -> Result<Option<Value>, String> {
+    let Some(bytes) = read_guarded(root, path)? else {
+        return Ok(None);
     };
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{}: not valid UTF-8", path.display()))?;
     let value = match format {
         Format::Json => serde_json::from_str(&text)
             .map_err(|e| format!("{}: invalid JSON: {e}", path.display()))?,

@@ -63,6 +63,7 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
     }
     let (old, new) = (Texts::of(before), Texts::of(after));
     let root = after.root();
+    let bounds = after.boundaries();
     let mut lines = Vec::new();
     for client in clients {
         for rel in generated_files(client) {
@@ -71,7 +72,7 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
             else {
                 continue;
             };
-            let current = match read_text(&path) {
+            let current = match read_text(&bounds, &path) {
                 Ok(Some(text)) => text,
                 Ok(None) => continue,
                 Err(e) => {
@@ -97,7 +98,7 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
                 after: now,
                 notes: Vec::new(),
             };
-            match write.write() {
+            match write.write(&bounds) {
                 Ok(()) => lines.push(format!("synced {rel} ({})", client.name())),
                 Err(e) => lines.push(format!("warning: {e}")),
             }

@@ -91,6 +91,15 @@ pub enum WriteError {
         dir: PathBuf,
         waited: std::time::Duration,
     },
+    /// The file, or a directory on its path, resolves outside the
+    /// directories jp-kb may write in (a symbolic link leading out).
+    #[error(
+        "{}: leads to {}, outside the workspace (and your own JP directories); nothing written. \
+         A symbolic link on its path leads out: remove it, or replace it by a real file or directory",
+        path.display(),
+        target.display()
+    )]
+    Outside { path: PathBuf, target: PathBuf },
     /// An I/O step failed; `action` says which.
     #[error("{}: cannot {action}: {source}", path.display())]
     Io {

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 use crate::edit::error::{EditError, JournalError, SaveError, WriteError};
 use crate::edit::ops::{Applied, Edit};
-use crate::edit::write::{Saved, remove_checked, save, save_with, write_atomic};
+use crate::edit::place::Boundaries;
+use crate::edit::write::{Saved, read_guarded, remove_checked, save, save_with, write_atomic};
 
 /// One saved edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,16 +36,35 @@ impl From<Saved> for Change {
 }
 
 /// Undo and redo stacks. Recording a new change clears the redo stack.
-#[derive(Debug, Default, Clone)]
+/// Every write, undo and redo lands inside the journal's
+/// [`Boundaries`] (the workspace and the person's own JP directories).
+#[derive(Debug, Clone)]
 pub struct Journal {
+    bounds: Boundaries,
     done: Vec<Change>,
     undone: Vec<Change>,
 }
 
 impl Journal {
+    /// A journal whose writes may land only inside `bounds`.
     #[must_use]
-    pub fn new() -> Self {
-        Self::default()
+    pub fn new(bounds: Boundaries) -> Self {
+        Self {
+            bounds,
+            done: Vec::new(),
+            undone: Vec::new(),
+        }
+    }
+
+    /// Where this journal's writes may land.
+    pub fn bounds(&self) -> &Boundaries {
+        &self.bounds
+    }
+
+    /// Sets where writes may land (a front end that learns the workspace
+    /// root only once it has loaded).
+    pub fn set_bounds(&mut self, bounds: Boundaries) {
+        self.bounds = bounds;
     }
 
     pub fn record(&mut self, change: Change) {
@@ -57,7 +77,7 @@ impl Journal {
     /// # Errors
     /// As [`save`].
     pub fn save(&mut self, path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
-        let saved = save(path, edit)?;
+        let saved = save(&self.bounds, path, edit)?;
         if saved.applied.changed {
             self.record(Change::from(saved.clone()));
         }
@@ -73,7 +93,7 @@ impl Journal {
         path: &Path,
         compute: &mut dyn FnMut(&str) -> Result<Applied, EditError>,
     ) -> Result<Saved, SaveError> {
-        let saved = save_with(path, compute)?;
+        let saved = save_with(&self.bounds, path, compute)?;
         if saved.applied.changed {
             self.record(Change::from(saved.clone()));
         }
@@ -102,10 +122,12 @@ impl Journal {
         let Some(c) = self.done.last() else {
             return Ok(None);
         };
-        let redo = match restore(&c.path, Some(&c.after), c.before.as_deref(), "undo") {
+        let bounds = &self.bounds;
+        let redo = match restore(bounds, &c.path, Some(&c.after), c.before.as_deref(), "undo") {
             Ok(()) => None,
             Err(JournalError::Changed { path, action }) => {
-                let Some((current, merged)) = rebase(&path, Some(&c.after), c.before.as_deref())?
+                let Some((current, merged)) =
+                    rebase(bounds, &path, Some(&c.after), c.before.as_deref())?
                 else {
                     return Err(self.drop_file(path, action));
                 };
@@ -131,10 +153,12 @@ impl Journal {
         let Some(c) = self.undone.last() else {
             return Ok(None);
         };
-        let undo = match restore(&c.path, c.before.as_deref(), Some(&c.after), "redo") {
+        let bounds = &self.bounds;
+        let undo = match restore(bounds, &c.path, c.before.as_deref(), Some(&c.after), "redo") {
             Ok(()) => None,
             Err(JournalError::Changed { path, action }) => {
-                let Some((current, merged)) = rebase(&path, c.before.as_deref(), Some(&c.after))?
+                let Some((current, merged)) =
+                    rebase(bounds, &path, c.before.as_deref(), Some(&c.after))?
                 else {
                     return Err(self.drop_file(path, action));
                 };
@@ -169,6 +193,7 @@ type Rebased = (Vec<u8>, Vec<u8>);
 /// `Ok(None)` when the changes touch the same lines (or a side is not
 /// text, or the file is gone).
 fn rebase(
+    bounds: &Boundaries,
     path: &Path,
     expected: Option<&[u8]>,
     target: Option<&[u8]>,
@@ -176,7 +201,7 @@ fn rebase(
     let (Some(expected), Some(target)) = (expected, target) else {
         return Ok(None);
     };
-    let Ok(current) = std::fs::read(path) else {
+    let Ok(Some(current)) = read_guarded(bounds, path) else {
         return Ok(None);
     };
     let texts = (
@@ -191,20 +216,21 @@ fn rebase(
         return Ok(None);
     };
     let merged = merged.into_bytes();
-    restore(path, Some(&current), Some(&merged), "re-apply")?;
+    restore(bounds, path, Some(&current), Some(&merged), "re-apply")?;
     Ok(Some((current, merged)))
 }
 
 /// Puts `target` in place of `expected` (`None`: absent).
 fn restore(
+    bounds: &Boundaries,
     path: &Path,
     expected: Option<&[u8]>,
     target: Option<&[u8]>,
     action: &'static str,
 ) -> Result<(), JournalError> {
     let result = match (target, expected) {
-        (Some(bytes), _) => write_atomic(path, expected, bytes),
-        (None, Some(current)) => remove_checked(path, current),
+        (Some(bytes), _) => write_atomic(bounds, path, expected, bytes),
+        (None, Some(current)) => remove_checked(bounds, path, current),
         (None, None) => Ok(()),
     };
     result.map_err(|e| match e {

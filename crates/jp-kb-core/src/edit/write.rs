@@ -2,8 +2,9 @@
 //! in the same directory (never readable by more people than the file, see
 //! [`crate::edit::temp`]), are synced, and replace the file by `rename`,
 //! so a crash leaves either the old or the new content. The file's
-//! permissions (and, when allowed, owner) are kept; a symbolic link is
-//! written through, not replaced. A file whose bytes are no longer those
+//! permissions (and, when allowed, owner) are kept; a symbolic link that
+//! stays inside the workspace is written through, not replaced, and one
+//! leading out is refused ([`crate::edit::place`]). A file whose bytes are no longer those
 //! the caller read is never overwritten, and every write holds the
 //! directory's lock ([`crate::edit::lock`]) from the read to the rename,
 //! so concurrent jp-kb writers take turns instead of losing updates.
@@ -16,6 +17,7 @@ use std::time::Duration;
 use crate::edit::error::{SaveError, WriteError};
 use crate::edit::lock::{DirLock, LOCK_TIMEOUT, lock_dir};
 use crate::edit::ops::{Applied, Edit, apply};
+use crate::edit::place::{Boundaries, PinnedDir, Place};
 use crate::edit::temp;
 
 fn io_err<'a>(path: &'a Path, action: &'static str) -> impl FnOnce(io::Error) -> WriteError + 'a {
@@ -26,60 +28,155 @@ fn io_err<'a>(path: &'a Path, action: &'static str) -> impl FnOnce(io::Error) ->
     }
 }
 
+/// Files jp-kb reads on a person's behalf to edit or merge them (its
+/// configuration, client files) above this size are refused: the largest
+/// real configuration seen is a few hundred KiB, and a file the size of a
+/// disk must not be read into memory.
+pub const MAX_EDITED_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A place checked against `bounds`, with the directory it goes into
+/// created and pinned ([`Place::pin`]).
+struct Target {
+    place: Place,
+    dir: PinnedDir,
+}
+
+impl Target {
+    fn new(bounds: &Boundaries, path: &Path, create_dirs: bool) -> Result<Self, WriteError> {
+        let place = bounds.resolve(path)?;
+        if create_dirs {
+            place.create_dirs()?;
+        }
+        let dir = place.pin()?;
+        Ok(Self { place, dir })
+    }
+
+    /// The file, through the pinned directory.
+    fn file(&self) -> PathBuf {
+        self.dir.path().join(self.place.name())
+    }
+
+    fn lock(&self, timeout: Duration) -> Result<DirLock, WriteError> {
+        lock_dir(&self.place.shown, self.dir.path(), timeout).map_err(|e| match e {
+            // Named as the person knows it, not as the pinned handle.
+            WriteError::Locked { path, waited, .. } => WriteError::Locked {
+                path,
+                dir: self.place.dir().to_path_buf(),
+                waited,
+            },
+            other => other,
+        })
+    }
+}
+
 /// Takes the write lock for the file at `path` (the lock of the directory
-/// holding it, or holding its symbolic link's target), waiting up to
-/// [`LOCK_TIMEOUT`]. Every function here that writes takes it itself; this
-/// is for callers that must keep others out across several steps.
+/// it really lies in), waiting up to [`LOCK_TIMEOUT`]. Every function here
+/// that writes takes it itself; this is for callers that must keep others
+/// out across several steps.
 ///
 /// # Errors
-/// `Locked` when another writer kept it for the whole wait; `Io`.
-pub fn lock(path: &Path) -> Result<DirLock, WriteError> {
-    lock_within(path, LOCK_TIMEOUT)
+/// `Locked` when another writer kept it for the whole wait; `Outside`;
+/// `Io`.
+pub fn lock(bounds: &Boundaries, path: &Path) -> Result<DirLock, WriteError> {
+    lock_within(bounds, path, LOCK_TIMEOUT)
 }
 
 /// [`lock`] with a chosen wait.
 ///
 /// # Errors
 /// As [`lock`].
-pub fn lock_within(path: &Path, timeout: Duration) -> Result<DirLock, WriteError> {
-    let target = resolve_link(path)?;
-    lock_dir(path, &parent_dir(&target), timeout)
+pub fn lock_within(
+    bounds: &Boundaries,
+    path: &Path,
+    timeout: Duration,
+) -> Result<DirLock, WriteError> {
+    Target::new(bounds, path, false)?.lock(timeout)
 }
 
-fn parent_dir(target: &Path) -> PathBuf {
-    match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// The file's bytes, `None` when it does not exist.
+/// The file's bytes, `None` when it does not exist. Read through the
+/// guarded open ([`crate::content::Root`]): the file must resolve inside
+/// `bounds` (no link out), be a regular file (a FIFO is refused without
+/// blocking, a device is never read) and hold at most
+/// [`MAX_EDITED_BYTES`].
 ///
 /// # Errors
-/// Any read error other than "not found".
-pub fn read_current(path: &Path) -> Result<Option<Vec<u8>>, WriteError> {
-    match read_regular(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_err(path, "read the file")(e)),
-    }
+/// `Outside`; any read error other than "not found", naming the file.
+pub fn read_guarded(bounds: &Boundaries, path: &Path) -> Result<Option<Vec<u8>>, WriteError> {
+    let place = bounds.resolve(path)?;
+    let opened = match crate::content::Root::new(&place.root).open(&place.real) {
+        Ok(opened) => opened,
+        Err(crate::content::open::OpenError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(None);
+        }
+        Err(crate::content::open::OpenError::Outside) => {
+            return Err(WriteError::Outside {
+                path: path.to_path_buf(),
+                target: fs::canonicalize(&place.real).unwrap_or(place.real),
+            });
+        }
+        Err(crate::content::open::OpenError::NotRegular(kind)) => {
+            return Err(io_err(path, "read the file")(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("is {kind}, not a regular file; jp-kb only edits regular files"),
+            )));
+        }
+        Err(crate::content::open::OpenError::Io(e)) => {
+            return Err(io_err(path, "read the file")(e));
+        }
+    };
+    read_bounded(path, opened.file, opened.size).map(Some)
 }
 
-/// Reads a regular file. Anything else (a FIFO, a device, a directory) is
-/// refused before it is opened, and again from the open handle in case the
-/// path was swapped meanwhile; that open never blocks: a FIFO is opened
-/// non-blocking, so no writer has to appear at its other end.
-fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
-    if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        return Err(not_regular());
+fn read_bounded(path: &Path, file: fs::File, size: u64) -> Result<Vec<u8>, WriteError> {
+    use std::io::Read as _;
+    let too_big = || {
+        io_err(path, "read the file")(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "larger than {} MiB; jp-kb does not edit files that large",
+                MAX_EDITED_BYTES / 1024 / 1024
+            ),
+        ))
+    };
+    if size > MAX_EDITED_BYTES {
+        return Err(too_big());
     }
-    crate::config::file::read_checked_open(path, |meta| {
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(MAX_EDITED_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_err(path, "read the file"))?;
+    if bytes.len() as u64 > MAX_EDITED_BYTES {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
+
+/// The bytes of `file` (a path through the pinned directory), `None` when
+/// missing. Only a regular file is read, opened without blocking.
+fn read_current(shown: &Path, file: &Path) -> Result<Option<Vec<u8>>, WriteError> {
+    let check = |meta: &fs::Metadata| {
         if meta.is_file() {
             Ok(())
         } else {
             Err(not_regular())
         }
-    })
+    };
+    match fs::symlink_metadata(file) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        // The place was resolved: a link here now was swapped in since.
+        Ok(meta) if !meta.is_file() => {
+            return Err(io_err(shown, "read the file")(not_regular()));
+        }
+        _ => {}
+    }
+    match crate::config::file::read_checked_open(file, check) {
+        Ok(bytes) if bytes.len() as u64 > MAX_EDITED_BYTES => Err(io_err(shown, "read the file")(
+            io::Error::new(io::ErrorKind::InvalidInput, "too large to edit"),
+        )),
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_err(shown, "read the file")(e)),
+    }
 }
 
 fn not_regular() -> io::Error {
@@ -89,7 +186,9 @@ fn not_regular() -> io::Error {
     )
 }
 
-/// Replaces the file at `path` by `new`, atomically.
+/// Replaces the file at `path` by `new`, atomically, creating the
+/// directories it needs; `path` must resolve inside `bounds`
+/// ([`crate::edit::place`]).
 ///
 /// `expected_old` is what the caller read: `Some(bytes)` when the file
 /// must still hold exactly these bytes, `None` when it must not exist yet.
@@ -99,13 +198,14 @@ fn not_regular() -> io::Error {
 /// cannot be detected.
 ///
 /// # Errors
-/// `Conflict` as above; `Io` naming the step that failed.
+/// `Outside`; `Conflict` as above; `Io` naming the step that failed.
 pub fn write_atomic(
+    bounds: &Boundaries,
     path: &Path,
     expected_old: Option<&[u8]>,
     new: &[u8],
 ) -> Result<(), WriteError> {
-    write_atomic_with_hook(path, expected_old, new, &mut || {})
+    write_atomic_with_hook(bounds, path, expected_old, new, &mut || {})
 }
 
 /// [`write_atomic`] with `before_commit` called once the temporary file is
@@ -116,30 +216,35 @@ pub fn write_atomic(
 /// As [`write_atomic`].
 #[doc(hidden)]
 pub fn write_atomic_with_hook(
+    bounds: &Boundaries,
     path: &Path,
     expected_old: Option<&[u8]>,
     new: &[u8],
     before_commit: &mut dyn FnMut(),
 ) -> Result<(), WriteError> {
-    let _lock = lock(path)?;
-    write_locked(path, expected_old, new, before_commit)
+    let target = Target::new(bounds, path, true)?;
+    let _lock = target.lock(LOCK_TIMEOUT)?;
+    write_locked(&target, expected_old, new, before_commit)
 }
 
-/// The write itself; the caller holds the lock.
+/// The write itself; the caller holds the lock. A symbolic link at the
+/// file's own name that stays inside was resolved to its target by
+/// [`Boundaries::resolve`], so the target is what gets replaced.
 fn write_locked(
-    path: &Path,
+    target: &Target,
     expected_old: Option<&[u8]>,
     new: &[u8],
     before_commit: &mut dyn FnMut(),
 ) -> Result<(), WriteError> {
-    let target = resolve_link(path)?;
-    let dir = parent_dir(&target);
-    let name = target
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    temp::remove_leftovers(&dir, &name);
-    let like = fs::metadata(&target).ok().filter(fs::Metadata::is_file);
-    let mut tmp = temp::create(&dir, &name, like.as_ref())
+    let path = &target.place.shown;
+    let dir = target.dir.path();
+    let name = target.place.name();
+    let file = target.file();
+    temp::remove_leftovers(dir, &name);
+    let like = fs::symlink_metadata(&file)
+        .ok()
+        .filter(fs::Metadata::is_file);
+    let mut tmp = temp::create(dir, &name, like.as_ref())
         .map_err(io_err(path, "create a temporary file in its directory"))?;
     tmp.write_all(new)
         .map_err(io_err(path, "write the temporary file"))?;
@@ -147,14 +252,12 @@ fn write_locked(
         .sync_all()
         .map_err(io_err(path, "sync the temporary file"))?;
     before_commit();
-    if read_current(&target)?.as_deref() != expected_old {
-        return Err(WriteError::Conflict {
-            path: path.to_path_buf(),
-        });
+    if read_current(path, &file)?.as_deref() != expected_old {
+        return Err(WriteError::Conflict { path: path.clone() });
     }
-    tmp.persist(&target)
+    tmp.persist(&file)
         .map_err(|e| io_err(path, "replace the file")(e.error))?;
-    sync_dir(&dir);
+    sync_dir(dir);
     Ok(())
 }
 
@@ -162,41 +265,20 @@ fn write_locked(
 /// creation of a file).
 ///
 /// # Errors
-/// `Conflict` when the content differs or the file is gone; `Io`.
-pub fn remove_checked(path: &Path, expected: &[u8]) -> Result<(), WriteError> {
-    let _lock = lock(path)?;
-    if read_current(path)?.as_deref() != Some(expected) {
+/// `Conflict` when the content differs or the file is gone; `Outside`;
+/// `Io`.
+pub fn remove_checked(bounds: &Boundaries, path: &Path, expected: &[u8]) -> Result<(), WriteError> {
+    let target = Target::new(bounds, path, false)?;
+    let _lock = target.lock(LOCK_TIMEOUT)?;
+    let file = target.file();
+    if read_current(path, &file)?.as_deref() != Some(expected) {
         return Err(WriteError::Conflict {
             path: path.to_path_buf(),
         });
     }
-    fs::remove_file(path).map_err(io_err(path, "remove the file"))?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        sync_dir(dir);
-    }
+    fs::remove_file(&file).map_err(io_err(path, "remove the file"))?;
+    sync_dir(target.dir.path());
     Ok(())
-}
-
-/// A file created in a directory that does not exist yet gets the
-/// directory (the layer picker offers the user-workspace `kb.toml`, whose
-/// directory JP creates only when it first needs it). Undo removes the
-/// file and leaves the directory, as JP would have made it anyway.
-fn create_parent(path: &Path) -> Result<(), WriteError> {
-    let dir = parent_dir(&resolve_link(path)?);
-    if fs::symlink_metadata(&dir).is_err() {
-        fs::create_dir_all(&dir).map_err(io_err(path, "create its directory"))?;
-    }
-    Ok(())
-}
-
-/// A symbolic link is written through: its target is replaced.
-fn resolve_link(path: &Path) -> Result<PathBuf, WriteError> {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            fs::canonicalize(path).map_err(io_err(path, "follow the symbolic link"))
-        }
-        _ => Ok(path.to_path_buf()),
-    }
 }
 
 /// Makes the rename durable. The file already holds the new content when
@@ -230,8 +312,8 @@ pub struct Saved {
 ///
 /// # Errors
 /// `Read`, `NotUtf8`, `Edit` (with the path), `Conflict`, `Write`.
-pub fn save(path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
-    save_with_hook(path, edit, &mut |_| {})
+pub fn save(bounds: &Boundaries, path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
+    save_with_hook(bounds, path, edit, &mut |_| {})
 }
 
 /// [`save`] with [`crate::edit::apply_declaring`]: an addition to a topic
@@ -239,8 +321,14 @@ pub fn save(path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
 ///
 /// # Errors
 /// As [`save`].
-pub fn save_declaring(path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
-    save_impl(path, edit, &mut |_| {}, crate::edit::ops::apply_declaring)
+pub fn save_declaring(bounds: &Boundaries, path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
+    save_impl(
+        bounds,
+        path,
+        edit,
+        &mut |_| {},
+        crate::edit::ops::apply_declaring,
+    )
 }
 
 /// [`save`] with a hook run before each write's commit, given the attempt
@@ -250,11 +338,12 @@ pub fn save_declaring(path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
 /// As [`save`].
 #[doc(hidden)]
 pub fn save_with_hook(
+    bounds: &Boundaries,
     path: &Path,
     edit: &Edit,
     hook: &mut dyn FnMut(u8),
 ) -> Result<Saved, SaveError> {
-    save_impl(path, edit, hook, apply)
+    save_impl(bounds, path, edit, hook, apply)
 }
 
 /// [`save`] with any computation of the new text from the current one
@@ -264,33 +353,42 @@ pub fn save_with_hook(
 /// # Errors
 /// As [`save`].
 pub fn save_with(
+    bounds: &Boundaries,
     path: &Path,
     compute: &mut dyn FnMut(&str) -> Result<Applied, crate::edit::EditError>,
 ) -> Result<Saved, SaveError> {
-    save_locked(path, compute, &mut |_| {})
+    save_locked(bounds, path, compute, &mut |_| {})
 }
 
 fn save_impl(
+    bounds: &Boundaries,
     path: &Path,
     edit: &Edit,
     hook: &mut dyn FnMut(u8),
     apply: fn(&str, &Edit) -> Result<Applied, crate::edit::EditError>,
 ) -> Result<Saved, SaveError> {
-    save_locked(path, &mut |source| apply(source, edit), hook)
+    save_locked(bounds, path, &mut |source| apply(source, edit), hook)
 }
 
 /// Read, apply, write under the lock. The lock keeps other jp-kb writers
 /// out; the content check before the rename still catches any other
 /// program, and then the file is re-read and the edit re-applied once.
 fn save_locked(
+    bounds: &Boundaries,
     path: &Path,
     compute: &mut dyn FnMut(&str) -> Result<Applied, crate::edit::EditError>,
     hook: &mut dyn FnMut(u8),
 ) -> Result<Saved, SaveError> {
-    create_parent(path).map_err(SaveError::Write)?;
-    let _lock = lock(path).map_err(SaveError::Write)?;
+    // A file created in a directory that does not exist yet gets the
+    // directory (the layer picker offers the user-workspace `kb.toml`,
+    // whose directory JP creates only when it first needs it). Undo
+    // removes the file and leaves the directory, as JP would have made it
+    // anyway.
+    let target = Target::new(bounds, path, true).map_err(SaveError::Write)?;
+    let _lock = target.lock(LOCK_TIMEOUT).map_err(SaveError::Write)?;
+    let file = target.file();
     for attempt in 1..=2u8 {
-        let before = read_current(path).map_err(|e| match e {
+        let before = read_current(path, &file).map_err(|e| match e {
             WriteError::Io { source, .. } => SaveError::Read {
                 path: path.to_path_buf(),
                 source,
@@ -319,7 +417,7 @@ fn save_locked(
         }
         crate::edit::locate::parse_document(&applied.text).map_err(edit_err)?;
         let after = applied.text.as_bytes().to_vec();
-        match write_locked(path, before.as_deref(), &after, &mut || hook(attempt)) {
+        match write_locked(&target, before.as_deref(), &after, &mut || hook(attempt)) {
             Ok(()) => {
                 return Ok(Saved {
                     path: path.to_path_buf(),
