@@ -17,6 +17,7 @@ use super::generated::{
     self, CLAUDE_MCP, CLAUDE_RULES, CODEX_ARGS, CODEX_COMMAND, CODEX_CONFIG, JP_CONFIG, JP_LAYER,
     JP_LAYER_FROM_CONFIG,
 };
+use super::toml_merge::Merged;
 use super::{json_merge, toml_merge};
 
 /// A client `connect` knows.
@@ -161,27 +162,45 @@ fn generated_write(
 
 /// An entry merged into a file the person owns: `merge` gets the current
 /// text (empty when missing) and returns the new one, `None` when the
-/// entry is already right. An invalid file is never written.
+/// entry is already right. An invalid file is never written. Keys the
+/// merge removed from jp-kb's own entry become notes naming them.
 fn entry_write(
     client: Client,
     bounds: &Boundaries,
     root: &Path,
     rel: &str,
-    merge: impl Fn(&str) -> Result<Option<String>, String>,
+    merge: impl Fn(&str) -> Result<Option<Merged>, String>,
 ) -> Result<FileWrite, String> {
     let path = root.join(rel);
     let before = read_text(bounds, &path)?;
     let current = before.as_deref().unwrap_or("");
-    let after = merge(current)
-        .map_err(|e| format!("{}: {e}; not written (fix the file first)", path.display()))?
-        .unwrap_or_else(|| current.to_owned());
+    let merged = merge(current)
+        .map_err(|e| format!("{}: {e}; not written (fix the file first)", path.display()))?;
+    let mut notes = Vec::new();
+    let after = match merged {
+        Some(Merged { text, removed }) => {
+            if !removed.is_empty() {
+                notes.push(format!(
+                    "{rel}: removed {} from jp-kb's `kb` server entry (jp-kb writes that entry \
+                     whole; set such keys on another server name if you need them)",
+                    removed
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            text
+        }
+        None => current.to_owned(),
+    };
     Ok(FileWrite {
         client,
         path,
         part: Part::Entry,
         before,
         after,
-        notes: Vec::new(),
+        notes,
     })
 }
 
@@ -198,7 +217,7 @@ fn jp_extends(bounds: &Boundaries, root: &Path) -> Result<Option<FileWrite>, Str
             serde_norway::from_str(&text).map_err(|e| format!("{}: {e}", config.display()))?
         };
         let entries = toml_merge::extends_entries(value.get("extends"));
-        if toml_merge::reaches(&entries, JP_LAYER_FROM_CONFIG) {
+        if crate::config::layers::extends_reaches(&entries, JP_LAYER_FROM_CONFIG) {
             return Ok(None);
         }
         return Err(format!(
@@ -208,7 +227,12 @@ fn jp_extends(bounds: &Boundaries, root: &Path) -> Result<Option<FileWrite>, Str
         ));
     }
     entry_write(Client::Jp, bounds, root, JP_CONFIG, |text| {
-        toml_merge::jp_extends(text, JP_LAYER_FROM_CONFIG)
+        toml_merge::jp_extends(text, JP_LAYER_FROM_CONFIG).map(|text| {
+            text.map(|text| Merged {
+                text,
+                removed: Vec::new(),
+            })
+        })
     })
     .map(Some)
 }
@@ -244,7 +268,7 @@ pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<Fil
             out.push(rules);
             let server = generated::claude_server();
             out.push(entry_write(client, bounds, root, CLAUDE_MCP, |text| {
-                json_merge::set_member(text, &["mcpServers", "kb"], &server)
+                json_merge::set_owned_member(text, &["mcpServers", "kb"], &server)
             })?);
         }
         Client::Codex => {

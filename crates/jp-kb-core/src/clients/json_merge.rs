@@ -9,6 +9,8 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+use super::toml_merge::Merged;
+
 /// One `"key": value` of an object, as byte spans of the text.
 struct Member {
     key: String,
@@ -70,6 +72,36 @@ pub fn set_member(text: &str, path: &[&str], value: &Value) -> Result<Option<Str
         return Err("internal error: the merged JSON does not mean what was intended".to_owned());
     }
     Ok(Some(new))
+}
+
+/// [`set_member`] for an entry jp-kb owns (`mcpServers.kb`): written
+/// whole, and the keys it held that `value` does not (`env`, `cwd`) are
+/// named in [`Merged::removed`].
+///
+/// # Errors
+/// As [`set_member`].
+pub fn set_owned_member(
+    text: &str,
+    path: &[&str],
+    value: &Value,
+) -> Result<Option<Merged>, String> {
+    let Some(new) = set_member(text, path, value)? else {
+        return Ok(None);
+    };
+    let old: Option<Value> = serde_json::from_str(text).ok();
+    let removed = old
+        .as_ref()
+        .and_then(|doc| path.iter().try_fold(doc, |v, key| v.get(*key)))
+        .and_then(Value::as_object)
+        .map(|entry| {
+            entry
+                .keys()
+                .filter(|k| value.get(k.as_str()).is_none())
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Some(Merged { text: new, removed }))
 }
 
 fn splice(text: &str, path: &[&str], value: &Value) -> Result<String, String> {

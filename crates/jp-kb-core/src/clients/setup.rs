@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use globset::GlobBuilder;
 use serde_json::Value;
 
 use super::profile::{Channel, Format, Profile};
@@ -187,22 +186,22 @@ fn find_server(mcp: &Value, profile: &Profile) -> Option<Server> {
     Some(server(name, &args))
 }
 
-/// Whether `extends` in `parent` (relative to the root) has a glob that
-/// matches `file` (relative to the root), relative to `parent`'s directory.
+/// Whether `extends` in `parent` (relative to the root) reaches `file`
+/// (relative to the root), as the loader reads it.
 fn reached_by_extends(root: &Path, parent: &str, file: &str) -> Result<bool, String> {
     let Some(doc) = read_value(root, &root.join(parent), Format::Toml)? else {
         return Ok(false);
     };
     let dir = Path::new(parent).parent().unwrap_or(Path::new(""));
-    let Ok(relative) = Path::new(file).strip_prefix(dir) else {
+    let Some(relative) = Path::new(file)
+        .strip_prefix(dir)
+        .ok()
+        .and_then(Path::to_str)
+    else {
         return Ok(false);
     };
-    let patterns = doc.get("extends").and_then(Value::as_array);
-    Ok(patterns.into_iter().flatten().any(|p| {
-        p.as_str()
-            .and_then(|p| GlobBuilder::new(p).literal_separator(true).build().ok())
-            .is_some_and(|g| g.compile_matcher().is_match(relative))
-    }))
+    let entries = super::toml_merge::extends_entries(doc.get("extends"));
+    Ok(crate::config::layers::extends_reaches(&entries, relative))
 }
 
 /// A client file's bytes through the guarded, bounded open: nothing that

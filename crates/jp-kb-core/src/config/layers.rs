@@ -213,6 +213,44 @@ fn parse_file(path: &Path, warnings: &mut Vec<ConfigWarning>) -> Result<ParsedFi
 /// lowest layer holds it so both can).
 pub const GLOB_META: &[char] = &['*', '?', '[', '{'];
 
+/// The one meaning of "an `extends` list reaches this file", for loading,
+/// `connect` and `check --client` alike: does one of `entries` (relative
+/// to the declaring file's directory) name `rel` (relative to that same
+/// directory)? A literal entry names one path (`./` and `a/../` spelled
+/// as the loader resolves them); a glob matches as the loader expands it.
+pub fn extends_reaches(entries: &[String], rel: &str) -> bool {
+    let wanted = normal(Path::new(rel));
+    entries.iter().any(|entry| {
+        if entry.contains(GLOB_META) {
+            extends_glob(entry).is_ok_and(|glob| glob.is_match(rel))
+        } else {
+            normal(Path::new(entry)) == wanted
+        }
+    })
+}
+
+/// A relative path without `.` and with `..` applied.
+fn normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn extends_glob(entry: &str) -> Result<globset::GlobMatcher, globset::Error> {
+    GlobBuilder::new(entry)
+        .literal_separator(true)
+        .build()
+        .map(|g| g.compile_matcher())
+}
+
 /// Expands one `extends` entry relative to the declaring file's directory.
 /// A literal path must exist; a glob may match nothing. Matches are sorted.
 fn expand_extends(
@@ -230,16 +268,12 @@ fn expand_extends(
         }
         return Ok(vec![path]);
     }
-    let glob = GlobBuilder::new(entry)
-        .literal_separator(true)
-        .build()
-        .map_err(|e| ConfigError::BadValue {
-            origin: origin.clone(),
-            key: "extends".to_owned(),
-            value: entry.to_owned(),
-            reason: e.to_string(),
-        })?
-        .compile_matcher();
+    let glob = extends_glob(entry).map_err(|e| ConfigError::BadValue {
+        origin: origin.clone(),
+        key: "extends".to_owned(),
+        value: entry.to_owned(),
+        reason: e.to_string(),
+    })?;
     // Walk only below the literal prefix of the pattern.
     let literal: PathBuf = Path::new(entry)
         .components()

@@ -27,7 +27,7 @@ pub mod place;
 pub mod plan;
 pub mod target;
 pub mod temp;
-mod topic;
+pub(crate) mod topic;
 mod verify;
 pub mod write;
 

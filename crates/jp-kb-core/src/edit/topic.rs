@@ -76,13 +76,15 @@ pub(crate) fn add(source: &str, id: &str, entries: &[NewEntry]) -> Result<Patch,
             return Err(wrong_type(&index, &kb_topic, "a table").into());
         }
     }
-    Ok(append_table(source, id, entries, eol))
+    let header = format!("kb.topic.{}", key_repr(id));
+    Ok(append_table(source, &header, entries, eol))
 }
 
-/// `[kb.topic.<id>]` and its keys after the last line of content, one
-/// blank line after it; trailing blank lines of the file stay last.
-fn append_table(source: &str, id: &str, entries: &[NewEntry], eol: &str) -> Patch {
-    let mut lines = vec![format!("[kb.topic.{}]", key_repr(id))];
+/// `[<header>]` (a dotted key path, already in TOML spelling) and its keys
+/// after the last line of content, one blank line after it; trailing blank
+/// lines of the file stay last.
+pub(crate) fn append_table(source: &str, header: &str, entries: &[NewEntry], eol: &str) -> Patch {
+    let mut lines = vec![format!("[{header}]")];
     lines.extend(
         entries
             .iter()
