@@ -131,6 +131,9 @@ pub fn sync(kb: &KnowledgeBase, args: &SyncArgs) -> Result<ExitCode, CliError> {
             println!("{name}: up to date");
             continue;
         }
+        for note in &write.notes {
+            eprintln!("note: {note}");
+        }
         if args.dry_run {
             print_diff(kb, write);
             continue;

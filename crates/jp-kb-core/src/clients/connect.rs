@@ -254,14 +254,15 @@ pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<Fil
         }
         Client::ClaudeCode => {
             let mut rules = generated_write(client, bounds, root, CLAUDE_RULES, texts)?;
-            let imports = texts
+            let (_, imports) = texts
                 .section
                 .as_deref()
-                .map(|s| generated::claude_imports(s, root))
+                .map(super::imports::quote_imports)
                 .unwrap_or_default();
             if !imports.is_empty() {
                 rules.notes.push(format!(
-                    "the section holds {} naming existing files: Claude Code imports such files into project memory too",
+                    "{CLAUDE_RULES}: wrote {} as code so that Claude Code does not import the \
+                     files they name (`jp-kb prompt --client claude-code` shows what arrives)",
                     imports.join(", ")
                 ));
             }

@@ -38,9 +38,13 @@ pub const CODEX_COMMAND: &str = "jp-kb";
 pub const CODEX_ARGS: [&str; 1] = ["mcp"];
 
 /// The Claude Code rules file: the section as `jp-kb prompt` prints it
-/// (empty when the section is absent).
+/// (empty when the section is absent), with every word Claude Code would
+/// follow as an `@path` import written as a code span
+/// ([`super::imports`]).
 pub fn claude_rules(section: Option<&str>) -> String {
-    section.map_or_else(String::new, |s| format!("{s}\n"))
+    section.map_or_else(String::new, |s| {
+        format!("{}\n", super::imports::quote_imports(s).0)
+    })
 }
 
 /// A TOML basic string holding `s` exactly. Not `jp_kb_toml::strings::
@@ -123,20 +127,6 @@ pub fn jp_layer(root: &Path, section: Option<&str>, tool_description: Option<&st
     out
 }
 
-/// Words of the section Claude Code would take for imports: `@path`
-/// naming an existing file (relative to the rules file or the root).
-pub fn claude_imports(section: &str, root: &Path) -> Vec<String> {
-    let rules_dir = root.join(".claude/rules");
-    section
-        .split_whitespace()
-        .filter_map(|word| word.strip_prefix('@'))
-        .map(|p| p.trim_end_matches(|c: char| ",.;:)]'\"`".contains(c)))
-        .filter(|p| !p.is_empty())
-        .filter(|p| rules_dir.join(p).is_file() || root.join(p).is_file())
-        .map(|p| format!("@{p}"))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,13 +143,5 @@ mod tests {
             let doc: toml_edit::DocumentMut = format!("x = {}\n", toml_text(s)).parse().unwrap();
             assert_eq!(doc["x"].as_str(), Some(s));
         }
-    }
-
-    #[test]
-    fn imports_are_found_only_for_existing_files() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("notes.md"), "x").unwrap();
-        let found = claude_imports("see @notes.md, not @missing.md or a@b", dir.path());
-        assert_eq!(found, ["@notes.md"]);
     }
 }

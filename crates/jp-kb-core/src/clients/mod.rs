@@ -6,6 +6,7 @@ pub mod arrival;
 pub mod connect;
 pub mod findings;
 pub mod generated;
+pub mod imports;
 pub mod json_merge;
 pub mod profile;
 pub mod setup;
