@@ -81,9 +81,9 @@ fn client_findings(
     let setup =
         jp_kb::clients::setup::read_setup(kb.root(), &profile).map_err(CliError::runtime)?;
     let arrivals = jp_kb::clients::arrival::arrivals(&kb, &profile, &setup);
-    Ok(jp_kb::clients::findings::client_findings(
-        &kb, &profile, &setup, &arrivals,
-    ))
+    let mut findings = jp_kb::clients::findings::client_findings(&kb, &profile, &setup, &arrivals);
+    findings.extend(jp_kb::clients::findings::setup_findings(&kb, &profile));
+    Ok(findings)
 }
 
 /// Colour only on a terminal, and never when `NO_COLOR` is set to

@@ -92,6 +92,8 @@ codes! {
     KbInJpFile = "KB120", Warning, "JP refuses this `kb` table";
     GeneratedStale = "KB121", Warning, "out of date";
     ClientLoss = "KB122", Warning, "does not reach the client's model";
+    ClientSetup = "KB123", Error, "the client does not get what `connect` set up";
+    ClientCannotStart = "KB124", Warning, "the client cannot start jp-kb";
 }
 
 impl std::fmt::Display for Code {

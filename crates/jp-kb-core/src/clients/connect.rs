@@ -120,10 +120,9 @@ impl Texts {
     }
 
     /// The content of a [`Part::Generated`] file of `client` at `rel`.
-    pub fn generated(&self, root: &Path, rel: &str) -> Option<String> {
+    pub fn generated(&self, _root: &Path, rel: &str) -> Option<String> {
         match rel {
             JP_LAYER => Some(generated::jp_layer(
-                root,
                 self.section.as_deref(),
                 self.tool_description.as_deref(),
             )),
@@ -237,6 +236,51 @@ fn jp_extends(bounds: &Boundaries, root: &Path) -> Result<Option<FileWrite>, Str
     .map(Some)
 }
 
+/// What in JP's layers would still keep JP from getting what `connect`
+/// writes, as notes with their fixes (the machine's entry, which this
+/// `connect` rewrites, aside).
+fn earlier_setups(kb: &KnowledgeBase) -> Vec<String> {
+    let machine = super::jp_setup::machine_file(kb);
+    super::jp_setup::jp_problems(kb)
+        .into_iter()
+        .filter(|p| p.file.is_none() || p.file != machine)
+        .map(|p| {
+            let place = p.file.as_deref().map_or_else(String::new, |f| {
+                let shown = kb.display_path(f).display().to_string();
+                match p.line {
+                    Some(line) => format!("{shown}:{line}: "),
+                    None => format!("{shown}: "),
+                }
+            });
+            format!("{place}{}; fix: {}", p.message, p.fix)
+        })
+        .collect()
+}
+
+/// The part of JP's setup that names this machine's path (contract §8,
+/// "Portable"): `[providers.mcp.kb]` with `--workspace ROOT` in JP's
+/// user-workspace layer, which JP loads after the workspace's files and
+/// keeps per machine and per checkout. `None` (with the reason in the
+/// notes of the layer's write) when JP has no user-workspace layer here.
+fn jp_machine_entry(kb: &KnowledgeBase, bounds: &Boundaries) -> Result<Option<FileWrite>, String> {
+    let Some(dir) = &kb.loaded.user_workspace_dir else {
+        return Ok(None);
+    };
+    let file = config_file_in(dir).unwrap_or_else(|| dir.join("config.toml"));
+    if !is_editable_toml(&file) {
+        return Ok(None);
+    }
+    let entries = generated::jp_machine_server(kb.root());
+    let name = file.file_name().map_or_else(
+        || "config.toml".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    entry_write(Client::Jp, bounds, dir, &name, |text| {
+        toml_merge::owned_table(text, &generated::JP_SERVER_TABLE, &entries)
+    })
+    .map(Some)
+}
+
 /// Every file `client` needs, with its current and new content. Nothing is
 /// written; an error (a client config that does not parse, a read-only
 /// JP config) means nothing may be.
@@ -249,8 +293,11 @@ pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<Fil
     let mut out = Vec::new();
     match client {
         Client::Jp => {
-            out.push(generated_write(client, bounds, root, JP_LAYER, texts)?);
+            let mut layer = generated_write(client, bounds, root, JP_LAYER, texts)?;
+            layer.notes.extend(earlier_setups(kb));
+            out.push(layer);
             out.extend(jp_extends(bounds, root)?);
+            out.extend(jp_machine_entry(kb, bounds)?);
         }
         Client::ClaudeCode => {
             let mut rules = generated_write(client, bounds, root, CLAUDE_RULES, texts)?;

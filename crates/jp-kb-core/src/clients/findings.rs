@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use crate::KnowledgeBase;
-use crate::check::findings::{Code, Finding};
+use crate::check::findings::{Code, Finding, Severity};
+use crate::check::locate::Locator;
 
 use super::arrival::{Arrival, losses};
 use super::profile::{Channel, Profile};
@@ -46,6 +47,55 @@ pub fn client_findings(
             "`jp-kb connect {}` sets up the routes that carry it whole (docs/check.md, KB122)",
             profile.id
         )));
+    }
+    out
+}
+
+/// The findings about a client's setup (`check --client NAME`): each of
+/// its generated files that differs from what `jp-kb sync` writes (an
+/// error here, where the person asked about this client), and for JP
+/// what else in its layers keeps it from getting jp-kb exactly
+/// ([`super::jp_setup`]).
+pub fn setup_findings(kb: &KnowledgeBase, profile: &Profile) -> Vec<Finding> {
+    let mut locator = Locator::new(Some(kb.root().to_path_buf()), &kb.loaded.user_dirs);
+    let mut out = Vec::new();
+    let (stale, _) = super::sync::stale(kb);
+    for write in stale
+        .iter()
+        .filter(|w| w.client.name() == profile.id && w.part == super::connect::Part::Generated)
+    {
+        let mut finding = Finding::new(
+            Code::GeneratedStale,
+            format!(
+                "{} receives an out-of-date copy: this generated file differs from what \
+                 `jp-kb sync` writes (the knowledge base changed outside jp-kb, or it was \
+                 edited by hand)",
+                profile.display_name()
+            ),
+        )
+        .at(locator.file(&write.path))
+        .hint(
+            "run `jp-kb sync`; a JP conversation already started keeps its copy: start a new one",
+        );
+        finding.severity = Severity::Error;
+        out.push(finding);
+    }
+    if profile.id == "jp" {
+        for problem in super::jp_setup::jp_problems(kb) {
+            let code = if problem.error {
+                Code::ClientSetup
+            } else {
+                Code::ClientCannotStart
+            };
+            let mut finding = Finding::new(code, problem.message).hint(problem.fix);
+            if let Some(file) = &problem.file {
+                finding = finding.at(match problem.line {
+                    Some(line) => locator.line_column(file, line, 1),
+                    None => locator.file(file),
+                });
+            }
+            out.push(finding);
+        }
     }
     out
 }

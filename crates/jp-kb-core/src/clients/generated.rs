@@ -91,24 +91,26 @@ fn toml_text(s: &str) -> String {
     }
 }
 
-/// JP's generated layer: the MCP server (with `--workspace`, since JP
-/// starts it in its own working directory, which `jp -w DIR` does not
-/// change), the `learn` tool (`run = "unattended"`: JP has no default and
+/// JP's generated layer, meant to be committed: it holds no path of this
+/// machine (contract §8, "Portable"), so a clone, a worktree or a moved
+/// checkout serves its own subjects. The MCP server (`jp-kb mcp`, which
+/// JP starts in its own working directory: inside the workspace, it finds
+/// it), the `learn` tool (`run = "unattended"`: JP has no default and
 /// would prompt; `summary`: JP sends only a description's first sentence
 /// otherwise), and the section as a system-prompt section (JP drops MCP
 /// server instructions). `tool_description` is `None` when the tool is
 /// not registered; `section` when the section is absent.
-pub fn jp_layer(root: &Path, section: Option<&str>, tool_description: Option<&str>) -> String {
+pub fn jp_layer(section: Option<&str>, tool_description: Option<&str>) -> String {
     let mut out = String::new();
     out.push_str(JP_LAYER_HEADER);
     out.push('\n');
     out.push_str(
-        "# JP loads it through `extends` in .jp/config.toml; the `kb` tables stay in .jp/kb.toml.\n",
+        "# Commit it: it holds no path of this machine. JP loads it through `extends` in\n\
+         # .jp/config.toml; the `kb` tables stay in .jp/kb.toml. The server's path for\n\
+         # `jp -w DIR` run from elsewhere is this machine's: JP's user-workspace config.toml.\n",
     );
-    let _ = write!(
-        out,
-        "\n[providers.mcp.kb]\ntype = \"stdio\"\ncommand = \"jp-kb\"\narguments = [\"mcp\", \"--workspace\", {}]\n",
-        basic(&root.to_string_lossy())
+    out.push_str(
+        "\n[providers.mcp.kb]\ntype = \"stdio\"\ncommand = \"jp-kb\"\narguments = [\"mcp\"]\n",
     );
     if let Some(description) = tool_description {
         let _ = write!(
@@ -125,6 +127,32 @@ pub fn jp_layer(root: &Path, section: Option<&str>, tool_description: Option<&st
         );
     }
     out
+}
+
+/// The part of JP's setup that belongs to this machine and this checkout:
+/// `[providers.mcp.kb]` with `--workspace ROOT`, so that `jp -w DIR` run
+/// from anywhere starts the server on this workspace. It goes in JP's
+/// user-workspace layer (per machine, per checkout, never committed),
+/// which JP loads after the workspace's files: its `arguments` replace
+/// the generated layer's.
+pub const JP_SERVER_TABLE: [&str; 3] = ["providers", "mcp", "kb"];
+
+/// The keys and TOML values of [`JP_SERVER_TABLE`] for the workspace at
+/// `root`.
+pub fn jp_machine_server(root: &Path) -> Vec<(&'static str, String)> {
+    vec![
+        ("type", basic("stdio")),
+        ("command", basic("jp-kb")),
+        (
+            "arguments",
+            format!(
+                "[{}, {}, {}]",
+                basic("mcp"),
+                basic("--workspace"),
+                basic(&root.to_string_lossy())
+            ),
+        ),
+    ]
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ pub mod connect;
 pub mod findings;
 pub mod generated;
 pub mod imports;
+pub mod jp_setup;
 pub mod json_merge;
 pub mod profile;
 pub mod setup;

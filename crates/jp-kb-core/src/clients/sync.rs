@@ -106,3 +106,24 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
     }
     lines
 }
+
+/// What `jp-kb mcp` does when it starts (contract §8, "Fresh"): rewrites
+/// each generated file of a connected client that differs from what
+/// `sync` writes — generated files only, never a file the person owns
+/// (their entries stay as `connect` left them). One line per file it
+/// rewrote or could not, for the server's log.
+pub fn refresh_generated(kb: &KnowledgeBase) -> Vec<String> {
+    let (writes, _) = plan_sync(kb);
+    let bounds = kb.boundaries();
+    writes
+        .iter()
+        .filter(|w| w.part == Part::Generated && w.changed() && w.before.is_some())
+        .map(|w| {
+            let shown = kb.display_path(&w.path).display().to_string();
+            match w.write(&bounds) {
+                Ok(()) => format!("rewrote {shown}: it was out of date ({})", w.client.name()),
+                Err(e) => format!("{shown} is out of date and could not be rewritten: {e}"),
+            }
+        })
+        .collect()
+}

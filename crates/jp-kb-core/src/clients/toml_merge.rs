@@ -12,7 +12,7 @@
 use jp_kb_toml::array::ArrayText;
 use jp_kb_toml::container::{Kind, remove_leaf};
 use jp_kb_toml::container::{NewEntry, Node, container_at, insert, node_at, remove_header};
-use jp_kb_toml::keys::path_repr;
+use jp_kb_toml::keys::{key_repr, path_repr};
 use jp_kb_toml::patch::Patch;
 use jp_kb_toml::strings::{Style, encode};
 use jp_kb_toml::text::{bom_len, doc_eol};
@@ -41,47 +41,42 @@ fn path(keys: &[&str]) -> Vec<String> {
     keys.iter().map(|k| (*k).to_owned()).collect()
 }
 
+/// Codex's server table.
 const KB_SERVER: [&str; 2] = ["mcp_servers", "kb"];
 
-/// The keys of `[mcp_servers.kb]` (`command`, `env`, …; a sub-table
-/// counts as its key), in file order; `None` when there is no such entry.
-fn kb_server_keys(index: &Index<'_>) -> Option<Vec<String>> {
-    let kb = path(&KB_SERVER);
+/// The keys of `table` (a sub-table counts as its key), in file order;
+/// `None` when the document does not declare it.
+fn table_keys(index: &Index<'_>, table: &[String]) -> Option<Vec<String>> {
     let mut found: Vec<(usize, String)> = index
         .leaves
         .iter()
-        .filter(|l| l.path.len() > kb.len() && l.path.starts_with(&kb))
-        .map(|l| (l.key_start, l.path[kb.len()].clone()))
+        .filter(|l| l.path.len() > table.len() && l.path.starts_with(table))
+        .map(|l| (l.key_start, l.path[table.len()].clone()))
         .chain(
             index
                 .headers
                 .iter()
-                .filter(|h| h.path.len() > kb.len() && h.path.starts_with(&kb))
-                .map(|h| (h.span.start, h.path[kb.len()].clone())),
+                .filter(|h| h.path.len() > table.len() && h.path.starts_with(table))
+                .map(|h| (h.span.start, h.path[table.len()].clone())),
         )
         .collect();
     let declared = !found.is_empty()
-        || index.leaf_at(&kb).is_some()
-        || index.headers.iter().any(|h| h.path == kb);
+        || index.leaf_at(table).is_some()
+        || index.headers.iter().any(|h| h.path == table);
     found.sort_by_key(|(at, _)| *at);
     let keys = crate::unique::keep_first(found.into_iter().map(|(_, k)| k));
     declared.then_some(keys)
 }
 
-/// The value of `[mcp_servers.kb]`'s `key`, when written as a value.
-fn kb_server_value<'d>(index: &Index<'d>, key: &str) -> Option<&'d Value> {
-    index
-        .leaf_at(&path(&[KB_SERVER[0], KB_SERVER[1], key]))
-        .map(|l| l.item)
-}
-
 /// Whether Codex's config declares a `kb` server (jp-kb's to keep).
 pub fn codex_has_server(text: &str) -> bool {
-    parse(text).is_ok_and(|doc| index(text, &doc).is_ok_and(|i| kb_server_keys(&i).is_some()))
+    has_table(text, &KB_SERVER)
 }
 
-fn strings(value: &Value) -> Option<Vec<&str>> {
-    value.as_array()?.iter().map(Value::as_str).collect()
+/// Whether `text` declares `table`.
+pub fn has_table(text: &str, table: &[&str]) -> bool {
+    parse(text)
+        .is_ok_and(|doc| index(text, &doc).is_ok_and(|i| table_keys(&i, &path(table)).is_some()))
 }
 
 /// `text` (Codex's `config.toml`, empty when missing) with
@@ -92,44 +87,81 @@ fn strings(value: &Value) -> Option<Vec<&str>> {
 /// `text` is not valid TOML (the message gives line and column), or
 /// `mcp_servers` is not a table.
 pub fn codex_server(text: &str, command: &str, args: &[&str]) -> Result<Option<Merged>, String> {
+    let eol = doc_eol(text);
+    let args = format!(
+        "[{}]",
+        args.iter()
+            .map(|a| encode(a, Style::Basic, "", eol))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    owned_table(
+        text,
+        &KB_SERVER,
+        &[
+            ("command", encode(command, Style::Basic, "", eol)),
+            ("args", args),
+        ],
+    )
+}
+
+/// `text` (empty when the file is missing) with `table` holding exactly
+/// `entries` (keys and TOML value texts) and nothing else: a table jp-kb
+/// owns in a file the person owns. `Ok(None)` when it already does. Keys
+/// found there that are not in `entries` are removed and named.
+///
+/// # Errors
+/// `text` is not valid TOML (the message gives line and column), or a
+/// table on the path is another kind of value.
+pub fn owned_table(
+    text: &str,
+    table: &[&str],
+    entries: &[(&str, String)],
+) -> Result<Option<Merged>, String> {
     let doc = parse(text)?;
     let idx = index(text, &doc)?;
-    let Some(keys) = kb_server_keys(&idx) else {
-        return add_codex_server(text, command, args).map(|text| {
+    let table_path = path(table);
+    let Some(keys) = table_keys(&idx, &table_path) else {
+        return add_table(text, table, entries).map(|text| {
             Some(Merged {
                 text,
                 removed: Vec::new(),
             })
         });
     };
-    let exact = keys.len() == 2
-        && kb_server_value(&idx, "command").and_then(Value::as_str) == Some(command)
-        && kb_server_value(&idx, "args").and_then(strings).as_deref() == Some(args);
+    let written = |key: &str| {
+        let mut at = table_path.clone();
+        at.push(key.to_owned());
+        idx.leaf_at(&at).map(|l| &idx.src[l.value.clone()])
+    };
+    let exact = keys.len() == entries.len()
+        && entries
+            .iter()
+            .all(|(key, value)| written(key) == Some(value.as_str()));
     if exact {
         return Ok(None);
     }
     let removed: Vec<String> = keys
         .into_iter()
-        .filter(|k| k != "command" && k != "args")
+        .filter(|k| !entries.iter().any(|(key, _)| key == k))
         .collect();
-    let without = remove_kb_server(&idx);
-    let text = add_codex_server(&without, command, args)?;
+    let without = remove_table(&idx, &table_path);
+    let text = add_table(&without, table, entries)?;
     Ok(Some(Merged { text, removed }))
 }
 
-/// `text` less every piece of `[mcp_servers.kb]`: its headers (and those
-/// of its sub-tables) with their lines, or its key-values.
-fn remove_kb_server(idx: &Index<'_>) -> String {
-    let kb = path(&KB_SERVER);
+/// `text` less every piece of `table`: its headers (and those of its
+/// sub-tables) with their lines, or its key-values.
+fn remove_table(idx: &Index<'_>, table: &[String]) -> String {
     let mut ranges: Vec<std::ops::Range<usize>> = idx
         .headers
         .iter()
         .enumerate()
-        .filter(|(_, h)| h.path.starts_with(&kb))
+        .filter(|(_, h)| h.path.starts_with(table))
         .map(|(i, _)| remove_header(idx, i).range)
         .collect();
     for leaf in &idx.leaves {
-        let ours = leaf.path.starts_with(&kb) && leaf.path.len() >= kb.len();
+        let ours = leaf.path.starts_with(table);
         let inside = ranges.iter().any(|r| r.contains(&leaf.key_start));
         if ours && !inside {
             ranges.push(remove_leaf(idx, leaf).range);
@@ -152,45 +184,55 @@ fn remove_kb_server(idx: &Index<'_>) -> String {
     out
 }
 
-/// Adds the server entry where none is: a `[mcp_servers.kb]` table at the
-/// end, or `kb = { … }` inside an inline or dotted `mcp_servers`.
-fn add_codex_server(text: &str, command: &str, args: &[&str]) -> Result<String, String> {
+/// Adds `table` where it is not: a `[table]` header at the end, or
+/// `key = { … }` inside the nearest enclosing table written inline or
+/// with dotted keys (where a header would not be valid TOML).
+fn add_table(text: &str, table: &[&str], entries: &[(&str, String)]) -> Result<String, String> {
     let doc = parse(text)?;
     let idx = index(text, &doc)?;
     let eol = doc_eol(text);
-    let command = encode(command, Style::Basic, "", eol);
-    let args = format!(
-        "[{}]",
-        args.iter()
-            .map(|a| encode(a, Style::Basic, "", eol))
+    let inline = |keys: &[&str]| {
+        let inner = entries
+            .iter()
+            .map(|(k, v)| format!("{} = {v}", key_repr(k)))
             .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let servers = path(&["mcp_servers"]);
-    let entries = [
-        NewEntry {
-            key: "command".to_owned(),
-            value: command.clone(),
-        },
-        NewEntry {
-            key: "args".to_owned(),
-            value: args.clone(),
-        },
-    ];
-    let container = container_at(&doc, &idx, &servers).map_err(|e| e.to_string())?;
-    let patch = match container {
-        Some(c) if matches!(c.kind, Kind::Inline { .. } | Kind::Dotted(_)) => insert(
-            &idx,
-            &c,
-            &[NewEntry {
-                key: "kb".to_owned(),
-                value: format!("{{ command = {command}, args = {args} }}"),
-            }],
-            eol,
-        )
-        .map_err(|e| e.to_string())?,
-        _ => crate::edit::topic::append_table(text, &path_repr(&path(&KB_SERVER)), &entries, eol),
+            .join(", ");
+        keys.iter()
+            .rev()
+            .fold(format!("{{ {inner} }}"), |value, key| {
+                format!("{{ {} = {value} }}", key_repr(key))
+            })
     };
+    for depth in (1..table.len()).rev() {
+        let parent = path(&table[..depth]);
+        let Some(c) = container_at(&doc, &idx, &parent).map_err(|e| e.to_string())? else {
+            continue;
+        };
+        if matches!(c.kind, Kind::Inline { .. } | Kind::Dotted(_)) {
+            let rest = &table[depth..];
+            let value = inline(&rest[1..]);
+            let patch = insert(
+                &idx,
+                &c,
+                &[NewEntry {
+                    key: rest[0].to_owned(),
+                    value,
+                }],
+                eol,
+            )
+            .map_err(|e| e.to_string())?;
+            return Ok(patch.apply(text));
+        }
+        break;
+    }
+    let new: Vec<NewEntry> = entries
+        .iter()
+        .map(|(key, value)| NewEntry {
+            key: (*key).to_owned(),
+            value: value.clone(),
+        })
+        .collect();
+    let patch = crate::edit::topic::append_table(text, &path_repr(&path(table)), &new, eol);
     Ok(patch.apply(text))
 }
 

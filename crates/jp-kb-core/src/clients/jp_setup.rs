@@ -1,0 +1,234 @@
+//! What else in JP's layers decides what JP gets from jp-kb (contract §8,
+//! "Portable" and "Earlier setups"): the machine's part of the setup (the
+//! server's `--workspace` path in JP's user-workspace layer) naming
+//! another checkout, a `kb` server or `learn` tool defined in a layer that
+//! wins over the generated one (the README's earlier snippet in
+//! `.jp/config.toml` did: its `arguments` replace jp-kb's), a second
+//! `<knowledge>` section (JP would send it twice), and a `jp-kb` that JP
+//! cannot start because it is not on `PATH`. Each comes with its fix.
+
+use std::path::{Path, PathBuf};
+
+use crate::KnowledgeBase;
+use crate::config::LayerKind;
+use crate::config::file::read_config_file;
+use crate::config::raw::{RawKind, RawNode};
+
+use super::generated::{JP_LAYER, JP_SERVER_TABLE};
+
+/// One thing in the person's setup that keeps JP from getting jp-kb
+/// exactly, and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupProblem {
+    /// The file it is about (`None`: the machine, e.g. `PATH`).
+    pub file: Option<PathBuf>,
+    pub line: Option<u32>,
+    pub message: String,
+    pub fix: String,
+    /// An error (JP does not get what `connect` promised) or a warning.
+    pub error: bool,
+}
+
+/// The problems of JP's setup in `kb`'s workspace.
+pub fn jp_problems(kb: &KnowledgeBase) -> Vec<SetupProblem> {
+    let mut out = Vec::new();
+    let root = kb.root();
+    let generated = root.join(JP_LAYER);
+    let machine = machine_file(kb);
+    let layers = jp_layers(kb);
+    let generated_at = layers.iter().position(|(p, _)| same(p, &generated));
+    // Without the generated layer loaded yet, `connect` would add it to
+    // `.jp/config.toml`'s `extends`, loaded before that file: from that
+    // file on, every layer wins over it.
+    let wins_from = generated_at.map_or_else(
+        || {
+            layers
+                .iter()
+                .position(|(_, kind)| *kind == LayerKind::Workspace)
+                .unwrap_or(layers.len())
+        },
+        |at| at + 1,
+    );
+    for (index, (path, _)) in layers.iter().enumerate() {
+        if same(path, &generated) {
+            continue;
+        }
+        let Ok(node) = read_config_file(path) else {
+            continue;
+        };
+        let is_machine = machine.as_deref().is_some_and(|m| same(m, path));
+        if is_machine {
+            machine_entry(root, path, &node, &mut out);
+        }
+        if index >= wins_from && !is_machine {
+            overrides(path, &node, &mut out);
+        }
+        twice(path, &node, &mut out);
+    }
+    if !on_path("jp-kb") {
+        out.push(SetupProblem {
+            file: None,
+            line: None,
+            message: "`jp-kb` is not on PATH: JP starts `jp-kb mcp` by name and every query \
+                      would fail (`Cannot spawn process`)"
+                .to_owned(),
+            fix: "install it on PATH (`cargo install --locked --path .` in jp-kb's checkout), \
+                  or set `command` in [providers.mcp.kb] of JP's user-workspace config.toml \
+                  to its absolute path"
+                .to_owned(),
+            error: false,
+        });
+    }
+    out
+}
+
+/// The files JP loads, in merge order (no `kb.*` file, no `--cfg`).
+fn jp_layers(kb: &KnowledgeBase) -> Vec<(PathBuf, LayerKind)> {
+    let mut out: Vec<(PathBuf, LayerKind)> = Vec::new();
+    for file in &kb.loaded.files {
+        let jp_loads = !kb.loaded.kb_files.contains(&file.path) && file.kind != LayerKind::Cfg;
+        if jp_loads && !out.iter().any(|(p, _)| p == &file.path) {
+            out.push((file.path.clone(), file.kind));
+        }
+    }
+    out
+}
+
+/// JP's user-workspace config file, where the machine's part goes.
+pub fn machine_file(kb: &KnowledgeBase) -> Option<PathBuf> {
+    let dir = kb.loaded.user_workspace_dir.as_ref()?;
+    Some(crate::config::workspace::config_file_in(dir).unwrap_or_else(|| dir.join("config.toml")))
+}
+
+fn same(a: &Path, b: &Path) -> bool {
+    a == b
+        || a.canonicalize()
+            .ok()
+            .zip(b.canonicalize().ok())
+            .is_some_and(|(a, b)| a == b)
+}
+
+fn at<'n>(node: &'n RawNode, path: &[&str]) -> Option<&'n RawNode> {
+    path.iter().try_fold(node, |n, key| n.get(key))
+}
+
+fn strings(node: &RawNode) -> Vec<&str> {
+    match &node.kind {
+        RawKind::Array(items) => items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                RawKind::String(s) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The machine's server entry must start the server on this checkout: a
+/// copy of the workspace (a clone at the same path name, a moved
+/// checkout) shares JP's user-workspace layer with the first one.
+fn machine_entry(root: &Path, path: &Path, node: &RawNode, out: &mut Vec<SetupProblem>) {
+    let Some(server) = at(node, &JP_SERVER_TABLE) else {
+        return;
+    };
+    let args = server.get("arguments").map(strings).unwrap_or_default();
+    let named = args
+        .iter()
+        .position(|a| *a == "--workspace")
+        .and_then(|i| args.get(i + 1));
+    if let Some(named) = named
+        && !same(Path::new(named), root)
+    {
+        out.push(SetupProblem {
+            file: Some(path.to_path_buf()),
+            line: server.line,
+            message: format!(
+                "JP's user-workspace layer starts jp-kb on {named}, not on this workspace: JP here \
+                 would be served that workspace's subjects"
+            ),
+            fix:
+                "run `jp-kb connect jp` in this workspace (it rewrites the entry for this checkout)"
+                    .to_owned(),
+            error: true,
+        });
+    }
+}
+
+/// A `kb` server or `learn` tool in a layer that wins over the generated
+/// one replaces what `connect` wrote.
+fn overrides(path: &Path, node: &RawNode, out: &mut Vec<SetupProblem>) {
+    let checks: [(&[&str], &str); 2] = [
+        (&JP_SERVER_TABLE, "the `kb` MCP server"),
+        (&["conversation", "tools", "learn"], "the `learn` tool"),
+    ];
+    for (table, what) in checks {
+        if let Some(found) = at(node, table) {
+            let name = table.join(".");
+            out.push(SetupProblem {
+                file: Some(path.to_path_buf()),
+                line: found.line,
+                message: format!(
+                    "[{name}] here overrides {what} of the generated layer ({JP_LAYER}): JP \
+                     takes this file's values"
+                ),
+                fix: format!(
+                    "remove the [{name}] table from this file; `jp-kb connect jp` writes it"
+                ),
+                error: true,
+            });
+        }
+    }
+}
+
+/// A `<knowledge>` section in a system-prompt section of another layer:
+/// JP would send the section twice.
+fn twice(path: &Path, node: &RawNode, out: &mut Vec<SetupProblem>) {
+    let Some(RawNode {
+        kind: RawKind::Array(sections),
+        ..
+    }) = at(node, &["assistant", "system_prompt_sections"])
+    else {
+        return;
+    };
+    for section in sections {
+        let holds = section
+            .get("content")
+            .is_some_and(|c| matches!(&c.kind, RawKind::String(s) if s.contains("<knowledge>")));
+        if holds {
+            out.push(SetupProblem {
+                file: Some(path.to_path_buf()),
+                line: section.line,
+                message: format!(
+                    "a system-prompt section here holds a <knowledge> section: JP sends it as \
+                     well as the generated one ({JP_LAYER}), so the model sees it twice"
+                ),
+                fix: "remove this [[assistant.system_prompt_sections]] entry; the generated \
+                      layer carries the section and `jp-kb sync` keeps it current"
+                    .to_owned(),
+                error: true,
+            });
+        }
+    }
+}
+
+/// Whether `command` is an executable file in a directory of `PATH`.
+fn on_path(command: &str) -> bool {
+    let Some(paths) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&paths).any(|dir| {
+        let candidate = dir.join(command);
+        std::fs::metadata(&candidate).is_ok_and(|m| {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt as _;
+                m.is_file() && m.permissions().mode() & 0o111 != 0
+            }
+            #[cfg(not(unix))]
+            {
+                m.is_file()
+            }
+        })
+    })
+}
