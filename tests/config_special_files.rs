@@ -168,6 +168,9 @@ fn missing_layers_are_still_simply_absent() {
 /// layer was skipped without a word, and the next edit went to
 /// `config.toml`. Nothing hangs, nothing reads `/dev/zero`, nothing is
 /// written.
+/// Puts something that is not a regular file at a path.
+type Make = fn(&Path);
+
 #[test]
 fn a_kb_toml_that_is_not_a_file_is_an_error() {
     let cases: [(&str, &str); 2] = [
@@ -175,10 +178,10 @@ fn a_kb_toml_that_is_not_a_file_is_an_error() {
         ("global/kb.toml", "global/kb.toml"),
     ];
     for (rel, shown) in cases {
-        let bad: [(&str, &dyn Fn(&Path)); 3] = [
-            ("a directory", &|p| std::fs::create_dir_all(p).unwrap()),
-            ("a named pipe (FIFO)", &|p| mkfifo(p)),
-            ("a character device", &|p| symlink("/dev/zero", p)),
+        let bad: [(&str, Make); 3] = [
+            ("a directory", |p| std::fs::create_dir_all(p).unwrap()),
+            ("a named pipe (FIFO)", mkfifo),
+            ("a character device", |p| symlink("/dev/zero", p)),
         ];
         for (what, make) in bad {
             let sb = sandbox();
