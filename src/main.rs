@@ -1,6 +1,9 @@
 //! The `jp-kb` binary: parse arguments, run, map errors to exit codes
 //! (0 success, 1 runtime error, 2 usage error).
 
+// First: its print macros replace std's in every module below.
+#[macro_use]
+mod stdio;
 mod cli;
 
 use std::process::ExitCode;

@@ -162,3 +162,35 @@ fn missing_layers_are_still_simply_absent() {
     sb.write("global", "not a directory");
     sb.cmd().arg("list").assert().success();
 }
+
+/// A `kb.toml` (workspace or user-global) that is a directory, a FIFO or
+/// a link to `/dev/zero` is an error naming it (issue 24, item 11): the
+/// layer was skipped without a word, and the next edit went to
+/// `config.toml`. Nothing hangs, nothing reads `/dev/zero`, nothing is
+/// written.
+/// Puts something that is not a regular file at a path.
+type Make = fn(&Path);
+
+#[test]
+fn a_kb_toml_that_is_not_a_file_is_an_error() {
+    let cases: [(&str, &str); 2] = [
+        ("ws/.jp/kb.toml", ".jp/kb.toml"),
+        ("global/kb.toml", "global/kb.toml"),
+    ];
+    for (rel, shown) in cases {
+        let bad: [(&str, Make); 3] = [
+            ("a directory", |p| std::fs::create_dir_all(p).unwrap()),
+            ("a named pipe (FIFO)", mkfifo),
+            ("a character device", |p| symlink("/dev/zero", p)),
+        ];
+        for (what, make) in bad {
+            let sb = sandbox();
+            sb.write("ws/.jp/config.toml", TOPIC);
+            make(&sb.path().join(rel));
+            fails_naming(&sb, &["list"], shown, what);
+            fails_naming(&sb, &["learned", "add", "project", "intro"], shown, what);
+            let config = std::fs::read_to_string(sb.ws().join(".jp/config.toml")).unwrap();
+            assert_eq!(config, TOPIC, "{rel} {what}: nothing written");
+        }
+    }
+}

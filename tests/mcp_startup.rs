@@ -108,13 +108,23 @@ fn instructions_are_the_section_its_menu_or_nothing() {
     );
 }
 
-/// Every list is empty and every `learn` call is an error saying `why`.
+/// `learn` is still listed (issue 24, item 16: a client calls only listed
+/// tools, and JP ignores instructions, so the tool's description is where
+/// a person sees what is wrong), its description saying `why` as the
+/// instructions do; every other list is empty and every `learn` call is an
+/// error saying `why`.
 fn assert_unavailable(server: &mut Server, instructions: &Value, why: &str) {
     let text = instructions.as_str().unwrap_or_default();
     assert!(text.contains(why), "{text}");
     assert!(text.contains("jp-kb check"), "{text}");
+    let tools = server.request(11, "tools/list", &json!({}));
+    let listed = tools["result"]["tools"].as_array().unwrap();
+    assert_eq!(listed.len(), 1, "{tools}");
+    assert_eq!(listed[0]["name"], "learn", "{tools}");
+    assert_eq!(listed[0]["description"], text, "{tools}");
+    assert_eq!(listed[0]["annotations"]["readOnlyHint"], true, "{tools}");
+    assert_eq!(listed[0]["inputSchema"]["type"], "object", "{tools}");
     for (id, method, key) in [
-        (11, "tools/list", "tools"),
         (12, "prompts/list", "prompts"),
         (13, "resources/list", "resources"),
         (14, "resources/templates/list", "resourceTemplates"),

@@ -48,9 +48,13 @@ fn shown(kb: &KnowledgeBase, write: &FileWrite) -> String {
     kb.display_path(&write.path).display().to_string()
 }
 
+/// The diff `--dry-run` shows. Both sides quote files a repository may
+/// hold (titles, slugs, a hand-edited client file), so it is escaped like
+/// every human-facing text: a name is shown, never obeyed.
 fn print_diff(kb: &KnowledgeBase, write: &FileWrite) {
     let old = write.before.as_deref().unwrap_or("");
-    print!("{}", unified_diff(old, &write.after, &shown(kb, write)));
+    let diff = unified_diff(old, &write.after, &shown(kb, write));
+    print!("{}", jp_kb::display::escape_lines(&diff));
 }
 
 /// What the person must know after connecting: how the client finds the

@@ -140,8 +140,9 @@ Every jp-kb edit keeps the generated files current; `jp-kb sync` rewrites them."
 Every request reads the configuration and files as they are on disk, so edits
 are seen without a restart; when a configuration file changes, the client is
 told that the tool and resource lists changed. Without a workspace, or with a
-configuration that does not load, the server still starts: its instructions and
-every `learn` answer say what is wrong, and it recovers once that is fixed.
+configuration that does not load, the server still starts: its instructions, the
+`learn` tool it still lists and every `learn` answer say what is wrong, and it
+recovers once that is fixed.
 Logs go to stderr; nothing is written. See the README, \"Use it from your
 assistant\", for client setup.")]
     Mcp(mcp::McpArgs),

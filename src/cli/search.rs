@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use jp_kb::KnowledgeBase;
 use jp_kb::config::{Environment, LoadOptions};
+use jp_kb::display::{escape_json, escape_lines, escape_name};
 use jp_kb::search::{self, DEFAULT_LIMIT, Hit, SearchError, SearchRequest};
 use jp_kb::subjects::WalkCache;
 
@@ -67,13 +68,15 @@ pub fn run(
         other => CliError::usage(other.to_string()),
     })?;
     for note in &outcome.notes {
-        eprintln!("note: {note}");
+        eprintln!("note: {}", escape_lines(note));
     }
     if args.json {
         let items: Vec<HitJson<'_>> = outcome.hits.iter().map(hit_json).collect();
         let text = serde_json::to_string_pretty(&items)
             .map_err(|e| CliError::runtime(format!("cannot write JSON: {e}")))?;
-        print_text(&text);
+        // Bidi and invisible characters in ids and slugs as `\u` escapes:
+        // still JSON, with the same values.
+        print_text(&escape_json(&text));
     } else {
         print_text(&table(&query, &outcome.hits));
     }
@@ -93,19 +96,22 @@ fn hit_json(hit: &Hit) -> HitJson<'_> {
     }
 }
 
+/// The human table. Ids, slugs, snippets and the query come from files
+/// and arguments anyone may write: each is escaped on one line, and the
+/// columns are as wide as the escaped text.
 fn table(query: &str, hits: &[Hit]) -> String {
     if hits.is_empty() {
-        return format!("No subject matches \"{query}\".");
+        return format!("No subject matches \"{}\".", escape_name(query));
     }
     let topic_w = hits
         .iter()
-        .map(|h| h.topic.chars().count())
+        .map(|h| escape_name(&h.topic).chars().count())
         .max()
         .unwrap_or(5)
         .max(5);
     let slug_w = hits
         .iter()
-        .map(|h| h.slug.chars().count())
+        .map(|h| escape_name(&h.slug).chars().count())
         .max()
         .unwrap_or(4)
         .max(4);
@@ -123,9 +129,11 @@ fn table(query: &str, hits: &[Hit]) -> String {
         let _ = writeln!(
             out,
             "{marks}   {:<topic_w$}  {:<slug_w$}  {:>6.2}  {tokens:>6}",
-            h.topic, h.slug, h.score
+            escape_name(&h.topic),
+            escape_name(&h.slug),
+            h.score
         );
-        let _ = writeln!(out, "     {}", h.snippet.marked());
+        let _ = writeln!(out, "     {}", escape_name(&h.snippet.marked()));
     }
     let _ = write!(
         out,

@@ -167,8 +167,8 @@ impl ClientView {
                 };
                 return format!("✂── dropped by {name}: nothing arrives{lost}{hint} ──");
             }
-            Some(Delivery::Truncated { max_chars, .. }) => {
-                format!("cuts here, after {} characters", thousands(*max_chars))
+            Some(Delivery::Truncated { max, unit, .. }) => {
+                format!("cuts here, after {} {unit}", thousands(*max))
             }
             Some(Delivery::FirstSentence) => "cuts here: only the first sentence arrives".into(),
             _ => arrival.note.clone(),

@@ -321,12 +321,17 @@ async def check_live_changes(c: Checks, session: ClientSession, cli: Cli, ws: Pa
     c.eq("empty knowledge prompt", len((await session.get_prompt("knowledge")).messages), 0)
     c.true("tools list_changed again", await wait_for(notes, {"notifications/tools/list_changed"}))
 
-    # A broken config: an error answer naming file:line, empty lists, the
-    # server stays up, and recovers (contract §8).
+    # A broken config: an error answer naming file:line, `learn` listed
+    # saying so, other lists empty, the server stays up, and recovers
+    # (contract §8).
     config.write_text("[kb.topic.project\n")
     is_error, text = tool_text(await session.call_tool("learn", {"topic": "project"}))
     c.true("broken config is a tool error", is_error and "config.toml:1:" in text)
-    c.eq("broken config: no tool listed", [t.name for t in (await session.list_tools()).tools], [])
+    # `learn` stays listed, its description saying what is wrong (contract
+    # §8, degraded start; issue 24, item 16).
+    tools = (await session.list_tools()).tools
+    c.eq("broken config: only learn listed", [t.name for t in tools], ["learn"])
+    c.true("broken config: the description names file:line", "config.toml:1:" in (tools[0].description or ""))
     c.eq("broken config: no resources listed", (await session.list_resources()).resources, [])
     config.write_text('[kb.topic.project]\nsubjects = ".jp/kb/project"\n')
     c.eq("recovered", tool_text(await session.call_tool("learn", {"topic": "project"})), cli.learn("project"))

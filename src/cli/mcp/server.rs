@@ -116,8 +116,14 @@ impl ServerHandler for KbServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let Ok(kb) = self.current() else {
-            return Ok(ListToolsResult::with_all_items(Vec::new()));
+        let kb = match self.current() {
+            Ok(kb) => kb,
+            // `learn` stays listed, saying what is wrong: every call of it
+            // is an error saying the same.
+            Err(why) => {
+                let tools = mcp::tool::unavailable_tool(&why).map(to_tool);
+                return Ok(ListToolsResult::with_all_items(tools.into_iter().collect()));
+            }
         };
         let mut tools: Vec<Tool> = mcp::learn_tool(&kb).map(to_tool).into_iter().collect();
         if self.search.is_some() {

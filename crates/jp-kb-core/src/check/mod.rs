@@ -12,6 +12,7 @@ pub mod findings;
 mod load;
 pub mod locate;
 pub mod report;
+mod snippet;
 mod topics;
 
 pub use findings::{CheckReport, Code, Finding, Severity, Thresholds};

@@ -10,76 +10,13 @@ use std::fmt;
 use std::collections::HashMap;
 use std::path::Path;
 
-use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
-    MietteSpanContents, SourceCode, SourceSpan, SpanContents,
-};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 use serde_json::{Value, json};
 
 use super::findings::{CheckReport, Finding, Severity};
+use super::snippet::Snippet;
 use crate::config::spans::LineIndex;
 use crate::display::{EscapedSource, escape_json, escape_lines, escape_name};
-
-/// Lines of the source shown around a span: more than the handler's one
-/// line of context, so that the window always holds what it asks for.
-const WINDOW_LINES: u32 = 3;
-
-/// The lines of a source text around one finding's span, answering miette
-/// in the coordinates of the whole text. Quoting through a window costs
-/// the window, not the file: 100k findings in one large file render in
-/// linear time (miette scans a plain source from its start).
-struct Snippet {
-    name: String,
-    window: String,
-    /// Byte offset and 0-based line of the window's start in the file.
-    offset: usize,
-    line: usize,
-}
-
-impl Snippet {
-    fn new(name: String, text: &str, index: &LineIndex, span: &std::ops::Range<usize>) -> Self {
-        let first = index.line(span.start).saturating_sub(WINDOW_LINES).max(1);
-        let last = index.line(span.end).saturating_add(WINDOW_LINES + 1);
-        let start = index.offset(text, first, 1);
-        let end = index.offset(text, last, 1).max(start);
-        Self {
-            name,
-            window: text.get(start..end).unwrap_or_default().to_owned(),
-            offset: start,
-            line: usize::try_from(first - 1).unwrap_or(0),
-        }
-    }
-}
-
-impl SourceCode for Snippet {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        context_lines_before: usize,
-        context_lines_after: usize,
-    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let local = span
-            .offset()
-            .checked_sub(self.offset)
-            .ok_or(MietteError::OutOfBounds)?;
-        let inner = self.window.as_str().read_span(
-            &SourceSpan::new(local.into(), span.len()),
-            context_lines_before,
-            context_lines_after,
-        )?;
-        Ok(Box::new(MietteSpanContents::new_named(
-            self.name.clone(),
-            inner.data(),
-            SourceSpan::new(
-                (inner.span().offset() + self.offset).into(),
-                inner.span().len(),
-            ),
-            inner.line() + self.line,
-            inner.column(),
-            inner.line_count(),
-        )))
-    }
-}
 
 /// How human output looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,7 +132,7 @@ fn quoted_source<'r>(
     });
     let span = map.offset(span.start)..map.offset(span.end);
     let name = escape_name(&file.display().to_string()).into_owned();
-    Some((Snippet::new(name, &map.text, index, &span), span))
+    Some(Snippet::new(name, &map.text, index, &span))
 }
 
 /// Every finding as a compiler-style diagnostic, then a summary line.

@@ -153,28 +153,30 @@ fn deliver(
     profile: &Profile,
     what: &str,
 ) -> Arrival {
-    let total = sent.chars().count();
     let (text, note) = match delivery {
         Delivery::Whole => (sent.to_owned(), format!("arrives whole{what}")),
         Delivery::Dropped => (
             String::new(),
             format!("{} drops it{what}: nothing arrives", profile.name),
         ),
-        Delivery::Truncated { max_chars, marker } => {
-            if total <= *max_chars {
+        Delivery::Truncated { max, unit, marker } => {
+            let total = unit.count(sent);
+            if total <= *max {
                 (
                     sent.to_owned(),
-                    format!("arrives whole{what} ({total} of at most {max_chars} characters)"),
+                    format!("arrives whole{what} ({total} of at most {max} {unit})"),
                 )
             } else {
-                let end = sent
-                    .char_indices()
-                    .nth(*max_chars)
-                    .map_or(sent.len(), |(i, _)| i);
+                let kept = unit.cut(sent, *max);
+                let split = if kept.split_pair {
+                    " (the last character's first UTF-16 half arrives alone, shown as U+FFFD)"
+                } else {
+                    ""
+                };
                 (
-                    format!("{}{marker}", &sent[..end]),
+                    format!("{}{marker}", kept.text),
                     format!(
-                        "{} cuts it{what} to its first {max_chars} of {total} characters, marked `{marker}`",
+                        "{} cuts it{what} to its first {max} of {total} {unit}, marked `{marker}`{split}",
                         profile.name
                     ),
                 )
@@ -182,6 +184,7 @@ fn deliver(
         }
         Delivery::FirstSentence => {
             let first = first_sentence(sent);
+            let total = sent.chars().count();
             (
                 first.to_owned(),
                 format!(
@@ -236,11 +239,17 @@ pub fn losses(kb: &KnowledgeBase, arrivals: &[Arrival]) -> Vec<Loss> {
         .knowledge_section()
         .is_none_or(|section| carriers.iter().any(|a| a.text.contains(&section)));
     let parts = if whole { Vec::new() } else { section_parts(kb) };
-    let lost: Vec<String> = parts
+    let mut lost: Vec<String> = parts
         .into_iter()
         .filter(|(_, text)| !carriers.iter().any(|a| a.text.contains(text.as_str())))
         .map(|(name, _)| name)
         .collect();
+    if lost.is_empty() && !whole && carriers.iter().any(|a| a.cut) {
+        // Every named part arrives, yet the section does not: the cut fell
+        // after the last one (a section one unit too long loses its
+        // closing tag). Still a loss, never "no problems".
+        lost.push("the end of the section (its closing `</knowledge>` tag)".to_owned());
+    }
     if !lost.is_empty() {
         let channel = carriers
             .iter()
@@ -322,6 +331,7 @@ fn section_parts(kb: &KnowledgeBase) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clients::cut::Unit;
     use crate::clients::profile::profile;
 
     #[test]
@@ -340,7 +350,8 @@ mod tests {
             panic!("claude-code profile")
         };
         let delivery = Delivery::Truncated {
-            max_chars: 3,
+            max: 3,
+            unit: Unit::Chars,
             marker: "… [truncated]".into(),
         };
         let cut = deliver(Channel::McpInstructions, "éàü!x", &delivery, &claude, "");

@@ -4,6 +4,7 @@
 
 pub mod arrival;
 pub mod connect;
+pub mod cut;
 pub mod findings;
 pub mod generated;
 pub mod imports;

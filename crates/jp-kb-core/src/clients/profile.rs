@@ -7,6 +7,8 @@ use std::fmt;
 
 use toml_edit::{DocumentMut, Item, Table};
 
+use super::cut::Unit;
+
 /// The profile files, embedded at build time.
 const SOURCES: [(&str, &str); 3] = [
     ("jp.toml", include_str!("../../assets/clients/jp.toml")),
@@ -76,8 +78,13 @@ pub enum Delivery {
     Whole,
     /// It is received and thrown away.
     Dropped,
-    /// Cut to its first `max_chars` characters, `marker` appended.
-    Truncated { max_chars: usize, marker: String },
+    /// Cut to its first `max` units (characters or UTF-16 code units, as
+    /// the client counts), `marker` appended.
+    Truncated {
+        max: usize,
+        unit: Unit,
+        marker: String,
+    },
     /// Only its first sentence arrives.
     FirstSentence,
 }
@@ -216,12 +223,17 @@ fn channel_facts(channel: Channel, facts: &Table) -> Result<ChannelFacts, String
         "first-sentence" => Delivery::FirstSentence,
         "truncated" => {
             let max = facts
-                .get("max_chars")
+                .get("max")
                 .and_then(Item::as_integer)
                 .and_then(|n| usize::try_from(n).ok())
-                .ok_or_else(|| format!("`channel.{channel}.max_chars` must be a count"))?;
+                .ok_or_else(|| format!("`channel.{channel}.max` must be a count"))?;
+            let unit = string(facts, "unit")?;
+            let unit = Unit::parse(&unit).ok_or_else(|| {
+                format!("`channel.{channel}.unit` must be characters or utf-16, not {unit:?}")
+            })?;
             Delivery::Truncated {
-                max_chars: max,
+                max,
+                unit,
                 marker: string(facts, "marker")?,
             }
         }
@@ -288,7 +300,8 @@ mod tests {
                 .channel(Channel::McpInstructions)
                 .map(|c| c.delivery.clone()),
             Some(Delivery::Truncated {
-                max_chars: 2048,
+                max: 2048,
+                unit: Unit::Utf16,
                 marker: "… [truncated]".into()
             })
         );

@@ -180,13 +180,16 @@ pub fn config_file_in(dir: &Path) -> Option<PathBuf> {
 /// as part of the same layer), in the order they are looked for.
 pub const KB_FILE_NAMES: [&str; 4] = ["kb.toml", "kb.json", "kb.yaml", "kb.yml"];
 
-/// The first of `kb.toml`, `kb.json`, `kb.yaml`, `kb.yml` that exists in
-/// `dir`.
+/// The first of `kb.toml`, `kb.json`, `kb.yaml`, `kb.yml` present in
+/// `dir` — present as anything, like [`config_file_in`]: a directory, a
+/// FIFO or a link to a device there is then an error naming it when it is
+/// read, not a layer skipped without a word (whose edits would go to
+/// `config.toml` instead).
 pub fn kb_file_in(dir: &Path) -> Option<PathBuf> {
     KB_FILE_NAMES
         .iter()
         .map(|name| dir.join(name))
-        .find(|p| p.is_file())
+        .find(|p| super::file::is_present(p))
 }
 
 /// The file of `dir`'s layer that creating `path` would hide: `path` is a

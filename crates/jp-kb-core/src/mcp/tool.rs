@@ -78,6 +78,24 @@ pub fn learn_tool(kb: &KnowledgeBase) -> Option<LearnTool> {
     })
 }
 
+/// The tool listed while the knowledge base cannot be loaded (contract
+/// §8, degraded start): the same name, title, hints and schema, its
+/// description `why` (what is wrong and how to fix it, as the instructions
+/// say). A client calls only listed tools and JP ignores instructions, so
+/// without it a person would never learn why the knowledge is missing.
+pub fn unavailable_tool(why: &str) -> Option<LearnTool> {
+    let Value::Object(input_schema) = tool_parameters() else {
+        return None;
+    };
+    Some(LearnTool {
+        name: LEARN,
+        title: LEARN_TITLE,
+        hints: LEARN_HINTS,
+        description: why.to_owned(),
+        input_schema,
+    })
+}
+
 /// A call's arguments, checked against the schema: `topic` a string;
 /// `subjects` a string, an array of strings, null or absent; nothing else.
 /// An empty array lists the topic, like `jp-kb learn TOPIC` without
