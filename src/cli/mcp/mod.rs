@@ -1,6 +1,8 @@
 //! `jp-kb mcp`: serves the workspace's knowledge base over MCP on stdio.
 //! stdout carries only protocol messages; everything else goes to stderr.
-//! Nothing is ever written to disk.
+//! The one write: at start, the workspace's generated client files that
+//! are out of date are rewritten (contract §8, "Fresh"; never a file the
+//! person owns).
 
 mod server;
 
@@ -42,6 +44,13 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
     match workspace.load() {
         Ok(kb) => {
             print_config_warnings(&kb);
+            // Only without --cfg/-k: generated files hold the workspace's
+            // own configuration.
+            if workspace.options.cfg.is_empty() && workspace.options.knowledge.is_empty() {
+                for line in jp_kb::clients::sync::refresh_generated(&kb) {
+                    eprintln!("jp-kb mcp: {}", jp_kb::display::escape_lines(&line));
+                }
+            }
             eprintln!(
                 "jp-kb mcp: serving the knowledge base of {} on stdio",
                 kb.root().display()
