@@ -297,3 +297,64 @@ fn import_words_in_the_section_are_written_as_code() {
     let (ok, check) = run(&sb, &["check", "--client", "claude-code"]);
     assert!(ok && !check.contains("KB121"), "{check}");
 }
+
+/// Item 4, the rest: a FIFO in the search cache, and a FIFO or
+/// `/dev/zero` committed as `.jp/.id`, never hang a command.
+#[test]
+fn fifos_in_the_search_cache_and_as_the_workspace_id_do_not_hang() {
+    let sb = ws();
+    let cache = sb.path().join("cache");
+    let search = |sb: &Sandbox| {
+        sb.cmd()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(["search", "rustfmt"])
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap()
+    };
+    assert!(search(&sb).status.success());
+    let files: Vec<PathBuf> = walkdir::WalkDir::new(&cache)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    assert!(
+        !files.is_empty(),
+        "no index was written under {}",
+        cache.display()
+    );
+    for file in &files {
+        std::fs::remove_file(file).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            file,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+            0,
+        )
+        .unwrap();
+    }
+    let out = search(&sb);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("style"), "{text}");
+
+    for kind in ["fifo", "zero"] {
+        let sb = ws();
+        let id = sb.ws().join(".jp/.id");
+        if kind == "fifo" {
+            rustix::fs::mknodat(
+                rustix::fs::CWD,
+                &id,
+                rustix::fs::FileType::Fifo,
+                rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+                0,
+            )
+            .unwrap();
+        } else {
+            symlink("/dev/zero", &id).unwrap();
+        }
+        let (ok, text) = run(&sb, &["list"]);
+        assert!(ok, "{kind}: {text}");
+    }
+}

@@ -93,7 +93,11 @@ impl Model {
             .collect();
         files.push(default_file.clone());
         for path in files {
-            if let Ok(text) = std::fs::read_to_string(&path) {
+            // The guarded read: a layer that is a FIFO or a device never
+            // hangs the Config tab.
+            if let Ok(text) = jp_kb_core::config::file::read_guarded(&path)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+            {
                 config_texts.insert(path, text);
             }
         }

@@ -37,7 +37,7 @@ const VERSION: u32 = 1;
 /// Puts the walks saved in `dir` into `cache`. Returns why the file was
 /// not used, if it exists and was not (the caller rebuilds it quietly).
 pub fn load(dir: &Path, cache: &WalkCache, now: SystemTime) -> Result<usize, String> {
-    let bytes = match std::fs::read(dir.join(WALKS_FILE)) {
+    let bytes = match crate::config::file::read_guarded(&dir.join(WALKS_FILE)) {
         Ok(bytes) => bytes,
         Err(e) if super::store::is_absent(&e) => return Ok(0),
         Err(e) => return Err(e.to_string()),
