@@ -73,7 +73,7 @@ fn generated_files_hold_no_path_of_this_machine() {
         "{machine}"
     );
     let (ok, text) = run(&sb, &["check", "--client", "jp"]);
-    assert!(!text.contains("KB123") && !text.contains("KB121"), "{text}");
+    assert!(!text.contains("KB013") && !text.contains("KB121"), "{text}");
     let _ = ok;
 }
 
@@ -87,14 +87,14 @@ fn a_moved_copy_sharing_the_machine_layer_is_an_error_saying_what_to_run() {
     copy_tree(&sb.ws(), &copy);
     let (ok, text) = run_in(&sb, &copy, &["check", "--client", "jp"]);
     assert!(!ok, "{text}");
-    assert!(text.contains("KB123"), "{text}");
+    assert!(text.contains("KB013"), "{text}");
     assert!(text.contains("jp-kb connect jp"), "{text}");
     let first = sb.ws().canonicalize().unwrap().display().to_string();
     assert!(text.contains(&first), "{text}");
     // Connecting the copy makes it serve itself.
     assert!(run_in(&sb, &copy, &["connect", "jp"]).0);
     let (_, text) = run_in(&sb, &copy, &["check", "--client", "jp"]);
-    assert!(!text.contains("KB123"), "{text}");
+    assert!(!text.contains("KB013"), "{text}");
 }
 
 #[test]
@@ -144,7 +144,7 @@ fn an_earlier_readme_setup_and_a_hand_made_section_are_reported_with_the_fix() {
     );
     let (ok, text) = run(&sb, &["check", "--client", "jp"]);
     assert!(!ok, "{text}");
-    assert_eq!(text.matches("KB123").count(), 3, "{text}");
+    assert_eq!(text.matches("KB013").count(), 3, "{text}");
 }
 
 #[test]

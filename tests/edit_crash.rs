@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use jp_kb::edit::{Edit, apply, save};
+use jp_kb::edit::{Edit, apply_edit as apply, save};
 
 const CHILD_ENV: &str = "JP_KB_EDIT_CRASH_CHILD";
 const KILLS: usize = 220;

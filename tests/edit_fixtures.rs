@@ -13,7 +13,7 @@ mod edit_spec;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use jp_kb::edit::{Edit, EditError, apply};
+use jp_kb::edit::{Edit, EditError, apply_edit as apply};
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/edit")

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use proptest::prelude::*;
 
-use jp_kb::edit::{Edit, EditError, FieldValue, TopicField, apply, list_topics};
+use jp_kb::edit::{Edit, EditError, FieldValue, TopicField, apply_edit as apply, list_topics};
 
 const IDS: [&str; 4] = ["alpha", "beta", "my.topic", "g-2"];
 

@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use jp_kb::edit::{Edit, FieldValue, TopicField, apply, list_topics};
+use jp_kb::edit::{Edit, FieldValue, TopicField, apply_edit as apply, list_topics};
 
 fn corpus() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -263,7 +263,7 @@ fn journal_undoes_and_redoes_and_merges_or_drops_over_foreign_changes() {
     let after_b = fs::read_to_string(&path).unwrap();
     assert!(after_b.contains("\"a\",\n  \"b\","));
     assert_eq!(
-        j.undo().unwrap().map(|c| c.summary.clone()).as_deref(),
+        j.undo().unwrap().map(|c| c[0].summary.clone()).as_deref(),
         Some("added `b` to kb.topic.project.learned")
     );
     assert!(!fs::read_to_string(&path).unwrap().contains("\"b\""));

@@ -9,7 +9,7 @@ use jp_kb::KnowledgeBase;
 use jp_kb::config::origin::is_editable_toml;
 use jp_kb::config::{Environment, LoadOptions};
 use jp_kb::edit::plan::{self, Answer, Chosen, Intent, NoTokens, Plan, Workspace};
-use jp_kb::edit::{unified_diff, write::save_with};
+use jp_kb::edit::unified_diff;
 
 use jp_kb::display::escape_name;
 
@@ -90,19 +90,16 @@ impl EditContext<'_> {
         }
     }
 
-    /// Saves each step of `plan` and prints `file: summary` (and the
-    /// diff), then the plan's notes as warnings.
+    /// Carries `plan` out through the edit core's one `apply` (every step
+    /// checked before anything is written; never half of it) and prints
+    /// `file: summary` (and the diff), then the plan's notes as warnings.
     pub fn carry_out(&self, plan: &Plan, opts: &EditOpts) -> Result<bool, CliError> {
-        // Refused before anything is written: no partial change.
-        for step in &plan.steps {
-            jp_kb::edit::target::creatable(&step.path).map_err(CliError::runtime)?;
-        }
+        let mut journal = jp_kb::edit::Journal::new(self.kb.boundaries());
+        let written =
+            jp_kb::edit::apply(plan, &mut journal).map_err(|e| CliError::runtime(e.to_string()))?;
         let mut changed_any = false;
-        let bounds = self.kb.boundaries();
-        for p in &plan.steps {
-            let saved = save_with(&bounds, &p.path, &mut |source| p.apply(source))
-                .map_err(|e| CliError::runtime(e.to_string()))?;
-            let shown = self.shown(&p.path);
+        for saved in &written {
+            let shown = self.shown(&saved.path);
             if saved.applied.changed {
                 changed_any = true;
                 print_human(&format!("{shown}: {}", escape_name(&saved.applied.summary)));

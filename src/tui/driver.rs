@@ -363,14 +363,20 @@ impl Driver {
         match result {
             Ok(Some(saved)) => {
                 let verb = if undo { "undid" } else { "redid" };
-                let shown = app
-                    .model
-                    .as_ref()
-                    .map_or_else(|| saved.path.display().to_string(), |m| m.show(&saved.path));
-                let mut message = format!("{verb}: {} in {shown}", saved.summary);
+                let show = |path: &PathBuf| {
+                    app.model
+                        .as_ref()
+                        .map_or_else(|| path.display().to_string(), |m| m.show(path))
+                };
+                let what = saved
+                    .iter()
+                    .map(|s| format!("{} in {}", s.summary, show(&s.path)))
+                    .collect::<Vec<_>>()
+                    .join(" · ");
+                let mut message = format!("{verb}: {what}");
                 message.push_str(&self.sync_clients(app));
-                let file = saved.path.clone();
-                vec![done(&saved, &message, undo), self.load(vec![file])]
+                let files = saved.iter().map(|s| s.path.clone()).collect();
+                vec![done(&saved, &message, undo), self.load(files)]
             }
             Ok(None) => vec![error(format!(
                 "nothing to {}",
@@ -387,24 +393,29 @@ impl Driver {
                 .map_or_else(|| path.display().to_string(), |m| m.show(path))
         };
         match effect {
-            Effect::ApplyEdit {
-                file,
-                edits,
-                declare,
-            } => match self
+            Effect::Apply(plan) => match self
                 .bounded_journal(app)
-                .and_then(|journal| edit_bridge::save(journal, &file, &edits, declare))
+                .and_then(|journal| edit_bridge::apply(journal, &plan))
             {
                 Ok(saved) => {
-                    let mut message = format!("{} in {}", saved.summary, show(&file));
-                    if saved.changed {
+                    let changed: Vec<PathBuf> = saved
+                        .iter()
+                        .filter(|s| s.changed)
+                        .map(|s| s.path.clone())
+                        .collect();
+                    let mut message = saved
+                        .iter()
+                        .map(|s| format!("{} in {}", s.summary, show(&s.path)))
+                        .collect::<Vec<_>>()
+                        .join(" · ");
+                    if !changed.is_empty() {
                         message.push_str(&self.sync_clients(app));
                     }
                     let done = done(&saved, &message, false);
-                    if saved.changed {
-                        vec![done, self.load(vec![file])]
-                    } else {
+                    if changed.is_empty() {
                         vec![done]
+                    } else {
+                        vec![done, self.load(changed)]
                     }
                 }
                 Err(e) => vec![error(relative(app, &e))],
@@ -511,7 +522,16 @@ fn relative_error(options: &LoadOptions, message: &str) -> String {
     }
 }
 
-fn done(saved: &WrittenChange, message: &str, reversed: bool) -> Event {
+/// The event of a finished plan, undo or redo; the Config tab highlights
+/// the first file it changed.
+fn done(saved: &[WrittenChange], message: &str, reversed: bool) -> Event {
+    let Some(saved) = saved.iter().find(|s| s.changed).or(saved.first()) else {
+        return Event::Done {
+            message: message.to_owned(),
+            error: false,
+            changed: None,
+        };
+    };
     let (before, after) = if reversed {
         (
             saved.after.clone(),

@@ -31,14 +31,10 @@ pub fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
         // Shown now; the save's summary replaces it when it lands.
         app.set_status(format!("note: {note}"), false);
     }
-    plan.steps
-        .into_iter()
-        .map(|s| Effect::ApplyEdit {
-            file: s.path,
-            edits: s.edits,
-            declare: s.declare,
-        })
-        .collect()
+    if plan.steps.is_empty() {
+        return Vec::new();
+    }
+    vec![Effect::Apply(plan)]
 }
 
 /// `l`/`d`: on the marked subjects when the topic has marks (they go once

@@ -276,11 +276,7 @@ fn toggle(app: &mut App, list: List) -> Vec<Effect> {
         return Vec::new();
     };
     let effects = propose(app, plans::propose(plans::ask(app, &intent)));
-    if on_marks
-        && effects
-            .iter()
-            .any(|e| matches!(e, Effect::ApplyEdit { .. }))
-    {
+    if on_marks && effects.iter().any(|e| matches!(e, Effect::Apply(_))) {
         app.marks.clear(&hit.topic);
     }
     effects

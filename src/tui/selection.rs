@@ -139,9 +139,7 @@ pub fn after_proposal(app: &mut App, effects: &[Effect]) {
         return;
     }
     app.marks.acting = false;
-    if effects
-        .iter()
-        .any(|e| matches!(e, Effect::ApplyEdit { .. }))
+    if effects.iter().any(|e| matches!(e, Effect::Apply(_)))
         && let Some(topic) = topic_id(app)
     {
         app.marks.clear(&topic);

@@ -136,14 +136,13 @@ fn a_choice_returns_the_chosen_plan_as_effects() {
     let effects = run(&mut app, vec![Command::Choose(2)]);
     assert_eq!(
         effects,
-        vec![Effect::ApplyEdit {
-            file: "b.toml".into(),
-            edits: vec![Edit::RemoveLearned {
+        vec![Effect::Apply(plan(
+            "b.toml",
+            Edit::RemoveLearned {
                 topic: "t".into(),
                 patterns: vec!["b".into()]
-            }],
-            declare: false,
-        }]
+            }
+        ))]
     );
     assert!(matches!(app.mode, Mode::Normal));
 }
