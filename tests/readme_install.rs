@@ -67,8 +67,8 @@ fn the_readme_test_command_is_one_command_and_the_one_ci_runs() {
     let ci = read(".ci/run");
     let last = ci
         .lines()
-        .filter(|l| l.trim_start().starts_with("cargo "))
-        .last()
+        .rev()
+        .find(|l| l.trim_start().starts_with("cargo "))
         .expect("a cargo command in .ci/run");
     assert_eq!(
         last.trim(),
