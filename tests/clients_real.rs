@@ -186,6 +186,7 @@ fn inspector_call(sandbox: &Sandbox, args: &[&str]) -> Value {
     ignore = "needs MCP Inspector and Codex CLI (run bash tests/clients/setup.sh, or .ci/run)"
 )]
 fn mcp_inspector_sees_what_the_cli_prints() {
+    needs::require(Need::ClientsNode);
     let sandbox = workspace();
     let schema: Value = serde_json::from_str(&jp_kb(&sandbox, &["schema"])).unwrap();
     let tools = inspector_call(&sandbox, &["--method", "tools/list"]);
@@ -236,6 +237,7 @@ fn mcp_inspector_sees_what_the_cli_prints() {
     ignore = "needs MCP Inspector and Codex CLI (run bash tests/clients/setup.sh, or .ci/run)"
 )]
 fn codex_receives_what_prompt_client_codex_says_and_runs_learn() {
+    let codex = codex();
     let sandbox = workspace();
     let model = FakeModel::start(&sandbox);
     // What `jp-kb connect codex` writes.
@@ -259,7 +261,7 @@ fn codex_receives_what_prompt_client_codex_says_and_runs_learn() {
     let learned = learn_output(&sandbox);
 
     // `codex exec` with its default approval policy: nothing else set.
-    let mut cmd = client(&sandbox, &codex());
+    let mut cmd = client(&sandbox, &codex);
     cmd.env("CODEX_HOME", &home)
         .args(["exec", "--skip-git-repo-check", "Learn about the project"]);
     let out = succeed(cmd, "codex exec");
@@ -304,6 +306,7 @@ fn codex_receives_what_prompt_client_codex_says_and_runs_learn() {
     ignore = "needs fast-agent (run bash tests/clients/setup.sh, or .ci/run)"
 )]
 fn fast_agent_offers_the_tool_and_returns_what_the_cli_prints() {
+    let fast_agent = fast_agent();
     let sandbox = workspace();
     let model = FakeModel::start(&sandbox);
     sandbox.write(
@@ -315,7 +318,7 @@ fn fast_agent_offers_the_tool_and_returns_what_the_cli_prints() {
     );
     let schema: Value = serde_json::from_str(&jp_kb(&sandbox, &["schema"])).unwrap();
     let learned = learn_output(&sandbox);
-    let mut cmd = client(&sandbox, &fast_agent());
+    let mut cmd = client(&sandbox, &fast_agent);
     cmd.args([
         "go",
         "--servers",
