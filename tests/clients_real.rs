@@ -7,10 +7,11 @@
 //! `jp-kb prompt --client` / `schema` / `learn`.
 //!
 //! They need the clients installed first (`bash tests/clients/setup.sh`,
-//! which `.ci/run` calls before the test command): a missing client is a
-//! failure naming that command, never a skip.
+//! which `.ci/run` calls before the test command): without them they are
+//! ignored with the reason, and under `CI` they fail (`tests/needs/mod.rs`).
 
 mod common;
+mod needs;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -19,35 +20,29 @@ use std::process::{Child, Command, Output, Stdio};
 use serde_json::Value;
 
 use common::{Sandbox, fixtures};
+use needs::Need;
 
-const NEEDS: &str = "needs the real clients: run tests/clients/setup.sh (.ci/run does)";
-
-fn installed(var: &str, default: &str, rel: &str) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::var_os(var).map_or_else(|| root.join("target").join(default), Into::into);
-    let path = dir.join(rel);
-    assert!(path.exists(), "{} is missing: {NEEDS}", path.display());
+fn installed(need: Need, rel: &str) -> PathBuf {
+    let path = needs::require(need).join(rel);
+    assert!(
+        path.exists(),
+        "{} is missing: {}",
+        path.display(),
+        need.reason()
+    );
     path
 }
 
 fn inspector() -> PathBuf {
-    installed(
-        "JP_KB_CLIENTS_NODE",
-        "clients-node",
-        "node_modules/.bin/mcp-inspector",
-    )
+    installed(Need::ClientsNode, "node_modules/.bin/mcp-inspector")
 }
 
 fn codex() -> PathBuf {
-    installed(
-        "JP_KB_CLIENTS_NODE",
-        "clients-node",
-        "node_modules/.bin/codex",
-    )
+    installed(Need::ClientsNode, "node_modules/.bin/codex")
 }
 
 fn fast_agent() -> PathBuf {
-    installed("JP_KB_CLIENTS_VENV", "clients-venv", "bin/fast-agent")
+    installed(Need::ClientsVenv, "bin/fast-agent")
 }
 
 /// The RFD fixture with `maintainers/*` learned and a 3,000-character
@@ -186,7 +181,12 @@ fn inspector_call(sandbox: &Sandbox, args: &[&str]) -> Value {
 }
 
 #[test]
+#[cfg_attr(
+    lacks = "clients-node",
+    ignore = "needs MCP Inspector and Codex CLI (run bash tests/clients/setup.sh, or .ci/run)"
+)]
 fn mcp_inspector_sees_what_the_cli_prints() {
+    needs::require(Need::ClientsNode);
     let sandbox = workspace();
     let schema: Value = serde_json::from_str(&jp_kb(&sandbox, &["schema"])).unwrap();
     let tools = inspector_call(&sandbox, &["--method", "tools/list"]);
@@ -232,7 +232,12 @@ fn mcp_inspector_sees_what_the_cli_prints() {
 }
 
 #[test]
+#[cfg_attr(
+    lacks = "clients-node",
+    ignore = "needs MCP Inspector and Codex CLI (run bash tests/clients/setup.sh, or .ci/run)"
+)]
 fn codex_receives_what_prompt_client_codex_says_and_runs_learn() {
+    let codex = codex();
     let sandbox = workspace();
     let model = FakeModel::start(&sandbox);
     // What `jp-kb connect codex` writes.
@@ -256,7 +261,7 @@ fn codex_receives_what_prompt_client_codex_says_and_runs_learn() {
     let learned = learn_output(&sandbox);
 
     // `codex exec` with its default approval policy: nothing else set.
-    let mut cmd = client(&sandbox, &codex());
+    let mut cmd = client(&sandbox, &codex);
     cmd.env("CODEX_HOME", &home)
         .args(["exec", "--skip-git-repo-check", "Learn about the project"]);
     let out = succeed(cmd, "codex exec");
@@ -296,7 +301,12 @@ fn codex_receives_what_prompt_client_codex_says_and_runs_learn() {
 }
 
 #[test]
+#[cfg_attr(
+    lacks = "clients-venv",
+    ignore = "needs fast-agent (run bash tests/clients/setup.sh, or .ci/run)"
+)]
 fn fast_agent_offers_the_tool_and_returns_what_the_cli_prints() {
+    let fast_agent = fast_agent();
     let sandbox = workspace();
     let model = FakeModel::start(&sandbox);
     sandbox.write(
@@ -308,7 +318,7 @@ fn fast_agent_offers_the_tool_and_returns_what_the_cli_prints() {
     );
     let schema: Value = serde_json::from_str(&jp_kb(&sandbox, &["schema"])).unwrap();
     let learned = learn_output(&sandbox);
-    let mut cmd = client(&sandbox, &fast_agent());
+    let mut cmd = client(&sandbox, &fast_agent);
     cmd.args([
         "go",
         "--servers",

@@ -1,28 +1,29 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 //! `jp-kb mcp` driven by a real MCP client nobody here wrote: the official
 //! Python SDK, installed by `tests/mcp/setup.sh` into `target/mcp-venv`
-//! (`.ci/run` runs it first; this test runs it too, which is quick when the
-//! venv is current). The script `tests/mcp/test_e2e.py` compares every
-//! answer with the CLI's output.
+//! (`.ci/run` runs it before the test command). The script
+//! `tests/mcp/test_e2e.py` compares every answer with the CLI's output.
 //!
-//! Python is required, not optional: without it (or without network access
-//! for the first setup) the test fails and says so, since a skipped test
-//! would report a pass that checked nothing.
+//! Without the venv the test is ignored with the reason; under `CI` it
+//! fails (`tests/needs/mod.rs`). The test installs nothing itself.
+
+mod needs;
 
 use std::path::Path;
 use std::process::Command;
 
+use needs::Need;
+
 #[test]
+#[cfg_attr(
+    lacks = "mcp-venv",
+    ignore = "needs the MCP Python SDK (run bash tests/mcp/setup.sh, or .ci/run)"
+)]
 fn official_python_client_sees_what_the_cli_prints() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = root.join("tests").join("mcp");
-    let setup = Command::new("bash")
-        .arg(dir.join("setup.sh"))
-        .status()
-        .expect("run tests/mcp/setup.sh (needs bash and Python 3)");
-    assert!(setup.success(), "tests/mcp/setup.sh failed: {setup}");
-    let venv = std::env::var_os("JP_KB_MCP_VENV")
-        .map_or_else(|| root.join("target").join("mcp-venv"), Into::into);
+    let venv = needs::require(Need::McpVenv);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("mcp");
     let out = Command::new(venv.join("bin").join("python"))
         .arg(dir.join("test_e2e.py"))
         .arg(env!("CARGO_BIN_EXE_jp-kb"))

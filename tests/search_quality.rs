@@ -8,8 +8,8 @@
 //! page (`docs/perf.md`, "Search, fourth pass"); raise the floor when the
 //! ranking improves, never lower it to pass. The index is built in memory
 //! from the corpus as `jp-kb search` builds it (both topics, so the same
-//! document frequencies as the benchmark). Needs the corpus: fails, never
-//! skips, without it (as `tokens_oracle`).
+//! document frequencies as the benchmark). Needs the corpus: ignored
+//! without it, failed under `CI` (as `tokens_oracle`).
 
 mod search_quality_support;
 
@@ -21,6 +21,10 @@ use search_quality_support::{corpora, held_out, load, measure, measure_set, quer
 const FLOOR: f64 = 0.9;
 
 #[test]
+#[cfg_attr(
+    lacks = "corpora",
+    ignore = "needs the tldr corpus in ../shared/corpora beside the checkout (then touch build.rs)"
+)]
 fn labelled_tldr_queries_keep_their_recall_at_5() {
     assert!(queries().len() >= 80, "the labelled set shrank");
     let kb = load(&corpora());
