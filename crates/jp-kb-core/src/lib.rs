@@ -17,7 +17,9 @@
 //! every human-facing output.
 #![doc = include_str!("../README.md")]
 
+#[cfg(feature = "check")]
 pub mod check;
+#[cfg(feature = "clients")]
 pub mod clients;
 pub mod config;
 pub mod content;
@@ -29,6 +31,7 @@ pub mod learn;
 pub mod mcp;
 pub mod plural;
 pub mod render;
+#[cfg(feature = "search")]
 pub mod search;
 pub mod subjects;
 pub mod topic;
