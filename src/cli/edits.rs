@@ -8,7 +8,9 @@ use clap::Args;
 use jp_kb::KnowledgeBase;
 use jp_kb::config::origin::is_editable_toml;
 use jp_kb::config::{Environment, LoadOptions};
-use jp_kb::edit::plan::{self, Answer, Chosen, Intent, NoTokens, Plan, Workspace};
+use jp_kb::edit::plan::{
+    self, AlternativeKind, Answer, Chosen, Intent, NoTokens, Plan, Refusal, Workspace,
+};
 use jp_kb::edit::unified_diff;
 
 use jp_kb::display::escape_name;
@@ -78,13 +80,15 @@ impl EditContext<'_> {
                 print_human(&format!("nothing changed: {}", escape_name(&why)));
                 Ok(false)
             }
-            Answer::Refuse(why) => Err(CliError::runtime(why)),
-            Answer::Choose(mut question) => {
-                if expand && question.options.len() > 1 {
-                    let (_, plan) = question.options.swap_remove(1);
-                    self.carry_out(&plan, opts)
-                } else {
-                    Err(CliError::runtime(glob_refusal(&question, intent)))
+            Answer::Refuse(why) => Err(CliError::runtime(refusal(&why))),
+            Answer::Choose(question) => {
+                let expanded = question
+                    .options
+                    .iter()
+                    .find(|a| a.kind == AlternativeKind::ExpandGlob);
+                match expanded {
+                    Some(alternative) if expand => self.carry_out(&alternative.plan, opts),
+                    _ => Err(CliError::runtime(glob_refusal(&question, intent))),
                 }
             }
         }
@@ -187,6 +191,16 @@ impl EditContext<'_> {
 
 /// The refusal of a glob question: what selects the subject, and the two
 /// commands that fix it.
+/// A refusal in the CLI's words: the planner's sentence, and the command
+/// that fixes it where there is one.
+fn refusal(why: &Refusal) -> String {
+    match why {
+        Refusal::UnknownTopic { .. } => format!("{why} (create one with `jp-kb topic add`)"),
+        Refusal::TopicExists { .. } => format!("{why}; use `jp-kb topic set` to change it"),
+        other => other.to_string(),
+    }
+}
+
 fn glob_refusal(question: &plan::Question, intent: &Intent) -> String {
     let (list, topic, entries) = match intent {
         Intent::Remove {

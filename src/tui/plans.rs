@@ -10,7 +10,7 @@ use super::cost::{BUDGET, Cached};
 use super::tree::RowKind;
 use crate::config::TopicField;
 use crate::edit::FieldValue;
-use crate::edit::plan::{self, Answer, Chosen, Intent, List, Plan};
+use crate::edit::plan::{self, Answer, Chosen, Intent, List, Plan, Refusal};
 
 /// What a key proposes.
 #[derive(Debug, Clone)]
@@ -54,10 +54,19 @@ pub fn propose(answer: Option<Answer>) -> Proposal {
         Some(Answer::Choose(q)) => Proposal::Ask(Choice {
             title: q.title,
             lines: q.lines,
-            options: q.options,
+            options: q.options.into_iter().map(|a| (a.label, a.plan)).collect(),
         }),
         Some(Answer::Nothing(why)) => Proposal::Note(format!("nothing changed: {why}")),
-        Some(Answer::Refuse(why)) => Proposal::Refuse(why),
+        Some(Answer::Refuse(why)) => Proposal::Refuse(refusal(&why)),
+    }
+}
+
+/// A refusal in the TUI's words: the planner's sentence, and where a key
+/// fixes it, that key.
+fn refusal(why: &Refusal) -> String {
+    match why {
+        Refusal::UnknownTopic { .. } => format!("{why} (`n` adds a topic)"),
+        other => other.to_string(),
     }
 }
 
@@ -148,7 +157,7 @@ pub fn tester_cost(app: &App, pattern: &str, disabled: bool) -> Vec<String> {
     };
     match ask(app, &intent) {
         Some(Answer::Do(plan)) => plan.effect.lines(BUDGET),
-        Some(Answer::Refuse(why)) => vec![format!("✗ {why}")],
+        Some(Answer::Refuse(why)) => vec![format!("✗ {}", refusal(&why))],
         _ => Vec::new(),
     }
 }

@@ -118,7 +118,9 @@ fn un_learning_through_a_glob_asks_and_each_option_has_its_effect() {
         panic!("a question")
     };
     assert_eq!(q.globs, ["docs/*"]);
-    let (drop, expand) = (&q.options[0].1, &q.options[1].1);
+    assert_eq!(q.options[0].kind, super::AlternativeKind::RemoveGlob);
+    assert_eq!(q.options[1].kind, super::AlternativeKind::ExpandGlob);
+    let (drop, expand) = (&q.options[0].plan, &q.options[1].plan);
     assert_eq!(drop.effect.leaving, ["p/docs/a", "p/docs/b"]);
     assert!(matches!(&drop.confirm[0], Confirm::RemovesPreloaded(v) if v.len() == 2));
     assert_eq!(expand.effect.leaving, ["p/docs/a"]);
@@ -232,8 +234,13 @@ fn new_topic_ids_and_directories_follow_one_rule() {
     for bad in ["a b", "a/b", "a.b", ""] {
         assert!(matches!(new(bad, "kb"), Answer::Refuse(_)), "{bad}");
     }
-    assert!(matches!(new("p", "kb"), Answer::Refuse(m) if m.contains("already exists")));
-    assert!(matches!(new("q", "../x"), Answer::Refuse(m) if m.contains("leaves")));
+    assert!(matches!(
+        new("p", "kb"),
+        Answer::Refuse(super::Refusal::TopicExists { .. })
+    ));
+    assert!(
+        matches!(new("q", "../x"), Answer::Refuse(super::Refusal::Subjects(m)) if m.contains("leaves"))
+    );
     let Answer::Do(plan) = new("q", "nope") else {
         panic!("accepted")
     };
@@ -299,9 +306,9 @@ fn a_directory_offers_its_glob_and_its_slugs_with_costs() {
     };
     // A learned glob skips hidden subjects: only the slug is offered.
     assert_eq!(q.options.len(), 1, "{q:?}");
-    assert!(q.options[0].0.contains("1 slug"));
-    assert_eq!(q.options[0].1.effect.entering, ["p/hid/y"]);
-    assert!(Path::new(&q.options[0].1.steps[0].path).ends_with(".jp/config.toml"));
+    assert!(q.options[0].label.contains("1 slug"));
+    assert_eq!(q.options[0].plan.effect.entering, ["p/hid/y"]);
+    assert!(Path::new(&q.options[0].plan.steps[0].path).ends_with(".jp/config.toml"));
 }
 
 #[test]
