@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real MCP clients that tests/clients_real.rs drives against
+# Installs the real MCP clients that tests/it/clients_real.rs drives against
 # jp-kb, all open source, at pinned versions:
 #   - MCP Inspector's CLI (@modelcontextprotocol/inspector, MIT) and Codex CLI
 #     (@openai/codex, Apache-2.0; the npm package carries its native binary),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Creates target/mcp-venv and installs tests/mcp/requirements.txt into it: the
-# official MCP Python SDK that tests/mcp_e2e.rs drives `jp-kb mcp` with
+# official MCP Python SDK that tests/it/mcp_e2e.rs drives `jp-kb mcp` with
 # (.ci/run calls it; without the venv that test is ignored, under CI it fails).
 # Idempotent: when the venv already holds exactly these requirements (a stamp
 # file records the requirements' hash), it returns at once.

@@ -59,7 +59,7 @@ impl Need {
 
     /// The reason cargo prints beside an ignored test: what is missing and
     /// how to get it. Each test's `ignore = "…"` repeats it word for word
-    /// (an attribute takes only a literal; `tests/readme_install.rs` checks
+    /// (an attribute takes only a literal; `tests/it/readme_install.rs` checks
     /// they agree).
     pub fn reason(self) -> &'static str {
         match self {

@@ -1,7 +1,7 @@
 //! The labelled tldr queries (`benches/search_queries.tsv`) and how they
 //! are scored: recall@5 (a right page among the first five hits) and the
 //! mean reciprocal rank of the first right page in the top ten. Shared by
-//! `tests/search_quality.rs` (which asserts the target) and
+//! `tests/it/search_quality.rs` (which asserts the target) and
 //! `benches/search.rs` (which reports it), so both count the same way.
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 

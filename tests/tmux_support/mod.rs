@@ -10,8 +10,7 @@
 //! see `tests/needs/mod.rs`).
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
-#[path = "../needs/mod.rs"]
-pub mod needs;
+pub(crate) use super::needs;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
