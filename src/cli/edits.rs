@@ -5,15 +5,15 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use jp_kb::KnowledgeBase;
-use jp_kb::config::origin::is_editable_toml;
-use jp_kb::config::{Environment, LoadOptions};
-use jp_kb::edit::plan::{
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::config::origin::is_editable_toml;
+use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::edit::plan::{
     self, AlternativeKind, Answer, Chosen, Intent, NoTokens, Plan, Refusal, Workspace,
 };
-use jp_kb::edit::unified_diff;
+use jp_kb_core::edit::unified_diff;
 
-use jp_kb::display::escape_name;
+use jp_kb_core::display::escape_name;
 
 use super::output::{CliError, print_human, warn, write_human};
 
@@ -72,7 +72,7 @@ impl EditContext<'_> {
                 .explicit_file(opts)?
                 .map(|path| Chosen { path, only: true }),
             tokens: &NoTokens,
-            budget: jp_kb::check::Thresholds::DEFAULT_MAX_PROMPT_TOKENS,
+            budget: jp_kb_core::check::Thresholds::DEFAULT_MAX_PROMPT_TOKENS,
         };
         match plan::plan(&ws, intent) {
             Answer::Do(plan) => self.carry_out(&plan, opts),
@@ -98,9 +98,9 @@ impl EditContext<'_> {
     /// checked before anything is written; never half of it) and prints
     /// `file: summary` (and the diff), then the plan's notes as warnings.
     pub fn carry_out(&self, plan: &Plan, opts: &EditOpts) -> Result<bool, CliError> {
-        let mut journal = jp_kb::edit::Journal::new(self.kb.boundaries());
-        let written =
-            jp_kb::edit::apply(plan, &mut journal).map_err(|e| CliError::runtime(e.to_string()))?;
+        let mut journal = jp_kb_core::edit::Journal::new(self.kb.boundaries());
+        let written = jp_kb_core::edit::apply(plan, &mut journal)
+            .map_err(|e| CliError::runtime(e.to_string()))?;
         let mut changed_any = false;
         for saved in &written {
             let shown = self.shown(&saved.path);
@@ -128,7 +128,7 @@ impl EditContext<'_> {
 
     /// Keeps the connected clients' generated files current (contract §8).
     fn sync_clients(&self) {
-        if jp_kb::clients::sync::connected(&self.kb).is_empty() {
+        if jp_kb_core::clients::sync::connected(&self.kb).is_empty() {
             return;
         }
         if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {

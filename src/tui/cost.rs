@@ -4,9 +4,9 @@
 //! screen and the section's count of the last rendered prompt.
 
 use super::model::{Cache, Model};
-use crate::check::Thresholds;
-use crate::edit::plan::{TokenChange, TokenSource};
-use crate::topic::TopicState;
+use jp_kb_core::check::Thresholds;
+use jp_kb_core::edit::plan::{TokenChange, TokenSource};
+use jp_kb_core::topic::TopicState;
 
 /// The budget the cost lines and confirmations use: `check`'s default.
 pub const BUDGET: usize = Thresholds::DEFAULT_MAX_PROMPT_TOKENS;

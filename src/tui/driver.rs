@@ -17,9 +17,9 @@ use super::search_worker::Searches;
 use super::token_worker::TokenCounts;
 use super::update::update;
 use super::worker::{Outbox, Worker, newest};
-use crate::KnowledgeBase;
-use crate::config::{Environment, LoadOptions};
-use crate::subjects::WatchedWalks;
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::subjects::WatchedWalks;
 
 /// A prompt to render: a load's knowledge base and its generation.
 type PromptJob = (Arc<KnowledgeBase>, u64);
@@ -111,7 +111,7 @@ impl Driver {
             env,
             options,
             // Bounds are set from each loaded model before a write.
-            journal: Journal::new(crate::edit::Boundaries::default()),
+            journal: Journal::new(jp_kb_core::edit::Boundaries::default()),
             walks: Arc::new(WatchedWalks::new()),
             checks: None,
             prompts: None,
@@ -325,14 +325,14 @@ impl Driver {
         let Some(before) = app.model.as_ref().filter(|_| app.load_error.is_none()) else {
             return String::new();
         };
-        if crate::clients::sync::connected(&before.kb).is_empty() {
+        if jp_kb_core::clients::sync::connected(&before.kb).is_empty() {
             return String::new();
         }
         if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {
             return " · client files not synced (--cfg/-k given): run `jp-kb sync`".to_owned();
         }
         match KnowledgeBase::load(&self.env, &self.options) {
-            Ok(after) => crate::clients::sync::after_edit(&before.kb, &after)
+            Ok(after) => jp_kb_core::clients::sync::after_edit(&before.kb, &after)
                 .iter()
                 .map(|line| format!(" · {line}"))
                 .collect::<Vec<_>>()

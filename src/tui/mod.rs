@@ -62,7 +62,7 @@ pub mod worker;
 
 use std::path::PathBuf;
 
-use crate::config::{Environment, LoadOptions, workspace::find_root};
+use jp_kb_core::config::{Environment, LoadOptions, workspace::find_root};
 
 /// How the TUI was asked to start.
 #[derive(Debug, Clone, Default)]

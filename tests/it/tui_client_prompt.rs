@@ -7,10 +7,10 @@ use super::common;
 use super::tui_support;
 
 use insta::assert_snapshot;
-use jp_kb::clients::connect::{Client, Texts, plan};
-use jp_kb::display::clean_text;
 use jp_kb::tui::client_prompt::Row;
 use jp_kb::tui::command::Command;
+use jp_kb_core::clients::connect::{Client, Texts, plan};
+use jp_kb_core::display::clean_text;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::layout::Rect;

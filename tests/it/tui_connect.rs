@@ -4,7 +4,7 @@
 
 use super::tui_support;
 
-use jp_kb::clients::connect::{Client, Texts, plan};
+use jp_kb_core::clients::connect::{Client, Texts, plan};
 use tui_support::Demo;
 
 fn rules(d: &Demo) -> String {

@@ -10,9 +10,9 @@ mod needs;
 
 use std::path::{Path, PathBuf};
 
-use jp_kb::KnowledgeBase;
-use jp_kb::config::{Environment, LoadOptions};
-use jp_kb::search::{SearchRequest, Searcher};
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::search::{SearchRequest, Searcher};
 
 /// The topic the labels name pages of.
 pub const TOPIC: &str = "tldr-en";

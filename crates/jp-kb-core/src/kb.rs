@@ -85,10 +85,10 @@ impl KnowledgeBase {
         &self.loaded.root
     }
 
-    /// Where jp-kb may write for this workspace (see
-    /// [`crate::config::LoadedConfig::boundaries`]).
+    /// Where jp-kb may write for this workspace: inside its root and the
+    /// person's own JP directories, nowhere else ([`crate::edit::place`]).
     pub fn boundaries(&self) -> crate::edit::Boundaries {
-        self.loaded.boundaries()
+        crate::edit::Boundaries::of_config(&self.loaded)
     }
 
     pub fn warnings(&self) -> &[ConfigWarning] {

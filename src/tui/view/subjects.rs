@@ -8,14 +8,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane;
-use crate::display::clean_name;
-use crate::subjects::Resolution;
 use crate::tui::app::{App, Focus, Loading, Mode};
 use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::matcher::SlugMatcher;
 use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::theme::Mark;
 use crate::tui::tree::{Row, RowKind};
+use jp_kb_core::display::clean_name;
+use jp_kb_core::subjects::Resolution;
 
 /// The markers of subject `i`: its state first, then hidden and file kind.
 pub fn marks(res: &Resolution, i: usize, tokens: Option<&TokenInfo>) -> Vec<Mark> {
@@ -297,7 +297,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
 }
 
 /// Why a topic's subjects cannot be shown, and where `subjects` was set.
-fn topic_error<'a>(app: &App, state: &crate::topic::TopicState) -> Paragraph<'a> {
+fn topic_error<'a>(app: &App, state: &jp_kb_core::topic::TopicState) -> Paragraph<'a> {
     let why = state
         .dir
         .as_ref()

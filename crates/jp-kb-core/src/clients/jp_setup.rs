@@ -14,7 +14,6 @@ use crate::config::LayerKind;
 use crate::config::file::read_config_file;
 use crate::config::raw::{RawKind, RawNode};
 
-use super::connect::Client;
 use super::generated::JP_SERVER_TABLE;
 
 /// One thing in the person's setup that keeps JP from getting jp-kb
@@ -34,7 +33,9 @@ pub struct SetupProblem {
 pub fn jp_problems(kb: &KnowledgeBase) -> Vec<SetupProblem> {
     let mut out = Vec::new();
     let root = kb.root();
-    let layer_rel = Client::Jp.profile().map(|p| p.mcp.file).unwrap_or_default();
+    let layer_rel = super::profile::profile("jp")
+        .map(|p| p.mcp.file)
+        .unwrap_or_default();
     let generated = root.join(&layer_rel);
     let machine = machine_file(kb);
     let layers = jp_layers(kb);
