@@ -19,3 +19,14 @@ fn the_filter_finds_rows_by_their_extension() {
     assert!(screen.contains("notes.txt"), "{screen}");
     assert!(!screen.contains("data.json"), "{screen}");
 }
+
+/// Issue 26 item 8: the help's long key lists keep a space before their
+/// meaning.
+#[test]
+fn the_help_separates_long_keys_from_their_meaning() {
+    let mut d = Demo::new(120, 200);
+    d.keys("?");
+    let screen = d.screen();
+    assert!(!screen.contains("9choose"), "{screen}");
+    assert!(screen.contains("9 choose option"), "{screen}");
+}
