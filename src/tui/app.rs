@@ -35,6 +35,10 @@ pub struct Choice {
     pub title: String,
     pub lines: Vec<String>,
     pub options: Vec<(String, Plan)>,
+    /// The confirmation of its one plan: choosing it carries the plan
+    /// out, and its lines are the plan's reasons (asked again when the
+    /// count arrives).
+    pub confirming: bool,
 }
 
 /// Which form is open.
@@ -91,9 +95,27 @@ pub struct Tester {
     /// What Enter would change (the planner's cost lines), computed when
     /// the pattern or the mode changes, not per frame.
     pub cost: Vec<String>,
+    /// The plan Enter would carry out (its count is asked for).
+    pub plan: Option<Box<Plan>>,
+}
+
+impl Default for Tester {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Tester {
+    /// An empty tester (pre-loading).
+    pub fn new() -> Self {
+        Self {
+            input: TextArea::default(),
+            to_disabled: false,
+            cost: Vec::new(),
+            plan: None,
+        }
+    }
+
     pub fn pattern(&self) -> String {
         self.input.lines().join("")
     }
@@ -217,6 +239,8 @@ pub struct App {
     pub drawn: Drawn,
     /// The search mode's query and hits, kept between visits.
     pub search: super::search_state::SearchState,
+    /// Exact counts of the plans on screen (issue 26 item 1).
+    pub costs: super::plan_costs::PlanCosts,
 }
 
 impl App {
@@ -248,6 +272,7 @@ impl App {
             shown_load: 0,
             drawn: Drawn::default(),
             search: super::search_state::SearchState::default(),
+            costs: super::plan_costs::PlanCosts::default(),
         }
     }
 

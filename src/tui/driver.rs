@@ -13,6 +13,7 @@ use super::edit_bridge::{self, Journal, WrittenChange};
 use super::effect::{ChangedFile, Effect};
 use super::event::{Event, Msg};
 use super::model::{Fetched, LoadOutcome, Model, Need, RenderedPrompt, fetch, next_load};
+use super::plan_counts::PlanCounts;
 use super::search_worker::Searches;
 use super::token_worker::TokenCounts;
 use super::update::update;
@@ -52,6 +53,9 @@ pub struct Driver {
     /// Where the search mode's queries run (inline until a worker is
     /// started): see [`super::search_worker`].
     searches: Searches,
+    /// Where planned sections are counted (inline until a worker is
+    /// started): see [`super::plan_counts`].
+    plan_counts: PlanCounts,
 }
 
 /// A reload asked of the background loader: what changed, and when it
@@ -118,6 +122,7 @@ impl Driver {
             reloads: None,
             tokens: None,
             searches: Searches::default(),
+            plan_counts: PlanCounts::default(),
         }
     }
 
@@ -149,6 +154,7 @@ impl Driver {
         let _ = self.reload_in_background(outbox);
         let _ = self.count_in_background(outbox);
         let _ = self.search_in_background(outbox);
+        let _ = self.plan_counts.spawn(outbox);
     }
 
     /// Runs the search mode's queries on a worker, on the index in the
@@ -507,6 +513,20 @@ impl Driver {
             }
             let fetched = fetch(&model.kb, &need);
             update(app, Event::Fetched(Box::new(fetched)));
+        }
+        self.count_plans(app);
+    }
+
+    /// Counts the planned sections the screen shows and lacks (on the
+    /// worker, or here).
+    fn count_plans(&mut self, app: &mut App) {
+        let wanted = super::plan_costs::wanted(app);
+        let Some(model) = app.model.as_ref().filter(|_| !wanted.is_empty()) else {
+            return;
+        };
+        let kb = Arc::clone(&model.kb);
+        if let Some(counted) = self.plan_counts.request(&kb, model.generation, wanted) {
+            update(app, Event::Counted(Box::new(counted)));
         }
     }
 }

@@ -32,6 +32,8 @@ pub enum Event {
     Checked(Box<CheckReport>),
     /// The search mode's hits for a query.
     Searched(Box<super::search_state::Found>),
+    /// Exact token counts of planned sections (`plan_costs`).
+    Counted(Box<super::plan_costs::Counted>),
     /// An effect finished: a status message, and whether it failed.
     Done {
         message: String,

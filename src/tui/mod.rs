@@ -41,6 +41,8 @@ pub mod pane;
 pub mod panes;
 pub mod picker;
 pub mod picking;
+pub mod plan_costs;
+pub mod plan_counts;
 pub mod plans;
 pub mod preview_rows;
 pub mod preview_search;

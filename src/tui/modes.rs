@@ -144,10 +144,11 @@ fn choice_inner(app: &mut App, command: &Command) -> Vec<Effect> {
         }
         Command::Choose(n) if *n >= 1 && *n <= c.options.len() => {
             let plan = c.options[*n - 1].1.clone();
+            let confirming = c.confirming;
             app.mode = Mode::Normal;
             // An option that removes pre-loaded subjects, turns a topic
             // off or crosses the budget asks once more.
-            if plan.confirm.is_empty() {
+            if plan.confirm.is_empty() || confirming {
                 run_plan(app, plan)
             } else {
                 app.mode = Mode::Choice(plans::confirm(plan));

@@ -80,7 +80,7 @@ pub fn rows(
             continue;
         }
         if let Some(m) = matcher.as_mut() {
-            match m.score(subject.slug()) {
+            match super::matcher::subject_score(m, subject.slug(), subject.rel_path()) {
                 Some(score) => scores[i] = score,
                 None => continue,
             }

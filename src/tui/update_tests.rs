@@ -125,6 +125,7 @@ fn choice() -> Choice {
             ("one".into(), plan("a.toml", edit("a"))),
             ("two".into(), plan("b.toml", edit("b"))),
         ],
+        confirming: false,
     }
 }
 

@@ -225,10 +225,18 @@ fn mcp_inspector_sees_what_the_cli_prints() {
     );
 
     // No workspace: the server still starts for a real client (it used
-    // to exit 1: "Connection closed"), offering no tool.
+    // to exit 1: "Connection closed") and lists `learn`, whose description
+    // says what is wrong and how to fix it (contract §8, degraded start).
     std::fs::remove_dir_all(sandbox.ws().join(".jp")).unwrap();
     let tools = inspector_call(&sandbox, &["--method", "tools/list"]);
-    assert_eq!(tools["tools"], serde_json::json!([]));
+    let listed = tools["tools"].as_array().unwrap();
+    assert_eq!(listed.len(), 1, "{tools}");
+    assert_eq!(listed[0]["name"], "learn");
+    let description = listed[0]["description"].as_str().unwrap();
+    assert!(
+        description.contains("unavailable") && description.contains("no JP workspace found"),
+        "{description}"
+    );
 }
 
 #[test]

@@ -79,8 +79,10 @@ fn the_cost_is_shown_before_the_change() {
     d.keys("\t");
     d.select("code-q");
     let tokens = d.h.app.model.as_ref().unwrap().prompt_tokens.unwrap();
+    // The section's change, framing included (issue 26 item 1): the
+    // subject's own 140 tokens and its `<subject>` wrapper and separator.
     let screen = d.screen();
-    let expected = format!("l (learn): +140 tok → {} tok, budget 20,000", tokens + 140);
+    let expected = format!("l (learn): +149 tok → {} tok, budget 20,000", tokens + 149);
     assert!(screen.contains(&expected), "{expected}\n{screen}");
     d.keys("\u{1b}");
     d.keys("gcode-quality");
@@ -89,7 +91,7 @@ fn the_cost_is_shown_before_the_change() {
     };
     assert_eq!(
         t.cost[0],
-        format!("+140 tok → {} tok, budget 20,000", tokens + 140)
+        format!("+149 tok → {} tok, budget 20,000", tokens + 149)
     );
     assert_eq!(t.cost[1], "enters <knowledge>: project/code-quality");
 }

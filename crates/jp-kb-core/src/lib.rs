@@ -33,6 +33,7 @@ pub mod plural;
 pub mod render;
 #[cfg(feature = "search")]
 pub mod search;
+pub mod section_tokens;
 pub mod subjects;
 pub mod topic;
 pub mod unique;

@@ -27,7 +27,9 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         out.push(Line::styled(scope.label(), t.title()));
         for (keys, help) in help_rows(&table, scope) {
             out.push(Line::from(vec![
-                Span::styled(format!("  {keys:<16}"), t.key()),
+                // At least one space: a long key list ("1 / 2 / … / 9") must
+                // not run into its meaning.
+                Span::styled(format!("  {keys:<15} "), t.key()),
                 Span::raw(help),
             ]));
         }

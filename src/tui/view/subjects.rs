@@ -133,7 +133,7 @@ fn row_line(
                 width.saturating_sub(Line::from(spans.clone()).width() + right.chars().count() + 1);
             let name = row.name(res);
             let hits = matcher
-                .map(|m| crate::tui::matcher::name_highlights(m, s.slug(), name))
+                .map(|m| crate::tui::matcher::name_highlights(m, s.slug(), s.rel_path(), name))
                 .unwrap_or_default();
             let mut name = name_spans(app, name, room, &hits);
             if marked {

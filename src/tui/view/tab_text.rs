@@ -118,17 +118,7 @@ fn subject(app: &App, limit: usize) -> Text<'static> {
         app.theme.muted(),
     ));
     let mut lines = vec![Line::from(header)];
-    let cost = app
-        .model
-        .as_ref()
-        .zip(app.topic_state())
-        .and_then(|(model, topic)| {
-            let tokens = crate::tui::cost::Cached {
-                model,
-                cache: &app.cache,
-            };
-            crate::tui::cost::subject_line(&tokens, topic, i)
-        });
+    let cost = crate::tui::plan_costs::header_line(app);
     if let Some(cost) = cost {
         lines.push(Line::styled(
             clean_name(&cost).into_owned(),

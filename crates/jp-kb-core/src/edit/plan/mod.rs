@@ -17,6 +17,7 @@ mod effect;
 pub mod layers;
 mod list;
 mod lists;
+mod planned;
 #[cfg(test)]
 mod tests;
 mod topics;
@@ -29,8 +30,9 @@ use crate::edit::error::EditError;
 use crate::edit::ops::{Applied, Edit, FieldValue, apply, apply_declaring};
 
 pub use answer::{Alternative, AlternativeKind, Refusal};
-pub use effect::{Confirm, NoTokens, TokenChange, TokenSource, ViewChange};
+pub use effect::{Confirm, Counting, NoTokens, TokenChange, TokenSource, ViewChange};
 pub use list::{List, list_edit};
+pub use planned::planned;
 pub use topics::{check_topic_id, is_valid_topic_id};
 
 /// What the planner is asked about: the loaded workspace, and the file the
@@ -154,6 +156,22 @@ impl Plan {
     /// The files the plan writes, in order.
     pub fn files(&self) -> Vec<&Path> {
         self.steps.iter().map(|s| s.path.as_path()).collect()
+    }
+
+    /// Takes the section's count after the plan, counted since it was
+    /// made: the token line becomes exact, and the budget question is
+    /// asked on it (the one on a bound goes).
+    pub fn counted(&mut self, after: usize, budget: usize) {
+        self.effect.tokens.after = Some(after);
+        self.confirm.retain(|c| {
+            !matches!(
+                c,
+                Confirm::CrossesBudget { .. } | Confirm::MayCrossBudget { .. }
+            )
+        });
+        let entering = !self.effect.entering.is_empty();
+        self.confirm
+            .extend(self.effect.tokens.budget_confirm(budget, entering, None));
     }
 }
 
