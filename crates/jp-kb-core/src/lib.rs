@@ -39,5 +39,5 @@ pub mod topic;
 pub mod unique;
 
 pub use jp_kb_tokens as tokens;
-pub use kb::KnowledgeBase;
+pub use kb::{KnowledgeBase, UnknownTopic};
 pub use learn::Outcome;
