@@ -339,10 +339,19 @@ pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<Fil
         out.push(server_write(client, &profile, bounds, root)?);
     }
     if client == Client::Jp {
+        let machine = jp_machine_entry(kb, bounds)?;
         if let Some(layer) = out.first_mut() {
             layer.notes.extend(earlier_setups(kb));
+            if machine.is_none() {
+                layer.notes.push(
+                    "JP's user-workspace layer is not known here (no `.jp/.id` yet, or no data \
+                     directory): JP run inside the workspace works; for `jp -w DIR` from \
+                     elsewhere, run `jp-kb connect jp` again once JP has made `.jp/.id`"
+                        .to_owned(),
+                );
+            }
         }
-        out.extend(jp_machine_entry(kb, bounds)?);
+        out.extend(machine);
     }
     Ok(out)
 }
