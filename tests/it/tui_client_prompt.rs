@@ -58,6 +58,23 @@ fn rows(d: &Demo, client: &str) -> Vec<Row> {
     view.result.as_ref().unwrap().rows().to_vec()
 }
 
+/// A generated file that no longer holds what `sync` writes (a subject
+/// changed outside jp-kb) is said in the client's view (issue 24 item 13).
+#[test]
+fn a_stale_generated_file_is_said_in_the_client_view() {
+    let mut d = Demo::new(160, 40);
+    connect(&mut d, Client::ClaudeCode);
+    show(&mut d, "claude-code");
+    assert!(!d.screen().contains("out-of-date"), "{}", d.screen());
+    let learned = d.root().join(".jp/kb/project/maintainers/jean.md");
+    std::fs::write(&learned, "Jean, changed outside jp-kb.\n").unwrap();
+    d.h.action(Command::Reload);
+    show(&mut d, "claude-code");
+    let screen = d.screen();
+    assert!(screen.contains("out-of-date"), "{screen}");
+    assert!(screen.contains("jp-kb sync"), "{screen}");
+}
+
 #[test]
 fn claude_code_view_draws_the_cut_of_a_long_section() {
     let mut d = long_demo(120, 60);
