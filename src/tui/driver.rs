@@ -325,9 +325,10 @@ impl Driver {
     }
 
     /// After a saved edit, undo or redo: keeps the connected clients'
-    /// generated files current (contract §8). Returns what to add to the
-    /// status message ("" when no client is connected).
-    fn sync_clients(&self, app: &App) -> String {
+    /// generated files current (contract §8), from the load that follows
+    /// the edit (`loaded`: no second load of the workspace). Returns what
+    /// to add to the status message ("" when no client is connected).
+    fn sync_clients(&self, app: &App, loaded: &Event) -> String {
         let Some(before) = app.model.as_ref().filter(|_| app.load_error.is_none()) else {
             return String::new();
         };
@@ -337,8 +338,11 @@ impl Driver {
         if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {
             return " · client files not synced (--cfg/-k given): run `jp-kb sync`".to_owned();
         }
-        match KnowledgeBase::load(&self.env, &self.options) {
-            Ok(after) => jp_kb_core::clients::sync::after_edit(&before.kb, &after)
+        let Event::Loaded(outcome) = loaded else {
+            return String::new();
+        };
+        match &outcome.result {
+            Ok(after) => jp_kb_core::clients::sync::after_edit(&before.kb, &after.kb)
                 .iter()
                 .map(|line| format!(" · {line}"))
                 .collect::<Vec<_>>()
@@ -380,9 +384,10 @@ impl Driver {
                     .collect::<Vec<_>>()
                     .join(" · ");
                 let mut message = format!("{verb}: {what}");
-                message.push_str(&self.sync_clients(app));
                 let files = saved.iter().map(|s| s.path.clone()).collect();
-                vec![done(&saved, &message, undo), self.load(files)]
+                let loaded = self.load(files);
+                message.push_str(&self.sync_clients(app, &loaded));
+                vec![done(&saved, &message, undo), loaded]
             }
             Ok(None) => vec![error(format!(
                 "nothing to {}",
@@ -414,15 +419,12 @@ impl Driver {
                         .map(|s| format!("{} in {}", s.summary, show(&s.path)))
                         .collect::<Vec<_>>()
                         .join(" · ");
-                    if !changed.is_empty() {
-                        message.push_str(&self.sync_clients(app));
-                    }
-                    let done = done(&saved, &message, false);
                     if changed.is_empty() {
-                        vec![done]
-                    } else {
-                        vec![done, self.load(changed)]
+                        return vec![done(&saved, &message, false)];
                     }
+                    let loaded = self.load(changed);
+                    message.push_str(&self.sync_clients(app, &loaded));
+                    vec![done(&saved, &message, false), loaded]
                 }
                 Err(e) => vec![error(relative(app, &e))],
             },
