@@ -39,6 +39,10 @@ pub struct Choice {
     /// out, and its lines are the plan's reasons (asked again when the
     /// count arrives).
     pub confirming: bool,
+    /// A confirmation asked only because the section was still being
+    /// counted: once it is, the change is made (it was asked for) unless
+    /// the count gives a reason to ask; Esc cancels meanwhile.
+    pub waiting: bool,
 }
 
 /// Which form is open.

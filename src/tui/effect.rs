@@ -18,7 +18,7 @@ pub struct ChangedFile {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     /// Carry a plan out (every file it writes), as one undo step.
-    Apply(Plan),
+    Apply(Box<Plan>),
     Undo,
     Redo,
     /// Reload the workspace; `paths` changed on disk (caches to drop).

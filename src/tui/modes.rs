@@ -34,7 +34,7 @@ pub fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
     if plan.steps.is_empty() {
         return Vec::new();
     }
-    vec![Effect::Apply(plan)]
+    vec![Effect::Apply(Box::new(plan))]
 }
 
 /// `l`/`d`: on the marked subjects when the topic has marks (they go once

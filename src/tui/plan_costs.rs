@@ -127,30 +127,49 @@ pub fn wanted(app: &App) -> Vec<Vec<Step>> {
 
 /// Counts arrived: kept, and every plan on screen they answer becomes
 /// exact (its budget question too).
-pub fn arrived(app: &mut App, counted: Counted) {
+pub fn arrived(app: &mut App, counted: Counted) -> Option<Plan> {
     if generation(app) != Some(counted.generation) {
         // Counted on a load the state no longer shows.
-        return;
+        return None;
     }
     app.costs.insert(counted);
-    let Some(generation) = generation(app) else {
-        return;
-    };
+    settle(app)
+}
+
+/// Every plan on screen takes what is known now: the section's count (a
+/// plan made while it was still being counted gets it when the prompt
+/// arrives) and its own count after the change. Returns the plan of a
+/// confirmation that was only waiting for the count and now has no
+/// reason to ask: the caller carries it out.
+pub fn settle(app: &mut App) -> Option<Plan> {
+    let model = app.model.as_ref()?;
+    let generation = model.generation;
+    let section = model.prompt_ready.then(|| model.prompt_tokens.unwrap_or(0));
     let costs = app.costs.clone();
     let settle = |plan: &mut Plan| {
-        if plan.effect.tokens.after.is_none()
-            && let Some(n) = costs.get(generation, &plan.steps)
-        {
-            plan.counted(n, super::cost::BUDGET);
-        }
+        let after = costs.get(generation, &plan.steps);
+        plan.settle(section, after, super::cost::BUDGET);
     };
+    let mut ready = None;
     if let Mode::Choice(c) = &mut app.mode {
         for (_, plan) in &mut c.options {
             settle(plan);
         }
+        if c.waiting
+            && let Some((_, plan)) = c.options.first()
+            && plan.effect.tokens.before.is_some()
+        {
+            c.waiting = false;
+            if plan.confirm.is_empty() {
+                ready = Some(plan.clone());
+            }
+        }
         if c.confirming {
             plans::reconfirm(c);
         }
+    }
+    if ready.is_some() {
+        app.mode = Mode::Normal;
     }
     if let Some(Header {
         what: HeaderWhat::Plan(plan),
@@ -162,6 +181,7 @@ pub fn arrived(app: &mut App, counted: Counted) {
     if matches!(app.mode, Mode::Pattern(_)) {
         plans::refresh_tester_cost(app);
     }
+    ready
 }
 
 /// Keeps the header's plan current: asked of the planner again when the

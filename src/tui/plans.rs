@@ -10,7 +10,7 @@ use super::cost::{BUDGET, Cached};
 use super::tree::RowKind;
 use jp_kb_core::config::TopicField;
 use jp_kb_core::edit::FieldValue;
-use jp_kb_core::edit::plan::{self, Answer, Chosen, Intent, List, Plan, Refusal};
+use jp_kb_core::edit::plan::{self, Answer, Chosen, Confirm, Intent, List, Plan, Refusal};
 
 /// What a key proposes.
 #[derive(Debug, Clone)]
@@ -56,6 +56,7 @@ pub fn propose(answer: Option<Answer>) -> Proposal {
             lines: q.lines,
             options: q.options.into_iter().map(|a| (a.label, a.plan)).collect(),
             confirming: false,
+            waiting: false,
         }),
         Some(Answer::Nothing(why)) => Proposal::Note(format!("nothing changed: {why}")),
         Some(Answer::Refuse(why)) => Proposal::Refuse(refusal(&why)),
@@ -74,11 +75,19 @@ fn refusal(why: &Refusal) -> String {
 /// The confirmation of a plan: its reasons, then one option carrying the
 /// plan out (choosing it does not ask again).
 pub fn confirm(plan: Plan) -> Choice {
+    // Nothing known yet but that the section is being counted: wait for
+    // it rather than ask a question the count will answer in a moment.
+    let waiting = !plan.confirm.is_empty()
+        && plan
+            .confirm
+            .iter()
+            .all(|c| matches!(c, Confirm::MayCrossBudget { bound: None, .. }));
     let mut choice = Choice {
         title: "Confirm".into(),
         lines: Vec::new(),
         options: vec![("yes, make the change".into(), plan)],
         confirming: true,
+        waiting,
     };
     reconfirm(&mut choice);
     choice
@@ -90,7 +99,13 @@ pub fn reconfirm(choice: &mut Choice) {
     let Some((_, plan)) = choice.options.first() else {
         return;
     };
-    choice.lines = if plan.confirm.is_empty() {
+    choice.lines = if choice.waiting {
+        vec![
+            "Counting the prompt's tokens first: the change is made once they are, unless it \
+             would cross the budget (Esc cancels)."
+                .to_owned(),
+        ]
+    } else if plan.confirm.is_empty() {
         vec!["Counted: no reason to ask any more.".to_owned()]
     } else {
         plan.confirm

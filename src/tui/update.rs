@@ -89,6 +89,12 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                     if let Some(model) = &mut app.model {
                         model.set_prompt(prompt);
                     }
+                    // Plans made while the section was being counted: a
+                    // change that only waited for the count is made now.
+                    if let Some(plan) = super::plan_costs::settle(app) {
+                        super::finder::settle(app);
+                        return super::modes::run_plan(app, plan);
+                    }
                 }
                 Fetched::PromptHead(part) => {
                     if let Some(model) = &mut app.model {
@@ -111,10 +117,10 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Searched(found) => super::search_mode::found(app, *found),
-        Event::Counted(counted) => {
-            super::plan_costs::arrived(app, *counted);
-            Vec::new()
-        }
+        Event::Counted(counted) => match super::plan_costs::arrived(app, *counted) {
+            Some(plan) => super::modes::run_plan(app, plan),
+            None => Vec::new(),
+        },
         Event::FilesChanged(paths) => {
             // Dropped now, not when the reload arrives: a reload worker
             // drops a result a newer change overtook (its paths are not

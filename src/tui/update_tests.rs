@@ -126,6 +126,7 @@ fn choice() -> Choice {
             ("two".into(), plan("b.toml", edit("b"))),
         ],
         confirming: false,
+        waiting: false,
     }
 }
 
@@ -137,13 +138,13 @@ fn a_choice_returns_the_chosen_plan_as_effects() {
     let effects = run(&mut app, vec![Command::Choose(2)]);
     assert_eq!(
         effects,
-        vec![Effect::Apply(plan(
+        vec![Effect::Apply(Box::new(plan(
             "b.toml",
             Edit::RemoveLearned {
                 topic: "t".into(),
                 patterns: vec!["b".into()]
             }
-        ))]
+        )))]
     );
     assert!(matches!(app.mode, Mode::Normal));
 }

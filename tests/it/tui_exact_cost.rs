@@ -229,3 +229,49 @@ fn tldr_double_star_asks_before_passing_the_budget() {
         c.lines
     );
 }
+
+/// A change asked for while the section is still being counted (a reload
+/// in flight) asks "still counting"; once the prompt arrives, the question
+/// is asked again on what is known and goes when the change cannot cross
+/// the budget (a regression: the dialog kept saying "still counting").
+#[test]
+fn a_question_asked_before_the_section_was_counted_settles_when_it_arrives() {
+    let mut d = tui_support::Demo::new(120, 40);
+    d.select("code-quality");
+    let generation = {
+        let model = d.h.app.model.as_mut().unwrap();
+        model.prompt_ready = false;
+        model.generation
+    };
+    // Straight to `update`: no driver, so nothing counts meanwhile.
+    jp_kb::tui::update::update(&mut d.h.app, Command::ToggleLearned);
+    let Mode::Choice(c) = &d.h.app.mode else {
+        panic!("an uncounted addition asks first")
+    };
+    assert!(
+        c.lines
+            .iter()
+            .any(|l| l.contains("Counting the prompt's tokens first")),
+        "{:?}",
+        c.lines
+    );
+    let prompt = {
+        let model = d.h.app.model.as_ref().unwrap();
+        jp_kb::tui::prompt::RenderedPrompt::render(&model.kb, generation)
+    };
+    let effects = jp_kb::tui::update::update(
+        &mut d.h.app,
+        jp_kb::tui::event::Event::Fetched(Box::new(jp_kb::tui::model::Fetched::Prompt(prompt))),
+    );
+    // It only waited for the count, which gives no reason to ask: the
+    // change asked for is made, with no second question.
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, jp_kb::tui::effect::Effect::Apply(_))),
+        "{effects:?}"
+    );
+    assert!(matches!(d.h.app.mode, Mode::Normal));
+    let screen = d.screen();
+    assert!(!screen.contains("still counting"), "{screen}");
+}

@@ -155,6 +155,10 @@ pub struct ViewChange {
     /// disables).
     pub topics_off: Vec<String>,
     pub tokens: TokenChange,
+    /// Bytes of the subjects entering the section: with the section's
+    /// count now, a safe bound on the count after it until that is
+    /// counted (see [`TokenChange::budget_confirm`]).
+    pub entering_bytes: usize,
 }
 
 impl ViewChange {
@@ -290,6 +294,7 @@ pub(super) fn finish(
         before,
         after: tokens.planned(&plan.steps),
     };
+    effect.entering_bytes = entering_bytes;
     let bound = before.map(|n| n.saturating_add(entering_bytes / 2));
     let mut confirm = Vec::new();
     if effect.leaving.iter().any(|l| !named.contains(l)) {

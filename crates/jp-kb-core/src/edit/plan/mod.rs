@@ -162,7 +162,27 @@ impl Plan {
     /// made: the token line becomes exact, and the budget question is
     /// asked on it (the one on a bound goes).
     pub fn counted(&mut self, after: usize, budget: usize) {
-        self.effect.tokens.after = Some(after);
+        self.settle(self.effect.tokens.before, Some(after), budget);
+    }
+
+    /// The section's count now (`before`) and after the plan (`after`),
+    /// as far as known since the plan was made: each known figure is
+    /// kept, and once the count now is known the budget question is asked
+    /// again, exactly when the count after is known too, else on the
+    /// planner's bound (a plan made before the section was counted would
+    /// otherwise keep saying "still counting").
+    pub fn settle(&mut self, before: Option<usize>, after: Option<usize>, budget: usize) {
+        let tokens = &mut self.effect.tokens;
+        tokens.before = tokens.before.or(before);
+        if after.is_some() {
+            tokens.after = after;
+        }
+        let Some(now) = tokens.before else {
+            return;
+        };
+        // Known now, not counted after: the bound the planner would have
+        // used had the section been counted when it planned.
+        let bound = now.saturating_add(self.effect.entering_bytes / 2);
         self.confirm.retain(|c| {
             !matches!(
                 c,
@@ -170,8 +190,11 @@ impl Plan {
             )
         });
         let entering = !self.effect.entering.is_empty();
-        self.confirm
-            .extend(self.effect.tokens.budget_confirm(budget, entering, None));
+        self.confirm.extend(
+            self.effect
+                .tokens
+                .budget_confirm(budget, entering, Some(bound)),
+        );
     }
 }
 
