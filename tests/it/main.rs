@@ -80,6 +80,7 @@ mod tui_snapshots;
 mod tui_tmux;
 mod tui_tmux_actions;
 mod tui_tmux_layers;
+mod tui_tmux_picker;
 mod tui_tmux_search;
 mod tui_tmux_selection;
 mod tui_tmux_truths;

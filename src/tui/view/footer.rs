@@ -47,7 +47,8 @@ pub fn hints(app: &App) -> String {
         }
         Mode::Choice(_) => vec!["1-9 choose".to_owned(), "Esc cancel".to_owned()],
         Mode::Picker(_) => vec![
-            "↑↓ j/k move".to_owned(),
+            "type to filter".to_owned(),
+            "↑↓ PgUp/PgDn Home/End move".to_owned(),
             hint(Scope::Picker, Command::Confirm, "use this file"),
             hint(Scope::Picker, Command::Cancel, "keep the current one"),
         ],
