@@ -73,6 +73,7 @@ mod tui_planner;
 mod tui_preview_search;
 mod tui_preview_window;
 mod tui_reading;
+mod tui_rough_edges;
 mod tui_search;
 mod tui_selection;
 mod tui_signals;
