@@ -63,6 +63,7 @@ mod tokens_oracle;
 mod tui_behaviour;
 mod tui_client_prompt;
 mod tui_connect;
+mod tui_copy_size;
 mod tui_exact_cost;
 mod tui_findings;
 mod tui_fluency;
