@@ -203,12 +203,44 @@ pub enum Fix {
 impl Fix {
     /// `disable "logo"`, `remove "p" from learned`.
     pub fn label(&self) -> String {
+        self.label_with(self.name())
+    }
+
+    /// The slug or entry the fix acts on.
+    fn name(&self) -> &str {
         match self {
-            Fix::Disable { slug, .. } => format!("fix: disable \"{slug}\""),
-            Fix::Remove { entry, list, .. } => {
-                format!("fix: remove \"{entry}\" from {}", list.key())
+            Fix::Disable { slug, .. } => slug,
+            Fix::Remove { entry, .. } => entry,
+        }
+    }
+
+    fn label_with(&self, name: &str) -> String {
+        match self {
+            Fix::Disable { .. } => format!("fix: disable \"{name}\""),
+            Fix::Remove { list, .. } => format!("fix: remove \"{name}\" from {}", list.key()),
+        }
+    }
+
+    /// [`Fix::label`] in at most `room` columns: the slug or entry is cut
+    /// (with `…`), never the words around it, so the footer keeps its
+    /// other keys whatever the name's length.
+    pub fn label_within(&self, room: usize) -> String {
+        let width = |s: &str| ratatui::text::Span::raw(s).width();
+        let full = self.label();
+        if width(&full) <= room {
+            return full;
+        }
+        let keep = room.saturating_sub(width(&self.label_with("")) + 1).max(1);
+        let mut cut = String::new();
+        for ch in self.name().chars() {
+            cut.push(ch);
+            if width(&cut) > keep {
+                cut.pop();
+                break;
             }
         }
+        cut.push('…');
+        self.label_with(&cut)
     }
 
     /// The planner's intent carrying the fix out.

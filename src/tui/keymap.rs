@@ -62,7 +62,10 @@ impl Scope {
 
     /// Text scopes pass unbound keys to the input.
     fn is_text(self) -> bool {
-        matches!(self, Scope::Line | Scope::Form | Scope::Search)
+        matches!(
+            self,
+            Scope::Line | Scope::Form | Scope::Search | Scope::Picker
+        )
     }
 }
 
@@ -334,13 +337,22 @@ fn dialog_bindings() -> Vec<Binding> {
     use KeyCode as K;
     use Scope::{Choice, Form, Help, Line, Picker};
     vec![
+        // Letters filter the list (JP's own configuration has 60-odd
+        // files), so the picker moves with the arrows and page keys only.
         b(Picker, K::Down, NONE, A::MoveDown, "next file"),
-        b(Picker, c('j'), NONE, A::MoveDown, "next file"),
         b(Picker, K::Up, NONE, A::MoveUp, "previous file"),
-        b(Picker, c('k'), NONE, A::MoveUp, "previous file"),
-        b(Picker, K::Enter, NONE, A::Confirm, "edits go to this file"),
+        b(Picker, K::PageDown, NONE, A::PageDown, "page down"),
+        b(Picker, K::PageUp, NONE, A::PageUp, "page up"),
+        b(Picker, K::Home, NONE, A::Top, "first file"),
+        b(Picker, K::End, NONE, A::Bottom, "last file"),
+        b(
+            Picker,
+            K::Enter,
+            NONE,
+            A::Confirm,
+            "edits go to this file (on the fold row: show the files)",
+        ),
         b(Picker, K::Esc, NONE, A::Cancel, "keep the current file"),
-        b(Picker, c('q'), NONE, A::Cancel, "keep the current file"),
         b(Picker, c('c'), CTRL, A::Quit, "quit"),
         b(Help, K::Esc, NONE, A::Cancel, "close help"),
         b(Help, c('?'), NONE, A::Cancel, "close help"),

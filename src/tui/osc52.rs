@@ -18,6 +18,38 @@ use super::tree::RowKind;
 use jp_kb_core::display::clean_name;
 use jp_kb_core::learn::Outcome;
 
+/// The most bytes of text one OSC 52 sequence carries through tmux:
+/// tmux (3.3a, measured) drops a sequence whose body (`52;c;` and the
+/// base64) reaches 1 MiB, so base64's 4 bytes per 3 leave 786,426 bytes
+/// of text (docs/decisions.md). Above it `y` refuses and names the CLI.
+pub const MOST: usize = 786_426;
+
+/// `bytes` for a person: `812 bytes`, `312 KiB`, `4.4 MiB`.
+pub fn size(bytes: usize) -> String {
+    const KIB: usize = 1024;
+    if bytes < KIB {
+        format!("{bytes} bytes")
+    } else if bytes < KIB * KIB {
+        format!("{} KiB", bytes.div_ceil(KIB))
+    } else {
+        // One decimal: tenths of a MiB, rounded up (never less than it is).
+        let tenths = (bytes * 10).div_ceil(KIB * KIB);
+        format!("{}.{} MiB", tenths / 10, tenths % 10)
+    }
+}
+
+/// Why `what` of `bytes` is not copied, with the CLI that copies it
+/// (`None` when it fits).
+fn too_big(what: &str, bytes: usize, cli: &str) -> Option<String> {
+    (bytes > MOST).then(|| {
+        format!(
+            "not copied: {what} is {}, over the {} an OSC 52 copy carries (tmux drops it); use `{cli} | xclip -selection clipboard` or `{cli} > file`",
+            size(bytes),
+            size(MOST)
+        )
+    })
+}
+
 /// The escape sequence that puts `text` (its exact bytes) on the
 /// clipboard: `ESC ] 52 ; c ; base64 BEL`.
 pub fn sequence(text: &str) -> String {
@@ -38,7 +70,24 @@ pub fn copy(app: &mut App) -> Vec<Effect> {
         Focus::Subjects => ("the slug", selected_slug(app)),
         Focus::Preview => match app.preview.tab {
             Tab::Prompt if app.preview.prompt_client.is_none() => {
-                app.set_status("copied the <knowledge> section (OSC 52)", false);
+                let bytes = app
+                    .model
+                    .as_ref()
+                    .and_then(|m| m.prompt.as_ref())
+                    .map(|p| p.bytes);
+                if let Some(why) =
+                    bytes.and_then(|b| too_big("the <knowledge> section", b, "jp-kb prompt"))
+                {
+                    app.set_status(why, true);
+                    return Vec::new();
+                }
+                let size = bytes
+                    .map(|b| format!("{}, ", self::size(b)))
+                    .unwrap_or_default();
+                app.set_status(
+                    format!("copied the <knowledge> section ({size}OSC 52)"),
+                    false,
+                );
                 return vec![Effect::CopyPrompt];
             }
             Tab::Prompt => {
@@ -59,8 +108,12 @@ pub fn copy(app: &mut App) -> Vec<Effect> {
         },
     };
     if let Some(text) = text.filter(|t| !t.is_empty()) {
+        if let Some(why) = too_big(what, text.len(), "jp-kb learn") {
+            app.set_status(why, true);
+            return Vec::new();
+        }
         app.set_status(
-            format!("copied {what} ({} bytes, OSC 52)", text.len()),
+            format!("copied {what} ({}, OSC 52)", size(text.len())),
             false,
         );
         vec![Effect::Copy(text)]

@@ -6,7 +6,7 @@ use super::app::{App, Mode};
 use super::command::Command;
 use super::effect::Effect;
 use super::modes::quit;
-use super::picker::{Picker, PickerResult, chosen_message};
+use super::picker::{Picker, PickerResult, chosen_message, list_height};
 
 /// `f`: the picker over the loaded workspace's layers.
 pub fn open(app: &mut App) {
@@ -28,7 +28,8 @@ pub fn key(app: &mut App, command: &Command) -> Vec<Effect> {
         return Vec::new();
     };
     let topic = p.topic.clone();
-    match p.key(command) {
+    let page = list_height(app.size.1, p.rows().len());
+    match p.key(command, page) {
         PickerResult::Stay => {}
         PickerResult::Cancel => {
             app.mode = Mode::Normal;

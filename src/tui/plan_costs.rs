@@ -240,6 +240,10 @@ fn header(app: &App, key: HeaderKey) -> Option<Header> {
 
 /// The header's line: `l (learn): +312 tok → 5,312 tok, budget 20,000`.
 pub fn header_line(app: &App) -> Option<String> {
+    // `--read-only` offers no edit, so no key's cost either.
+    if app.read_only_flag {
+        return None;
+    }
     let h = app.costs.header.as_ref()?;
     Some(match &h.what {
         HeaderWhat::Plan(plan) => format!(

@@ -372,7 +372,11 @@ fn x_removes_a_learned_entry_that_selects_nothing() {
         .position(|f| f.code == Code::LearnedSelectsNothing)
         .unwrap();
     d.keys(&"j".repeat(at));
-    assert!(status_line(&d).contains("x fix: remove \"gone/**\" from learned"));
+    assert!(
+        status_line(&d).contains("x fix: remove \"gone/**\" from learned"),
+        "{}",
+        status_line(&d)
+    );
     d.keys("x");
     assert!(
         d.config_text().contains("learned = [\"maintainers/*\"]"),

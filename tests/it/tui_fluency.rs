@@ -314,11 +314,14 @@ fn the_pattern_tester_is_a_popup_wide_enough_for_its_lines() {
         d.keys("\tgmaintainers/*");
         let screen = d.screen();
         // The count and the cost of Enter are whole, not cut at the
-        // subjects pane's edge.
-        assert!(
-            screen.contains("selects 2 subjects (hidden: exact slug only)"),
-            "{width}:\n{screen}"
-        );
+        // subjects pane's edge: on one line at 120, wrapped in the pane at
+        // 80 (where widening hid the preview's lines, issue 26 item 6).
+        let whole = if width < 100 {
+            screen.contains("selects 2 subjects (hidden:") && screen.contains("exact slug only)")
+        } else {
+            screen.contains("selects 2 subjects (hidden: exact slug only)")
+        };
+        assert!(whole, "{width}:\n{screen}");
         assert!(screen.contains("Pattern tester"), "{screen}");
         // The live learn output beside it stays in view.
         assert!(screen.contains("learn(topic:"), "{width}:\n{screen}");

@@ -58,9 +58,6 @@ fn the_layer_picker_writes_only_where_the_person_chose_in_a_real_jp_workspace() 
     assert_eq!(
         rows,
         [
-            "extends .jp/config/knowledge/voice.toml JP loads it: a `kb` table stops today's JP",
-            "extends .jp/config/personas/default.toml JP loads it: a `kb` table stops today's JP",
-            "team .jp/config.toml JP loads it: a `kb` table stops today's JP",
             "› team .jp/kb.toml declares `docs`",
             "user-workspace .user-data/workspace/jp-abc12/kb.toml new: created on the first edit",
             ".jp.toml .jp.toml new · JP loads it: a `kb` table stops today's JP",
@@ -69,8 +66,13 @@ fn the_layer_picker_writes_only_where_the_person_chose_in_a_real_jp_workspace() 
     );
     assert!(!screen.contains(".."), "paths are normalised: {screen}");
 
+    // JP's own files are folded into one row (issue 26 item 3).
+    assert!(
+        screen.contains("3 more files JP loads (.jp/ 1, .jp/config/knowledge/ 1, …)"),
+        "{screen}"
+    );
     // The user-workspace file, right below the current target.
-    tmux.literal("j");
+    tmux.send(&["Down"]);
     tmux.send(&["Enter"]);
     let user_file = ".user-data/workspace/jp-abc12/kb.toml";
     let screen = tmux.wait_for("the new target on the status line", |s| {
@@ -105,7 +107,7 @@ fn the_layer_picker_writes_only_where_the_person_chose_in_a_real_jp_workspace() 
     });
 
     // Back to the picker: it opens on the real target; choose JP's
-    // `voice.toml` (four rows up), which JP loads.
+    // `voice.toml` (folded: typed), which JP loads.
     tmux.literal("f");
     tmux.wait_for("the picker again, on the real target", |s| {
         s.contains("Enter: edits go there")
@@ -113,9 +115,7 @@ fn the_layer_picker_writes_only_where_the_person_chose_in_a_real_jp_workspace() 
                 .iter()
                 .any(|r| r.starts_with(&format!("› user-workspace {user_file}")))
     });
-    for _ in 0..4 {
-        tmux.literal("k");
-    }
+    tmux.literal("voice");
     tmux.send(&["Enter"]);
     let screen = tmux.wait_for("voice.toml as the target", |s| {
         s.contains("edits→ .jp/config/knowledge/voice.toml")

@@ -61,6 +61,19 @@ pub fn jp_workspace(tmux: &super::Tmux) -> std::path::PathBuf {
     root
 }
 
+/// `n` MCP tool files under `.jp/mcp/tools/` (JP's real configuration
+/// extends `mcp/tools/**/*.toml`: 62 of them, one per tool).
+pub fn mcp_tools(root: &Path, n: usize) {
+    for i in 0..n {
+        let server = ["github", "cargo", "fs", "git"][i % 4];
+        write(
+            root,
+            &format!(".jp/mcp/tools/{server}/tool_{i:02}.toml"),
+            &format!("[conversation.tools.{server}_tool_{i:02}]\nenable = true\n"),
+        );
+    }
+}
+
 pub fn kb_toml(root: &Path) -> String {
     std::fs::read_to_string(root.join(".jp/kb.toml")).unwrap()
 }

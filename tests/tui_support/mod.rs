@@ -54,22 +54,27 @@ impl Demo {
         self.keys(&format!("/{query}\n"));
     }
 
-    /// Opens the layer picker (`f`), moves to the layer shown as `shown`
-    /// through the key map, and chooses it with Enter.
+    /// Opens the layer picker (`f`), types `shown` to filter, moves to
+    /// the row shown as `shown` with ↓ and chooses it with Enter.
     pub fn pick_layer(&mut self, shown: &str) {
         self.keys("f");
+        assert!(
+            matches!(self.h.app.mode, jp_kb::tui::app::Mode::Picker(_)),
+            "f opens the layer picker"
+        );
+        self.keys(shown);
         let jp_kb::tui::app::Mode::Picker(p) = &self.h.app.mode else {
-            panic!("f opens the layer picker");
+            panic!("typing keeps the layer picker open");
         };
         let at = p
-            .layers
+            .rows()
             .iter()
-            .position(|l| l.shown == shown)
+            .position(
+                |r| matches!(r, jp_kb::tui::picker::Row::Layer(i) if p.layers[*i].shown == shown),
+            )
             .unwrap_or_else(|| panic!("{shown} is not offered: {:?}", p.layers));
-        let from = p.selected;
-        let n = p.layers.len();
-        for _ in 0..(at + n - from) % n {
-            self.keys("j");
+        for _ in p.selected..at {
+            self.h.press(KeyCode::Down, KeyModifiers::NONE);
         }
         self.keys("\n");
     }

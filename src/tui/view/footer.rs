@@ -27,6 +27,13 @@ pub fn hints(app: &App) -> String {
             "Enter keep".to_owned(),
             "Esc clear".to_owned(),
         ],
+        // `--read-only`: the tester shows what a pattern selects; Enter
+        // would be refused, so it is not offered.
+        Mode::Pattern(_) if app.read_only_flag => vec![
+            "read-only: patterns are tried, not added".to_owned(),
+            "Tab learned/disabled".to_owned(),
+            "Esc close".to_owned(),
+        ],
         Mode::Pattern(t) => vec![
             format!(
                 "Enter add to {}",
@@ -47,7 +54,8 @@ pub fn hints(app: &App) -> String {
         }
         Mode::Choice(_) => vec!["1-9 choose".to_owned(), "Esc cancel".to_owned()],
         Mode::Picker(_) => vec![
-            "↑↓ j/k move".to_owned(),
+            "type to filter".to_owned(),
+            "↑↓ PgUp/PgDn Home/End move".to_owned(),
             hint(Scope::Picker, Command::Confirm, "use this file"),
             hint(Scope::Picker, Command::Cancel, "keep the current one"),
         ],
@@ -57,6 +65,12 @@ pub fn hints(app: &App) -> String {
             hint(Scope::Search, Command::Confirm, "go to"),
             hint(Scope::Search, Command::NextField, "hits (l/d)"),
             hint(Scope::Search, Command::Cancel, "close"),
+        ],
+        Mode::Search(true) if app.read_only_flag => vec![
+            "↑↓ j/k choose".to_owned(),
+            hint(Scope::SearchHits, Command::Confirm, "go to"),
+            hint(Scope::SearchHits, Command::NextField, "query"),
+            hint(Scope::SearchHits, Command::Cancel, "close"),
         ],
         Mode::Search(true) => vec![
             "↑↓ j/k choose".to_owned(),
@@ -79,6 +93,8 @@ pub fn hints(app: &App) -> String {
 
 /// The main screen's hints: what the focused pane and tab take.
 fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<String> {
+    let ro = app.read_only_flag;
+    let mut fix_at = None;
     let mut v = vec![normal(Command::ToggleHelp, "help")];
     if app.preview.tab == Tab::Prompt {
         v.push(normal(Command::CyclePromptView, "prompt as…"));
@@ -91,15 +107,17 @@ fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<Stri
                 v.push(normal(Command::OpenFilter, "search"));
             }
             if tab == Tab::Findings {
-                // The fix key is named only here, with what it does.
-                if let Some(fix) = crate::tui::finding_actions::fix(app) {
-                    v.push(normal(Command::FixFinding, &fix.label()));
+                // The fix key is named only here, with what it does; its
+                // slug is cut to what the footer leaves (below).
+                if let Some(fix) = crate::tui::finding_actions::fix(app).filter(|_| !ro) {
+                    fix_at = Some((v.len(), fix));
+                    v.push(String::new());
                 }
-                v.extend([
-                    normal(Command::Activate, "go to"),
-                    normal(Command::OpenEditor, "edit at line"),
-                    normal(Command::ToggleFindingsScope, "all/this topic"),
-                ]);
+                v.push(normal(Command::Activate, "go to"));
+                if !ro {
+                    v.push(normal(Command::OpenEditor, "edit at line"));
+                }
+                v.push(normal(Command::ToggleFindingsScope, "all/this topic"));
             }
             v.extend([
                 normal(Command::ToggleWrap, "wrap"),
@@ -118,13 +136,42 @@ fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<Stri
         _ => v.extend(subject_hints(app, &normal)),
     }
     v.push(normal(Command::Quit, "quit"));
+    if let Some((at, fix)) = fix_at {
+        // The other hints keep their place: the fix's name gets the
+        // columns they leave (at least a few characters of it).
+        // The status message shares the row (`message   hints`).
+        let message = match width(&app.status.message) {
+            0 => 0,
+            n => n + 3,
+        };
+        let others: Vec<&str> = v
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != at)
+            .map(|(_, h)| h.as_str())
+            .collect();
+        let key = normal(Command::FixFinding, "");
+        let used = message + width(&others.join(" · ")) + width(" · ") + width(&key);
+        let room = usize::from(app.size.0).saturating_sub(used).max(12);
+        v[at] = format!("{key}{}", fix.label_within(room));
+    }
     v
+}
+
+fn width(s: &str) -> usize {
+    ratatui::text::Span::raw(s).width()
 }
 
 /// The subjects pane's hints: what `l`/`d` act on (the marks, if any).
 fn subject_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<String> {
     let marked = app.topic_state().map_or(0, |t| app.marks.count(t.id()));
-    if marked > 0 {
+    if app.read_only_flag {
+        // Nothing here edits: the browsing keys instead.
+        vec![
+            normal(Command::OpenFilter, "filter"),
+            "read-only".to_owned(),
+        ]
+    } else if marked > 0 {
         vec![
             format!("l/d: the {marked} marked"),
             normal(Command::ToggleMark, "(un)mark"),

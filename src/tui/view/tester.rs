@@ -66,7 +66,14 @@ pub fn area(areas: &Areas, screen: Rect, lines: &[&str]) -> (Rect, u16) {
         .max()
         .unwrap_or(0);
     let wanted = u16::try_from(longest).unwrap_or(u16::MAX).saturating_add(2);
-    let cap = (screen.width / 3 * 2).max(pane.width);
+    // Below 100 columns the preview has no column to spare (at 80 the
+    // widened popup hid the start of every preview line): the popup keeps
+    // the subjects pane's width and wraps its lines instead.
+    let cap = if screen.width < NARROW {
+        pane.width
+    } else {
+        (screen.width / 3 * 2).max(pane.width)
+    };
     let width = wanted.clamp(pane.width, cap).min(screen.width);
     let x = pane.x.min(screen.right().saturating_sub(width));
     let inner = usize::from(width.saturating_sub(2));
@@ -88,6 +95,9 @@ pub fn area(areas: &Areas, screen: Rect, lines: &[&str]) -> (Rect, u16) {
     (area, info)
 }
 
+/// Screens narrower than this keep the preview whole (see [`area`]).
+const NARROW: u16 = 100;
+
 /// Draws the tester over the screen laid out as `areas`.
 pub fn render(app: &App, tester: &Tester, areas: &Areas, frame: &mut Frame) {
     let t = app.theme;
@@ -101,7 +111,12 @@ pub fn render(app: &App, tester: &Tester, areas: &Areas, frame: &mut Frame) {
     // (a bound on that work; its share of a key was not measured alone).
     let most = usize::from(frame.area().width) * usize::from(frame.area().height);
     let info = cut(&info, most);
-    let cost: Vec<String> = tester.cost.iter().map(|l| cut(l, most)).collect();
+    // `--read-only`: Enter adds nothing, so it has no cost to show.
+    let cost: Vec<String> = if app.read_only_flag {
+        Vec::new()
+    } else {
+        tester.cost.iter().map(|l| cut(l, most)).collect()
+    };
     let mut lines: Vec<&str> = vec![&info];
     lines.extend(cost.iter().map(String::as_str));
     let (popup, info_height) = area(areas, frame.area(), &lines);
@@ -116,7 +131,14 @@ pub fn render(app: &App, tester: &Tester, areas: &Areas, frame: &mut Frame) {
         .title(Line::styled(" Pattern tester ", t.title()))
         // The keys are in the footer (whole at any width); the border
         // keeps where Enter adds.
-        .title_bottom(Line::styled(format!(" Enter adds to {dest} "), t.muted()));
+        .title_bottom(Line::styled(
+            if app.read_only_flag {
+                " read-only: nothing is added ".to_owned()
+            } else {
+                format!(" Enter adds to {dest} ")
+            },
+            t.muted(),
+        ));
     let inner = block.inner(popup);
     frame.render_widget(Clear, popup);
     frame.render_widget(block, popup);
