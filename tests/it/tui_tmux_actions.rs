@@ -81,8 +81,10 @@ fn findings_are_fixed_visited_and_opened_at_their_line_in_a_real_jp_workspace() 
     tmux.literal("t");
     tmux.wait_for("the findings cursor", |s| s.contains('❯'));
     // The footer names the fix of the finding under the cursor.
+    // The footer cuts the entry, not the keys, when the line is full
+    // (issue 26 item 6): its start is enough to know the finding.
     move_until(&tmux, "the dead learned entry", |s| {
-        s.contains("x fix: remove \"nope/**\" from learned")
+        s.contains("x fix: remove \"n")
     });
     // o opens the editor at the entry's line in kb.toml (line 4).
     tmux.literal("o");
@@ -96,8 +98,10 @@ fn findings_are_fixed_visited_and_opened_at_their_line_in_a_real_jp_workspace() 
     // Back on the Findings tab, x removes the entry: one write.
     tmux.literal("t");
     tmux.wait_for("the findings tab", |s| s.contains("(t: only `docs`)"));
+    // The footer cuts the entry, not the keys, when the line is full
+    // (issue 26 item 6): its start is enough to know the finding.
     move_until(&tmux, "the dead learned entry", |s| {
-        s.contains("x fix: remove \"nope/**\" from learned")
+        s.contains("x fix: remove \"n")
     });
     tmux.literal("x");
     tmux.wait_for("the fix", |s| s.contains("removed"));

@@ -210,8 +210,12 @@ fn every_change_shows_its_cost_first_in_a_real_jp_workspace() {
     tmux.wait_for("the filter cleared", |s| !s.contains("/ big"));
     select_directory(&tmux, "rules");
     tmux.literal("l");
-    let screen = tmux.wait_for("the directory dialog", |s| {
-        s.contains("learned: directory `rules/`") && s.contains("Esc  cancel")
+    // Each option's exact figure is counted off the key path: wait for
+    // them all, not the placeholder.
+    let screen = tmux.wait_for("the directory dialog, counted", |s| {
+        s.contains("learned: directory `rules/`")
+            && s.contains("Esc  cancel")
+            && !s.contains("counting tokens")
     });
     let joined: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
     for part in [
