@@ -9,7 +9,7 @@
 
 pub use jp_kb_core::{
     KnowledgeBase, Outcome, check, clients, config, content, display, edit, frontmatter, kb, learn,
-    mcp, plural, render, search, subjects, tokens, topic,
+    mcp, plural, render, search, subjects, tokens, topic, usage,
 };
 
 pub mod tui;

@@ -33,6 +33,7 @@ pub mod search;
 pub mod subjects;
 pub mod topic;
 pub mod unique;
+pub mod usage;
 
 pub use jp_kb_tokens as tokens;
 pub use kb::KnowledgeBase;
