@@ -22,7 +22,7 @@ fn workspace() -> Sandbox {
 }
 
 /// Every path under the sandbox but the user data directory, where the
-/// server keeps its usage ledger (contract §9; tests/mcp_usage.rs).
+/// server keeps its usage ledger (contract §9; `tests/mcp_usage.rs`).
 fn snapshot(dir: &Path) -> Vec<(String, u64, SystemTime)> {
     let data = dir.join("data");
     let mut out: Vec<_> = walkdir::WalkDir::new(dir)
