@@ -82,7 +82,7 @@ impl UsageLog {
             entry.topic = served.topic.into();
             entry.slugs = served.slugs.into_iter().map(Into::into).collect();
             entry.preloaded = served.preloaded.into_iter().map(Into::into).collect();
-            entry.patterns = patterns.into_iter().flatten().map(Into::into).collect();
+            entry.set_patterns(patterns.unwrap_or_default());
             vec![entry]
         };
         self.recorder

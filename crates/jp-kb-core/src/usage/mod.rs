@@ -21,6 +21,7 @@ pub mod read;
 pub mod record;
 pub mod recorder;
 pub mod report;
+mod scan;
 pub mod served;
 pub mod text;
 pub mod time;

@@ -49,6 +49,8 @@ pub struct Entry<'a> {
     #[serde(default, skip_serializing_if = "Vec::is_empty", borrow)]
     pub slugs: Vec<Text<'a>>,
     /// How they were asked for (the call's patterns); records only.
+    /// Absent when the patterns are exactly the slugs served (the common
+    /// exact-slug call): a fifth of a typical record, and of reading it.
     #[serde(default, skip_serializing_if = "Vec::is_empty", borrow)]
     pub patterns: Vec<Text<'a>>,
     /// Pre-loaded (learned) subjects a `learn` call asked for anyway: the
@@ -105,6 +107,30 @@ impl Entry<'_> {
         }
     }
 
+    /// Sets the patterns of a `learn` call, left out when they are the
+    /// slugs served, in order.
+    pub fn set_patterns(&mut self, patterns: Vec<String>) {
+        let same = patterns.len() == self.slugs.len()
+            && patterns
+                .iter()
+                .zip(&self.slugs)
+                .all(|(p, s)| p == s.as_str());
+        self.patterns = if same {
+            Vec::new()
+        } else {
+            patterns.into_iter().map(Text::from).collect()
+        };
+    }
+
+    /// The patterns of a `learn` call (the slugs when none were written).
+    pub fn asked(&self) -> &[Text<'_>] {
+        if self.patterns.is_empty() {
+            &self.slugs
+        } else {
+            &self.patterns
+        }
+    }
+
     /// Whether this line is a compacted day count.
     pub fn is_day_count(&self) -> bool {
         self.day.is_some()
@@ -147,16 +173,20 @@ mod tests {
             ("claude-code".into(), "2.0".into()),
         );
         e.slugs = vec!["internal-notes".to_owned().into()];
-        e.patterns = vec!["internal-notes".to_owned().into()];
+        e.set_patterns(vec![".internal-notes".to_owned()]);
         e.tokens = 12;
         let line = e.to_line();
         assert_eq!(
             line,
-            "{\"t\":1800000000,\"kind\":\"learn\",\"topic\":\"project\",\"slugs\":[\"internal-notes\"],\"patterns\":[\"internal-notes\"],\"tokens\":12,\"session\":\"s1\",\"client\":\"claude-code\",\"version\":\"2.0\"}\n"
+            "{\"t\":1800000000,\"kind\":\"learn\",\"topic\":\"project\",\"slugs\":[\"internal-notes\"],\"patterns\":[\".internal-notes\"],\"tokens\":12,\"session\":\"s1\",\"client\":\"claude-code\",\"version\":\"2.0\"}\n"
         );
         let back = Entry::parse(line.trim_end().as_bytes()).unwrap();
         assert_eq!(back, e);
         assert_eq!(back.client_label().as_deref(), Some("claude-code 2.0"));
+        // Asked by exactly the slugs served: no patterns written.
+        e.set_patterns(vec!["internal-notes".to_owned()]);
+        assert!(e.patterns.is_empty());
+        assert_eq!(e.asked(), &e.slugs[..]);
     }
 
     #[test]
