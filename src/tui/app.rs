@@ -217,6 +217,9 @@ pub struct App {
     pub drawn: Drawn,
     /// The search mode's query and hits, kept between visits.
     pub search: super::search_state::SearchState,
+    /// What the usage ledger says (read by the usage worker), and the
+    /// subjects pane's usage order.
+    pub usage: super::usage::UsageState,
 }
 
 impl App {
@@ -248,6 +251,7 @@ impl App {
             shown_load: 0,
             drawn: Drawn::default(),
             search: super::search_state::SearchState::default(),
+            usage: super::usage::UsageState::default(),
         }
     }
 
@@ -262,7 +266,7 @@ impl App {
     /// The subjects pane's rows for the selected topic.
     pub fn rows(&self) -> Rc<Vec<Row>> {
         self.topic_state()
-            .map_or_else(Rc::default, |state| self.subjects.rows(state))
+            .map_or_else(Rc::default, |state| self.subjects.rows(state, &self.usage))
     }
 
     pub fn selected_row(&self) -> Option<Row> {
