@@ -137,3 +137,37 @@ fn bad_arguments_are_errors_that_say_what_is_valid() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("project"));
 }
+
+#[test]
+fn check_notes_preloaded_subjects_asked_for_without_failing() {
+    let sb = sandbox();
+    let out = sb.cmd().arg("check").output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("note:"));
+    let code = out.status.code();
+    let l = ledger(&sb);
+    let now = time::now();
+    let mut e = Entry::record(
+        now,
+        Kind::Learn,
+        "project".into(),
+        "s".into(),
+        ("jp".into(), "1".into()),
+    );
+    e.preloaded = vec!["maintainers/jean".to_owned().into()];
+    l.append(&e, now).unwrap();
+    let out = sb
+        .cmd()
+        .args(["-k", "project/maintainers/*", "check"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("note: `learn` was asked in the last 30 days for pre-loaded subject: project/maintainers/jean"),
+        "{stderr}"
+    );
+    assert_eq!(
+        out.status.code(),
+        code,
+        "the note never changes the outcome"
+    );
+}

@@ -111,6 +111,49 @@ pub fn run(env: &Environment, kb: &KnowledgeBase, args: &UsageArgs) -> Result<Ex
     Ok(ExitCode::SUCCESS)
 }
 
+/// For `jp-kb check`: a note on stderr naming the pre-loaded subjects
+/// that `learn` was asked for in the last 30 days (the assistant did not
+/// notice them in its system prompt?). Cheap when there is no ledger (one
+/// `stat`); silent on any error: it is a hint, never a finding.
+pub fn check_note(env: &Environment, options: &jp_kb::config::LoadOptions) {
+    let Some(data) = &env.user_data_dir else {
+        return;
+    };
+    let Ok(root) = jp_kb::config::workspace::resolve_root(env, options.workspace.as_deref()) else {
+        return;
+    };
+    let path = ledger_path(data, &root);
+    if !path.is_file() {
+        return;
+    }
+    let Ok(kb) = KnowledgeBase::load(env, options) else {
+        return;
+    };
+    let since = time::now().saturating_sub(30 * 86_400);
+    let Ok(tally) = Tally::read(&path, Some(since)) else {
+        return;
+    };
+    let asked: Vec<String> = Report::build(&kb, &tally, None)
+        .rows
+        .iter()
+        .filter(|r| r.state == jp_kb::usage::State::Learned)
+        .filter(|r| r.usage.is_some_and(|u| u.asked_while_preloaded > 0))
+        .map(|r| format!("{}/{}", escape_name(r.topic), escape_name(r.slug)))
+        .collect();
+    if asked.is_empty() {
+        return;
+    }
+    eprintln!(
+        "note: `learn` was asked in the last 30 days for pre-loaded {}: {} (the assistant may not notice them in its system prompt; `jp-kb usage` has the figures)",
+        if asked.len() == 1 {
+            "subject"
+        } else {
+            "subjects"
+        },
+        asked.join(", ")
+    );
+}
+
 fn subject_json<'a>(row: &Row<'a>) -> SubjectJson<'a> {
     SubjectJson {
         topic: row.topic,
