@@ -25,8 +25,6 @@ use std::process::Command;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use jp_kb::subjects::walk::walk_subjects_in_one_thread;
-use jp_kb::subjects::walk_subjects;
 use jp_kb::tui::app::App;
 use jp_kb::tui::event::Event;
 use jp_kb::tui::harness::Harness;
@@ -34,6 +32,8 @@ use jp_kb::tui::keymap::{bindings, resolve_in};
 use jp_kb::tui::theme::Theme;
 use jp_kb::tui::tree::RowKind;
 use jp_kb::tui::view;
+use jp_kb_core::subjects::walk::walk_subjects_in_one_thread;
+use jp_kb_core::subjects::walk_subjects;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

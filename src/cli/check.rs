@@ -8,9 +8,9 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use jp_kb::check::report::{HumanStyle, render_human, render_json_lines};
-use jp_kb::check::{Thresholds, check};
-use jp_kb::config::{Environment, LoadOptions};
+use jp_kb_core::check::report::{HumanStyle, render_human, render_json_lines};
+use jp_kb_core::check::{Thresholds, check};
+use jp_kb_core::config::{Environment, LoadOptions};
 
 use super::output::CliError;
 
@@ -79,16 +79,17 @@ fn client_findings(
     env: &Environment,
     options: &LoadOptions,
     client: &str,
-) -> Result<Vec<jp_kb::check::findings::Finding>, CliError> {
-    let profile = jp_kb::clients::profile::profile(client).map_err(CliError::usage)?;
-    let Ok(kb) = jp_kb::KnowledgeBase::load(env, options) else {
+) -> Result<Vec<jp_kb_core::check::findings::Finding>, CliError> {
+    let profile = jp_kb_core::clients::profile::profile(client).map_err(CliError::usage)?;
+    let Ok(kb) = jp_kb_core::KnowledgeBase::load(env, options) else {
         return Ok(Vec::new());
     };
     let setup =
-        jp_kb::clients::setup::read_setup(kb.root(), &profile).map_err(CliError::runtime)?;
-    let arrivals = jp_kb::clients::arrival::arrivals(&kb, &profile, &setup);
-    let mut findings = jp_kb::clients::findings::client_findings(&kb, &profile, &setup, &arrivals);
-    findings.extend(jp_kb::clients::findings::setup_findings(&kb, &profile));
+        jp_kb_core::clients::setup::read_setup(kb.root(), &profile).map_err(CliError::runtime)?;
+    let arrivals = jp_kb_core::clients::arrival::arrivals(&kb, &profile, &setup);
+    let mut findings =
+        jp_kb_core::clients::findings::client_findings(&kb, &profile, &setup, &arrivals);
+    findings.extend(jp_kb_core::clients::findings::setup_findings(&kb, &profile));
     Ok(findings)
 }
 

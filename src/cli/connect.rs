@@ -1,13 +1,13 @@
 //! `jp-kb connect CLIENT [--dry-run]` and `jp-kb sync [--dry-run]`: write
-//! (or show) the files a client needs (`jp_kb::clients`).
+//! (or show) the files a client needs (`jp_kb_core::clients`).
 
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use jp_kb::KnowledgeBase;
-use jp_kb::clients::connect::{Client, FileWrite, Part, Texts, plan};
-use jp_kb::clients::sync::{after_edit, plan_sync};
-use jp_kb::edit::unified_diff;
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::clients::connect::{Client, FileWrite, Part, Texts, plan};
+use jp_kb_core::clients::sync::{after_edit, plan_sync};
+use jp_kb_core::edit::unified_diff;
 
 use super::output::CliError;
 
@@ -54,28 +54,15 @@ fn shown(kb: &KnowledgeBase, write: &FileWrite) -> String {
 fn print_diff(kb: &KnowledgeBase, write: &FileWrite) {
     let old = write.before.as_deref().unwrap_or("");
     let diff = unified_diff(old, &write.after, &shown(kb, write));
-    print!("{}", jp_kb::display::escape_lines(&diff));
+    print!("{}", jp_kb_core::display::escape_lines(&diff));
 }
 
 /// What the person must know after connecting: how the client finds the
 /// tool, and what it asks first.
-fn next_steps(client: Client) -> &'static str {
-    match client {
-        Client::Jp => {
-            "JP now gets the <knowledge> section as a system-prompt section and the `learn` tool \
-             (run unattended, its whole description as summary). `jp -w DIR` works from anywhere: \
-             the server is started with --workspace. JP's `-k` is `--compact`, not jp-kb's -k."
-        }
-        Client::ClaudeCode => {
-            "Claude Code reads .claude/rules/jp-kb.md when a session starts (the whole section, as \
-             project memory) and offers the tool as `mcp__kb__learn`; approve the project server \
-             `kb` once in `claude` (it stays \"pending approval\" until then)."
-        }
-        Client::Codex => {
-            "Codex starts `jp-kb mcp` in a trusted project and gets the whole section as the \
-             server's instructions; the tool is `mcp__kb__learn`."
-        }
-    }
+/// What the person is told once the files are written: from the client's
+/// profile (the one source of truth for what a client gets).
+fn next_steps(client: Client) -> String {
+    client.profile().map(|p| p.connect.next).unwrap_or_default()
 }
 
 pub fn connect(kb: &KnowledgeBase, args: &ConnectArgs) -> Result<ExitCode, CliError> {

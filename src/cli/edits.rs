@@ -5,13 +5,15 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use jp_kb::KnowledgeBase;
-use jp_kb::config::origin::is_editable_toml;
-use jp_kb::config::{Environment, LoadOptions};
-use jp_kb::edit::plan::{self, Answer, Chosen, Intent, NoTokens, Plan, Workspace};
-use jp_kb::edit::{unified_diff, write::save_with};
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::config::origin::is_editable_toml;
+use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::edit::plan::{
+    self, AlternativeKind, Answer, Chosen, Intent, NoTokens, Plan, Refusal, Workspace,
+};
+use jp_kb_core::edit::unified_diff;
 
-use jp_kb::display::escape_name;
+use jp_kb_core::display::escape_name;
 
 use super::output::{CliError, print_human, warn, write_human};
 
@@ -70,7 +72,7 @@ impl EditContext<'_> {
                 .explicit_file(opts)?
                 .map(|path| Chosen { path, only: true }),
             tokens: &NoTokens,
-            budget: jp_kb::check::Thresholds::DEFAULT_MAX_PROMPT_TOKENS,
+            budget: jp_kb_core::check::Thresholds::DEFAULT_MAX_PROMPT_TOKENS,
         };
         match plan::plan(&ws, intent) {
             Answer::Do(plan) => self.carry_out(&plan, opts),
@@ -78,31 +80,30 @@ impl EditContext<'_> {
                 print_human(&format!("nothing changed: {}", escape_name(&why)));
                 Ok(false)
             }
-            Answer::Refuse(why) => Err(CliError::runtime(why)),
-            Answer::Choose(mut question) => {
-                if expand && question.options.len() > 1 {
-                    let (_, plan) = question.options.swap_remove(1);
-                    self.carry_out(&plan, opts)
-                } else {
-                    Err(CliError::runtime(glob_refusal(&question, intent)))
+            Answer::Refuse(why) => Err(CliError::runtime(refusal(&why))),
+            Answer::Choose(question) => {
+                let expanded = question
+                    .options
+                    .iter()
+                    .find(|a| a.kind == AlternativeKind::ExpandGlob);
+                match expanded {
+                    Some(alternative) if expand => self.carry_out(&alternative.plan, opts),
+                    _ => Err(CliError::runtime(glob_refusal(&question, intent))),
                 }
             }
         }
     }
 
-    /// Saves each step of `plan` and prints `file: summary` (and the
-    /// diff), then the plan's notes as warnings.
+    /// Carries `plan` out through the edit core's one `apply` (every step
+    /// checked before anything is written; never half of it) and prints
+    /// `file: summary` (and the diff), then the plan's notes as warnings.
     pub fn carry_out(&self, plan: &Plan, opts: &EditOpts) -> Result<bool, CliError> {
-        // Refused before anything is written: no partial change.
-        for step in &plan.steps {
-            jp_kb::edit::target::creatable(&step.path).map_err(CliError::runtime)?;
-        }
+        let mut journal = jp_kb_core::edit::Journal::new(self.kb.boundaries());
+        let written = jp_kb_core::edit::apply(plan, &mut journal)
+            .map_err(|e| CliError::runtime(e.to_string()))?;
         let mut changed_any = false;
-        let bounds = self.kb.boundaries();
-        for p in &plan.steps {
-            let saved = save_with(&bounds, &p.path, &mut |source| p.apply(source))
-                .map_err(|e| CliError::runtime(e.to_string()))?;
-            let shown = self.shown(&p.path);
+        for saved in &written {
+            let shown = self.shown(&saved.path);
             if saved.applied.changed {
                 changed_any = true;
                 print_human(&format!("{shown}: {}", escape_name(&saved.applied.summary)));
@@ -127,7 +128,7 @@ impl EditContext<'_> {
 
     /// Keeps the connected clients' generated files current (contract §8).
     fn sync_clients(&self) {
-        if jp_kb::clients::sync::connected(&self.kb).is_empty() {
+        if jp_kb_core::clients::sync::connected(&self.kb).is_empty() {
             return;
         }
         if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {
@@ -190,6 +191,16 @@ impl EditContext<'_> {
 
 /// The refusal of a glob question: what selects the subject, and the two
 /// commands that fix it.
+/// A refusal in the CLI's words: the planner's sentence, and the command
+/// that fixes it where there is one.
+fn refusal(why: &Refusal) -> String {
+    match why {
+        Refusal::UnknownTopic { .. } => format!("{why} (create one with `jp-kb topic add`)"),
+        Refusal::TopicExists { .. } => format!("{why}; use `jp-kb topic set` to change it"),
+        other => other.to_string(),
+    }
+}
+
 fn glob_refusal(question: &plan::Question, intent: &Intent) -> String {
     let (list, topic, entries) = match intent {
         Intent::Remove {

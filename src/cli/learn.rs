@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use jp_kb::{KnowledgeBase, Outcome};
+use jp_kb_core::{KnowledgeBase, Outcome};
 
 use super::output::{CliError, print_text, print_topic_warnings};
 

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use jp_kb::KnowledgeBase;
+use jp_kb_core::KnowledgeBase;
 
 use super::output::{CliError, print_text};
 

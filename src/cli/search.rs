@@ -1,5 +1,5 @@
 //! `jp-kb search QUERY... [--topic T] [--limit N] [--json]`: ranked search
-//! over the subjects of enabled topics (see `jp_kb::search`). Notes about
+//! over the subjects of enabled topics (see `jp_kb_core::search`). Notes about
 //! the index (rebuilt, kept in memory) go to stderr.
 
 use std::fmt::Write as _;
@@ -8,11 +8,11 @@ use std::process::ExitCode;
 use clap::Args;
 use std::sync::Arc;
 
-use jp_kb::KnowledgeBase;
-use jp_kb::config::{Environment, LoadOptions};
-use jp_kb::display::{escape_json, escape_lines, escape_name};
-use jp_kb::search::{self, DEFAULT_LIMIT, Hit, SearchError, SearchRequest};
-use jp_kb::subjects::WalkCache;
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::display::{escape_json, escape_lines, escape_name};
+use jp_kb_core::search::{self, DEFAULT_LIMIT, Hit, SearchError, SearchRequest};
+use jp_kb_core::subjects::WalkCache;
 
 use super::output::{self, CliError, print_text};
 

@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use jp_kb::config::LoadOptions;
 use jp_kb::tui::StartOptions;
+use jp_kb_core::config::LoadOptions;
 
 use super::{Cli, CliError};
 

@@ -13,8 +13,8 @@ use super::model::{Cache, LearnKey, Model, Need};
 use super::panes::{ConfigTab, PreviewPane, SubjectsPane, TopicsPane};
 use super::theme::Theme;
 use super::tree::{Row, RowKind};
-use crate::subjects::{Resolution, Subject};
-use crate::topic::TopicState;
+use jp_kb_core::subjects::{Resolution, Subject};
+use jp_kb_core::topic::TopicState;
 
 pub use super::pane::{Focus, Tab};
 
@@ -27,7 +27,7 @@ pub struct Status {
 
 /// Edits to carry out together as one choice: one or more files, with
 /// what the change does (the planner's answer).
-pub type Plan = crate::edit::plan::Plan;
+pub type Plan = jp_kb_core::edit::plan::Plan;
 
 /// A dialog offering numbered choices.
 #[derive(Debug, Clone)]
@@ -35,6 +35,10 @@ pub struct Choice {
     pub title: String,
     pub lines: Vec<String>,
     pub options: Vec<(String, Plan)>,
+    /// The confirmation of its one plan: choosing it carries the plan
+    /// out, and its lines are the plan's reasons (asked again when the
+    /// count arrives).
+    pub confirming: bool,
 }
 
 /// Which form is open.
@@ -91,9 +95,27 @@ pub struct Tester {
     /// What Enter would change (the planner's cost lines), computed when
     /// the pattern or the mode changes, not per frame.
     pub cost: Vec<String>,
+    /// The plan Enter would carry out (its count is asked for).
+    pub plan: Option<Box<Plan>>,
+}
+
+impl Default for Tester {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Tester {
+    /// An empty tester (pre-loading).
+    pub fn new() -> Self {
+        Self {
+            input: TextArea::default(),
+            to_disabled: false,
+            cost: Vec::new(),
+            plan: None,
+        }
+    }
+
     pub fn pattern(&self) -> String {
         self.input.lines().join("")
     }
@@ -142,7 +164,7 @@ pub struct LoadingTopic {
 
 impl Loading {
     /// The topics of `kb` without walking or resolving anything.
-    pub fn of(kb: &crate::KnowledgeBase) -> Self {
+    pub fn of(kb: &jp_kb_core::KnowledgeBase) -> Self {
         let topics = kb
             .topics
             .iter()
@@ -217,6 +239,8 @@ pub struct App {
     pub drawn: Drawn,
     /// The search mode's query and hits, kept between visits.
     pub search: super::search_state::SearchState,
+    /// Exact counts of the plans on screen (issue 26 item 1).
+    pub costs: super::plan_costs::PlanCosts,
     /// What the usage ledger says (read by the usage worker), and the
     /// subjects pane's usage order.
     pub usage: super::usage::UsageState,
@@ -251,6 +275,7 @@ impl App {
             shown_load: 0,
             drawn: Drawn::default(),
             search: super::search_state::SearchState::default(),
+            costs: super::plan_costs::PlanCosts::default(),
             usage: super::usage::UsageState::default(),
         }
     }
@@ -310,7 +335,7 @@ impl App {
         if topic.config.subjects.is_none() {
             return Some(model.default_file.clone());
         }
-        Some(crate::edit::target::for_lists(Some(&topic.config), model.kb.root()).path)
+        Some(jp_kb_core::edit::target::for_lists(Some(&topic.config), model.kb.root()).path)
     }
 
     /// The file the status line names as the edit target.

@@ -1,6 +1,6 @@
 //! The Prompt tab's client views: what one client's model receives of
 //! jp-kb's texts, channel by channel, as `jp-kb prompt --client NAME`
-//! prints it (computed by [`crate::clients::arrival`], not here), plus
+//! prints it (computed by [`jp_kb_core::clients::arrival`], not here), plus
 //! the lines the TUI adds around it: notes about the setup and a marker
 //! where the client cuts or drops a channel.
 //!
@@ -10,11 +10,13 @@
 
 use std::fmt::Write as _;
 
-use crate::KnowledgeBase;
-use crate::clients::arrival::{Arrival, Loss, arrivals, losses};
-use crate::clients::profile::{Delivery, Profile, client_ids, profile};
-use crate::clients::setup::read_setup;
-use crate::plural::thousands;
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::check::findings::Severity;
+use jp_kb_core::clients::arrival::{Arrival, Loss, arrivals, losses};
+use jp_kb_core::clients::findings::setup_findings;
+use jp_kb_core::clients::profile::{Delivery, Profile, client_ids, profile};
+use jp_kb_core::clients::setup::read_setup;
+use jp_kb_core::plural::thousands;
 
 /// The view after `current` in the cycle RFD → each client → RFD
 /// (`None` is the RFD's `<knowledge>` section).
@@ -95,6 +97,26 @@ impl ClientPrompt {
                     "warning: {}'s jp-kb server does not start: {why}",
                     profile.name
                 ));
+            }
+            // A stale generated file, an earlier setup that overrides the
+            // generated one: the errors `check --client` reports, said
+            // here too (its warning about `PATH` is the shell's business,
+            // not the workspace's).
+            let errors = setup_findings(kb, &profile)
+                .into_iter()
+                .filter(|f| f.severity == Severity::Error);
+            for finding in errors {
+                let place = finding
+                    .file
+                    .as_ref()
+                    .map(|f| format!(" ({})", f.display()))
+                    .unwrap_or_default();
+                let hint = finding
+                    .hint
+                    .as_ref()
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default();
+                notes.push(format!("warning: {}{place}{hint}", finding.message));
             }
             let list = arrivals(kb, &profile, &setup);
             let gone = losses(kb, &list);

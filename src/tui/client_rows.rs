@@ -107,8 +107,8 @@ impl LineRowsMemo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::display::clean_text;
     use crate::tui::preview_rows::word_rows;
+    use jp_kb_core::display::clean_text;
 
     fn key(width: usize, wrap: bool, lines: usize) -> Key {
         Key {

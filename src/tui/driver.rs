@@ -13,13 +13,14 @@ use super::edit_bridge::{self, Journal, WrittenChange};
 use super::effect::{ChangedFile, Effect};
 use super::event::{Event, Msg};
 use super::model::{Fetched, LoadOutcome, Model, Need, RenderedPrompt, fetch, next_load};
+use super::plan_counts::PlanCounts;
 use super::search_worker::Searches;
 use super::token_worker::TokenCounts;
 use super::update::update;
 use super::worker::{Outbox, Worker, newest};
-use crate::KnowledgeBase;
-use crate::config::{Environment, LoadOptions};
-use crate::subjects::WatchedWalks;
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::subjects::WatchedWalks;
 
 /// A prompt to render: a load's knowledge base and its generation.
 type PromptJob = (Arc<KnowledgeBase>, u64);
@@ -52,6 +53,9 @@ pub struct Driver {
     /// Where the search mode's queries run (inline until a worker is
     /// started): see [`super::search_worker`].
     searches: Searches,
+    /// Where planned sections are counted (inline until a worker is
+    /// started): see [`super::plan_counts`].
+    plan_counts: PlanCounts,
 }
 
 /// A reload asked of the background loader: what changed, and when it
@@ -111,13 +115,14 @@ impl Driver {
             env,
             options,
             // Bounds are set from each loaded model before a write.
-            journal: Journal::new(crate::edit::Boundaries::default()),
+            journal: Journal::new(jp_kb_core::edit::Boundaries::default()),
             walks: Arc::new(WatchedWalks::new()),
             checks: None,
             prompts: None,
             reloads: None,
             tokens: None,
             searches: Searches::default(),
+            plan_counts: PlanCounts::default(),
         }
     }
 
@@ -149,6 +154,7 @@ impl Driver {
         let _ = self.reload_in_background(outbox);
         let _ = self.count_in_background(outbox);
         let _ = self.search_in_background(outbox);
+        let _ = self.plan_counts.spawn(outbox);
     }
 
     /// Runs the search mode's queries on a worker, on the index in the
@@ -319,20 +325,24 @@ impl Driver {
     }
 
     /// After a saved edit, undo or redo: keeps the connected clients'
-    /// generated files current (contract §8). Returns what to add to the
-    /// status message ("" when no client is connected).
-    fn sync_clients(&self, app: &App) -> String {
+    /// generated files current (contract §8), from the load that follows
+    /// the edit (`loaded`: no second load of the workspace). Returns what
+    /// to add to the status message ("" when no client is connected).
+    fn sync_clients(&self, app: &App, loaded: &Event) -> String {
         let Some(before) = app.model.as_ref().filter(|_| app.load_error.is_none()) else {
             return String::new();
         };
-        if crate::clients::sync::connected(&before.kb).is_empty() {
+        if jp_kb_core::clients::sync::connected(&before.kb).is_empty() {
             return String::new();
         }
         if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {
             return " · client files not synced (--cfg/-k given): run `jp-kb sync`".to_owned();
         }
-        match KnowledgeBase::load(&self.env, &self.options) {
-            Ok(after) => crate::clients::sync::after_edit(&before.kb, &after)
+        let Event::Loaded(outcome) = loaded else {
+            return String::new();
+        };
+        match &outcome.result {
+            Ok(after) => jp_kb_core::clients::sync::after_edit(&before.kb, &after.kb)
                 .iter()
                 .map(|line| format!(" · {line}"))
                 .collect::<Vec<_>>()
@@ -363,14 +373,21 @@ impl Driver {
         match result {
             Ok(Some(saved)) => {
                 let verb = if undo { "undid" } else { "redid" };
-                let shown = app
-                    .model
-                    .as_ref()
-                    .map_or_else(|| saved.path.display().to_string(), |m| m.show(&saved.path));
-                let mut message = format!("{verb}: {} in {shown}", saved.summary);
-                message.push_str(&self.sync_clients(app));
-                let file = saved.path.clone();
-                vec![done(&saved, &message, undo), self.load(vec![file])]
+                let show = |path: &PathBuf| {
+                    app.model
+                        .as_ref()
+                        .map_or_else(|| path.display().to_string(), |m| m.show(path))
+                };
+                let what = saved
+                    .iter()
+                    .map(|s| format!("{} in {}", s.summary, show(&s.path)))
+                    .collect::<Vec<_>>()
+                    .join(" · ");
+                let mut message = format!("{verb}: {what}");
+                let files = saved.iter().map(|s| s.path.clone()).collect();
+                let loaded = self.load(files);
+                message.push_str(&self.sync_clients(app, &loaded));
+                vec![done(&saved, &message, undo), loaded]
             }
             Ok(None) => vec![error(format!(
                 "nothing to {}",
@@ -387,25 +404,27 @@ impl Driver {
                 .map_or_else(|| path.display().to_string(), |m| m.show(path))
         };
         match effect {
-            Effect::ApplyEdit {
-                file,
-                edits,
-                declare,
-            } => match self
+            Effect::Apply(plan) => match self
                 .bounded_journal(app)
-                .and_then(|journal| edit_bridge::save(journal, &file, &edits, declare))
+                .and_then(|journal| edit_bridge::apply(journal, &plan))
             {
                 Ok(saved) => {
-                    let mut message = format!("{} in {}", saved.summary, show(&file));
-                    if saved.changed {
-                        message.push_str(&self.sync_clients(app));
+                    let changed: Vec<PathBuf> = saved
+                        .iter()
+                        .filter(|s| s.changed)
+                        .map(|s| s.path.clone())
+                        .collect();
+                    let mut message = saved
+                        .iter()
+                        .map(|s| format!("{} in {}", s.summary, show(&s.path)))
+                        .collect::<Vec<_>>()
+                        .join(" · ");
+                    if changed.is_empty() {
+                        return vec![done(&saved, &message, false)];
                     }
-                    let done = done(&saved, &message, false);
-                    if saved.changed {
-                        vec![done, self.load(vec![file])]
-                    } else {
-                        vec![done]
-                    }
+                    let loaded = self.load(changed);
+                    message.push_str(&self.sync_clients(app, &loaded));
+                    vec![done(&saved, &message, false), loaded]
                 }
                 Err(e) => vec![error(relative(app, &e))],
             },
@@ -497,6 +516,20 @@ impl Driver {
             let fetched = fetch(&model.kb, &need);
             update(app, Event::Fetched(Box::new(fetched)));
         }
+        self.count_plans(app);
+    }
+
+    /// Counts the planned sections the screen shows and lacks (on the
+    /// worker, or here).
+    fn count_plans(&mut self, app: &mut App) {
+        let wanted = super::plan_costs::wanted(app);
+        let Some(model) = app.model.as_ref().filter(|_| !wanted.is_empty()) else {
+            return;
+        };
+        let kb = Arc::clone(&model.kb);
+        if let Some(counted) = self.plan_counts.request(&kb, model.generation, wanted) {
+            update(app, Event::Counted(Box::new(counted)));
+        }
     }
 }
 
@@ -511,7 +544,16 @@ fn relative_error(options: &LoadOptions, message: &str) -> String {
     }
 }
 
-fn done(saved: &WrittenChange, message: &str, reversed: bool) -> Event {
+/// The event of a finished plan, undo or redo; the Config tab highlights
+/// the first file it changed.
+fn done(saved: &[WrittenChange], message: &str, reversed: bool) -> Event {
+    let Some(saved) = saved.iter().find(|s| s.changed).or(saved.first()) else {
+        return Event::Done {
+            message: message.to_owned(),
+            error: false,
+            changed: None,
+        };
+    };
     let (before, after) = if reversed {
         (
             saved.after.clone(),

@@ -1,16 +1,16 @@
 //! The one door from the TUI to config files. Every change the curator
-//! makes is a plan step — one file, one or more [`Edit`]s — saved here
-//! through the edit core (`crate::edit`: format-preserving `apply`,
-//! atomic `write_atomic` with conflict check, the undo [`Journal`]) and
-//! recorded as one undo step. Nothing else in the TUI writes a file.
+//! makes is a plan, carried out here by the edit core's one
+//! [`jp_kb_core::edit::apply`] (every step checked before anything is
+//! written, a failure puts back what was written, one undo step per plan)
+//! as the CLI's. Nothing else in the TUI writes a file.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::edit::Change;
-use crate::edit::plan::Step;
-pub use crate::edit::{Edit, FieldValue, Journal};
+use jp_kb_core::edit::plan::Plan;
+use jp_kb_core::edit::{Change, Saved};
+pub use jp_kb_core::edit::{Edit, FieldValue, Journal};
 
-/// What a save, undo or redo did to one file, as text for the status line
+/// What a plan, undo or redo did to one file, as text for the status line
 /// and the Config tab's highlight.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WrittenChange {
@@ -36,56 +36,64 @@ impl WrittenChange {
             summary: change.summary.clone(),
         }
     }
+
+    fn from_saved(saved: &Saved) -> Self {
+        Self {
+            path: saved.path.clone(),
+            before: saved.before.as_deref().map(text),
+            after: text(&saved.after),
+            changed: saved.applied.changed,
+            summary: saved.applied.summary.clone(),
+        }
+    }
 }
 
-/// Applies `edits` in order to the file at `path` (missing: empty) and
-/// writes the result once, atomically, under the edit core's write lock; a
-/// concurrent change by another program is re-read and the edits
-/// re-applied once. Recorded in `journal` as one step.
-pub fn save(
-    journal: &mut Journal,
-    path: &Path,
-    edits: &[Edit],
-    declare: bool,
-) -> Result<WrittenChange, String> {
-    crate::edit::target::creatable(path)?;
-    let step = Step {
-        path: path.to_path_buf(),
-        edits: edits.to_vec(),
-        reason: String::new(),
-        declare,
-    };
-    let saved = journal
-        .save_with(path, &mut |source| step.apply(source))
-        .map_err(|e| e.to_string())?;
-    Ok(WrittenChange {
-        path: saved.path,
-        before: saved.before.as_deref().map(text),
-        after: text(&saved.after),
-        changed: saved.applied.changed,
-        summary: saved.applied.summary,
-    })
+/// Carries `plan` out through the edit core's `apply`; one entry per file,
+/// in the plan's order. Recorded in `journal` as one undo step.
+pub fn apply(journal: &mut Journal, plan: &Plan) -> Result<Vec<WrittenChange>, String> {
+    jp_kb_core::edit::apply(plan, journal)
+        .map(|saved| saved.iter().map(WrittenChange::from_saved).collect())
+        .map_err(|e| e.to_string())
 }
 
 /// Undoes the last step; `Ok(None)` when there is nothing to undo.
-pub fn undo(journal: &mut Journal) -> Result<Option<WrittenChange>, String> {
+pub fn undo(journal: &mut Journal) -> Result<Option<Vec<WrittenChange>>, String> {
     journal
         .undo()
-        .map(|c| c.map(WrittenChange::from_change))
+        .map(|step| step.map(|s| s.iter().map(WrittenChange::from_change).collect()))
         .map_err(|e| e.to_string())
 }
 
 /// Redoes the last undone step.
-pub fn redo(journal: &mut Journal) -> Result<Option<WrittenChange>, String> {
+pub fn redo(journal: &mut Journal) -> Result<Option<Vec<WrittenChange>>, String> {
     journal
         .redo()
-        .map(|c| c.map(WrittenChange::from_change))
+        .map(|step| step.map(|s| s.iter().map(WrittenChange::from_change).collect()))
         .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jp_kb_core::edit::plan::Step;
+
+    fn plan(path: &std::path::Path, edits: Vec<Edit>) -> Plan {
+        Plan {
+            steps: vec![Step {
+                path: path.to_path_buf(),
+                edits,
+                reason: String::new(),
+                declare: false,
+            }],
+            ..Plan::default()
+        }
+    }
+
+    fn journal(dir: &tempfile::TempDir) -> Journal {
+        Journal::new(jp_kb_core::edit::Boundaries::new([dir
+            .path()
+            .to_path_buf()]))
+    }
 
     #[test]
     fn several_edits_are_one_write_and_one_undo_step() {
@@ -93,30 +101,31 @@ mod tests {
         let path = dir.path().join("config.toml");
         let original = "[kb.topic.p] # keep\nsubjects = \"kb\"\ndisabled = [\"a/*\"]\n";
         std::fs::write(&path, original).unwrap();
-        let mut journal = Journal::new(crate::edit::Boundaries::new([dir.path().to_path_buf()]));
-        let saved = save(
+        let mut journal = journal(&dir);
+        let saved = apply(
             &mut journal,
-            &path,
-            &[
-                Edit::RemoveDisabled {
-                    topic: "p".into(),
-                    slugs: vec!["a/*".into()],
-                },
-                Edit::AddDisabled {
-                    topic: "p".into(),
-                    slugs: vec!["a/x".into()],
-                },
-            ],
-            false,
+            &plan(
+                &path,
+                vec![
+                    Edit::RemoveDisabled {
+                        topic: "p".into(),
+                        slugs: vec!["a/*".into()],
+                    },
+                    Edit::AddDisabled {
+                        topic: "p".into(),
+                        slugs: vec!["a/x".into()],
+                    },
+                ],
+            ),
         )
         .unwrap();
-        assert!(saved.changed);
+        assert!(saved[0].changed);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             "[kb.topic.p] # keep\nsubjects = \"kb\"\ndisabled = [\"a/x\"]\n"
         );
         let undone = undo(&mut journal).unwrap().unwrap();
-        assert_eq!(undone.before.as_deref(), Some(original));
+        assert_eq!(undone[0].before.as_deref(), Some(original));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
         assert!(undo(&mut journal).unwrap().is_none());
         redo(&mut journal).unwrap();
@@ -132,12 +141,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
         std::fs::write(&path, "x = [\n").unwrap();
-        let mut journal = Journal::new(crate::edit::Boundaries::new([dir.path().to_path_buf()]));
+        let mut journal = journal(&dir);
         let edit = Edit::AddLearned {
             topic: "p".into(),
             patterns: vec!["a".into()],
         };
-        assert!(save(&mut journal, &path, &[edit.clone(), edit], false).is_err());
+        assert!(apply(&mut journal, &plan(&path, vec![edit.clone(), edit])).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "x = [\n");
         assert!(!journal.can_undo());
     }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::edit_bridge::Edit;
+use jp_kb_core::edit::plan::Plan;
 
 /// A file an edit (or undo) changed, for the Config tab's highlight.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,13 +17,8 @@ pub struct ChangedFile {
 /// What `update` asks the driver to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    /// Apply edits to one config file, as one undo step; `declare`: an
-    /// addition to a topic the file does not declare declares it there.
-    ApplyEdit {
-        file: PathBuf,
-        edits: Vec<Edit>,
-        declare: bool,
-    },
+    /// Carry a plan out (every file it writes), as one undo step.
+    Apply(Plan),
     Undo,
     Redo,
     /// Reload the workspace; `paths` changed on disk (caches to drop).

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use super::command::Command;
 use super::effect::ChangedFile;
 use super::model::{Fetched, LoadOutcome};
-use crate::check::CheckReport;
+use jp_kb_core::check::CheckReport;
 
 /// One report from outside the state. Not `Clone`, on purpose:
 ///
@@ -34,6 +34,8 @@ pub enum Event {
     Usage(Box<super::usage::Read>),
     /// The search mode's hits for a query.
     Searched(Box<super::search_state::Found>),
+    /// Exact token counts of planned sections (`plan_costs`).
+    Counted(Box<super::plan_costs::Counted>),
     /// An effect finished: a status message, and whether it failed.
     Done {
         message: String,

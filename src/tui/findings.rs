@@ -4,9 +4,9 @@
 //! after each load: a frame never runs a check; the terminal runs it on a
 //! worker thread).
 
-use crate::KnowledgeBase;
-use crate::check::{CheckReport, Finding, Severity, Thresholds, check, check_knowledge_base};
-use crate::config::{Environment, LoadOptions};
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::check::{CheckReport, Finding, Severity, Thresholds, check, check_knowledge_base};
+use jp_kb_core::config::{Environment, LoadOptions};
 
 /// The findings of the last check, kept until the next load.
 #[derive(Debug, Default)]
@@ -84,7 +84,6 @@ pub fn compute(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Code;
     use crate::tui::app::{App, Tab};
     use crate::tui::command::Command;
     use crate::tui::effect::Effect;
@@ -92,6 +91,7 @@ mod tests {
     use crate::tui::model::LoadOutcome;
     use crate::tui::theme::Theme;
     use crate::tui::update::update;
+    use jp_kb_core::check::Code;
 
     fn report(codes: &[(Code, &str)]) -> CheckReport {
         CheckReport {

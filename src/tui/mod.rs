@@ -41,6 +41,8 @@ pub mod pane;
 pub mod panes;
 pub mod picker;
 pub mod picking;
+pub mod plan_costs;
+pub mod plan_counts;
 pub mod plans;
 pub mod preview_rows;
 pub mod preview_search;
@@ -64,7 +66,7 @@ pub mod worker;
 
 use std::path::PathBuf;
 
-use crate::config::{Environment, LoadOptions, workspace::find_root};
+use jp_kb_core::config::{Environment, LoadOptions, workspace::find_root};
 
 /// How the TUI was asked to start.
 #[derive(Debug, Clone, Default)]

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::KnowledgeBase;
-use crate::config::{Environment, LoadOptions};
-use crate::content::{Content, Root, SkipReason, format_subject, read_content_prefix};
-use crate::learn::Outcome;
-use crate::subjects::WatchedWalks;
-use crate::tokens::count_tokens;
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::content::{Content, Root, SkipReason, format_subject, read_content_prefix};
+use jp_kb_core::learn::Outcome;
+use jp_kb_core::subjects::WatchedWalks;
+use jp_kb_core::tokens::count_tokens;
 
 /// Previews read at most this many bytes of a subject.
 pub const PREVIEW_LIMIT: usize = 256 * 1024;
@@ -83,7 +83,7 @@ impl Model {
             let _ = topic.resolution();
         }
         let tool = kb.tool_definition();
-        let default_file = crate::edit::target::for_new_topic(&kb.loaded).path;
+        let default_file = jp_kb_core::edit::target::for_new_topic(&kb.loaded).path;
         let mut config_texts = BTreeMap::new();
         let mut files: Vec<PathBuf> = kb
             .loaded
@@ -93,7 +93,11 @@ impl Model {
             .collect();
         files.push(default_file.clone());
         for path in files {
-            if let Ok(text) = std::fs::read_to_string(&path) {
+            // The guarded read: a layer that is a FIFO or a device never
+            // hangs the Config tab.
+            if let Ok(text) = jp_kb_core::config::file::read_guarded(&path)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+            {
                 config_texts.insert(path, text);
             }
         }
@@ -289,7 +293,7 @@ pub enum Fetched {
 pub type Stamp = (u64, i64);
 
 /// The stamp of a walked subject.
-pub fn stamp(subject: &crate::subjects::Subject) -> Stamp {
+pub fn stamp(subject: &jp_kb_core::subjects::Subject) -> Stamp {
     (subject.bytes, subject.modified)
 }
 
@@ -322,7 +326,7 @@ impl Cache {
 
     /// The token count of a walked subject, if counted for its current
     /// size and modification time.
-    pub fn tokens_of(&self, subject: &crate::subjects::Subject) -> Option<&TokenInfo> {
+    pub fn tokens_of(&self, subject: &jp_kb_core::subjects::Subject) -> Option<&TokenInfo> {
         self.tokens
             .get(subject.path())
             .filter(|(counted, _)| *counted == stamp(subject))
@@ -363,10 +367,12 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
         } => {
             let (content, formatted, truncated) = read(&root, path, slug, extension.as_deref());
             let markdown = matches!(content, Content::Text(_))
-                && crate::content::fence_language(extension.as_deref()).is_none();
+                && jp_kb_core::content::fence_language(extension.as_deref()).is_none();
             let frontmatter = match &content {
-                Content::Text(text) if crate::frontmatter::is_markdown(extension.as_deref()) => {
-                    crate::frontmatter::parse(text)
+                Content::Text(text)
+                    if jp_kb_core::frontmatter::is_markdown(extension.as_deref()) =>
+                {
+                    jp_kb_core::frontmatter::parse(text)
                 }
                 _ => None,
             };

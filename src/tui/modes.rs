@@ -31,19 +31,15 @@ pub fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
         // Shown now; the save's summary replaces it when it lands.
         app.set_status(format!("note: {note}"), false);
     }
-    plan.steps
-        .into_iter()
-        .map(|s| Effect::ApplyEdit {
-            file: s.path,
-            edits: s.edits,
-            declare: s.declare,
-        })
-        .collect()
+    if plan.steps.is_empty() {
+        return Vec::new();
+    }
+    vec![Effect::Apply(plan)]
 }
 
 /// `l`/`d`: on the marked subjects when the topic has marks (they go once
 /// the edit is made), else on the selected row.
-pub fn toggle_list(app: &mut App, list: crate::edit::plan::List) -> Vec<Effect> {
+pub fn toggle_list(app: &mut App, list: jp_kb_core::edit::plan::List) -> Vec<Effect> {
     super::selection::start_acting(app);
     let proposal = plans::toggle(app, list);
     let effects = propose(app, proposal);
@@ -148,10 +144,11 @@ fn choice_inner(app: &mut App, command: &Command) -> Vec<Effect> {
         }
         Command::Choose(n) if *n >= 1 && *n <= c.options.len() => {
             let plan = c.options[*n - 1].1.clone();
+            let confirming = c.confirming;
             app.mode = Mode::Normal;
             // An option that removes pre-loaded subjects, turns a topic
             // off or crosses the budget asks once more.
-            if plan.confirm.is_empty() {
+            if plan.confirm.is_empty() || confirming {
                 run_plan(app, plan)
             } else {
                 app.mode = Mode::Choice(plans::confirm(plan));

@@ -150,17 +150,3 @@ fn find(app: &App, messages: bool, forward: bool) -> Option<u16> {
         .find(|&i| lines[i].to_lowercase().contains(&query))
         .and_then(|i| u16::try_from(i).ok())
 }
-
-/// Text of the overlay's bottom border: its keys, and the search.
-pub fn overlay_hint(app: &App) -> String {
-    match &app.mode {
-        Mode::HelpSearch(input, _) => {
-            format!(" /{} · Enter find · Esc back ", input.lines().join(""))
-        }
-        _ if !app.help_query.is_empty() => format!(
-            " /{} · n/N next/previous · PgDn/PgUp · Esc close ",
-            app.help_query
-        ),
-        _ => " ↑↓ PgDn/PgUp g/G · / search · Esc close ".to_owned(),
-    }
-}

@@ -15,8 +15,8 @@ use super::app::Tab;
 use super::app::{App, Focus};
 use super::effect::Effect;
 use super::tree::RowKind;
-use crate::display::clean_name;
-use crate::learn::Outcome;
+use jp_kb_core::display::clean_name;
+use jp_kb_core::learn::Outcome;
 
 /// The escape sequence that puts `text` (its exact bytes) on the
 /// clipboard: `ESC ] 52 ; c ; base64 BEL`.

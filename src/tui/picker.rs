@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::command::Command;
-use crate::KnowledgeBase;
-use crate::edit::plan::layers::{Layer, layers, normalise};
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::edit::plan::layers::{Layer, layers, normalise};
 
 /// The picker's state.
 #[derive(Debug, Clone, PartialEq, Eq)]

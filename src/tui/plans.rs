@@ -1,4 +1,4 @@
-//! The TUI asks the curation planner (`crate::edit::plan`) and shows its
+//! The TUI asks the curation planner (`jp_kb_core::edit::plan`) and shows its
 //! answer: what a toggle, the pattern tester's Enter or a form means is
 //! decided there, for the CLI and the TUI alike. Here the selection
 //! becomes an intent, the answer becomes a proposal (apply, a dialog, a
@@ -8,9 +8,9 @@
 use super::app::{App, Choice, Form, FormField, FormKind, Mode};
 use super::cost::{BUDGET, Cached};
 use super::tree::RowKind;
-use crate::config::TopicField;
-use crate::edit::FieldValue;
-use crate::edit::plan::{self, Answer, Chosen, Intent, List, Plan};
+use jp_kb_core::config::TopicField;
+use jp_kb_core::edit::FieldValue;
+use jp_kb_core::edit::plan::{self, Answer, Chosen, Intent, List, Plan, Refusal};
 
 /// What a key proposes.
 #[derive(Debug, Clone)]
@@ -27,7 +27,7 @@ pub fn ask(app: &App, intent: &Intent) -> Option<Answer> {
     let model = app.model.as_ref()?;
     let tokens = Cached {
         model,
-        cache: &app.cache,
+        costs: &app.costs,
     };
     let ws = plan::Workspace {
         kb: &model.kb,
@@ -54,27 +54,50 @@ pub fn propose(answer: Option<Answer>) -> Proposal {
         Some(Answer::Choose(q)) => Proposal::Ask(Choice {
             title: q.title,
             lines: q.lines,
-            options: q.options,
+            options: q.options.into_iter().map(|a| (a.label, a.plan)).collect(),
+            confirming: false,
         }),
         Some(Answer::Nothing(why)) => Proposal::Note(format!("nothing changed: {why}")),
-        Some(Answer::Refuse(why)) => Proposal::Refuse(why),
+        Some(Answer::Refuse(why)) => Proposal::Refuse(refusal(&why)),
+    }
+}
+
+/// A refusal in the TUI's words: the planner's sentence, and where a key
+/// fixes it, that key.
+fn refusal(why: &Refusal) -> String {
+    match why {
+        Refusal::UnknownTopic { .. } => format!("{why} (`n` adds a topic)"),
+        other => other.to_string(),
     }
 }
 
 /// The confirmation of a plan: its reasons, then one option carrying the
-/// plan out (its reasons cleared, so choosing it does not ask again).
-pub fn confirm(mut plan: Plan) -> Choice {
-    let lines = plan
-        .confirm
-        .iter()
-        .map(|c| format!("This change {c}."))
-        .collect();
-    plan.confirm.clear();
-    Choice {
+/// plan out (choosing it does not ask again).
+pub fn confirm(plan: Plan) -> Choice {
+    let mut choice = Choice {
         title: "Confirm".into(),
-        lines,
+        lines: Vec::new(),
         options: vec![("yes, make the change".into(), plan)],
-    }
+        confirming: true,
+    };
+    reconfirm(&mut choice);
+    choice
+}
+
+/// A confirmation's lines from its plan's reasons: again when the count
+/// arrives (a bound's "may" becomes the exact figure, or goes).
+pub fn reconfirm(choice: &mut Choice) {
+    let Some((_, plan)) = choice.options.first() else {
+        return;
+    };
+    choice.lines = if plan.confirm.is_empty() {
+        vec!["Counted: no reason to ask any more.".to_owned()]
+    } else {
+        plan.confirm
+            .iter()
+            .map(|c| format!("This change {c}."))
+            .collect()
+    };
 }
 
 /// `l` (learned) or `d` (disabled) on the selected subject or directory.
@@ -139,17 +162,17 @@ pub fn add_pattern(app: &App, pattern: &str, disabled: bool) -> Proposal {
 
 /// What Enter in the pattern tester would change, shown before it is
 /// pressed: the token line, then what enters or leaves the prompt.
-pub fn tester_cost(app: &App, pattern: &str, disabled: bool) -> Vec<String> {
+pub fn tester_cost(app: &App, pattern: &str, disabled: bool) -> (Vec<String>, Option<Box<Plan>>) {
     if pattern.trim().is_empty() {
-        return Vec::new();
+        return (Vec::new(), None);
     }
     let Some(intent) = tester_intent(app, pattern, disabled) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
     match ask(app, &intent) {
-        Some(Answer::Do(plan)) => plan.effect.lines(BUDGET),
-        Some(Answer::Refuse(why)) => vec![format!("✗ {why}")],
-        _ => Vec::new(),
+        Some(Answer::Do(plan)) => (plan.effect.lines(BUDGET), Some(Box::new(plan))),
+        Some(Answer::Refuse(why)) => (vec![format!("✗ {}", refusal(&why))], None),
+        _ => (Vec::new(), None),
     }
 }
 
@@ -159,9 +182,10 @@ pub fn refresh_tester_cost(app: &mut App) {
     let Some((pattern, disabled)) = app.tester().map(|t| (t.pattern(), t.to_disabled)) else {
         return;
     };
-    let cost = tester_cost(app, &pattern, disabled);
+    let (cost, plan) = tester_cost(app, &pattern, disabled);
     if let Mode::Pattern(t) = &mut app.mode {
         t.cost = cost;
+        t.plan = plan;
     }
 }
 

@@ -9,10 +9,10 @@
 //! ([`PromptLayout`]); the Prompt tab then reads the pieces its visible
 //! lines need ([`PromptHead`], fetched by the driver like any preview).
 
-use crate::content::Root;
-use crate::kb::{KnowledgeBase, SubjectAt};
-use crate::render::Piece;
-use crate::tokens::TokenTally;
+use jp_kb_core::content::Root;
+use jp_kb_core::kb::{KnowledgeBase, SubjectAt};
+use jp_kb_core::render::Piece;
+use jp_kb_core::tokens::TokenTally;
 
 /// A piece of the section and the line it starts on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -26,8 +26,8 @@ use super::moves::clamp;
 use super::pane::Tab;
 use super::plans;
 use super::tree::RowKind;
-use crate::edit::plan::List;
-use crate::search::{Hit, check_query};
+use jp_kb_core::edit::plan::List;
+use jp_kb_core::search::{Hit, check_query};
 
 /// Most hits shown (each is read for its snippet and token count).
 pub const LIMIT: usize = 40;
@@ -278,11 +278,7 @@ fn toggle(app: &mut App, list: List) -> Vec<Effect> {
         return Vec::new();
     };
     let effects = propose(app, plans::propose(plans::ask(app, &intent)));
-    if on_marks
-        && effects
-            .iter()
-            .any(|e| matches!(e, Effect::ApplyEdit { .. }))
-    {
+    if on_marks && effects.iter().any(|e| matches!(e, Effect::Apply(_))) {
         app.marks.clear(&hit.topic);
     }
     effects

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use super::event::Event;
 use super::search_mode::{Found, LIMIT};
 use super::worker::{Outbox, Worker, newest};
-use crate::KnowledgeBase;
-use crate::search::{SearchRequest, Searcher};
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::search::{SearchRequest, Searcher};
 
 /// A query to answer: the loaded knowledge base, the query, its
 /// generation.
@@ -112,8 +112,8 @@ fn search(searcher: &mut Searcher, kb: &KnowledgeBase, query: &str, generation: 
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::config::{Environment, LoadOptions};
     use crate::tui::worker::outbox;
+    use jp_kb_core::config::{Environment, LoadOptions};
     use std::time::Duration;
 
     fn demo() -> (tempfile::TempDir, Arc<KnowledgeBase>) {

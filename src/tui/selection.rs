@@ -12,7 +12,7 @@
 use super::app::{App, Mode};
 use super::effect::Effect;
 use super::tree::RowKind;
-use crate::edit::plan::{Intent, List};
+use jp_kb_core::edit::plan::{Intent, List};
 
 /// The slugs a row stands for: a subject's own, or every subject under a
 /// directory (collapsed or not, whatever the filter shows).
@@ -139,9 +139,7 @@ pub fn after_proposal(app: &mut App, effects: &[Effect]) {
         return;
     }
     app.marks.acting = false;
-    if effects
-        .iter()
-        .any(|e| matches!(e, Effect::ApplyEdit { .. }))
+    if effects.iter().any(|e| matches!(e, Effect::Apply(_)))
         && let Some(topic) = topic_id(app)
     {
         app.marks.clear(&topic);
@@ -152,7 +150,7 @@ pub fn after_proposal(app: &mut App, effects: &[Effect]) {
 /// the marks): when every one is already in the list, taking them all
 /// out; else adding the ones not in it yet.
 pub fn toggle_intent(
-    res: &crate::subjects::Resolution,
+    res: &jp_kb_core::subjects::Resolution,
     topic: String,
     indices: &[usize],
     list: List,

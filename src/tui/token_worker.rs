@@ -20,7 +20,7 @@ use std::sync::Arc;
 use super::event::Event;
 use super::model::{Fetched, Need, Stamp, fetch};
 use super::worker::{Outbox, Worker, newest};
-use crate::KnowledgeBase;
+use jp_kb_core::KnowledgeBase;
 
 /// One subject to count: path, slug, extension, stamp (as `Need::Tokens`).
 type Entry = (PathBuf, String, Option<String>, Stamp);

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::matcher::SlugMatcher;
 use super::usage::Order;
-use crate::subjects::{Resolution, WalkResult};
+use jp_kb_core::subjects::{Resolution, WalkResult};
 
 /// One row of the tree. Small (a directory's strings are boxed): a tree
 /// of 100k subjects has as many rows.
@@ -97,7 +97,7 @@ pub fn rows(
             }
         }
         if let Some(m) = matcher.as_mut() {
-            match m.score(subject.slug()) {
+            match super::matcher::subject_score(m, subject.slug(), subject.rel_path()) {
                 Some(score) if !most => scores[i] = score,
                 Some(_) => {}
                 None => continue,
@@ -190,7 +190,7 @@ pub struct RowsKey {
     pub walk: Arc<WalkResult>,
     /// The `disabled` states (by identity), only when rows depend on
     /// them (`!show_hidden`).
-    pub states: Option<Arc<crate::subjects::DisabledStates>>,
+    pub states: Option<Arc<jp_kb_core::subjects::DisabledStates>>,
     pub show_hidden: bool,
     pub filter: String,
     pub collapsed: BTreeSet<String>,
@@ -251,7 +251,7 @@ pub fn subjects_under(resolution: &Resolution, rel_dir: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::subjects::{Subject, WalkResult};
+    use jp_kb_core::subjects::{Subject, WalkResult};
 
     fn resolution(paths: &[&str], disabled: &[&str]) -> Resolution {
         let subjects = paths
@@ -259,16 +259,16 @@ mod tests {
             .map(|p| {
                 let parts: Vec<&str> = p.split('/').collect();
                 Subject::new(
-                    &crate::subjects::slug::slug_of(&parts),
+                    &jp_kb_core::subjects::slug::slug_of(&parts),
                     p,
                     std::path::Path::new(p),
-                    crate::subjects::slug::is_hidden_path(&parts),
+                    jp_kb_core::subjects::slug::is_hidden_path(&parts),
                     1,
                     0,
                 )
             })
             .collect();
-        let (subjects, _) = crate::subjects::walk::settle_collisions(subjects);
+        let (subjects, _) = jp_kb_core::subjects::walk::settle_collisions(subjects);
         Resolution::new(
             WalkResult {
                 subjects,

@@ -16,7 +16,7 @@ use super::moves::{clamp, cycle_focus, move_by, page, set_collapsed};
 use super::pane::Tab;
 use super::picking;
 use super::plans;
-use crate::edit::plan::List;
+use jp_kb_core::edit::plan::List;
 
 /// Applies one command or event.
 pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
@@ -29,6 +29,12 @@ pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
         );
         return Vec::new();
     }
+    let effects = dispatch(app, msg);
+    super::plan_costs::refresh_header(app);
+    effects
+}
+
+fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Event(event) => on_event(app, event),
         Msg::Command(command) if super::readonly::refuse(app, &command) => Vec::new(),
@@ -110,6 +116,10 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Searched(found) => super::search_mode::found(app, *found),
+        Event::Counted(counted) => {
+            super::plan_costs::arrived(app, *counted);
+            Vec::new()
+        }
         Event::FilesChanged(paths) => {
             // Dropped now, not when the reload arrives: a reload worker
             // drops a result a newer change overtook (its paths are not
@@ -285,11 +295,7 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
         },
         Command::NewTopic if app.model.is_some() => app.mode = Mode::Form(forms::new_topic()),
         Command::OpenPatternTester if app.topic_state().is_some() => {
-            app.mode = Mode::Pattern(Tester {
-                input: ratatui_textarea::TextArea::default(),
-                to_disabled: false,
-                cost: Vec::new(),
-            });
+            app.mode = Mode::Pattern(Tester::new());
             app.preview.tab = Tab::Learn;
             app.preview.scroll = 0;
         }

@@ -101,9 +101,9 @@ fn quit_from_every_mode() {
     }
 }
 
-fn plan(file: &str, edit: Edit) -> crate::edit::plan::Plan {
-    crate::edit::plan::Plan {
-        steps: vec![crate::edit::plan::Step {
+fn plan(file: &str, edit: Edit) -> jp_kb_core::edit::plan::Plan {
+    jp_kb_core::edit::plan::Plan {
+        steps: vec![jp_kb_core::edit::plan::Step {
             path: PathBuf::from(file),
             edits: vec![edit],
             reason: String::new(),
@@ -125,6 +125,7 @@ fn choice() -> Choice {
             ("one".into(), plan("a.toml", edit("a"))),
             ("two".into(), plan("b.toml", edit("b"))),
         ],
+        confirming: false,
     }
 }
 
@@ -136,14 +137,13 @@ fn a_choice_returns_the_chosen_plan_as_effects() {
     let effects = run(&mut app, vec![Command::Choose(2)]);
     assert_eq!(
         effects,
-        vec![Effect::ApplyEdit {
-            file: "b.toml".into(),
-            edits: vec![Edit::RemoveLearned {
+        vec![Effect::Apply(plan(
+            "b.toml",
+            Edit::RemoveLearned {
                 topic: "t".into(),
                 patterns: vec!["b".into()]
-            }],
-            declare: false,
-        }]
+            }
+        ))]
     );
     assert!(matches!(app.mode, Mode::Normal));
 }

@@ -15,8 +15,8 @@ use notify_debouncer_full::notify::{RecursiveMode, Watcher as _};
 use super::event::Event;
 use super::usage::{Read, WINDOW};
 use super::worker::Outbox;
-use crate::config::{Environment, LoadOptions};
-use crate::usage::{Tally, ledger_path, time};
+use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::usage::{Tally, ledger_path, time};
 
 /// How long after a change the ledger is read (the appends of one burst
 /// arrive together).
@@ -28,7 +28,8 @@ const PACE: Duration = Duration::from_secs(1);
 /// directory, no workspace) or no thread.
 pub fn spawn(env: &Environment, options: &LoadOptions, outbox: &Outbox) -> Option<()> {
     let data = env.user_data_dir.clone()?;
-    let root = crate::config::workspace::resolve_root(env, options.workspace.as_deref()).ok()?;
+    let root =
+        jp_kb_core::config::workspace::resolve_root(env, options.workspace.as_deref()).ok()?;
     let path = ledger_path(&data, &root);
     let outbox = std::sync::Arc::clone(outbox);
     std::thread::Builder::new()

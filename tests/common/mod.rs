@@ -9,13 +9,13 @@ use tempfile::TempDir;
 
 /// The workspace at `root` loaded in process, with no user or global
 /// configuration.
-pub fn load_kb(root: &Path) -> jp_kb::KnowledgeBase {
-    let env = jp_kb::config::Environment::workspace_only(root);
-    let options = jp_kb::config::LoadOptions {
+pub fn load_kb(root: &Path) -> jp_kb_core::KnowledgeBase {
+    let env = jp_kb_core::config::Environment::workspace_only(root);
+    let options = jp_kb_core::config::LoadOptions {
         workspace: Some(root.to_path_buf()),
-        ..jp_kb::config::LoadOptions::default()
+        ..jp_kb_core::config::LoadOptions::default()
     };
-    jp_kb::KnowledgeBase::load(&env, &options).unwrap()
+    jp_kb_core::KnowledgeBase::load(&env, &options).unwrap()
 }
 
 /// A `jp-kb` command whose `HOME`, `XDG_*` and `JP_*` directories point into

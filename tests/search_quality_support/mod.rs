@@ -1,29 +1,26 @@
 //! The labelled tldr queries (`benches/search_queries.tsv`) and how they
 //! are scored: recall@5 (a right page among the first five hits) and the
 //! mean reciprocal rank of the first right page in the top ten. Shared by
-//! `tests/search_quality.rs` (which asserts the target) and
+//! `tests/it/search_quality.rs` (which asserts the target) and
 //! `benches/search.rs` (which reports it), so both count the same way.
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "../needs/mod.rs"]
+mod needs;
+
 use std::path::{Path, PathBuf};
 
-use jp_kb::KnowledgeBase;
-use jp_kb::config::{Environment, LoadOptions};
-use jp_kb::search::{SearchRequest, Searcher};
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::search::{SearchRequest, Searcher};
 
 /// The topic the labels name pages of.
 pub const TOPIC: &str = "tldr-en";
 
-/// The corpora workspace (`../shared/corpora`), canonical; panics naming
-/// the place when it is missing (the tests need it, see the README).
+/// The corpora workspace (`../shared/corpora`), canonical; panics with
+/// the reason when it is missing (see `tests/needs/mod.rs`).
 pub fn corpora() -> PathBuf {
-    let corpora = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-    assert!(
-        corpora.join(".jp/config.toml").is_file(),
-        "the tldr corpus is not at {}: this needs it (see ../shared/corpora/README.md)",
-        corpora.display()
-    );
-    corpora.canonicalize().unwrap()
+    needs::require(needs::Need::Corpora).canonicalize().unwrap()
 }
 
 /// The workspace at `root`, with no user configuration.

@@ -1,4 +1,4 @@
-//! A workspace built from JP's real configuration (`tests/data/toml-real/jp`:
+//! A workspace built from JP's real configuration (`crates/jp-kb-core/tests/data/toml-real/jp`:
 //! `jp__config__personas__dev.toml` is `.jp/config/personas/dev.toml`),
 //! with its `extends` chains and persona files, plus a jp-kb topic in
 //! `.jp/kb.toml` (JP rejects a `kb` table in its own files).
@@ -8,7 +8,8 @@ use std::path::Path;
 
 /// Copies JP's `.jp/` files into `root`; returns how many.
 pub fn copy_jp_config(root: &Path) -> usize {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/toml-real/jp");
+    let data =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/jp-kb-core/tests/data/toml-real/jp");
     let mut copied = 0;
     for entry in std::fs::read_dir(&data).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();

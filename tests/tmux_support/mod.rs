@@ -4,9 +4,13 @@
 //! Keys go in with `send-keys`, the screen comes back with
 //! `capture-pane`, the pane's modes with `display-message`.
 //!
-//! tmux is required, not optional: `.ci/run` installs it, and a test that
-//! skipped without it would check nothing.
+//! Each test that uses it carries
+//! `#[cfg_attr(lacks = "tmux", ignore = "…")]`: without tmux cargo lists it
+//! as ignored with the reason, under `CI` it fails (`.ci/run` installs tmux;
+//! see `tests/needs/mod.rs`).
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
+
+pub(crate) use super::needs;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -22,11 +26,7 @@ impl Tmux {
     /// A new server with one 120×40 pane running `sh` in a fresh temporary
     /// directory.
     pub fn start(name: &str) -> Self {
-        let version = Command::new("tmux").arg("-V").output();
-        assert!(
-            version.is_ok_and(|o| o.status.success()),
-            "tmux is needed for this test (.ci/run installs it: apt-get install tmux)"
-        );
+        needs::require(needs::Need::Tmux);
         let dir = tempfile::tempdir().unwrap();
         let tmux = Self {
             socket: format!("jp-kb-{name}-{}", std::process::id()),

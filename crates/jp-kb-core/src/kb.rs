@@ -1,7 +1,6 @@
 //! The knowledge base of one workspace: the effective configuration plus
 //! every topic's subjects, and the three texts the assistant sees.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -24,6 +23,35 @@ pub struct SubjectAt {
     pub topic: usize,
     pub subject: usize,
 }
+
+/// No enabled topic answers to a name (contract §5.4). Its `Display` is
+/// the exact text the `learn` tool answers with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UnknownTopic {
+    /// The name asked for.
+    pub name: String,
+    /// The enabled topics: id and title.
+    pub valid: Vec<(String, Option<String>)>,
+}
+
+impl std::fmt::Display for UnknownTopic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Unknown topic \"{}\". Valid topics:", self.name)?;
+        for (id, title) in &self.valid {
+            write!(f, "\n- {id}")?;
+            if let Some(title) = title {
+                write!(f, " ({title})")?;
+            }
+        }
+        if self.valid.is_empty() {
+            f.write_str("\n(none: no topic is enabled)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownTopic {}
 
 /// A loaded knowledge base.
 #[derive(Debug)]
@@ -85,10 +113,10 @@ impl KnowledgeBase {
         &self.loaded.root
     }
 
-    /// Where jp-kb may write for this workspace (see
-    /// [`crate::config::LoadedConfig::boundaries`]).
+    /// Where jp-kb may write for this workspace: inside its root and the
+    /// person's own JP directories, nowhere else ([`crate::edit::place`]).
     pub fn boundaries(&self) -> crate::edit::Boundaries {
-        self.loaded.boundaries()
+        crate::edit::Boundaries::of_config(&self.loaded)
     }
 
     pub fn warnings(&self) -> &[ConfigWarning] {
@@ -106,32 +134,21 @@ impl KnowledgeBase {
 
     /// Finds a topic the way the `learn` tool does: exact id, then
     /// case-insensitive title, among enabled topics (contract §5.4).
-    pub fn resolve_topic(&self, name: &str) -> Result<&TopicState, String> {
-        topic_named(self.enabled_topics(), name).ok_or_else(|| self.unknown_topic_message(name))
-    }
-
-    fn unknown_topic_message(&self, name: &str) -> String {
-        let mut out = format!("Unknown topic \"{name}\". Valid topics:");
-        let mut any = false;
-        for t in self.enabled_topics() {
-            any = true;
-            out.push_str("\n- ");
-            out.push_str(t.id());
-            if let Some(title) = t.config.title() {
-                let _ = write!(out, " ({title})");
-            }
-        }
-        if !any {
-            out.push_str("\n(none: no topic is enabled)");
-        }
-        out
+    pub fn resolve_topic(&self, name: &str) -> Result<&TopicState, UnknownTopic> {
+        topic_named(self.enabled_topics(), name).ok_or_else(|| UnknownTopic {
+            name: name.to_owned(),
+            valid: self
+                .enabled_topics()
+                .map(|t| (t.id().to_owned(), t.config.title().map(str::to_owned)))
+                .collect(),
+        })
     }
 
     /// `learn(topic[, subjects])`.
     pub fn learn(&self, topic: &str, subjects: Option<&[String]>) -> Outcome {
         let state = match self.resolve_topic(topic) {
             Ok(state) => state,
-            Err(message) => return Outcome::Error(message),
+            Err(unknown) => return Outcome::Error(unknown.to_string()),
         };
         let Some(resolution) = state.resolution() else {
             let why = state

@@ -17,7 +17,9 @@
 //! every human-facing output.
 #![doc = include_str!("../README.md")]
 
+#[cfg(feature = "check")]
 pub mod check;
+#[cfg(feature = "clients")]
 pub mod clients;
 pub mod config;
 pub mod content;
@@ -29,12 +31,14 @@ pub mod learn;
 pub mod mcp;
 pub mod plural;
 pub mod render;
+#[cfg(feature = "search")]
 pub mod search;
+pub mod section_tokens;
 pub mod subjects;
 pub mod topic;
 pub mod unique;
 pub mod usage;
 
 pub use jp_kb_tokens as tokens;
-pub use kb::KnowledgeBase;
+pub use kb::{KnowledgeBase, UnknownTopic};
 pub use learn::Outcome;

@@ -113,6 +113,24 @@ impl TopicState {
         &self.config.id
     }
 
+    /// This topic with `config` instead of its own, over the same root and
+    /// walk source: a state the planner imagines (`edit::plan::planned`).
+    /// `resolution`, when given, is taken as is (a re-resolution over the
+    /// walk this topic already has); otherwise it is resolved when needed.
+    #[must_use]
+    pub fn replanned(&self, config: Topic, resolution: Option<Arc<Resolution>>) -> Self {
+        let state = Self::with_source(config, &self.root, self.walks.clone());
+        if let Some(resolution) = resolution {
+            let _ = state.resolution.set(resolution);
+        }
+        state
+    }
+
+    /// The resolution when it was made already (nothing is walked).
+    pub fn resolved(&self) -> Option<&Arc<Resolution>> {
+        self.resolution.get()
+    }
+
     /// The canonical workspace root: what every read of a subject is
     /// guarded against (see [`crate::content::open`]).
     pub fn root(&self) -> &Path {

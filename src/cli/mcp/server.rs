@@ -1,5 +1,5 @@
 //! The rmcp `ServerHandler`: each request loads the knowledge base as it is
-//! on disk, calls the library's MCP functions (`jp_kb::mcp`) and translates
+//! on disk, calls the library's MCP functions (`jp_kb_core::mcp`) and translates
 //! their plain results into protocol types. No knowledge-base logic here.
 //!
 //! While the knowledge base cannot be loaded (no workspace, a broken
@@ -9,8 +9,8 @@
 use std::sync::Arc;
 
 use base64::Engine as _;
-use jp_kb::KnowledgeBase;
-use jp_kb::mcp::{
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::mcp::{
     self, Body, InstructionsMode, KNOWLEDGE_PROMPT, KNOWLEDGE_PROMPT_DESCRIPTION, LearnTool,
     RESOURCE_TEMPLATE, ReadError, ResourceEntry, Workspace,
 };
@@ -63,7 +63,7 @@ impl KbServer {
         peer: &Peer<RoleServer>,
         kb: KnowledgeBase,
         arguments: Option<&serde_json::Map<String, serde_json::Value>>,
-        answer: &jp_kb::Outcome,
+        answer: &jp_kb_core::Outcome,
     ) {
         let Some(usage) = &self.usage else {
             return;
@@ -192,7 +192,7 @@ impl ServerHandler for KbServer {
                     outcome
                 }
             }
-            Err(text) => jp_kb::Outcome::Error(text),
+            Err(text) => jp_kb_core::Outcome::Error(text),
         };
         let content = vec![ContentBlock::text(outcome.text())];
         let result = if outcome.is_error() {
@@ -336,5 +336,5 @@ fn read_error(err: &ReadError) -> ErrorData {
 
 /// Text a client sent, cut short enough to echo in an error.
 fn clip(text: &str) -> &str {
-    jp_kb::mcp::tool::clip_to(text, 512)
+    jp_kb_core::mcp::tool::clip_to(text, 512)
 }

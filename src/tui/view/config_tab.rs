@@ -4,12 +4,12 @@
 
 use ratatui::text::{Line, Span, Text};
 
-use crate::config::{TopicField, Valued};
-use crate::display::clean_name;
-use crate::edit::diff::changed_lines;
-use crate::topic::TopicState;
 use crate::tui::app::App;
 use crate::tui::model::Model;
+use jp_kb_core::config::{TopicField, Valued};
+use jp_kb_core::display::clean_name;
+use jp_kb_core::edit::diff::changed_lines;
+use jp_kb_core::topic::TopicState;
 
 fn origin_line(app: &App, model: &Model, key: &str, v: Option<&Valued<String>>) -> Line<'static> {
     match v {

@@ -5,12 +5,12 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span, Text};
 
-use crate::check::report::summary;
-use crate::check::{Finding, Severity};
-use crate::display::clean_name;
 use crate::tui::app::{App, Focus};
 use crate::tui::command::{Command, Tab};
 use crate::tui::keymap::{Scope, bindings, key_for};
+use jp_kb_core::check::report::summary;
+use jp_kb_core::check::{Finding, Severity};
+use jp_kb_core::display::clean_name;
 
 /// The glyph of a severity (the same in the tab, the topics pane and help).
 pub fn glyph(severity: Severity) -> &'static str {

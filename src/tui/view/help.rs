@@ -27,7 +27,9 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         out.push(Line::styled(scope.label(), t.title()));
         for (keys, help) in help_rows(&table, scope) {
             out.push(Line::from(vec![
-                Span::styled(format!("  {keys:<16}"), t.key()),
+                // At least one space: a long key list ("1 / 2 / … / 9") must
+                // not run into its meaning.
+                Span::styled(format!("  {keys:<15} "), t.key()),
                 Span::raw(help),
             ]));
         }
@@ -92,10 +94,7 @@ pub fn render(app: &App, frame: &mut Frame) {
             .block(
                 Block::bordered()
                     .title(Line::styled(" Keys ", app.theme.title()))
-                    .title_bottom(Line::styled(
-                        crate::tui::nav::overlay_hint(app),
-                        app.theme.muted(),
-                    )),
+                    .title_bottom(Line::styled(overlay_hint(app), app.theme.muted())),
             ),
         area,
     );
@@ -119,7 +118,7 @@ pub fn render_messages(app: &App, frame: &mut Frame) {
     } else {
         app.messages
             .iter()
-            .map(|m| Line::raw(crate::display::clean_name(m).into_owned()))
+            .map(|m| Line::raw(jp_kb_core::display::clean_name(m).into_owned()))
             .collect()
     };
     frame.render_widget(
@@ -129,11 +128,22 @@ pub fn render_messages(app: &App, frame: &mut Frame) {
             .block(
                 Block::bordered()
                     .title(Line::styled(" Messages ", app.theme.title()))
-                    .title_bottom(Line::styled(
-                        crate::tui::nav::overlay_hint(app),
-                        app.theme.muted(),
-                    )),
+                    .title_bottom(Line::styled(overlay_hint(app), app.theme.muted())),
             ),
         area,
     );
+}
+
+/// Text of the overlay's bottom border: its keys, and the search.
+fn overlay_hint(app: &App) -> String {
+    match &app.mode {
+        crate::tui::app::Mode::HelpSearch(input, _) => {
+            format!(" /{} · Enter find · Esc back ", input.lines().join(""))
+        }
+        _ if !app.help_query.is_empty() => format!(
+            " /{} · n/N next/previous · PgDn/PgUp · Esc close ",
+            app.help_query
+        ),
+        _ => " ↑↓ PgDn/PgUp g/G · / search · Esc close ".to_owned(),
+    }
 }

@@ -7,9 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::centered;
-use crate::display::clean_name;
 use crate::tui::app::App;
 use crate::tui::picker::Picker;
+use jp_kb_core::display::clean_name;
 
 /// The dialog's lines (unit-tested without a terminal).
 pub fn lines(app: &App, p: &Picker, height: usize) -> Vec<Line<'static>> {

@@ -8,10 +8,10 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane;
-use crate::display::clean_name;
 use crate::tui::app::{App, Focus};
 use crate::tui::layout::tab_labels;
 use crate::tui::pane::Tab;
+use jp_kb_core::display::clean_name;
 
 /// The tab under column `x` of the tab row of a preview at `area`.
 fn tabs_line(app: &App, width: u16) -> Line<'static> {

@@ -12,12 +12,12 @@ use std::rc::Rc;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span, Text};
 
-use crate::learn::Outcome;
 use crate::tui::app::{App, Mode};
 use crate::tui::pane::Tab;
 use crate::tui::preview_rows::{body_width, word_rows};
 use crate::tui::preview_search::{Hit, Hits, Search, find_in};
 use crate::tui::text_rows::char_rows;
+use jp_kb_core::learn::Outcome;
 
 /// The search shown on the current tab, if any.
 pub fn active(app: &App) -> Option<&Search> {
@@ -245,7 +245,7 @@ pub fn line(app: &App) -> Option<Line<'static>> {
     };
     Some(Line::from(vec![
         Span::styled("/", t.key()),
-        Span::raw(crate::display::clean_name(&search.query).into_owned()),
+        Span::raw(jp_kb_core::display::clean_name(&search.query).into_owned()),
         Span::raw("  "),
         count,
         Span::styled("  n/N next/previous · Esc clear", t.muted()),

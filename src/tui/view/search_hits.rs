@@ -10,11 +10,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::subjects::marks;
-use crate::display::{clean_name, clean_text};
-use crate::search::{Hit, Snippet};
 use crate::tui::app::App;
 use crate::tui::layout::list_offset;
 use crate::tui::theme::Mark;
+use jp_kb_core::display::{clean_name, clean_text};
+use jp_kb_core::search::{Hit, Snippet};
 
 /// Draws the mode over the panes between the banner and the status line.
 pub fn render(app: &App, hits_focused: bool, frame: &mut Frame) {

@@ -7,8 +7,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::display::clean_name;
 use crate::tui::app::App;
+use jp_kb_core::display::clean_name;
 
 /// Above this many tokens the prompt size is shown as a warning.
 pub const TOKEN_WARNING: usize = 8000;

@@ -8,14 +8,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane;
-use crate::display::clean_name;
-use crate::subjects::Resolution;
 use crate::tui::app::{App, Focus, Loading, Mode};
 use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::matcher::SlugMatcher;
 use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::theme::Mark;
 use crate::tui::tree::{Row, RowKind};
+use jp_kb_core::display::clean_name;
+use jp_kb_core::subjects::Resolution;
 
 /// The markers of subject `i`: its state first, then hidden and file kind.
 pub fn marks(res: &Resolution, i: usize, tokens: Option<&TokenInfo>) -> Vec<Mark> {
@@ -141,7 +141,7 @@ fn row_line(
                 width.saturating_sub(Line::from(spans.clone()).width() + right.chars().count() + 1);
             let name = row.name(res);
             let hits = matcher
-                .map(|m| crate::tui::matcher::name_highlights(m, s.slug(), name))
+                .map(|m| crate::tui::matcher::name_highlights(m, s.slug(), s.rel_path(), name))
                 .unwrap_or_default();
             let mut name = name_spans(app, name, room, &hits);
             if marked {
@@ -308,7 +308,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
 }
 
 /// Why a topic's subjects cannot be shown, and where `subjects` was set.
-fn topic_error<'a>(app: &App, state: &crate::topic::TopicState) -> Paragraph<'a> {
+fn topic_error<'a>(app: &App, state: &jp_kb_core::topic::TopicState) -> Paragraph<'a> {
     let why = state
         .dir
         .as_ref()

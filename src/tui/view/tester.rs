@@ -9,11 +9,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::subjects::marks;
-use crate::display::clean_name;
-use crate::subjects::Resolution;
 use crate::tui::app::{App, Tester};
 use crate::tui::layout::Areas;
 use crate::tui::preview_rows::word_rows;
+use jp_kb_core::display::clean_name;
+use jp_kb_core::subjects::Resolution;
 
 /// What the tester shows under its input: the subjects the pattern
 /// selects (indices into the resolution) and the line saying so.
@@ -29,14 +29,14 @@ fn selection(res: &Resolution, tester: &Tester) -> (Vec<usize>, String) {
         // disabled glob reaches hidden subjects too), so the count shown
         // is the count Enter then makes.
         let effect =
-            crate::subjects::DisableEffect::of_entries(res, std::slice::from_ref(&pattern));
+            jp_kb_core::subjects::DisableEffect::of_entries(res, std::slice::from_ref(&pattern));
         let info = effect.summary();
         (effect.newly, info)
     } else {
         let selected = res.selected_by_pattern(&pattern);
         let info = format!(
             "selects {} (hidden: exact slug only)",
-            crate::plural::count(selected.len(), "subject", "subjects")
+            jp_kb_core::plural::count(selected.len(), "subject", "subjects")
         );
         (selected, info)
     }

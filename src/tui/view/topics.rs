@@ -7,11 +7,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::pane;
-use crate::display::clean_name;
-use crate::topic::TopicState;
 use crate::tui::app::{App, Focus, Loading};
 use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::theme::Mark;
+use jp_kb_core::display::clean_name;
+use jp_kb_core::topic::TopicState;
 
 /// One topic's row: marker, id, counts (available/learned/hidden/disabled)
 /// and title.

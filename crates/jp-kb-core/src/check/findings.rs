@@ -72,6 +72,7 @@ codes! {
     UnknownTopic = "KB010", Error, "unknown topic";
     BadArgument = "KB011", Error, "invalid argument";
     LoadFailed = "KB012", Error, "cannot be read";
+    ClientSetup = "KB013", Error, "the client does not get what `connect` set up";
     UnknownKey = "KB101", Warning, "unknown key";
     LearnedSelectsNothing = "KB102", Warning, "selects nothing";
     DisabledSelectsNothing = "KB103", Warning, "selects nothing";
@@ -92,7 +93,6 @@ codes! {
     KbInJpFile = "KB120", Warning, "JP refuses this `kb` table";
     GeneratedStale = "KB121", Warning, "out of date";
     ClientLoss = "KB122", Warning, "does not reach the client's model";
-    ClientSetup = "KB123", Error, "the client does not get what `connect` set up";
     ClientCannotStart = "KB124", Warning, "the client cannot start jp-kb";
 }
 

@@ -210,7 +210,7 @@ impl Locator {
     }
 
     fn read(&self, path: &Path) -> SourceFile {
-        let text = std::fs::read(path)
+        let text = crate::config::file::read_guarded(path)
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned());
         let is_toml = Format::of(path) == Format::Toml;

@@ -6,6 +6,7 @@
 //! check. [`report`] renders findings; it formats strings and knows nothing
 //! of terminals.
 
+#[cfg(feature = "clients")]
 mod clients;
 mod contents;
 pub mod findings;
@@ -102,6 +103,7 @@ fn check_with(
     // lists are in memory, only learned subjects are read), so it always
     // runs: a partial check must not hide an 800k-token prompt.
     out.extend(contents::prompt_finding(kb, thresholds));
+    #[cfg(feature = "clients")]
     clients::findings(kb, &mut locator, &mut out);
     // Drop repeated findings, keeping the first: hashed, so 100k findings
     // cost 100k lookups rather than 10^10 comparisons.

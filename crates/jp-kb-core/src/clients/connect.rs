@@ -13,10 +13,8 @@ use crate::edit::Boundaries;
 use crate::edit::write::{read_guarded, write_atomic};
 use crate::render::tool::tool_description;
 
-use super::generated::{
-    self, CLAUDE_MCP, CLAUDE_RULES, CODEX_ARGS, CODEX_COMMAND, CODEX_CONFIG, JP_CONFIG, JP_LAYER,
-    JP_LAYER_FROM_CONFIG,
-};
+use super::generated;
+use super::profile::{Channel, Format, Profile, profile};
 use super::toml_merge::Merged;
 use super::{json_merge, toml_merge};
 
@@ -31,13 +29,22 @@ pub enum Client {
 impl Client {
     pub const ALL: [Client; 3] = [Client::Jp, Client::ClaudeCode, Client::Codex];
 
-    /// The name on the command line.
+    /// The name on the command line (its profile's id).
     pub fn name(self) -> &'static str {
         match self {
             Client::Jp => "jp",
             Client::ClaudeCode => "claude-code",
             Client::Codex => "codex",
         }
+    }
+
+    /// Its profile (`assets/clients/NAME.toml`): the one source of what
+    /// `connect` writes and what the client receives.
+    ///
+    /// # Errors
+    /// The embedded profile does not parse (a build that a test catches).
+    pub fn profile(self) -> Result<Profile, String> {
+        profile(self.name())
     }
 }
 
@@ -119,30 +126,37 @@ impl Texts {
         }
     }
 
-    /// The content of a [`Part::Generated`] file of `client` at `rel`.
-    pub fn generated(&self, _root: &Path, rel: &str) -> Option<String> {
-        match rel {
-            JP_LAYER => Some(generated::jp_layer(
+    /// The content of the [`Part::Generated`] file at `rel` of the client
+    /// `profile` describes: the file of its system-prompt-section channel
+    /// is a JP-style layer, that of its project-memory channel a memory
+    /// file.
+    pub fn generated(&self, profile: &Profile, rel: &str) -> Option<String> {
+        let file_of = |channel| profile.channel(channel).and_then(|c| c.file.as_deref());
+        if file_of(Channel::SystemPromptSection) == Some(rel) {
+            return Some(generated::jp_layer(
+                &profile.connect,
                 self.section.as_deref(),
                 self.tool_description.as_deref(),
-            )),
-            CLAUDE_RULES => Some(generated::claude_rules(self.section.as_deref())),
-            _ => None,
+            ));
         }
+        if file_of(Channel::ProjectMemory) == Some(rel) {
+            return Some(generated::claude_rules(self.section.as_deref()));
+        }
+        None
     }
 }
 
-/// The files that [`Part::Generated`] covers, per client.
-pub fn generated_files(client: Client) -> &'static [&'static str] {
-    match client {
-        Client::Jp => &[JP_LAYER],
-        Client::ClaudeCode => &[CLAUDE_RULES],
-        Client::Codex => &[],
-    }
+/// The files that [`Part::Generated`] covers for `client`.
+pub fn generated_files(client: Client) -> Vec<String> {
+    client
+        .profile()
+        .map(|p| p.generated_files().into_iter().map(str::to_owned).collect())
+        .unwrap_or_default()
 }
 
 fn generated_write(
     client: Client,
+    profile: &Profile,
     bounds: &Boundaries,
     root: &Path,
     rel: &str,
@@ -152,7 +166,7 @@ fn generated_write(
     Ok(FileWrite {
         client,
         before: read_text(bounds, &path)?,
-        after: texts.generated(root, rel).unwrap_or_default(),
+        after: texts.generated(profile, rel).unwrap_or_default(),
         path,
         part: Part::Generated,
         notes: Vec::new(),
@@ -206,7 +220,21 @@ fn entry_write(
 /// JP needs `.jp/config.toml` to `extends` the generated layer (JP applies
 /// no default). A JSON/YAML config is read-only: when it does not reach the
 /// layer already, the person is told what to add.
-fn jp_extends(bounds: &Boundaries, root: &Path) -> Result<Option<FileWrite>, String> {
+fn jp_extends(
+    bounds: &Boundaries,
+    root: &Path,
+    parent: &str,
+    layer: &str,
+) -> Result<Option<FileWrite>, String> {
+    // `extends` entries are relative to the declaring file's directory.
+    let dir = Path::new(parent).parent().unwrap_or(Path::new(""));
+    let from_parent = Path::new(layer)
+        .strip_prefix(dir)
+        .ok()
+        .and_then(Path::to_str)
+        .unwrap_or(layer)
+        .to_owned();
+    let layer = from_parent.as_str();
     let jp_dir = crate::config::workspace::jp_dir(root);
     if let Some(config) = config_file_in(&jp_dir).filter(|p| !is_editable_toml(p)) {
         let text = read_text(bounds, &config)?.unwrap_or_default();
@@ -216,17 +244,17 @@ fn jp_extends(bounds: &Boundaries, root: &Path) -> Result<Option<FileWrite>, Str
             serde_norway::from_str(&text).map_err(|e| format!("{}: {e}", config.display()))?
         };
         let entries = toml_merge::extends_entries(value.get("extends"));
-        if crate::config::layers::extends_reaches(&entries, JP_LAYER_FROM_CONFIG) {
+        if crate::config::layers::extends_reaches(&entries, layer) {
             return Ok(None);
         }
         return Err(format!(
-            "{}: add `{JP_LAYER_FROM_CONFIG}` to its `extends` so JP loads the generated layer \
+            "{}: add `{layer}` to its `extends` so JP loads the generated layer \
              (jp-kb edits TOML only); nothing written",
             config.display()
         ));
     }
-    entry_write(Client::Jp, bounds, root, JP_CONFIG, |text| {
-        toml_merge::jp_extends(text, JP_LAYER_FROM_CONFIG).map(|text| {
+    entry_write(Client::Jp, bounds, root, parent, |text| {
+        toml_merge::jp_extends(text, layer).map(|text| {
             text.map(|text| Merged {
                 text,
                 removed: Vec::new(),
@@ -288,44 +316,98 @@ fn jp_machine_entry(kb: &KnowledgeBase, bounds: &Boundaries) -> Result<Option<Fi
 /// # Errors
 /// A message naming the file.
 pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<FileWrite>, String> {
+    let profile = client.profile()?;
     let root = kb.root();
     let bounds = &kb.boundaries();
     let mut out = Vec::new();
-    match client {
-        Client::Jp => {
-            let mut layer = generated_write(client, bounds, root, JP_LAYER, texts)?;
+    let generated = profile.generated_files();
+    for rel in &generated {
+        let mut write = generated_write(client, &profile, bounds, root, rel, texts)?;
+        if profile
+            .channel(Channel::ProjectMemory)
+            .and_then(|c| c.file.as_deref())
+            == Some(rel)
+        {
+            write.notes.extend(import_note(rel, texts));
+        }
+        out.push(write);
+    }
+    if let Some(parent) = &profile.mcp.loaded_through_extends_of {
+        out.extend(jp_extends(bounds, root, parent, &profile.mcp.file)?);
+    }
+    if !generated.contains(&profile.mcp.file.as_str()) {
+        out.push(server_write(client, &profile, bounds, root)?);
+    }
+    if client == Client::Jp {
+        let machine = jp_machine_entry(kb, bounds)?;
+        if let Some(layer) = out.first_mut() {
             layer.notes.extend(earlier_setups(kb));
-            out.push(layer);
-            out.extend(jp_extends(bounds, root)?);
-            out.extend(jp_machine_entry(kb, bounds)?);
-        }
-        Client::ClaudeCode => {
-            let mut rules = generated_write(client, bounds, root, CLAUDE_RULES, texts)?;
-            let (_, imports) = texts
-                .section
-                .as_deref()
-                .map(super::imports::quote_imports)
-                .unwrap_or_default();
-            if !imports.is_empty() {
-                rules.notes.push(format!(
-                    "{CLAUDE_RULES}: wrote {} as code so that Claude Code does not import the \
-                     files they name (`jp-kb prompt --client claude-code` shows what arrives)",
-                    imports.join(", ")
-                ));
+            if machine.is_none() {
+                layer.notes.push(
+                    "JP's user-workspace layer is not known here (no `.jp/.id` yet, or no data \
+                     directory): JP run inside the workspace works; for `jp -w DIR` from \
+                     elsewhere, run `jp-kb connect jp` again once JP has made `.jp/.id`"
+                        .to_owned(),
+                );
             }
-            out.push(rules);
-            let server = generated::claude_server();
-            out.push(entry_write(client, bounds, root, CLAUDE_MCP, |text| {
-                json_merge::set_owned_member(text, &["mcpServers", "kb"], &server)
-            })?);
         }
-        Client::Codex => {
-            out.push(entry_write(client, bounds, root, CODEX_CONFIG, |text| {
-                toml_merge::codex_server(text, CODEX_COMMAND, &CODEX_ARGS)
-            })?);
-        }
+        out.extend(machine);
     }
     Ok(out)
+}
+
+/// The words of the section written as code in a memory file, so that
+/// the client does not import the files they name ([`super::imports`]).
+fn import_note(rel: &str, texts: &Texts) -> Option<String> {
+    let (_, imports) = texts
+        .section
+        .as_deref()
+        .map(super::imports::quote_imports)
+        .unwrap_or_default();
+    (!imports.is_empty()).then(|| {
+        format!(
+            "{rel}: wrote {} as code so that Claude Code does not import the files they name \
+             (`jp-kb prompt --client claude-code` shows what arrives)",
+            imports.join(", ")
+        )
+    })
+}
+
+/// jp-kb's `kb` server entry in the client's MCP file, as its profile
+/// says: written whole (keys found there that jp-kb did not write are
+/// removed and named).
+fn server_write(
+    client: Client,
+    profile: &Profile,
+    bounds: &Boundaries,
+    root: &Path,
+) -> Result<FileWrite, String> {
+    let table = profile.server_table();
+    let facts = &profile.connect;
+    match profile.mcp.format {
+        Format::Json => {
+            let mut entry = serde_json::Map::new();
+            if let Some(kind) = &facts.server_type {
+                entry.insert("type".to_owned(), kind.clone().into());
+            }
+            entry.insert(profile.mcp.command.clone(), "jp-kb".into());
+            entry.insert(profile.mcp.args.clone(), facts.server_args.clone().into());
+            let entry = serde_json::Value::Object(entry);
+            entry_write(client, bounds, root, &profile.mcp.file, |text| {
+                json_merge::set_owned_member(text, &table, &entry)
+            })
+        }
+        Format::Toml => {
+            let entries = generated::toml_server_entry(profile, &facts.server_args);
+            entry_write(client, bounds, root, &profile.mcp.file, |text| {
+                let entries: Vec<(&str, String)> = entries
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.clone()))
+                    .collect();
+                toml_merge::owned_table(text, &table, &entries)
+            })
+        }
+    }
 }
 
 /// Whether `client` is connected in the workspace at `root`: its generated
@@ -334,16 +416,24 @@ pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<Fil
 /// workspace (a link out, a FIFO) counts as connected, so that `sync`
 /// and `check` look at it and say what is wrong instead of skipping it.
 pub fn is_connected(client: Client, root: &Path) -> bool {
-    let present = |rel: &str| std::fs::symlink_metadata(root.join(rel)).is_ok();
-    match client {
-        Client::Jp => present(JP_LAYER),
-        Client::ClaudeCode => present(CLAUDE_RULES),
-        Client::Codex => read_text(
-            &Boundaries::new([root.to_path_buf()]),
-            &root.join(CODEX_CONFIG),
-        )
-        .ok()
-        .flatten()
-        .is_some_and(|t| toml_merge::codex_has_server(&t)),
+    let Ok(profile) = client.profile() else {
+        return false;
+    };
+    let generated = profile.generated_files();
+    if !generated.is_empty() {
+        return generated
+            .iter()
+            .any(|rel| std::fs::symlink_metadata(root.join(rel)).is_ok());
+    }
+    let bounds = Boundaries::new([root.to_path_buf()]);
+    let Ok(Some(text)) = read_text(&bounds, &root.join(&profile.mcp.file)) else {
+        return false;
+    };
+    let table = profile.server_table();
+    match profile.mcp.format {
+        Format::Toml => toml_merge::has_table(&text, &table),
+        Format::Json => serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .is_some_and(|v| table.iter().try_fold(&v, |v, k| v.get(*k)).is_some()),
     }
 }

@@ -14,7 +14,7 @@ use crate::config::LayerKind;
 use crate::config::file::read_config_file;
 use crate::config::raw::{RawKind, RawNode};
 
-use super::generated::{JP_LAYER, JP_SERVER_TABLE};
+use super::generated::JP_SERVER_TABLE;
 
 /// One thing in the person's setup that keeps JP from getting jp-kb
 /// exactly, and how to fix it.
@@ -33,7 +33,10 @@ pub struct SetupProblem {
 pub fn jp_problems(kb: &KnowledgeBase) -> Vec<SetupProblem> {
     let mut out = Vec::new();
     let root = kb.root();
-    let generated = root.join(JP_LAYER);
+    let layer_rel = super::profile::profile("jp")
+        .map(|p| p.mcp.file)
+        .unwrap_or_default();
+    let generated = root.join(&layer_rel);
     let machine = machine_file(kb);
     let layers = jp_layers(kb);
     let generated_at = layers.iter().position(|(p, _)| same(p, &generated));
@@ -61,9 +64,9 @@ pub fn jp_problems(kb: &KnowledgeBase) -> Vec<SetupProblem> {
             machine_entry(root, path, &node, &mut out);
         }
         if index >= wins_from && !is_machine {
-            overrides(path, &node, &mut out);
+            overrides(path, &layer_rel, &node, &mut out);
         }
-        twice(path, &node, &mut out);
+        twice(path, &layer_rel, &node, &mut out);
     }
     if !on_path("jp-kb") {
         out.push(SetupProblem {
@@ -157,7 +160,7 @@ fn machine_entry(root: &Path, path: &Path, node: &RawNode, out: &mut Vec<SetupPr
 
 /// A `kb` server or `learn` tool in a layer that wins over the generated
 /// one replaces what `connect` wrote.
-fn overrides(path: &Path, node: &RawNode, out: &mut Vec<SetupProblem>) {
+fn overrides(path: &Path, layer: &str, node: &RawNode, out: &mut Vec<SetupProblem>) {
     let checks: [(&[&str], &str); 2] = [
         (&JP_SERVER_TABLE, "the `kb` MCP server"),
         (&["conversation", "tools", "learn"], "the `learn` tool"),
@@ -169,7 +172,7 @@ fn overrides(path: &Path, node: &RawNode, out: &mut Vec<SetupProblem>) {
                 file: Some(path.to_path_buf()),
                 line: found.line,
                 message: format!(
-                    "[{name}] here overrides {what} of the generated layer ({JP_LAYER}): JP \
+                    "[{name}] here overrides {what} of the generated layer ({layer}): JP \
                      takes this file's values"
                 ),
                 fix: format!(
@@ -183,7 +186,7 @@ fn overrides(path: &Path, node: &RawNode, out: &mut Vec<SetupProblem>) {
 
 /// A `<knowledge>` section in a system-prompt section of another layer:
 /// JP would send the section twice.
-fn twice(path: &Path, node: &RawNode, out: &mut Vec<SetupProblem>) {
+fn twice(path: &Path, layer: &str, node: &RawNode, out: &mut Vec<SetupProblem>) {
     let Some(RawNode {
         kind: RawKind::Array(sections),
         ..
@@ -201,7 +204,7 @@ fn twice(path: &Path, node: &RawNode, out: &mut Vec<SetupProblem>) {
                 line: section.line,
                 message: format!(
                     "a system-prompt section here holds a <knowledge> section: JP sends it as \
-                     well as the generated one ({JP_LAYER}), so the model sees it twice"
+                     well as the generated one ({layer}), so the model sees it twice"
                 ),
                 fix: "remove this [[assistant.system_prompt_sections]] entry; the generated \
                       layer carries the section and `jp-kb sync` keeps it current"

@@ -129,6 +129,18 @@ pub struct ChannelFacts {
     pub strips_front_matter: bool,
 }
 
+/// What `jp-kb connect` writes for a client: the `kb` server entry in the
+/// client's MCP file, and the words it ends with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectFacts {
+    /// The entry's `type`, when the client's format has one.
+    pub server_type: Option<String>,
+    /// `jp-kb`'s arguments in the entry.
+    pub server_args: Vec<String>,
+    /// What the person is told once the files are written.
+    pub next: String,
+}
+
 /// One client's profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profile {
@@ -136,6 +148,7 @@ pub struct Profile {
     pub name: String,
     pub version: String,
     pub mcp: McpConfig,
+    pub connect: ConnectFacts,
     /// In [`Channel::ALL`] order; only the channels the client has.
     pub channels: Vec<ChannelFacts>,
 }
@@ -143,6 +156,30 @@ pub struct Profile {
 impl Profile {
     pub fn channel(&self, channel: Channel) -> Option<&ChannelFacts> {
         self.channels.iter().find(|c| c.channel == channel)
+    }
+
+    /// The files jp-kb generates whole for this client (relative to the
+    /// workspace root): those of the channels that carry the section
+    /// (JP's layer, Claude Code's memory file).
+    pub fn generated_files(&self) -> Vec<&str> {
+        let mut files: Vec<&str> = Vec::new();
+        for facts in &self.channels {
+            let carries = matches!(
+                facts.channel,
+                Channel::SystemPromptSection | Channel::ProjectMemory
+            );
+            if let (true, Some(file)) = (carries, facts.file.as_deref())
+                && !files.contains(&file)
+            {
+                files.push(file);
+            }
+        }
+        files
+    }
+
+    /// The dotted key of jp-kb's server entry in the MCP file.
+    pub fn server_table(&self) -> Vec<&str> {
+        self.mcp.servers.split('.').chain(["kb"]).collect()
     }
 
     /// "Claude Code 2.1.197".
@@ -207,11 +244,26 @@ pub fn parse(text: &str) -> Result<Profile, String> {
             .ok_or_else(|| format!("`channel.{channel}` must be a table"))?;
         channels.push(channel_facts(channel, facts)?);
     }
+    let connect = table(root, "connect")?;
+    let connect = ConnectFacts {
+        server_type: optional(connect, "server_type")?,
+        server_args: connect
+            .get("server_args")
+            .and_then(Item::as_array)
+            .and_then(|a| {
+                a.iter()
+                    .map(|v| v.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<_>>>()
+            })
+            .ok_or("`connect.server_args` must be an array of strings")?,
+        next: string(connect, "next")?,
+    };
     Ok(Profile {
         id: string(root, "id")?,
         name: string(root, "name")?,
         version: string(root, "version")?,
         mcp,
+        connect,
         channels,
     })
 }

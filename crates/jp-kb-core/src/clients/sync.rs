@@ -66,9 +66,13 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
     let bounds = after.boundaries();
     let mut lines = Vec::new();
     for client in clients {
+        let Ok(profile) = client.profile() else {
+            continue;
+        };
         for rel in generated_files(client) {
-            let path = root.join(rel);
-            let (Some(was), Some(now)) = (old.generated(root, rel), new.generated(root, rel))
+            let path = root.join(&rel);
+            let (Some(was), Some(now)) =
+                (old.generated(&profile, &rel), new.generated(&profile, &rel))
             else {
                 continue;
             };

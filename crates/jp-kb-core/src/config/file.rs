@@ -47,6 +47,25 @@ pub fn is_present(path: &Path) -> bool {
     }
 }
 
+/// Files jp-kb reads on a person's behalf that are not subjects (layers,
+/// client files, `.jp/.id`, its own cache) above this size are refused:
+/// the largest real configuration seen is a few hundred KiB; a file the
+/// size of a disk must not be read into memory.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The one guarded read of a file that is not a subject: only a regular
+/// file (checked before it is opened, and again on the open handle), opened
+/// without blocking (a FIFO never hangs), at most [`MAX_FILE_BYTES`] (a
+/// link to `/dev/zero` is a device, refused; a huge file is an error, not
+/// an exhausted memory). A missing file is `NotFound`.
+///
+/// # Errors
+/// `NotFound`; `InvalidInput` saying what the file is or that it is too
+/// large; any other I/O error.
+pub fn read_guarded(path: &Path) -> io::Result<Vec<u8>> {
+    read_regular(path)
+}
+
 /// Reads and parses `path`. A missing file is an `Io` error; callers that
 /// probe optional layers check [`is_present`] first. Anything but a regular
 /// file (after following symbolic links) is an `Io` error saying what it
@@ -112,12 +131,28 @@ pub(crate) fn read_checked_open(
         use std::os::unix::fs::OpenOptionsExt as _;
         options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed());
     }
-    let mut file = options.open(path)?;
+    let file = options.open(path)?;
     let meta = file.metadata()?;
     check(&meta)?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes)?;
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
     Ok(bytes)
+}
+
+fn too_large() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "is larger than {} MiB; jp-kb does not read configuration files that large",
+            MAX_FILE_BYTES / 1024 / 1024
+        ),
+    )
 }
 
 fn check_regular(meta: &fs::Metadata) -> io::Result<()> {

@@ -63,17 +63,6 @@ pub struct LoadedConfig {
 }
 
 impl LoadedConfig {
-    /// Where jp-kb may write for this workspace: inside its root and the
-    /// person's own JP directories, nowhere else ([`crate::edit::place`]).
-    pub fn boundaries(&self) -> crate::edit::Boundaries {
-        crate::edit::Boundaries::new(
-            std::iter::once(self.root.clone())
-                .chain(self.user_dirs.iter().cloned())
-                // Written before JP ever made the data directory.
-                .chain(self.user_workspace_dir.iter().cloned()),
-        )
-    }
-
     /// The TOML files jp-kb may edit, in merge order, without duplicates.
     pub fn toml_files(&self) -> Vec<&Path> {
         let mut out: Vec<&Path> = Vec::new();

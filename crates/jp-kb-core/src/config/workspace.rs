@@ -115,7 +115,9 @@ pub fn user_workspace_dir(
 ) -> Option<PathBuf> {
     let data = env.user_data_dir.as_ref()?;
     let id_file = jp_dir(root).join(".id");
-    let text = std::fs::read(&id_file).ok()?;
+    // Guarded: a FIFO or `/dev/zero` committed as `.jp/.id` must not hang
+    // or exhaust every command.
+    let text = super::file::read_guarded(&id_file).ok()?;
     let text = String::from_utf8_lossy(&text);
     let (index, id) = text
         .lines()

@@ -35,14 +35,40 @@ impl From<Saved> for Change {
     }
 }
 
-/// Undo and redo stacks. Recording a new change clears the redo stack.
-/// Every write, undo and redo lands inside the journal's
-/// [`Boundaries`] (the workspace and the person's own JP directories).
+/// Undo and redo stacks of steps: a step is what one plan changed (one
+/// [`Change`] per file), undone and redone as a whole. Recording a new
+/// step clears the redo stack. Every write, undo and redo lands inside
+/// the journal's [`Boundaries`] (the workspace and the person's own JP
+/// directories).
 #[derive(Debug, Clone)]
 pub struct Journal {
     bounds: Boundaries,
-    done: Vec<Change>,
-    undone: Vec<Change>,
+    done: Vec<Vec<Change>>,
+    undone: Vec<Vec<Change>>,
+}
+
+/// Which way a step is being put back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Way {
+    Undo,
+    Redo,
+}
+
+impl Way {
+    fn action(self) -> &'static str {
+        match self {
+            Way::Undo => "undo",
+            Way::Redo => "redo",
+        }
+    }
+
+    /// What the file must hold now, and what it gets.
+    fn ends(self, c: &Change) -> (Option<&[u8]>, Option<&[u8]>) {
+        match self {
+            Way::Undo => (Some(&c.after), c.before.as_deref()),
+            Way::Redo => (c.before.as_deref(), Some(&c.after)),
+        }
+    }
 }
 
 impl Journal {
@@ -67,8 +93,17 @@ impl Journal {
         self.bounds = bounds;
     }
 
+    /// Records one change as its own step.
     pub fn record(&mut self, change: Change) {
-        self.done.push(change);
+        self.record_step(vec![change]);
+    }
+
+    /// Records the changes of one plan as one step (nothing when empty).
+    pub fn record_step(&mut self, changes: Vec<Change>) {
+        if changes.is_empty() {
+            return;
+        }
+        self.done.push(changes);
         self.undone.clear();
     }
 
@@ -110,77 +145,110 @@ impl Journal {
         !self.undone.is_empty()
     }
 
-    /// Restores the file as it was before the last change. `Ok(None)` when
-    /// there is nothing to undo. A file changed outside jp-kb since gets
-    /// the undo merged into that change.
+    /// Restores the files of the last step as they were before it.
+    /// `Ok(None)` when there is nothing to undo. A one-file step whose file
+    /// was changed outside jp-kb since gets the undo merged into that
+    /// change; a step of several files is put back only when every file
+    /// still holds what the step wrote (never half of it).
     ///
     /// # Errors
     /// `HistoryDropped` when the outside change touched the lines the undo
     /// writes (every change of that file is then forgotten); `Changed` when
-    /// the file changes again during the undo; `Write`.
-    pub fn undo(&mut self) -> Result<Option<&Change>, JournalError> {
-        let Some(c) = self.done.last() else {
+    /// a file changed (a several-file step is then kept, untouched);
+    /// `Write`.
+    pub fn undo(&mut self) -> Result<Option<&[Change]>, JournalError> {
+        let Some(step) = self.done.last().cloned() else {
             return Ok(None);
         };
-        let bounds = &self.bounds;
-        let redo = match restore(bounds, &c.path, Some(&c.after), c.before.as_deref(), "undo") {
-            Ok(()) => None,
-            Err(JournalError::Changed { path, action }) => {
-                let Some((current, merged)) =
-                    rebase(bounds, &path, Some(&c.after), c.before.as_deref())?
-                else {
-                    return Err(self.drop_file(path, action));
-                };
-                Some(Change {
-                    before: Some(merged),
-                    after: current,
-                    ..c.clone()
-                })
-            }
-            Err(e) => return Err(e),
-        };
-        if let Some(c) = self.done.pop() {
-            self.undone.push(redo.unwrap_or(c));
-        }
-        Ok(self.undone.last())
+        let back = self.put_back(&step, Way::Undo)?;
+        self.done.pop();
+        self.undone.push(back);
+        Ok(self.undone.last().map(Vec::as_slice))
     }
 
-    /// Re-applies the last undone change.
+    /// Re-applies the last undone step.
     ///
     /// # Errors
     /// As [`Journal::undo`].
-    pub fn redo(&mut self) -> Result<Option<&Change>, JournalError> {
-        let Some(c) = self.undone.last() else {
+    pub fn redo(&mut self) -> Result<Option<&[Change]>, JournalError> {
+        let Some(step) = self.undone.last().cloned() else {
             return Ok(None);
         };
+        let back = self.put_back(&step, Way::Redo)?;
+        self.undone.pop();
+        self.done.push(back);
+        Ok(self.done.last().map(Vec::as_slice))
+    }
+
+    /// Writes one step back `way`; returns the step as it now stands (a
+    /// merged change keeps the outside edit in its bytes).
+    fn put_back(&mut self, step: &[Change], way: Way) -> Result<Vec<Change>, JournalError> {
+        if let [c] = step {
+            return self.put_back_one(c, way).map(|c| vec![c]);
+        }
         let bounds = &self.bounds;
-        let undo = match restore(bounds, &c.path, c.before.as_deref(), Some(&c.after), "redo") {
-            Ok(()) => None,
+        // Every file first: a step is put back whole or not at all.
+        for c in step {
+            let (now, _) = way.ends(c);
+            let current = read_guarded(bounds, &c.path).map_err(JournalError::Write)?;
+            if current.as_deref() != now {
+                return Err(JournalError::Changed {
+                    path: c.path.clone(),
+                    action: way.action(),
+                });
+            }
+        }
+        let mut written: Vec<&Change> = Vec::new();
+        for c in step.iter().rev() {
+            let (now, then) = way.ends(c);
+            if let Err(e) = restore(bounds, &c.path, now, then, way.action()) {
+                // Changed in between: the files already written go back.
+                for done in written {
+                    let (now, then) = way.ends(done);
+                    let _ = restore(bounds, &done.path, then, now, way.action());
+                }
+                return Err(e);
+            }
+            written.push(c);
+        }
+        Ok(step.to_vec())
+    }
+
+    fn put_back_one(&mut self, c: &Change, way: Way) -> Result<Change, JournalError> {
+        let bounds = &self.bounds;
+        let (now, then) = way.ends(c);
+        match restore(bounds, &c.path, now, then, way.action()) {
+            Ok(()) => Ok(c.clone()),
             Err(JournalError::Changed { path, action }) => {
-                let Some((current, merged)) =
-                    rebase(bounds, &path, c.before.as_deref(), Some(&c.after))?
-                else {
+                let Some((current, merged)) = rebase(bounds, &path, now, then)? else {
                     return Err(self.drop_file(path, action));
                 };
-                Some(Change {
-                    before: Some(current),
-                    after: merged,
-                    ..c.clone()
+                Ok(match way {
+                    Way::Undo => Change {
+                        before: Some(merged),
+                        after: current,
+                        ..c.clone()
+                    },
+                    Way::Redo => Change {
+                        before: Some(current),
+                        after: merged,
+                        ..c.clone()
+                    },
                 })
             }
-            Err(e) => return Err(e),
-        };
-        if let Some(c) = self.undone.pop() {
-            self.done.push(undo.unwrap_or(c));
+            Err(e) => Err(e),
         }
-        Ok(self.done.last())
     }
 
     /// Forgets every change of `path` (its history no longer matches the
-    /// file), keeping the other files'.
+    /// file), keeping the other files'; a step left empty goes.
     fn drop_file(&mut self, path: PathBuf, action: &'static str) -> JournalError {
-        self.done.retain(|c| c.path != path);
-        self.undone.retain(|c| c.path != path);
+        for stack in [&mut self.done, &mut self.undone] {
+            for step in stack.iter_mut() {
+                step.retain(|c| c.path != path);
+            }
+            stack.retain(|step| !step.is_empty());
+        }
         JournalError::HistoryDropped { path, action }
     }
 }

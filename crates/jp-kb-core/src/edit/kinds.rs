@@ -75,7 +75,7 @@ pub enum FieldValue {
     Bool(bool),
 }
 
-/// The result of [`apply`](crate::edit::apply).
+/// The result of [`apply_edit`](crate::edit::apply_edit).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {
     /// The new file content (the input itself when nothing changed).

@@ -12,6 +12,7 @@
 //! tables, arrays, the splice itself) is the `jp-kb-toml` crate's: it
 //! knows TOML, not topics. This module decides what a topic edit means.
 
+pub mod apply;
 pub mod diff;
 mod error;
 mod fields;
@@ -32,10 +33,11 @@ mod verify;
 pub mod write;
 
 pub use crate::config::TopicField;
+pub use apply::{ApplyError, apply};
 pub use diff::unified_diff;
 pub use error::{EditError, JournalError, SaveError, WriteError};
 pub use journal::{Change, Journal};
 pub use locate::{Spelling, TopicInfo, find_topic, list_topics};
-pub use ops::{Applied, Edit, FieldValue, apply, apply_declaring};
+pub use ops::{Applied, Edit, FieldValue, apply as apply_edit, apply_declaring};
 pub use place::{Boundaries, Place};
 pub use write::{Saved, save, save_declaring, write_atomic};

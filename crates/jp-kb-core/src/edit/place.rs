@@ -79,6 +79,17 @@ impl Boundaries {
         Self::new(dirs)
     }
 
+    /// Where jp-kb may write for a loaded workspace: its root, the
+    /// person's own JP directories, and the user-workspace directory
+    /// (written to before JP ever made it).
+    pub fn of_config(loaded: &crate::config::LoadedConfig) -> Self {
+        Self::new(
+            std::iter::once(loaded.root.clone())
+                .chain(loaded.user_dirs.iter().cloned())
+                .chain(loaded.user_workspace_dir.iter().cloned()),
+        )
+    }
+
     /// Where a write to `path` really goes, or why it may not.
     ///
     /// # Errors

@@ -8,6 +8,7 @@
 pub mod instructions;
 pub mod mime;
 pub mod resource;
+#[cfg(feature = "search")]
 pub mod search;
 pub mod tool;
 pub mod uri;

@@ -242,7 +242,11 @@ impl Searcher {
     ) -> Result<(Vec<String>, Ranked<'k>), SearchError> {
         let terms = parse_query(&mut self.tokenizer, request.query)?;
         let scope = match request.topic {
-            Some(name) => Some(kb.resolve_topic(name).map_err(SearchError::Topic)?.id()),
+            Some(name) => Some(
+                kb.resolve_topic(name)
+                    .map_err(|e| SearchError::Topic(e.to_string()))?
+                    .id(),
+            ),
             None => None,
         };
         self.refresh(kb);

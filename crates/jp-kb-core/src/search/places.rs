@@ -12,7 +12,6 @@
 //! references to them (so their addresses cannot be reused) and
 //! comparing pointers says "the same subjects" without looking at one.
 
-use std::hash::BuildHasherDefault;
 use std::path::Path;
 use std::sync::{Arc, Weak};
 
@@ -155,7 +154,7 @@ impl PlaceIndex {
             .map(|r| r.subjects().len())
             .sum();
         let mut out = Self {
-            first: FastMap::with_capacity_and_hasher(size, BuildHasherDefault::default()),
+            first: FastMap::with_capacity_and_hasher(size, super::hash::FastState::default()),
             places: Vec::with_capacity(size),
             next: Vec::with_capacity(size),
         };

@@ -128,7 +128,9 @@ impl Store {
 
 /// `Ok(None)` when the file does not exist.
 fn read_segment(path: &Path) -> Result<Option<Segment>, String> {
-    match std::fs::read(path) {
+    // Guarded: a FIFO put in the cache must not hang `search` or the MCP
+    // server (issue 24, item 4).
+    match crate::config::file::read_guarded(path) {
         Ok(bytes) => Segment::decode(bytes)
             .map(Some)
             .map_err(|e: SegmentError| e.to_string()),

@@ -32,12 +32,12 @@ pub const WALKS_FILE: &str = "walks.bin";
 /// file rewritten in place can go unseen).
 pub const MAX_AGE: Duration = Duration::from_secs(600);
 const MAGIC: &[u8; 8] = b"JPKBWALK";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// Puts the walks saved in `dir` into `cache`. Returns why the file was
 /// not used, if it exists and was not (the caller rebuilds it quietly).
 pub fn load(dir: &Path, cache: &WalkCache, now: SystemTime) -> Result<usize, String> {
-    let bytes = match std::fs::read(dir.join(WALKS_FILE)) {
+    let bytes = match crate::config::file::read_guarded(&dir.join(WALKS_FILE)) {
         Ok(bytes) => bytes,
         Err(e) if super::store::is_absent(&e) => return Ok(0),
         Err(e) => return Err(e.to_string()),
@@ -447,6 +447,30 @@ mod tests {
                 bad.extend_from_slice(&sum.to_le_bytes());
                 let _ = decode(&bad, now);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Up to three flipped bits anywhere, or a cut anywhere, is always
+        /// an error, never a walk that differs from the one saved.
+        #[test]
+        fn any_small_damage_is_an_error(
+            bits in proptest::collection::vec(0usize..100_000, 1..=3),
+            cut in 0usize..100_000,
+        ) {
+            let now = SystemTime::now();
+            let good = encode(&[sample(now)]);
+            let mut bad = good.clone();
+            let mut flipped = std::collections::BTreeSet::new();
+            for bit in bits {
+                let bit = bit % (good.len() * 8);
+                if flipped.insert(bit) {
+                    bad[bit / 8] ^= 1 << (bit % 8);
+                }
+            }
+            proptest::prop_assert!(decode(&bad, now).is_err());
+            let cut = cut % good.len();
+            proptest::prop_assert!(decode(&good[..cut], now).is_err());
         }
     }
 }

@@ -8,7 +8,10 @@ use crate::plural::count;
 use crate::subjects::slug::slug_of_rel;
 use crate::subjects::{DisableEffect, Resolution};
 
-use super::{Answer, Chosen, Intent, List, Question, Workspace, known_topic, plan};
+use super::{
+    Alternative, AlternativeKind, Answer, Chosen, Intent, List, Question, Refusal, Workspace,
+    known_topic, plan,
+};
 
 /// The subjects under the walked directory `rel` (any state).
 pub fn subjects_under(res: &Resolution, rel: &str) -> Vec<usize> {
@@ -27,7 +30,9 @@ pub(super) fn toggle(ws: &Workspace<'_>, list: List, topic: &str, rel: &str) -> 
         Err(why) => return Answer::Refuse(why),
     };
     let Some(res) = state.resolution() else {
-        return Answer::Refuse(format!("topic `{topic}`: its subjects cannot be read"));
+        return Answer::Refuse(Refusal::SubjectsUnreadable {
+            topic: topic.to_owned(),
+        });
     };
     let rel = rel.trim_end_matches('/');
     let disabled = list == List::Disabled;
@@ -74,15 +79,20 @@ pub(super) fn toggle(ws: &Workspace<'_>, list: List, topic: &str, rel: &str) -> 
         && glob_effect > 0
         && let Answer::Do(p) = add(vec![glob.clone()])
     {
-        options.push((format!("add `{glob}` to {verb}"), p));
+        options.push(Alternative {
+            kind: AlternativeKind::DirectoryGlob,
+            label: format!("add `{glob}` to {verb}"),
+            plan: p,
+        });
     }
     if !slugs.is_empty()
         && let Answer::Do(p) = add(slugs.clone())
     {
-        options.push((
-            format!("add the {} one by one", count(slugs.len(), "slug", "slugs")),
-            p,
-        ));
+        options.push(Alternative {
+            kind: AlternativeKind::DirectorySlugs,
+            label: format!("add the {} one by one", count(slugs.len(), "slug", "slugs")),
+            plan: p,
+        });
     }
     let under_slugs: Vec<&str> = under.iter().map(|&i| res.subjects()[i].slug()).collect();
     let named: Vec<String> = entries
@@ -104,8 +114,9 @@ pub(super) fn toggle(ws: &Workspace<'_>, list: List, topic: &str, rel: &str) -> 
                 entries: named.clone(),
             },
         ) {
-            Answer::Do(p) => options.push((
-                format!(
+            Answer::Do(p) => options.push(Alternative {
+                kind: AlternativeKind::DirectoryRemove,
+                label: format!(
                     "remove {} naming `{rel}/`",
                     count(
                         named.len(),
@@ -113,14 +124,16 @@ pub(super) fn toggle(ws: &Workspace<'_>, list: List, topic: &str, rel: &str) -> 
                         &format!("{verb} entries")
                     )
                 ),
-                p,
-            )),
+                plan: p,
+            }),
             Answer::Refuse(why) => return Answer::Refuse(why),
             Answer::Choose(_) | Answer::Nothing(_) => {}
         }
     }
     if options.is_empty() {
-        return Answer::Refuse(format!("nothing to change for `{rel}/`"));
+        return Answer::Refuse(Refusal::NothingUnder {
+            dir: rel.to_owned(),
+        });
     }
     let hidden = under.iter().filter(|&&i| res.subjects()[i].hidden).count();
     let mut lines = vec![format!(

@@ -19,6 +19,7 @@ use crate::KnowledgeBase;
 use crate::config::{Origin, TopicField, Valued};
 use crate::edit::ops::{Edit, FieldValue};
 use crate::plural::{count, thousands};
+use crate::section_tokens::SectionCounter;
 use crate::subjects::{PatternList, Resolution};
 use crate::topic::TopicState;
 
@@ -28,9 +29,10 @@ use super::{Plan, Step};
 pub trait TokenSource {
     /// The whole `<knowledge>` section's tokens now (`None`: not known).
     fn section(&self) -> Option<usize>;
-    /// The tokens subject `index` of `topic` adds to the section when it
-    /// is pre-loaded (`None`: not counted yet).
-    fn subject(&self, topic: &TopicState, index: usize) -> Option<usize>;
+    /// The section's exact tokens once `steps` are carried out (`None`:
+    /// not counted yet). Counted on the planned state
+    /// ([`super::planned`]) with [`crate::section_tokens`].
+    fn planned(&self, steps: &[Step]) -> Option<usize>;
 }
 
 /// A source that knows no count: plans still list the subjects by name.
@@ -41,53 +43,97 @@ impl TokenSource for NoTokens {
     fn section(&self) -> Option<usize> {
         None
     }
-    fn subject(&self, _: &TopicState, _: usize) -> Option<usize> {
+    fn planned(&self, _: &[Step]) -> Option<usize> {
         None
     }
 }
 
-/// The section's token change.
+/// A source that counts, on the caller's thread: the section of `kb` and
+/// of every planned state asked about (for the CLI and tests; the TUI
+/// counts on a worker).
+pub struct Counting<'a> {
+    pub kb: &'a KnowledgeBase,
+    /// The section's tokens now.
+    pub now: usize,
+    counter: std::cell::RefCell<SectionCounter>,
+}
+
+impl<'a> Counting<'a> {
+    /// Counts `kb`'s section now.
+    pub fn new(kb: &'a KnowledgeBase) -> Self {
+        let mut counter = SectionCounter::new();
+        let now = counter.count(kb);
+        Self {
+            kb,
+            now,
+            counter: std::cell::RefCell::new(counter),
+        }
+    }
+}
+
+impl TokenSource for Counting<'_> {
+    fn section(&self) -> Option<usize> {
+        Some(self.now)
+    }
+    fn planned(&self, steps: &[Step]) -> Option<usize> {
+        let planned = super::planned::planned(self.kb, steps);
+        Some(self.counter.borrow_mut().count(&planned))
+    }
+}
+
+/// The section's token change: exact, or not known yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TokenChange {
     /// The section's tokens now, when known.
     pub before: Option<usize>,
-    /// Tokens of the subjects entering minus those leaving (counted ones).
-    pub delta: i64,
-    /// Entering or leaving subjects whose tokens are not counted yet.
-    pub uncounted: usize,
+    /// The section's tokens after the change, once counted.
+    pub after: Option<usize>,
 }
 
 impl TokenChange {
-    /// The section's tokens after the change, when known. The topic
-    /// headings a first or last subject adds or removes are not counted:
-    /// they are a few tokens (see `docs/editing.md`).
-    pub fn after(&self) -> Option<usize> {
-        let before = i64::try_from(self.before?).ok()?;
-        usize::try_from((before + self.delta).max(0)).ok()
+    /// `+18,649 tok → 41,327 tok, budget 20,000`, or, until both counts
+    /// are known, that they are being counted (never a partial figure).
+    pub fn line(&self, budget: usize) -> String {
+        let (Some(before), Some(after)) = (self.before, self.after) else {
+            return format!("counting tokens…, budget {}", thousands(budget));
+        };
+        let sign = if after < before { "-" } else { "+" };
+        format!(
+            "{sign}{} tok → {} tok, budget {}",
+            thousands(after.abs_diff(before)),
+            thousands(after),
+            thousands(budget)
+        )
     }
 
-    /// `+18,649 tok → 41,327 tok, budget 20,000`.
-    pub fn line(&self, budget: usize) -> String {
-        let sign = if self.delta < 0 { "-" } else { "+" };
-        let mut out = format!(
-            "{sign}{} tok",
-            thousands(usize::try_from(self.delta.unsigned_abs()).unwrap_or(usize::MAX))
-        );
-        if self.uncounted > 0 {
-            let _ = write!(
-                out,
-                " (+{} not counted yet)",
-                count(self.uncounted, "subject", "subjects")
-            );
-        }
-        match self.after() {
-            Some(after) => {
-                let _ = write!(out, " → {} tok", thousands(after));
+    /// Why the change asks first about the budget, if it does: it takes a
+    /// section within the budget over it, or, until counted, it could:
+    /// `bound` is then a figure the count does not exceed (the section now
+    /// and the bytes entering, halved: see `docs/decisions.md`).
+    pub fn budget_confirm(
+        &self,
+        budget: usize,
+        entering: bool,
+        bound: Option<usize>,
+    ) -> Option<Confirm> {
+        match (self.before, self.after) {
+            (Some(before), _) if before > budget => None,
+            (Some(_), Some(after)) => {
+                (after > budget).then_some(Confirm::CrossesBudget { after, budget })
             }
-            None => out.push_str(" → ? tok"),
+            (Some(_), None) => {
+                bound
+                    .filter(|&bound| bound > budget)
+                    .map(|bound| Confirm::MayCrossBudget {
+                        bound: Some(bound),
+                        budget,
+                    })
+            }
+            (None, _) => entering.then_some(Confirm::MayCrossBudget {
+                bound: None,
+                budget,
+            }),
         }
-        let _ = write!(out, ", budget {}", thousands(budget));
-        out
     }
 }
 
@@ -172,6 +218,9 @@ pub enum Confirm {
     DisablesTopic(String),
     /// The section goes over its token budget.
     CrossesBudget { after: usize, budget: usize },
+    /// Not counted yet, and the section could go over its budget (up to
+    /// `bound`, when the section's count now is known).
+    MayCrossBudget { bound: Option<usize>, budget: usize },
     /// The first `kb` table goes into a file JP loads (shown path): today's
     /// JP refuses to start with it (contract §2, check KB120).
     KbInJpFile(String),
@@ -192,6 +241,17 @@ impl fmt::Display for Confirm {
                 thousands(*after),
                 thousands(*budget)
             ),
+            Confirm::MayCrossBudget { bound, budget } => {
+                write!(
+                    f,
+                    "may take the prompt over the budget of {} tokens (still counting",
+                    thousands(*budget)
+                )?;
+                if let Some(bound) = bound {
+                    write!(f, "; up to {} tokens", thousands(*bound))?;
+                }
+                f.write_str(")")
+            }
             Confirm::KbInJpFile(file) => write!(
                 f,
                 "puts a `kb` table into {file}, which JP loads: today's JP refuses to start with it (`jp-kb migrate` moves it to a kb.toml)"
@@ -210,13 +270,7 @@ pub(super) fn finish(
     plan: &mut Plan,
     named: &[String],
 ) {
-    let mut effect = ViewChange {
-        tokens: TokenChange {
-            before: tokens.section(),
-            ..TokenChange::default()
-        },
-        ..ViewChange::default()
-    };
+    let mut effect = ViewChange::default();
     let mut ids: Vec<&str> = Vec::new();
     for edit in plan.steps.iter().flat_map(|s| &s.edits) {
         if let Some(id) = topic_of(edit)
@@ -225,11 +279,18 @@ pub(super) fn finish(
             ids.push(id);
         }
     }
+    let mut entering_bytes = 0;
     for id in ids {
         if let Some(state) = kb.topic(id) {
-            topic_effect(kb, state, &plan.steps, tokens, &mut effect);
+            entering_bytes += topic_effect(kb, state, &plan.steps, &mut effect);
         }
     }
+    let before = tokens.section();
+    effect.tokens = TokenChange {
+        before,
+        after: tokens.planned(&plan.steps),
+    };
+    let bound = before.map(|n| n.saturating_add(entering_bytes / 2));
     let mut confirm = Vec::new();
     if effect.leaving.iter().any(|l| !named.contains(l)) {
         confirm.push(Confirm::RemovesPreloaded(effect.leaving.clone()));
@@ -241,17 +302,16 @@ pub(super) fn finish(
             .cloned()
             .map(Confirm::DisablesTopic),
     );
-    if let (Some(before), Some(after)) = (effect.tokens.before, effect.tokens.after())
-        && before <= budget
-        && after > budget
-    {
-        confirm.push(Confirm::CrossesBudget { after, budget });
-    }
+    confirm.extend(
+        effect
+            .tokens
+            .budget_confirm(budget, !effect.entering.is_empty(), bound),
+    );
     plan.effect = effect;
     plan.confirm = confirm;
 }
 
-fn topic_of(edit: &Edit) -> Option<&str> {
+pub(super) fn topic_of(edit: &Edit) -> Option<&str> {
     match edit {
         Edit::AddLearned { topic, .. }
         | Edit::RemoveLearned { topic, .. }
@@ -266,15 +326,15 @@ fn topic_of(edit: &Edit) -> Option<&str> {
 }
 
 /// A topic's lists and switch after the plan's edits.
-struct After {
-    learned: Vec<Valued<String>>,
-    disabled: Vec<Valued<String>>,
-    enabled: bool,
+pub(super) struct After {
+    pub(super) learned: Vec<Valued<String>>,
+    pub(super) disabled: Vec<Valued<String>>,
+    pub(super) enabled: bool,
     /// `disabled` entries the plan adds (for the "already disabled" count).
     added_disabled: Vec<String>,
 }
 
-fn replay(kb: &KnowledgeBase, state: &TopicState, steps: &[Step]) -> After {
+pub(super) fn replay(kb: &KnowledgeBase, state: &TopicState, steps: &[Step]) -> After {
     let mut after = After {
         learned: state.config.learned.clone(),
         disabled: state.config.disabled.clone(),
@@ -364,25 +424,28 @@ fn replace(items: &mut Vec<Valued<String>>, path: &Path, pattern: &str, with: &[
     remove(items, path, &[pattern.to_owned()]);
 }
 
-fn dedup(items: &[Valued<String>]) -> Vec<String> {
+pub(super) fn dedup(items: &[Valued<String>]) -> Vec<String> {
     crate::unique::keep_first(items.iter().map(|v| v.value.clone()))
 }
 
+/// Adds what the steps do to `state` to `effect`; returns the bytes the
+/// section may gain (entering subjects with their wrappers, and the
+/// topic's heading and menu line), for the budget bound.
 fn topic_effect(
     kb: &KnowledgeBase,
     state: &TopicState,
     steps: &[Step],
-    tokens: &dyn TokenSource,
     effect: &mut ViewChange,
-) {
+) -> usize {
     let after = replay(kb, state, steps);
     let (learned, disabled) = (dedup(&after.learned), dedup(&after.disabled));
     let Some(before) = state.shared_resolution() else {
         if state.enabled() && !after.enabled {
             effect.topics_off.push(state.id().to_owned());
         }
-        return;
+        return 0;
     };
+    let mut gains = 0;
     let lists_changed = learned != before.learned_patterns || disabled != before.disabled_entries;
     let resolved: Arc<Resolution> = if lists_changed {
         Arc::new(Resolution::new(
@@ -404,12 +467,10 @@ fn topic_effect(
             after.enabled && resolved.is_learned(i),
         );
         if pre != post {
-            match tokens.subject(state, i) {
-                Some(n) => {
-                    let n = i64::try_from(n).unwrap_or(i64::MAX);
-                    effect.tokens.delta += if post { n } else { -n };
-                }
-                None => effect.tokens.uncounted += 1,
+            if post {
+                let s = &before.subjects()[i];
+                let bytes = usize::try_from(s.bytes.min(crate::content::MAX_SUBJECT_BYTES));
+                gains += bytes.unwrap_or(usize::MAX) + s.slug().len() + WRAPPER_BYTES;
             }
             if post {
                 effect.entering.push(name(i));
@@ -439,4 +500,24 @@ fn topic_effect(
     if was_on && (!after.enabled || (any_before && !any_left)) {
         effect.topics_off.push(id.to_owned());
     }
+    if gains > 0 || (!was_on && after.enabled) {
+        // The topic's block or menu line may appear.
+        let c = &state.config;
+        gains += [c.title(), c.introduction(), c.description()]
+            .iter()
+            .flatten()
+            .map(|t| t.len())
+            .sum::<usize>()
+            + id.len()
+            + HEADING_BYTES;
+    }
+    gains
 }
+
+/// More than a subject's wrapper and separators take
+/// (`<subject "…">\n…\n</subject>\n\n`, a code fence for a non-markdown
+/// file).
+const WRAPPER_BYTES: usize = 64;
+
+/// More than the pre-load header and a topic's `<topic …>` lines take.
+const HEADING_BYTES: usize = 256;

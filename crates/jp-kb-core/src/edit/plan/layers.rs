@@ -124,7 +124,8 @@ pub fn layers(kb: &KnowledgeBase, topic: Option<&str>) -> Vec<Layer> {
     }
     for (path, role) in missing {
         let path = normalise(&path);
-        if out.iter().any(|l| l.path == path) || path.exists() {
+        // Only what the load gave: a file there would have been loaded.
+        if out.iter().any(|l| l.path == path) {
             continue;
         }
         out.push(Layer {

@@ -14,7 +14,10 @@ use crate::topic::TopicState;
 use crate::unique::push_new;
 
 use super::effect::finish;
-use super::{Answer, List, Plan, Question, Step, Workspace, known_topic, list_edit, push_edit};
+use super::{
+    Alternative, AlternativeKind, Answer, List, Plan, Question, Refusal, Step, Workspace,
+    known_topic, list_edit, push_edit,
+};
 
 /// Adds `entries` to the topic's list, in the chosen file or the file
 /// that sets the topic's `subjects`; the file declares the topic when it
@@ -30,7 +33,7 @@ pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String
         .filter(|e| !e.is_empty())
         .collect();
     if entries.is_empty() {
-        return Answer::Refuse("type a pattern first".into());
+        return Answer::Refuse(Refusal::NoPattern);
     }
     let mut notes = Vec::new();
     if let Some(res) = state.resolution() {
@@ -40,11 +43,10 @@ pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String
                 if let Some(i) = find_exact(res.subjects(), entry)
                     && let Some(e) = res.disabled_by.get(i)
                 {
-                    return Answer::Refuse(format!(
-                        "`{}` is disabled by `{}`: disabled beats learned; enable it first",
-                        res.subjects()[i].slug(),
-                        res.disabled_entries[e]
-                    ));
+                    return Answer::Refuse(Refusal::DisabledBeatsLearned {
+                        slug: res.subjects()[i].slug().to_owned(),
+                        entry: res.disabled_entries[e].clone(),
+                    });
                 }
             }
         }
@@ -177,7 +179,7 @@ pub(super) fn remove(ws: &Workspace<'_>, list: List, topic: &str, values: &[Stri
     };
     for entry in &exact {
         if let Err(why) = remove_everywhere(ws, state, list, items, entry, &key, &mut base) {
-            return Answer::Refuse(why);
+            return Answer::Refuse(Refusal::NotEditable(why));
         }
     }
     if globs.is_empty() {
@@ -187,10 +189,10 @@ pub(super) fn remove(ws: &Workspace<'_>, list: List, topic: &str, values: &[Stri
     let mut expand = base;
     for glob in &globs {
         if let Err(why) = remove_everywhere(ws, state, list, items, &glob.entry, &key, &mut drop) {
-            return Answer::Refuse(why);
+            return Answer::Refuse(Refusal::NotEditable(why));
         }
         if let Err(why) = replace_glob(ws, state, list, items, glob, &named, &mut expand) {
-            return Answer::Refuse(why);
+            return Answer::Refuse(Refusal::NotEditable(why));
         }
     }
     ask_about_globs(
@@ -219,7 +221,9 @@ fn ask_about_globs(
     (drop, expand): (Plan, Plan),
 ) -> Answer {
     let Some(res) = state.resolution() else {
-        return Answer::Refuse("the topic's subjects cannot be read".into());
+        return Answer::Refuse(Refusal::SubjectsUnreadable {
+            topic: state.id().to_owned(),
+        });
     };
     let verb = list.key();
     let mut lines = Vec::new();
@@ -258,21 +262,23 @@ fn ask_about_globs(
         ),
         lines,
         options: vec![
-            (
-                format!(
+            Alternative {
+                kind: AlternativeKind::RemoveGlob,
+                label: format!(
                     "remove `{}` from {verb} (every subject it selects)",
                     patterns.join("`, `")
                 ),
-                drop,
-            ),
-            (
-                format!(
+                plan: drop,
+            },
+            Alternative {
+                kind: AlternativeKind::ExpandGlob,
+                label: format!(
                     "replace `{}` by its {}",
                     patterns.join("`, `"),
                     count(others, "other slug", "other slugs")
                 ),
-                expand,
-            ),
+                plan: expand,
+            },
         ],
     })
 }

@@ -11,11 +11,13 @@
 //! topics, `effect` the change in the `<knowledge>` section, `layers` the
 //! files an edit may go to.
 
+mod answer;
 mod directory;
 mod effect;
 pub mod layers;
 mod list;
 mod lists;
+mod planned;
 #[cfg(test)]
 mod tests;
 mod topics;
@@ -27,8 +29,10 @@ use crate::config::TopicField;
 use crate::edit::error::EditError;
 use crate::edit::ops::{Applied, Edit, FieldValue, apply, apply_declaring};
 
-pub use effect::{Confirm, NoTokens, TokenChange, TokenSource, ViewChange};
+pub use answer::{Alternative, AlternativeKind, Refusal};
+pub use effect::{Confirm, Counting, NoTokens, TokenChange, TokenSource, ViewChange};
 pub use list::{List, list_edit};
+pub use planned::planned;
 pub use topics::{check_topic_id, is_valid_topic_id};
 
 /// What the planner is asked about: the loaded workspace, and the file the
@@ -153,6 +157,22 @@ impl Plan {
     pub fn files(&self) -> Vec<&Path> {
         self.steps.iter().map(|s| s.path.as_path()).collect()
     }
+
+    /// Takes the section's count after the plan, counted since it was
+    /// made: the token line becomes exact, and the budget question is
+    /// asked on it (the one on a bound goes).
+    pub fn counted(&mut self, after: usize, budget: usize) {
+        self.effect.tokens.after = Some(after);
+        self.confirm.retain(|c| {
+            !matches!(
+                c,
+                Confirm::CrossesBudget { .. } | Confirm::MayCrossBudget { .. }
+            )
+        });
+        let entering = !self.effect.entering.is_empty();
+        self.confirm
+            .extend(self.effect.tokens.budget_confirm(budget, entering, None));
+    }
 }
 
 /// Several ways to do what was asked; the person picks one.
@@ -162,7 +182,7 @@ pub struct Question {
     /// The glob entries the question is about (for the CLI's commands).
     pub globs: Vec<String>,
     pub lines: Vec<String>,
-    pub options: Vec<(String, Plan)>,
+    pub options: Vec<Alternative>,
 }
 
 /// The planner's answer.
@@ -172,8 +192,8 @@ pub enum Answer {
     Choose(Question),
     /// Nothing to change; the message says why (not an error).
     Nothing(String),
-    /// Cannot be done; the message says why and what to do instead.
-    Refuse(String),
+    /// Cannot be done, and why.
+    Refuse(Refusal),
 }
 
 /// Plans `intent` in `ws`.
@@ -221,7 +241,10 @@ fn guard_jp_files(kb: &KnowledgeBase, answer: Answer) -> Answer {
             q.options = q
                 .options
                 .into_iter()
-                .map(|(label, plan)| (label, guard(plan)))
+                .map(|a| Alternative {
+                    plan: guard(a.plan),
+                    ..a
+                })
                 .collect();
             Answer::Choose(q)
         }
@@ -250,16 +273,9 @@ fn push_edit(steps: &mut Vec<Step>, path: &Path, edit: Edit, reason: &str, decla
 fn known_topic<'a>(
     kb: &'a KnowledgeBase,
     id: &str,
-) -> Result<&'a crate::topic::TopicState, String> {
-    kb.topic(id).ok_or_else(|| {
-        let ids: Vec<&str> = kb.topics.iter().map(crate::topic::TopicState::id).collect();
-        format!(
-            "unknown topic `{id}`; valid topics: {} (create one with `jp-kb topic add`)",
-            if ids.is_empty() {
-                "(none)".to_owned()
-            } else {
-                ids.join(", ")
-            }
-        )
+) -> Result<&'a crate::topic::TopicState, Refusal> {
+    kb.topic(id).ok_or_else(|| Refusal::UnknownTopic {
+        topic: id.to_owned(),
+        known: kb.topics.iter().map(|t| t.id().to_owned()).collect(),
     })
 }

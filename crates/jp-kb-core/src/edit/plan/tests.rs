@@ -7,18 +7,16 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::config::{Environment, LoadOptions};
-use crate::topic::TopicState;
 
-struct Tokens(usize);
+/// The section's count now, and after any plan (`None`: still counting).
+struct Tokens(usize, Option<usize>);
 
 impl TokenSource for Tokens {
     fn section(&self) -> Option<usize> {
         Some(self.0)
     }
-    /// Every subject costs 100 tokens, except `big` (30,000).
-    fn subject(&self, topic: &TopicState, index: usize) -> Option<usize> {
-        let slug = topic.resolution()?.subjects()[index].slug();
-        Some(if slug == "big" { 30_000 } else { 100 })
+    fn planned(&self, _: &[Step]) -> Option<usize> {
+        self.1
     }
 }
 
@@ -55,11 +53,20 @@ fn workspace(cfg: &[&str]) -> (tempfile::TempDir, KnowledgeBase) {
     (dir, kb)
 }
 
+fn reload(root: &Path) -> KnowledgeBase {
+    let env = Environment::workspace_only(root.to_path_buf());
+    let options = LoadOptions {
+        workspace: Some(root.to_path_buf()),
+        ..LoadOptions::default()
+    };
+    KnowledgeBase::load(&env, &options).unwrap()
+}
+
 fn ask(kb: &KnowledgeBase, intent: &Intent) -> Answer {
     let ws = Workspace {
         kb,
         chosen: None,
-        tokens: &Tokens(5_000),
+        tokens: &Tokens(5_000, None),
         budget: 20_000,
     };
     plan(&ws, intent)
@@ -76,8 +83,14 @@ fn config_file(kb: &KnowledgeBase) -> PathBuf {
 #[test]
 fn a_set_of_subjects_is_one_step_with_its_cost() {
     let (_d, kb) = workspace(&[]);
-    let Answer::Do(plan) = ask(
-        &kb,
+    let ws = Workspace {
+        kb: &kb,
+        chosen: None,
+        tokens: &Tokens(5_000, Some(35_100)),
+        budget: 20_000,
+    };
+    let Answer::Do(plan) = plan(
+        &ws,
         &Intent::Add {
             list: List::Learned,
             topic: "p".into(),
@@ -89,8 +102,7 @@ fn a_set_of_subjects_is_one_step_with_its_cost() {
     assert_eq!(plan.files(), [config_file(&kb).as_path()]);
     assert_eq!(plan.steps[0].edits.len(), 1, "one edit for the set");
     assert_eq!(plan.effect.entering, ["p/big", "p/docs/h"]);
-    assert_eq!(plan.effect.tokens.delta, 30_100);
-    assert_eq!(plan.effect.tokens.after(), Some(35_100));
+    assert_eq!(plan.effect.tokens.after, Some(35_100));
     assert_eq!(
         plan.effect.tokens.line(20_000),
         "+30,100 tok → 35,100 tok, budget 20,000"
@@ -118,7 +130,9 @@ fn un_learning_through_a_glob_asks_and_each_option_has_its_effect() {
         panic!("a question")
     };
     assert_eq!(q.globs, ["docs/*"]);
-    let (drop, expand) = (&q.options[0].1, &q.options[1].1);
+    assert_eq!(q.options[0].kind, super::AlternativeKind::RemoveGlob);
+    assert_eq!(q.options[1].kind, super::AlternativeKind::ExpandGlob);
+    let (drop, expand) = (&q.options[0].plan, &q.options[1].plan);
     assert_eq!(drop.effect.leaving, ["p/docs/a", "p/docs/b"]);
     assert!(matches!(&drop.confirm[0], Confirm::RemovesPreloaded(v) if v.len() == 2));
     assert_eq!(expand.effect.leaving, ["p/docs/a"]);
@@ -232,8 +246,13 @@ fn new_topic_ids_and_directories_follow_one_rule() {
     for bad in ["a b", "a/b", "a.b", ""] {
         assert!(matches!(new(bad, "kb"), Answer::Refuse(_)), "{bad}");
     }
-    assert!(matches!(new("p", "kb"), Answer::Refuse(m) if m.contains("already exists")));
-    assert!(matches!(new("q", "../x"), Answer::Refuse(m) if m.contains("leaves")));
+    assert!(matches!(
+        new("p", "kb"),
+        Answer::Refuse(super::Refusal::TopicExists { .. })
+    ));
+    assert!(
+        matches!(new("q", "../x"), Answer::Refuse(super::Refusal::Subjects(m)) if m.contains("leaves"))
+    );
     let Answer::Do(plan) = new("q", "nope") else {
         panic!("accepted")
     };
@@ -254,7 +273,7 @@ fn a_chosen_layer_that_does_not_declare_the_topic_declares_it() {
             path: other.clone(),
             only: false,
         }),
-        tokens: &Tokens(0),
+        tokens: &Tokens(0, None),
         budget: 20_000,
     };
     let Answer::Do(plan) = plan(
@@ -299,9 +318,9 @@ fn a_directory_offers_its_glob_and_its_slugs_with_costs() {
     };
     // A learned glob skips hidden subjects: only the slug is offered.
     assert_eq!(q.options.len(), 1, "{q:?}");
-    assert!(q.options[0].0.contains("1 slug"));
-    assert_eq!(q.options[0].1.effect.entering, ["p/hid/y"]);
-    assert!(Path::new(&q.options[0].1.steps[0].path).ends_with(".jp/config.toml"));
+    assert!(q.options[0].label.contains("1 slug"));
+    assert_eq!(q.options[0].plan.effect.entering, ["p/hid/y"]);
+    assert!(Path::new(&q.options[0].plan.steps[0].path).ends_with(".jp/config.toml"));
 }
 
 #[test]
@@ -320,4 +339,122 @@ fn the_layers_list_roles_declarations_and_files_to_create() {
             (".jp.toml", ".jp.toml", false, false),
         ]
     );
+}
+
+/// Issue 26 item 1: until the planned section is counted, the token line
+/// says so (no partial figure), and a change that could pass the budget
+/// asks on a bound; the count replaces the bound's question by the exact
+/// one.
+#[test]
+fn an_uncounted_change_says_so_and_asks_on_a_bound() {
+    let (_d, kb) = workspace(&[]);
+    let big = kb.root().join("kb/big.md");
+    std::fs::write(&big, "word ".repeat(20_000)).unwrap();
+    // Reloaded: the walk knows the new size.
+    let kb = reload(kb.root());
+    let ws = Workspace {
+        kb: &kb,
+        chosen: None,
+        tokens: &Tokens(5_000, None),
+        budget: 20_000,
+    };
+    let intent = Intent::Add {
+        list: List::Learned,
+        topic: "p".into(),
+        entries: entries(&["big"]),
+    };
+    let Answer::Do(mut plan) = plan(&ws, &intent) else {
+        panic!("a plan")
+    };
+    assert_eq!(
+        plan.effect.tokens.line(20_000),
+        "counting tokens…, budget 20,000"
+    );
+    assert!(
+        matches!(
+            plan.confirm.as_slice(),
+            [Confirm::MayCrossBudget { bound: Some(b), budget: 20_000 }] if *b > 20_000
+        ),
+        "{:?}",
+        plan.confirm
+    );
+    plan.counted(25_001, 20_000);
+    assert_eq!(
+        plan.confirm,
+        [Confirm::CrossesBudget {
+            after: 25_001,
+            budget: 20_000
+        }]
+    );
+    plan.counted(6_000, 20_000);
+    assert!(plan.confirm.is_empty(), "{:?}", plan.confirm);
+}
+
+/// Issue 26 item 1: the count before a change is the count of the section
+/// after it, exactly as `prompt --stats` counts it (the whole text), for
+/// additions, removals, a directory, a topic turned off and metadata.
+#[test]
+fn the_planned_count_is_the_count_after_the_change() {
+    let intents = [
+        Intent::Add {
+            list: List::Learned,
+            topic: "p".into(),
+            entries: entries(&["big", "docs/.h"]),
+        },
+        Intent::Remove {
+            list: List::Learned,
+            topic: "p".into(),
+            entries: entries(&["style"]),
+        },
+        Intent::Add {
+            list: List::Disabled,
+            topic: "p".into(),
+            entries: entries(&["docs/a"]),
+        },
+        Intent::Directory {
+            list: List::Disabled,
+            topic: "p".into(),
+            dir: "docs".into(),
+        },
+        Intent::Enable {
+            topic: "p".into(),
+            enable: false,
+        },
+        Intent::Fields {
+            topic: "p".into(),
+            fields: vec![
+                (
+                    crate::config::TopicField::Title,
+                    Some(crate::edit::FieldValue::Text("Project things".into())),
+                ),
+                (
+                    crate::config::TopicField::Description,
+                    Some(crate::edit::FieldValue::Text("Read first.".into())),
+                ),
+            ],
+        },
+    ];
+    for intent in intents {
+        let (_d, kb) = workspace(&[]);
+        let counting = Counting::new(&kb);
+        let ws = Workspace {
+            kb: &kb,
+            chosen: None,
+            tokens: &counting,
+            budget: 20_000,
+        };
+        let plan = match plan(&ws, &intent) {
+            Answer::Do(plan) => plan,
+            Answer::Choose(q) => q.options[0].plan.clone(),
+            other => panic!("{intent:?}: {other:?}"),
+        };
+        let promised = plan.effect.tokens.after.expect("counted");
+        let mut journal = crate::edit::Journal::new(kb.boundaries());
+        crate::edit::apply(&plan, &mut journal).unwrap();
+        let after = reload(kb.root());
+        let text = after.knowledge_section().unwrap_or_default();
+        let real = crate::tokens::count_tokens(&text).unwrap();
+        assert_eq!(promised, real, "{intent:?}\n{text}");
+        assert_ne!(promised, counting.now, "{intent:?} changes the section");
+    }
 }

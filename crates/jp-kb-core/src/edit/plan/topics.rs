@@ -11,7 +11,7 @@ use crate::edit::target::{enable_by_removal, for_field, for_new_topic};
 use crate::topic::{TopicError, subjects_dir};
 
 use super::lists::finished;
-use super::{Answer, Intent, Plan, Step, Workspace, known_topic, push_edit};
+use super::{Answer, Intent, Plan, Refusal, Step, Workspace, known_topic, push_edit};
 
 /// The longest topic id accepted for a new topic.
 pub const MAX_TOPIC_ID_LEN: usize = 64;
@@ -103,12 +103,12 @@ pub(super) fn fields(
         if let Some(FieldValue::Text(text)) = &value {
             if matches!(field, TopicField::Title | TopicField::Introduction) && text.contains('\n')
             {
-                return Answer::Refuse(format!("{} must be a single line", field.key()));
+                return Answer::Refuse(Refusal::MultiLine { field: field.key() });
             }
             if *field == TopicField::Subjects
                 && let Err(why) = check_subjects(ws, text, &mut plan.notes)
             {
-                return Answer::Refuse(why);
+                return Answer::Refuse(Refusal::Subjects(why));
             }
         }
         let target = for_field(Some(&state.config), *field, ws.kb.root());
@@ -158,22 +158,22 @@ pub(super) fn new_topic(ws: &Workspace<'_>, intent: &Intent) -> Answer {
         description,
     } = intent
     else {
-        return Answer::Refuse("internal: not a new topic".into());
+        return Answer::Nothing("not a new topic".into());
     };
     let id = id.trim();
     if let Err(why) = check_topic_id(id) {
-        return Answer::Refuse(why);
+        return Answer::Refuse(Refusal::InvalidTopicId(why));
     }
     if let Some(existing) = ws.kb.topic(id) {
-        return Answer::Refuse(format!(
-            "topic `{id}` already exists (declared at {}); use `jp-kb topic set` to change it",
-            existing.config.origin.display_relative(ws.kb.root())
-        ));
+        return Answer::Refuse(Refusal::TopicExists {
+            topic: id.to_owned(),
+            declared: existing.config.origin.display_relative(ws.kb.root()),
+        });
     }
     let subjects = subjects.trim();
     let mut notes = Vec::new();
     if let Err(why) = check_subjects(ws, subjects, &mut notes) {
-        return Answer::Refuse(why);
+        return Answer::Refuse(Refusal::Subjects(why));
     }
     let text = |v: &Option<String>| v.as_ref().filter(|t| !t.trim().is_empty()).cloned();
     let (path, reason) = if let Some(c) = &ws.chosen {

@@ -1,0 +1,80 @@
+//! The planner's answers as types a front end matches on: why it refuses
+//! ([`Refusal`], whose `Display` is a plain sentence without any front
+//! end's command names — the CLI and the TUI add their own hints), and
+//! the ways to do what was asked when there are several
+//! ([`Alternative`], each with a [`AlternativeKind`] to pick it by, never
+//! a position).
+
+use super::Plan;
+
+/// Why the planner will not make a change.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// No topic has this id.
+    #[error("unknown topic `{topic}`; valid topics: {}", known_topics(.known))]
+    UnknownTopic { topic: String, known: Vec<String> },
+    /// Nothing was typed.
+    #[error("type a pattern first")]
+    NoPattern,
+    /// Pre-loading a subject a `disabled` entry turns off changes nothing.
+    #[error("`{slug}` is disabled by `{entry}`: disabled beats learned; enable it first")]
+    DisabledBeatsLearned { slug: String, entry: String },
+    /// The topic's directory could not be walked.
+    #[error("topic `{topic}`: its subjects cannot be read")]
+    SubjectsUnreadable { topic: String },
+    /// A directory with nothing to change under it.
+    #[error("nothing to change for `{dir}/`")]
+    NothingUnder { dir: String },
+    /// A title or introduction with a line break.
+    #[error("{field} must be a single line")]
+    MultiLine { field: &'static str },
+    /// A new topic's id is not usable.
+    #[error("{0}")]
+    InvalidTopicId(String),
+    /// A new topic's id is taken.
+    #[error("topic `{topic}` already exists (declared at {declared})")]
+    TopicExists { topic: String, declared: String },
+    /// A `subjects` value that is absolute, leaves the workspace, or is
+    /// not a directory.
+    #[error("{0}")]
+    Subjects(String),
+    /// An entry that no TOML file jp-kb can edit holds (`--cfg`, `-k`, a
+    /// JSON layer).
+    #[error("{0}")]
+    NotEditable(String),
+}
+
+fn known_topics(known: &[String]) -> String {
+    if known.is_empty() {
+        "(none)".to_owned()
+    } else {
+        known.join(", ")
+    }
+}
+
+/// What kind of way to do what was asked an [`Alternative`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AlternativeKind {
+    /// Remove the glob that selects the named subjects (and every other
+    /// subject it selects).
+    RemoveGlob,
+    /// Replace the glob by the other slugs it selects.
+    ExpandGlob,
+    /// One of a directory's ways: a `dir/**` entry.
+    DirectoryGlob,
+    /// One of a directory's ways: its subjects slug by slug.
+    DirectorySlugs,
+    /// One of a directory's ways: remove the entries under it.
+    DirectoryRemove,
+}
+
+/// One way to do what was asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alternative {
+    pub kind: AlternativeKind,
+    /// A sentence for a person.
+    pub label: String,
+    pub plan: Plan,
+}

@@ -1,0 +1,185 @@
+//! The exact token count of a knowledge base's `<knowledge>` section, as
+//! `jp-kb prompt --stats` counts it, made fast enough to count the section
+//! a planned change would produce after every key.
+//!
+//! The section is counted in the segments [`crate::tokens::TokenTally`]
+//! splits it at: before every pre-loaded subject (a `<subject …>` piece
+//! after text ending in a newline), so the count of the whole is the sum
+//! of the segments'. A segment is a subject and the template text after
+//! it (`\n\n`, or the end of its topic and the heading of the next), so
+//! its count depends only on the subject's file and that text: a
+//! [`SectionCounter`] remembers it, and a planned state that pre-loads
+//! what the current one does (one subject more or less) reads and counts
+//! only the segments that differ. The memo holds counts of one load: its
+//! owner makes a new counter when the knowledge base is reloaded (a file
+//! changed).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use crate::content::Root;
+use crate::kb::{KnowledgeBase, SubjectAt};
+use crate::render::Piece;
+use crate::tokens::count_tokens;
+
+/// Counts sections, remembering each subject segment's count.
+#[derive(Debug, Default)]
+pub struct SectionCounter {
+    /// (subject file, slug, text after it) → tokens of the segment.
+    memo: HashMap<(PathBuf, String, String), usize>,
+}
+
+/// A run of the section counted as one text.
+enum Segment {
+    /// A subject and the template text after it.
+    Subject(SubjectAt, String),
+    /// Pieces that are not a subject segment (the section's start).
+    Text(Vec<Piece<SubjectAt>>),
+}
+
+impl SectionCounter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The tokens of `kb`'s `<knowledge>` section (0 when it is absent).
+    pub fn count(&mut self, kb: &KnowledgeBase) -> usize {
+        let Some(pieces) = kb.knowledge_pieces() else {
+            return 0;
+        };
+        let root = Root::new(kb.root());
+        let mut total = 0;
+        let mut text = String::new();
+        for segment in segments(pieces) {
+            text.clear();
+            match segment {
+                Segment::Text(pieces) => {
+                    for piece in &pieces {
+                        kb.push_piece_in(&root, piece, &mut text);
+                    }
+                    total += count_tokens(&text).unwrap_or(0);
+                }
+                Segment::Subject(at, after) => {
+                    let Some(subject) = kb.subject_at(at) else {
+                        total += count_tokens(&after).unwrap_or(0);
+                        continue;
+                    };
+                    let key = (
+                        subject.path().to_path_buf(),
+                        subject.slug().to_owned(),
+                        after,
+                    );
+                    if let Some(n) = self.memo.get(&key) {
+                        total += n;
+                        continue;
+                    }
+                    kb.push_piece_in(&root, &Piece::Subject(at), &mut text);
+                    text.push_str(&key.2);
+                    let n = count_tokens(&text).unwrap_or(0);
+                    self.memo.insert(key, n);
+                    total += n;
+                }
+            }
+        }
+        total
+    }
+}
+
+/// The pieces grouped as `TokenTally` splits them: a new count starts at
+/// a subject (whose piece starts with `<`) after text ending in a newline.
+/// A subject piece always ends in `</subject>`, so where the splits fall
+/// is known without reading any file.
+fn segments(pieces: Vec<Piece<SubjectAt>>) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::new();
+    for piece in pieces {
+        let splits = out.last().is_none_or(ends_in_newline);
+        match (piece, out.last_mut()) {
+            (Piece::Subject(at), _) if splits => out.push(Segment::Subject(at, String::new())),
+            (Piece::Text(t), Some(Segment::Subject(_, after))) => after.push_str(&t),
+            (piece, _) => push_plain(&mut out, piece),
+        }
+    }
+    out
+}
+
+fn ends_in_newline(segment: &Segment) -> bool {
+    match segment {
+        Segment::Subject(_, after) => after.ends_with('\n'),
+        Segment::Text(pieces) => matches!(pieces.last(), Some(Piece::Text(t)) if t.ends_with('\n')),
+    }
+}
+
+/// Adds a piece that does not start a count to the last segment. A
+/// subject that does not start one (the renderer makes none) turns the
+/// segment it joins into plain pieces, counted without the memo.
+fn push_plain(out: &mut Vec<Segment>, piece: Piece<SubjectAt>) {
+    match out.pop() {
+        Some(Segment::Text(mut pieces)) => {
+            pieces.push(piece);
+            out.push(Segment::Text(pieces));
+        }
+        Some(Segment::Subject(at, after)) => out.push(Segment::Text(vec![
+            Piece::Subject(at),
+            Piece::Text(after),
+            piece,
+        ])),
+        None => out.push(Segment::Text(vec![piece])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::config::{Environment, LoadOptions};
+
+    fn kb(config: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, KnowledgeBase) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let mut all = vec![(".jp/config.toml", config)];
+        all.extend_from_slice(files);
+        for (rel, text) in all {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let env = Environment::workspace_only(root.clone());
+        let options = LoadOptions {
+            workspace: Some(root),
+            ..LoadOptions::default()
+        };
+        let kb = KnowledgeBase::load(&env, &options).unwrap();
+        (dir, kb)
+    }
+
+    /// The counter agrees with a count of the whole rendered section, as
+    /// `prompt --stats` makes it, on texts whose ends merge across the
+    /// template (`>`, newlines, `/`, spaces) — and again from its memo.
+    #[test]
+    fn counts_what_the_whole_section_counts() {
+        let config = "[kb.topic.a]\nsubjects = \"a\"\ntitle = \"A\"\ndescription = \"About a.\"\nlearned = [\"**\"]\n\
+                      [kb.topic.b]\nsubjects = \"b\"\nlearned = [\"x\"]\n[kb.topic.c]\nsubjects = \"c\"\nintroduction = \"C things\"\n";
+        let (_d, kb) = kb(
+            config,
+            &[
+                ("a/one.md", "ends with a tag <b>\n"),
+                ("a/two.md", "  trailing spaces  \n\n\n"),
+                ("a/three.txt", "path/\n"),
+                ("b/x.md", "---\ntitle: x\n---\n*/\n"),
+                ("b/y.md", "not learned"),
+                ("c/z.md", "menu only"),
+            ],
+        );
+        let whole = count_tokens(&kb.knowledge_section().unwrap()).unwrap();
+        let mut counter = SectionCounter::new();
+        assert_eq!(counter.count(&kb), whole);
+        assert_eq!(counter.count(&kb), whole, "from the memo");
+    }
+
+    #[test]
+    fn an_absent_section_is_zero() {
+        let (_d, kb) = kb("[kb.topic.a]\nsubjects = \"a\"\n", &[]);
+        assert_eq!(SectionCounter::new().count(&kb), 0);
+    }
+}

@@ -1,0 +1,174 @@
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+//! What JP gets from `connect jp` does not depend on this machine's paths,
+//! stays current, and is not undone by an earlier setup (issue 24 items
+//! 12, 13 and 14; contract §8, "Portable", "Fresh", "Earlier setups").
+
+use super::common;
+
+use std::path::{Path, PathBuf};
+
+use common::{Sandbox, copy_tree};
+
+const KB: &str =
+    "[kb.topic.project]\ntitle = \"Project\"\nsubjects = \"kb\"\nlearned = [\"style\"]\n";
+
+fn ws() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.write("ws/.jp/kb.toml", KB);
+    sb.write("ws/.jp/config.toml", "# JP\n");
+    sb.write("ws/.jp/.id", "abcde\n");
+    sb.write("ws/kb/style.md", "Use rustfmt.\n");
+    sb
+}
+
+fn run_in(sb: &Sandbox, cwd: &Path, args: &[&str]) -> (bool, String) {
+    let out = common::jp_kb(sb.path(), cwd).args(args).output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+fn run(sb: &Sandbox, args: &[&str]) -> (bool, String) {
+    run_in(sb, &sb.ws(), args)
+}
+
+fn machine_layer(sb: &Sandbox, name: &str) -> PathBuf {
+    sb.path()
+        .join(format!("data/workspace/{name}-abcde/config.toml"))
+}
+
+#[test]
+fn generated_files_hold_no_path_of_this_machine() {
+    let sb = ws();
+    for client in ["jp", "claude-code", "codex"] {
+        let (ok, text) = run(&sb, &["connect", client]);
+        assert!(ok, "{text}");
+    }
+    let root = sb.ws().canonicalize().unwrap().display().to_string();
+    for rel in [
+        ".jp/config.d/jp-kb.toml",
+        ".jp/config.toml",
+        ".claude/rules/jp-kb.md",
+        ".mcp.json",
+        ".codex/config.toml",
+    ] {
+        let text = std::fs::read_to_string(sb.ws().join(rel)).unwrap();
+        assert!(!text.contains(&root), "{rel} holds {root}:\n{text}");
+        assert!(
+            !text.contains(&sb.path().display().to_string()),
+            "{rel}:\n{text}"
+        );
+    }
+    let layer = std::fs::read_to_string(sb.ws().join(".jp/config.d/jp-kb.toml")).unwrap();
+    assert!(layer.contains("# Commit it"), "{layer}");
+    // The machine's part: JP's user-workspace layer, per checkout.
+    let machine = std::fs::read_to_string(machine_layer(&sb, "ws")).unwrap();
+    assert!(
+        machine.contains(&format!(
+            "arguments = [\"mcp\", \"--workspace\", \"{root}\"]"
+        )),
+        "{machine}"
+    );
+    let (ok, text) = run(&sb, &["check", "--client", "jp"]);
+    assert!(!text.contains("KB013") && !text.contains("KB121"), "{text}");
+    let _ = ok;
+}
+
+#[test]
+fn a_moved_copy_sharing_the_machine_layer_is_an_error_saying_what_to_run() {
+    let sb = ws();
+    assert!(run(&sb, &["connect", "jp"]).0);
+    // The same directory name and `.jp/.id`: JP gives it the same
+    // user-workspace layer, which names the first checkout.
+    let copy = sb.path().join("elsewhere/ws");
+    copy_tree(&sb.ws(), &copy);
+    let (ok, text) = run_in(&sb, &copy, &["check", "--client", "jp"]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("KB013"), "{text}");
+    assert!(text.contains("jp-kb connect jp"), "{text}");
+    let first = sb.ws().canonicalize().unwrap().display().to_string();
+    assert!(text.contains(&first), "{text}");
+    // Connecting the copy makes it serve itself.
+    assert!(run_in(&sb, &copy, &["connect", "jp"]).0);
+    let (_, text) = run_in(&sb, &copy, &["check", "--client", "jp"]);
+    assert!(!text.contains("KB013"), "{text}");
+}
+
+#[test]
+fn a_subject_changed_outside_is_an_error_for_check_client_and_mcp_refreshes_it() {
+    let sb = ws();
+    assert!(run(&sb, &["connect", "jp"]).0);
+    sb.write("ws/kb/style.md", "Use rustfmt and clippy.\n");
+    let (ok, text) = run(&sb, &["check", "--client", "jp"]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("KB121") && text.contains("error"), "{text}");
+    // A server starting rewrites the stale generated file, and says so.
+    let out = common::jp_kb(sb.path(), &sb.ws())
+        .arg("mcp")
+        .write_stdin("")
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("rewrote .jp/config.d/jp-kb.toml"), "{log}");
+    let layer = std::fs::read_to_string(sb.ws().join(".jp/config.d/jp-kb.toml")).unwrap();
+    assert!(layer.contains("Use rustfmt and clippy."), "{layer}");
+    let (_, text) = run(&sb, &["check", "--client", "jp"]);
+    assert!(!text.contains("KB121"), "{text}");
+}
+
+#[test]
+fn an_earlier_readme_setup_and_a_hand_made_section_are_reported_with_the_fix() {
+    let sb = ws();
+    sb.write(
+        "ws/.jp/config.toml",
+        "# JP\n[providers.mcp.kb]\ntype = \"stdio\"\ncommand = \"jp-kb\"\narguments = [\"mcp\"]\n\n[conversation.tools.learn]\nenable = true\nsource = \"mcp.kb.learn\"\nrun = \"unattended\"\n",
+    );
+    sb.write(
+        "ws/.jp.toml",
+        "[[assistant.system_prompt_sections]]\ncontent = \"<knowledge>\\nold copy\\n</knowledge>\"\n",
+    );
+    let (ok, text) = run(&sb, &["connect", "jp"]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains(".jp/config.toml:2") && text.contains("[providers.mcp.kb]"),
+        "{text}"
+    );
+    assert!(text.contains("[conversation.tools.learn]"), "{text}");
+    assert!(
+        text.contains(".jp.toml") && text.contains("twice"),
+        "{text}"
+    );
+    let (ok, text) = run(&sb, &["check", "--client", "jp"]);
+    assert!(!ok, "{text}");
+    assert_eq!(text.matches("KB013").count(), 3, "{text}");
+}
+
+#[test]
+fn jp_kb_missing_from_path_is_said_with_the_fix() {
+    let sb = ws();
+    // A PATH without jp-kb, whatever this machine has installed.
+    let empty = sb.path().join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = |args: &[&str]| {
+        let out = common::jp_kb(sb.path(), &sb.ws())
+            .env("PATH", &empty)
+            .args(args)
+            .output()
+            .unwrap();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let text = run(&["connect", "jp"]);
+    assert!(
+        text.contains("not on PATH") && text.contains("cargo install"),
+        "{text}"
+    );
+    assert!(run(&["check", "--client", "jp"]).contains("KB124"));
+}

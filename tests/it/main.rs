@@ -1,0 +1,88 @@
+//! jp-kb's integration tests, as one test binary (one link instead of
+//! sixty): each module is one suite. Tests that need something from outside
+//! the repository (tmux, the MCP SDK venv, the real clients, the corpora)
+//! are ignored with their reason without it and fail under `CI`
+//! (`tests/needs/`). `edit_crash` stays its own binary: it has its own
+//! `main`, and re-runs itself as the crashing writer.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+// `search_quality_support` brings its own copy of `needs`: it is shared
+// with `benches/search.rs`, a crate that has no other.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../needs/mod.rs"]
+mod needs;
+#[path = "../mcp/raw_client.rs"]
+mod raw_client;
+#[path = "../tmux_support/mod.rs"]
+mod tmux_support;
+#[path = "../tui_support/mod.rs"]
+mod tui_support;
+
+mod check;
+mod check_demo;
+mod check_long_lines;
+mod cli_edit;
+mod cli_generate;
+mod cli_planner;
+mod client_containment;
+mod client_merges;
+mod client_setups;
+mod clients_prompt;
+mod clients_real;
+mod clients_utf16_cut;
+mod closed_stdout;
+mod config_hardening;
+mod config_layers;
+mod config_special_files;
+mod connect;
+mod core_dependencies;
+mod edit_concurrent;
+mod golden;
+mod guarded_read;
+mod huge_subjects;
+mod kb_toml;
+mod list_output;
+mod mcp_e2e;
+mod mcp_handlers;
+mod mcp_protocol;
+mod mcp_startup;
+mod mcp_usage;
+mod readme_install;
+mod search;
+mod search_frontmatter;
+mod search_mcp;
+mod search_names;
+mod search_open_index;
+mod search_quality;
+mod search_walks;
+mod subject_rules;
+mod terminal_injection;
+mod terminal_injection_output;
+mod tokens_oracle;
+mod tui_behaviour;
+mod tui_client_prompt;
+mod tui_connect;
+mod tui_exact_cost;
+mod tui_findings;
+mod tui_fluency;
+mod tui_hangup;
+mod tui_names_and_words;
+mod tui_no_terminal;
+mod tui_planner;
+mod tui_preview_search;
+mod tui_preview_window;
+mod tui_reading;
+mod tui_search;
+mod tui_selection;
+mod tui_signals;
+mod tui_snapshots;
+mod tui_tmux;
+mod tui_tmux_actions;
+mod tui_tmux_layers;
+mod tui_tmux_search;
+mod tui_tmux_selection;
+mod tui_tmux_truths;
+mod tui_usage;
+mod usage_cli;

@@ -1,0 +1,59 @@
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+//! The TUI keeps the connected clients' generated files current (contract
+//! §8): a saved edit, an undo and a redo each re-sync them.
+
+use super::tui_support;
+
+use jp_kb_core::clients::connect::{Client, Texts, plan};
+use tui_support::Demo;
+
+fn rules(d: &Demo) -> String {
+    std::fs::read_to_string(d.root().join(".claude/rules/jp-kb.md")).unwrap()
+}
+
+fn prompt(d: &Demo) -> String {
+    let section = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
+    format!("{section}\n")
+}
+
+#[test]
+fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
+    let mut d = Demo::new(120, 40);
+    {
+        let kb = &d.h.app.model.as_ref().unwrap().kb;
+        for write in plan(Client::ClaudeCode, kb, &Texts::of(kb)).unwrap() {
+            write.write(&kb.boundaries()).unwrap();
+        }
+    }
+    let original = rules(&d);
+    assert_eq!(original, prompt(&d));
+
+    d.keys("\t");
+    d.select("code-q");
+    d.keys("l");
+    assert!(
+        d.h.app
+            .status
+            .message
+            .contains("synced .claude/rules/jp-kb.md"),
+        "{}",
+        d.h.app.status.message
+    );
+    assert!(rules(&d).contains("<subject \"code-quality\">"));
+    assert_eq!(rules(&d), prompt(&d));
+
+    d.keys("u");
+    assert_eq!(rules(&d), original);
+    d.ctrl('r');
+    assert!(rules(&d).contains("<subject \"code-quality\">"));
+
+    // A hand edit is left alone and the status line says so.
+    std::fs::write(d.root().join(".claude/rules/jp-kb.md"), "mine\n").unwrap();
+    d.keys("u");
+    assert_eq!(rules(&d), "mine\n");
+    assert!(
+        d.h.app.status.message.contains("not overwritten"),
+        "{}",
+        d.h.app.status.message
+    );
+}
