@@ -60,6 +60,12 @@ pub fn run(
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
+    drop(out);
+    if !args.json {
+        // Informational only (stderr, never a finding, never the exit
+        // status): what the usage ledger says about pre-loaded subjects.
+        super::usage::check_note(env, options);
+    }
     Ok(if report.fails(args.deny_warnings) {
         ExitCode::from(1)
     } else {

@@ -17,6 +17,7 @@ mod schema;
 mod search;
 mod topic;
 mod tui;
+mod usage;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -94,6 +95,14 @@ Markers: L learned, H hidden. Disabled subjects are never searched.")]
     Search(search::SearchArgs),
     /// Print the `learn` tool definition as JSON (nothing when no topic is learnable).
     Schema,
+    /// What the assistant actually loaded: per subject, loads, sessions,
+    /// last load, clients and tokens, from the ledger `jp-kb mcp` keeps.
+    #[command(after_help = "\
+The ledger is $JP_USER_DATA_DIR/jp-kb/usage/<workspace>-<hash>.jsonl (else
+$XDG_DATA_HOME/jp/..., else the platform data directory): one per workspace,
+never inside it. `jp-kb mcp --no-usage` or `kb.usage = false` records nothing.
+Subjects never loaded in the window are listed too (loads `·`).")]
+    Usage(usage::UsageArgs),
     /// Lint the knowledge base: configuration errors, patterns that match
     /// nothing, oversized subjects, topics the assistant cannot use.
     #[command(after_help = "\
@@ -143,7 +152,8 @@ told that the tool and resource lists changed. Without a workspace, or with a
 configuration that does not load, the server still starts: its instructions, the
 `learn` tool it still lists and every `learn` answer say what is wrong, and it
 recovers once that is fixed.
-Logs go to stderr; nothing is written. See the README, \"Use it from your
+Logs go to stderr. The one thing written is the usage ledger in the user's data
+directory (`jp-kb usage` reads it; --no-usage turns it off). See the README, \"Use it from your
 assistant\", for client setup.")]
     Mcp(mcp::McpArgs),
     /// The curator: browse topics and subjects, toggle learned/disabled, preview
@@ -243,6 +253,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
+        Command::Usage(args) => usage::run(&env, &kb, args),
         // Handled above, before loading; kept here so the match is total.
         Command::Search(args) => search::run(&env, &options, args),
         Command::Check(args) => check::run(&env, &options, args),

@@ -245,6 +245,9 @@ pub struct App {
     pub search: super::search_state::SearchState,
     /// Exact counts of the plans on screen (issue 26 item 1).
     pub costs: super::plan_costs::PlanCosts,
+    /// What the usage ledger says (read by the usage worker), and the
+    /// subjects pane's usage order.
+    pub usage: super::usage::UsageState,
 }
 
 impl App {
@@ -277,6 +280,7 @@ impl App {
             drawn: Drawn::default(),
             search: super::search_state::SearchState::default(),
             costs: super::plan_costs::PlanCosts::default(),
+            usage: super::usage::UsageState::default(),
         }
     }
 
@@ -291,7 +295,7 @@ impl App {
     /// The subjects pane's rows for the selected topic.
     pub fn rows(&self) -> Rc<Vec<Row>> {
         self.topic_state()
-            .map_or_else(Rc::default, |state| self.subjects.rows(state))
+            .map_or_else(Rc::default, |state| self.subjects.rows(state, &self.usage))
     }
 
     pub fn selected_row(&self) -> Option<Row> {

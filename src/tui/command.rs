@@ -71,6 +71,9 @@ pub enum Command {
     OpenSearch,
     /// Show or hide hidden and disabled subjects.
     ToggleShowHidden,
+    /// Order the subjects by usage: all, never loaded in 30 days, or the
+    /// loaded ones most loaded first.
+    CycleUsageOrder,
     /// Open the selected subject (or the config file) in $VISUAL/$EDITOR.
     OpenEditor,
     /// Choose the file new entries, fields and topics are written to (the
@@ -158,6 +161,7 @@ impl Command {
             Command::OpenFilter => "filter",
             Command::OpenSearch => "search",
             Command::ToggleShowHidden => "toggle-show-hidden",
+            Command::CycleUsageOrder => "cycle-usage-order",
             Command::OpenEditor => "open-editor",
             Command::PickLayer => "pick-layer",
             Command::Reload => "reload",

@@ -30,6 +30,8 @@ pub enum Event {
     Fetched(Box<Fetched>),
     /// What `jp-kb check` found after a (re)load.
     Checked(Box<CheckReport>),
+    /// The usage ledger was read (at start, and after it changed).
+    Usage(Box<super::usage::Read>),
     /// The search mode's hits for a query.
     Searched(Box<super::search_state::Found>),
     /// Exact token counts of planned sections (`plan_costs`).

@@ -155,6 +155,7 @@ fn select_subject(app: &mut App, t: usize, slug: &str) -> bool {
     super::filter::follow_topic(app);
     app.subjects.filter.clear();
     app.subjects.show_hidden = true;
+    app.usage.order = super::usage::Order::All;
     app.subjects
         .collapsed
         .retain(|(topic, dir)| topic != &id || !rel.starts_with(&format!("{dir}/")));

@@ -153,6 +153,13 @@ pub fn bindings() -> Vec<Binding> {
             A::ToggleShowHidden,
             "show/hide hidden+disabled",
         ),
+        b(
+            Normal,
+            c('U'),
+            NONE,
+            A::CycleUsageOrder,
+            "usage: all / never loaded / most loaded",
+        ),
         b(Normal, c('o'), NONE, A::OpenEditor, "open in $EDITOR"),
         b(Normal, c('f'), NONE, A::PickLayer, "choose the edit file"),
         b(Normal, c('R'), NONE, A::Reload, "reload"),

@@ -58,6 +58,8 @@ pub mod theme;
 pub mod token_worker;
 pub mod tree;
 pub mod update;
+pub mod usage;
+pub mod usage_worker;
 pub mod view;
 pub mod watch;
 pub mod worker;

@@ -55,7 +55,7 @@ impl SubjectsPane {
     /// The rows of `state`'s subjects (built once per change of the walk,
     /// the filter, the collapsed directories, or, when hidden and disabled
     /// subjects are left out, of the states).
-    pub fn rows(&self, state: &TopicState) -> Rc<Vec<Row>> {
+    pub fn rows(&self, state: &TopicState, usage: &super::usage::UsageState) -> Rc<Vec<Row>> {
         let Some(resolution) = state.shared_resolution() else {
             return Rc::default();
         };
@@ -71,9 +71,22 @@ impl SubjectsPane {
             show_hidden: self.show_hidden,
             filter: self.filter.clone(),
             collapsed,
+            // Ordered by usage, the rows depend on each read of the ledger.
+            usage: (usage.is_loaded() && usage.order != super::usage::Order::All)
+                .then_some((usage.order, usage.generation)),
         };
         self.rows_memo.get(key.clone(), || {
-            tree::rows(resolution, &key.collapsed, self.show_hidden, &self.filter)
+            let loads = key
+                .usage
+                .map(|(order, _)| (order, usage.loads_by_index(state.id(), resolution)));
+            let by_usage = loads.as_ref().map(|(order, l)| (*order, l.as_slice()));
+            tree::rows(
+                resolution,
+                &key.collapsed,
+                self.show_hidden,
+                &self.filter,
+                by_usage,
+            )
         })
     }
 }

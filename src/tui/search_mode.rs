@@ -200,6 +200,8 @@ fn jump(app: &mut App) {
         app.subjects.show_hidden = true;
         message.push_str(" (hidden: showing hidden and disabled subjects)");
     }
+    // The usage order (`U`) may leave the hit out: back to every subject.
+    app.usage.order = super::usage::Order::All;
     if let Some(row) = app
         .rows()
         .iter()

@@ -188,6 +188,8 @@ fn event_loop(
     // Prompts, checks and reloads run on workers (inline where a thread
     // cannot start).
     driver.start_workers(&reports);
+    // The usage ledger, read (and followed) on its own thread.
+    let _ = super::usage_worker::spawn(&driver.env, &driver.options, &reports);
     // The first frame is drawn from the configuration; the walks run on
     // a worker and their result arrives as `Loaded`.
     driver.start_load(app, &reports);

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::matcher::SlugMatcher;
+use super::usage::Order;
 use jp_kb_core::subjects::{Resolution, WalkResult};
 
 /// One row of the tree. Small (a directory's strings are boxed): a tree
@@ -63,25 +64,42 @@ struct Node<'a> {
 ///
 /// Runs once per change of its inputs (see [`RowsMemo`]); names are
 /// borrowed while building so only the rows themselves allocate.
+/// `usage`, when set, is the `U` order with each subject's loads (by
+/// index): `Never` keeps the subjects never loaded, `Most` the loaded
+/// ones ranked by loads (as the filter ranks by score; a filter given
+/// too still selects, and usage ranks).
 pub fn rows(
     resolution: &Resolution,
     collapsed: &BTreeSet<String>,
     show_hidden: bool,
     filter: &str,
+    usage: Option<(Order, &[u64])>,
 ) -> Vec<Row> {
     let subjects = resolution.subjects();
     let mut root = Node::default();
     // Filtering ranks: each subject's score, best first within a
     // directory, directories by their best subject.
     let mut matcher = (!filter.is_empty()).then(|| SlugMatcher::new(filter));
-    let mut scores = vec![0u16; if matcher.is_some() { subjects.len() } else { 0 }];
+    let most = matches!(usage, Some((Order::Most, _)));
+    let ranked = matcher.is_some() || most;
+    let mut scores = vec![0u16; if ranked { subjects.len() } else { 0 }];
     for (i, subject) in subjects.iter().enumerate() {
         if !show_hidden && (subject.hidden || resolution.is_disabled(i)) {
             continue;
         }
+        if let Some((order, loads)) = usage {
+            let n = loads.get(i).copied().unwrap_or(0);
+            match order {
+                Order::Never if n > 0 => continue,
+                Order::Most if n == 0 => continue,
+                Order::Most => scores[i] = u16::try_from(n).unwrap_or(u16::MAX),
+                _ => {}
+            }
+        }
         if let Some(m) = matcher.as_mut() {
             match super::matcher::subject_score(m, subject.slug(), subject.rel_path()) {
-                Some(score) => scores[i] = score,
+                Some(score) if !most => scores[i] = score,
+                Some(_) => {}
                 None => continue,
             }
         }
@@ -176,6 +194,9 @@ pub struct RowsKey {
     pub show_hidden: bool,
     pub filter: String,
     pub collapsed: BTreeSet<String>,
+    /// The `U` order and the ledger read the loads come from, when the
+    /// rows are ordered by usage.
+    pub usage: Option<(Order, u64)>,
 }
 
 impl PartialEq for RowsKey {
@@ -190,6 +211,7 @@ impl PartialEq for RowsKey {
             && self.show_hidden == other.show_hidden
             && self.filter == other.filter
             && self.collapsed == other.collapsed
+            && self.usage == other.usage
     }
 }
 
@@ -266,7 +288,7 @@ mod tests {
     #[test]
     fn groups_by_directory_and_collapses() {
         let r = resolution(&["b.md", "m/x.md", "m/.h.md", ".d/v.md", "a.md"], &["a"]);
-        let all = rows(&r, &BTreeSet::new(), true, "");
+        let all = rows(&r, &BTreeSet::new(), true, "", None);
         assert_eq!(
             names(&r, &all),
             [".d", "  v.md", "m", "  .h.md", "  x.md", "a.md", "b.md"]
@@ -281,13 +303,33 @@ mod tests {
         );
         let collapsed: BTreeSet<String> = ["m".to_owned()].into();
         assert_eq!(
-            names(&r, &rows(&r, &collapsed, true, "")),
+            names(&r, &rows(&r, &collapsed, true, "", None)),
             [".d", "  v.md", "m", "a.md", "b.md"]
         );
         // Hiding drops hidden paths (.d/v, m/.h) and the disabled `a`.
         assert_eq!(
-            names(&r, &rows(&r, &BTreeSet::new(), false, "")),
+            names(&r, &rows(&r, &BTreeSet::new(), false, "", None)),
             ["m", "  x.md", "b.md"]
+        );
+    }
+
+    #[test]
+    fn usage_keeps_the_never_loaded_or_ranks_the_most_loaded() {
+        let r = resolution(&["a.md", "m/x.md", "m/y.md", "b.md"], &[]);
+        // By index: a, b, m/x, m/y (slug order).
+        let loads = [3, 0, 1, 9];
+        let none = BTreeSet::new();
+        assert_eq!(
+            names(&r, &rows(&r, &none, true, "", Some((Order::Never, &loads)))),
+            ["b.md"]
+        );
+        assert_eq!(
+            names(&r, &rows(&r, &none, true, "", Some((Order::Most, &loads)))),
+            ["m", "  y.md", "  x.md", "a.md"]
+        );
+        assert_eq!(
+            names(&r, &rows(&r, &none, true, "x", Some((Order::Most, &loads)))),
+            ["m", "  x.md"]
         );
     }
 
@@ -296,7 +338,7 @@ mod tests {
         let r = resolution(&["m/x.md", "y.md"], &[]);
         let collapsed: BTreeSet<String> = ["m".to_owned()].into();
         assert_eq!(
-            names(&r, &rows(&r, &collapsed, true, "mx")),
+            names(&r, &rows(&r, &collapsed, true, "mx", None)),
             ["m", "  x.md"]
         );
     }
@@ -308,12 +350,12 @@ mod tests {
             &[],
         );
         assert_eq!(
-            names(&r, &rows(&r, &BTreeSet::new(), true, "tar")),
+            names(&r, &rows(&r, &BTreeSet::new(), true, "tar", None)),
             ["c", "  tar.md", "  pm-install-create.md", "b", "  star.md"]
         );
         // Unfiltered: names in order.
         assert_eq!(
-            names(&r, &rows(&r, &BTreeSet::new(), true, "")),
+            names(&r, &rows(&r, &BTreeSet::new(), true, "", None)),
             [
                 "b",
                 "  star.md",

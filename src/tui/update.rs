@@ -116,6 +116,11 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             app.findings.set(*report);
             Vec::new()
         }
+        Event::Usage(read) => {
+            app.usage.set(*read);
+            clamp(app);
+            Vec::new()
+        }
         Event::Searched(found) => super::search_mode::found(app, *found),
         Event::Counted(counted) => match super::plan_costs::arrived(app, *counted) {
             Some(plan) => super::modes::run_plan(app, plan),
@@ -225,6 +230,7 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::ToggleMark if app.focus != Focus::Topics => super::selection::toggle_row(app),
         Command::MarkRange if app.focus != Focus::Topics => super::selection::mark_range(app),
         Command::MarkShown if app.focus != Focus::Topics => super::selection::mark_shown(app),
+        Command::CycleUsageOrder => cycle_usage(app),
         Command::Collapse => set_collapsed(app, Some(true)),
         Command::Expand => set_collapsed(app, Some(false)),
         Command::SelectTab(tab) => {
@@ -253,6 +259,20 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
     }
     clamp(app);
     Vec::new()
+}
+
+/// `U`: the next usage order of the subjects pane.
+fn cycle_usage(app: &mut App) {
+    app.usage.order = app.usage.order.next();
+    let message = if !app.usage.is_loaded() {
+        "no usage read yet: `jp-kb mcp` records what assistants load".to_owned()
+    } else if let Some(label) = app.usage.order.label() {
+        format!("subjects: {label} (U: next)")
+    } else {
+        "subjects: all".to_owned()
+    };
+    app.set_status(message, false);
+    app.subjects.row = 0;
 }
 
 /// Main-screen actions that edit, open dialogs or change settings.

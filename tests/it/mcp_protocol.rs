@@ -20,9 +20,14 @@ fn workspace() -> Sandbox {
     Sandbox::with_fixture(&fixtures().join("golden").join("rfd-exact"))
 }
 
+/// Every path under the sandbox but the user data directory, where the
+/// server keeps its usage ledger (contract §9; `tests/mcp_usage.rs`).
 fn snapshot(dir: &Path) -> Vec<(String, u64, SystemTime)> {
+    let data = dir.join("data");
     let mut out: Vec<_> = walkdir::WalkDir::new(dir)
+        .min_depth(1)
         .into_iter()
+        .filter_entry(|e| e.path() != data)
         .map(|e| {
             let e = e.unwrap();
             let meta = e.metadata().unwrap();

@@ -357,9 +357,13 @@ async def main(binary: str) -> int:
                     await check_prompt(c, session, cli, init.instructions)
                     await check_resources(c, session, cli, ws)
                     await check_live_changes(c, session, cli, ws, notes)
-        # Nothing is ever written by the server: the sandbox holds exactly the
-        # files this script made.
-        files = sorted(str(p.relative_to(tmp)) for p in Path(tmp).rglob("*") if not p.is_dir())
+        # Nothing is written by the server but its usage ledger (contract §9,
+        # test_usage.py): the sandbox holds exactly the files this script
+        # made, and the ledger in the user data directory.
+        all_files = sorted(str(p.relative_to(tmp)) for p in Path(tmp).rglob("*") if not p.is_dir())
+        ledgers = [f for f in all_files if f.startswith("data/jp-kb/usage/")]
+        c.eq("one usage ledger", len(ledgers), 1)
+        files = [f for f in all_files if f not in ledgers]
         fixture = sorted(
             str(Path("ws") / p.relative_to(FIXTURE))
             for p in FIXTURE.rglob("*")

@@ -37,6 +37,7 @@ pub mod section_tokens;
 pub mod subjects;
 pub mod topic;
 pub mod unique;
+pub mod usage;
 
 pub use jp_kb_tokens as tokens;
 pub use kb::{KnowledgeBase, UnknownTopic};

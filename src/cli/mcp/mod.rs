@@ -5,6 +5,7 @@
 //! person owns).
 
 mod server;
+mod usage;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -33,6 +34,10 @@ pub struct McpArgs {
     /// assistant may learn (hidden and disabled ones never appear).
     #[arg(long)]
     pub search: bool,
+    /// Record nothing in the usage ledger (also: `kb.usage = false` in
+    /// any configuration layer). See `jp-kb usage`.
+    #[arg(long)]
+    pub no_usage: bool,
 }
 
 /// Runs the server until the client disconnects. It starts even when there
@@ -64,15 +69,34 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
         .enable_all()
         .build()
         .map_err(|e| CliError::runtime(format!("cannot start the async runtime: {e}")))?;
-    let code = runtime.block_on(serve(workspace, args.instructions, args.search));
+    let usage = if args.no_usage {
+        None
+    } else {
+        usage::UsageLog::start(workspace.env.user_data_dir.clone())
+    };
+    let code = runtime.block_on(serve(
+        workspace,
+        args.instructions,
+        args.search,
+        usage.clone(),
+    ));
+    // Whatever is queued is written before the process ends.
+    if let Some(usage) = usage {
+        usage.finish();
+    }
     // Do not wait for a blocked stdin read once the service is over.
     runtime.shutdown_timeout(Duration::from_millis(100));
     Ok(code)
 }
 
-async fn serve(workspace: Workspace, mode: InstructionsMode, search: bool) -> ExitCode {
+async fn serve(
+    workspace: Workspace,
+    mode: InstructionsMode,
+    search: bool,
+    usage: Option<std::sync::Arc<usage::UsageLog>>,
+) -> ExitCode {
     let watch = ConfigWatch::new(workspace.env.clone(), workspace.options.clone());
-    let server = KbServer::new(workspace.clone(), mode);
+    let server = KbServer::new(workspace.clone(), mode).with_usage(usage);
     let server = if search { server.with_search() } else { server };
     let running = match server.serve(rmcp::transport::stdio_pipes()).await {
         Ok(running) => running,

@@ -23,8 +23,10 @@ use rmcp::model::{
     ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig, Tool,
     ToolAnnotations,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+use super::usage::UsageLog;
 
 /// The MCP server of one workspace.
 #[derive(Debug, Clone)]
@@ -33,6 +35,8 @@ pub struct KbServer {
     mode: InstructionsMode,
     /// The opt-in `search` tool (`--search`).
     search: Option<Arc<mcp::search::SearchService>>,
+    /// The usage ledger's recorder; `None` with `--no-usage`.
+    usage: Option<Arc<UsageLog>>,
 }
 
 impl KbServer {
@@ -41,6 +45,34 @@ impl KbServer {
             workspace,
             mode,
             search: None,
+            usage: None,
+        }
+    }
+
+    /// Records what is served in the usage ledger (contract §9).
+    pub fn with_usage(mut self, usage: Option<Arc<UsageLog>>) -> Self {
+        self.usage = usage;
+        self
+    }
+
+    /// Queues the record of a `learn` answer; the knowledge base it was
+    /// answered from goes with it (the recorder names the subjects off the
+    /// answer's path).
+    fn record_learn(
+        &self,
+        peer: &Peer<RoleServer>,
+        kb: KnowledgeBase,
+        arguments: Option<&serde_json::Map<String, serde_json::Value>>,
+        answer: &jp_kb_core::Outcome,
+    ) {
+        let Some(usage) = &self.usage else {
+            return;
+        };
+        if answer.is_error() {
+            return;
+        }
+        if let Ok((topic, patterns)) = mcp::parse_learn_arguments(arguments) {
+            usage.learn(peer, kb, topic, patterns, answer.text().to_owned());
         }
     }
 
@@ -138,7 +170,7 @@ impl ServerHandler for KbServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let search = self
             .search
@@ -151,10 +183,15 @@ impl ServerHandler for KbServer {
             ));
         }
         let outcome = match self.current() {
-            Ok(kb) => match search {
-                Some(service) => service.call(&kb, request.arguments.as_ref()),
-                None => mcp::call_learn(&kb, request.arguments.as_ref()),
-            },
+            Ok(kb) => {
+                if let Some(service) = search {
+                    service.call(&kb, request.arguments.as_ref())
+                } else {
+                    let outcome = mcp::call_learn(&kb, request.arguments.as_ref());
+                    self.record_learn(&ctx.peer, kb, request.arguments.as_ref(), &outcome);
+                    outcome
+                }
+            }
             Err(text) => jp_kb_core::Outcome::Error(text),
         };
         let content = vec![ContentBlock::text(outcome.text())];
@@ -182,7 +219,7 @@ impl ServerHandler for KbServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         if request.name != KNOWLEDGE_PROMPT {
             return Err(ErrorData::invalid_params(
@@ -196,7 +233,11 @@ impl ServerHandler for KbServer {
         let kb = self.load()?;
         // An absent section is no message at all, as `jp-kb prompt` prints
         // nothing then.
-        let messages = mcp::knowledge_text(&kb)
+        let text = mcp::knowledge_text(&kb);
+        if let Some(usage) = &self.usage {
+            usage.prompt(&context.peer, &kb, text.clone().unwrap_or_default());
+        }
+        let messages = text
             .map(|text| PromptMessage::new_text(Role::User, text))
             .into_iter()
             .collect();
@@ -239,10 +280,19 @@ impl ServerHandler for KbServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let kb = self.load()?;
         let content = mcp::read_resource(&kb, &request.uri).map_err(|e| read_error(&e))?;
+        if let Some(usage) = &self.usage
+            && let Some((topic, slug)) = mcp::parse_subject_uri(&request.uri)
+        {
+            let text = match &content.body {
+                Body::Text(text) => text.clone(),
+                Body::Blob(_) => String::new(),
+            };
+            usage.resource(&ctx.peer, &kb, topic, &slug, text);
+        }
         let contents = match content.body {
             Body::Text(text) => ResourceContents::text(text, content.uri),
             Body::Blob(bytes) => ResourceContents::blob(

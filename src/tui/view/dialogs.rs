@@ -30,6 +30,13 @@ pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
                 t.muted(),
             ));
         }
+        // How often what it changes was loaded (the usage ledger).
+        if let Some(note) = app.usage.plan_note(&plan.effect) {
+            lines.push(Line::styled(
+                format!("     {}", clean_name(&note)),
+                t.muted(),
+            ));
+        }
     }
     lines.push(Line::default());
     let keys = if c.options.len() == 1 {

@@ -127,7 +127,15 @@ fn row_line(
             } else {
                 Span::raw(" ")
             });
-            let right = token_label(info);
+            let mut right = token_label(info);
+            // Loads in the usage window beside the tokens, once read.
+            if let Some(fig) = app
+                .topic_state()
+                .and_then(|topic| app.usage.figure(topic.id(), s.slug()))
+            {
+                let fig = if fig == "·" { fig } else { format!("{fig}×") };
+                right = format!("{fig:>5} {right}");
+            }
             // The name gets what the markers and the token column leave.
             let room =
                 width.saturating_sub(Line::from(spans.clone()).width() + right.chars().count() + 1);
@@ -220,6 +228,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
             "(hidden+disabled not shown) ",
             app.theme.muted(),
         ));
+    }
+    if let Some(label) = app.usage.order.title().filter(|_| app.usage.is_loaded()) {
+        title.push(Span::styled(format!("({label}) "), app.theme.muted()));
     }
     let block = pane(app, Line::from(title), Focus::Subjects);
     let inner = block.inner(area);

@@ -125,6 +125,16 @@ fn subject(app: &App, limit: usize) -> Text<'static> {
             app.theme.muted(),
         ));
     }
+    // What the assistant did with it (the usage ledger), once read.
+    if let Some(line) = app
+        .topic_state()
+        .and_then(|topic| app.usage.subject_line(topic.id(), s.slug()))
+    {
+        lines.push(Line::styled(
+            clean_name(&line).into_owned(),
+            app.theme.muted(),
+        ));
+    }
     let Some(preview) = app.cache.subjects.get(s.path()) else {
         lines.push(Line::styled("(reading…)", app.theme.muted()));
         return Text::from(lines);

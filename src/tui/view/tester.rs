@@ -102,7 +102,16 @@ const NARROW: u16 = 100;
 pub fn render(app: &App, tester: &Tester, areas: &Areas, frame: &mut Frame) {
     let t = app.theme;
     let Some(res) = app.resolution() else { return };
-    let (selected, info) = selection(res, tester);
+    let (selected, mut info) = selection(res, tester);
+    // How often what Enter would change was loaded (the usage ledger).
+    if let Some(topic) = app.topic_state()
+        && let Some(note) = app.usage.change_note(
+            topic.id(),
+            selected.iter().map(|&i| res.subjects()[i].slug()),
+        )
+    {
+        info = format!("{info} · {note}");
+    }
     // The cost of Enter (token line, subjects entering/leaving), shown
     // before it is pressed.
     // A line is cut where no screen could show more of it: the disabled
@@ -165,6 +174,12 @@ pub fn render(app: &App, tester: &Tester, areas: &Areas, frame: &mut Frame) {
                 .map(|m| Span::styled(m.glyph(), t.mark(m)))
                 .collect();
             spans.push(Span::raw(format!(" {}", clean_name(s.slug()))));
+            if let Some(fig) = app
+                .topic_state()
+                .and_then(|topic| app.usage.figure(topic.id(), s.slug()))
+            {
+                spans.push(Span::styled(format!("  {fig}"), t.muted()));
+            }
             Line::from(spans)
         })
         .collect();

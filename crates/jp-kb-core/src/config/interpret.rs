@@ -77,8 +77,20 @@ fn interpret_kb(
         return Err(wrong_type(source, node, "kb", "a table"));
     };
     for (key, value) in entries {
+        if key == "usage" {
+            match &value.kind {
+                RawKind::Bool(b) => out.usage = Some(Valued::new(*b, source.at(value))),
+                _ => return Err(wrong_type(source, value, "kb.usage", "a boolean")),
+            }
+            continue;
+        }
         if key != "topic" {
-            warnings.push(unknown_key(source, value, &format!("kb.{key}"), "topic"));
+            warnings.push(unknown_key(
+                source,
+                value,
+                &format!("kb.{key}"),
+                "topic, usage",
+            ));
             continue;
         }
         let RawKind::Table(topics) = &value.kind else {
@@ -361,5 +373,40 @@ mod tests {
             message: "something else".into(),
         };
         assert_eq!(other.unknown_key(), None);
+    }
+}
+
+#[cfg(test)]
+mod usage_tests {
+    use super::*;
+    use crate::config::raw::from_toml;
+
+    fn layer(text: &str) -> Result<PartialConfig, ConfigError> {
+        let doc = toml_edit::Document::parse(text.to_owned()).expect("valid");
+        interpret_layer(
+            &from_toml(&doc),
+            &OriginSource::File(Path::new("/w/.jp/kb.toml")),
+            ArrayMode::Append,
+            &mut Vec::new(),
+        )
+    }
+
+    #[test]
+    fn kb_usage_is_a_boolean_with_its_origin() {
+        let usage = layer("[kb]\nusage = false\n").unwrap().usage.unwrap();
+        assert!(!usage.value);
+        assert_eq!(usage.origin.line(), Some(2));
+        assert!(layer("[kb]\n").unwrap().usage.is_none());
+        assert!(layer("[kb]\nusage = \"no\"\n").is_err());
+    }
+
+    #[test]
+    fn the_highest_layer_wins() {
+        let mut config = crate::config::KbConfig::default();
+        assert!(config.usage_enabled());
+        crate::config::merge::merge_layer(&mut config, &layer("kb.usage = false").unwrap());
+        assert!(!config.usage_enabled());
+        crate::config::merge::merge_layer(&mut config, &layer("kb.usage = true").unwrap());
+        assert!(config.usage_enabled());
     }
 }

@@ -10,6 +10,7 @@ pub fn merge_layer(config: &mut KbConfig, layer: &PartialConfig) {
     for (id, partial) in &layer.topics {
         merge_topic(config, id, partial);
     }
+    set(&mut config.usage, layer.usage.as_ref());
 }
 
 /// Applies one topic's partial on top of `config`.

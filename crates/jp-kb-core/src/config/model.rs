@@ -47,6 +47,8 @@ pub struct ExtendsEntry {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartialConfig {
     pub topics: IndexMap<String, PartialTopic>,
+    /// `kb.usage`: whether `jp-kb mcp` records what it serves.
+    pub usage: Option<Valued<bool>>,
     pub extends: Vec<ExtendsEntry>,
     pub config_load_paths: Vec<Valued<String>>,
 }
@@ -183,4 +185,14 @@ pub(crate) const UNKNOWN_KEY_PREFIX: &str = "unknown key `";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KbConfig {
     pub topics: IndexMap<String, Topic>,
+    /// `kb.usage` (contract §9): `false` in any layer turns the usage
+    /// ledger off; unset means on. Keeps its origin, like every value.
+    pub usage: Option<Valued<bool>>,
+}
+
+impl KbConfig {
+    /// Whether `jp-kb mcp` records usage (`kb.usage`, default true).
+    pub fn usage_enabled(&self) -> bool {
+        self.usage.as_ref().is_none_or(|v| v.value)
+    }
 }

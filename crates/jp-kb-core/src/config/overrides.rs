@@ -125,12 +125,18 @@ fn set_leaf(arg: &str, key: &[String], value: &str) -> Result<RawNode, ConfigErr
             key.join(".")
         )));
     }
-    if key.len() == 4 && key[3] == TopicField::Enable.key() {
+    // The boolean keys: a topic's `enable`, and `kb.usage`.
+    let flag = match key {
+        [_, usage] if usage == "usage" => Some("usage"),
+        [_, _, _, field] if field == TopicField::Enable.key() => Some("enable"),
+        _ => None,
+    };
+    if let Some(name) = flag {
         return match value {
             "true" => Ok(RawNode::new(RawKind::Bool(true), None)),
             "false" => Ok(RawNode::new(RawKind::Bool(false), None)),
             _ => Err(ConfigError::Usage(format!(
-                "--cfg {arg}: `enable` takes `true` or `false`"
+                "--cfg {arg}: `{name}` takes `true` or `false`"
             ))),
         };
     }
@@ -279,5 +285,22 @@ mod tests {
             classify_cfg("./dir/a=b.toml"),
             CfgArg::Layer("./dir/a=b.toml".into())
         );
+    }
+}
+
+#[cfg(test)]
+mod usage_tests {
+    use super::*;
+
+    fn layer(arg: &str) -> Result<PartialConfig, ConfigError> {
+        assignment_layer(arg, &classify_cfg(arg), &mut Vec::new())
+    }
+
+    #[test]
+    fn kb_usage_takes_a_boolean() {
+        let usage = layer("kb.usage=false").unwrap().usage.unwrap();
+        assert!(!usage.value);
+        assert!(layer("kb.usage=true").unwrap().usage.unwrap().value);
+        assert!(layer("kb.usage=no").is_err());
     }
 }

@@ -1,0 +1,35 @@
+//! The usage ledger (contract §9): what `jp-kb mcp` actually served, one
+//! JSON line per answered request that reads knowledge, so a person can
+//! curate from evidence. Never subject text: slugs, patterns, counts.
+//!
+//! - [`record`]: the line format (a raw record, or a compacted per-day count)
+//! - [`place`]: where a workspace's ledger lives (the user's data directory)
+//! - [`ledger`]: appending under a lock, with the size bound
+//! - [`compact`]: folding old records into per-day counts
+//! - [`read`]: reading a ledger into per-subject tallies
+//! - [`report`]: the tallies beside a knowledge base's subjects, and what
+//!   they mean
+//! - [`served`]: which subjects a `learn` call serves
+//! - [`recorder`]: the server's background writer (never slows an answer)
+//! - [`time`]: UTC days, RFC 3339 and `--since` durations without a
+//!   date crate
+
+pub mod compact;
+pub mod ledger;
+pub mod place;
+pub mod read;
+pub mod record;
+pub mod recorder;
+pub mod report;
+mod scan;
+pub mod served;
+pub mod text;
+pub mod time;
+
+pub use ledger::{Ledger, LedgerError, Limits};
+pub use place::{ledger_path, usage_dir};
+pub use read::{Tally, Usage};
+pub use record::{Entry, Kind};
+pub use recorder::{Entries, Recorder, session_id};
+pub use report::{Insight, Report, Row, State};
+pub use served::{Served, served_by_learn};
