@@ -152,11 +152,16 @@ fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<Stri
             .collect();
         let key = normal(Command::FixFinding, "");
         let used = message + width(&others.join(" · ")) + width(" · ") + width(&key);
-        let room = usize::from(app.size.0).saturating_sub(used).max(12);
+        // At least room for a short entry whole (`disable "logo"`): a
+        // long one is cut, a short one never.
+        let room = usize::from(app.size.0).saturating_sub(used).max(FIX_FLOOR);
         v[at] = format!("{key}{}", fix.label_within(room));
     }
     v
 }
+
+/// Columns the fix's name always gets, whatever the other hints take.
+const FIX_FLOOR: usize = 32;
 
 fn width(s: &str) -> usize {
     ratatui::text::Span::raw(s).width()
