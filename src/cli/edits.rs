@@ -211,14 +211,26 @@ fn glob_refusal(question: &plan::Question, intent: &Intent) -> String {
         _ => return format!("{}\n{}", question.title, question.lines.join("\n")),
     };
     let globs: Vec<String> = question.globs.iter().map(|g| format!("'{g}'")).collect();
+    let effect = if list == "learned" {
+        "un-learns"
+    } else {
+        "enables"
+    };
+    let remove = format!("jp-kb {list} rm {topic} {}", globs.join(" "));
+    let can_expand = question
+        .options
+        .iter()
+        .any(|a| a.kind == AlternativeKind::ExpandGlob);
+    if !can_expand {
+        // The glob selects only these: there are no other slugs to keep.
+        return format!(
+            "{}\nThe pattern selects nothing else; remove it (it {effect} everything it \
+             selects, and files added later):\n    {remove}",
+            question.lines.join("\n"),
+        );
+    }
     format!(
-        "{}\nEither:\n  remove the pattern (it {} everything it selects):\n    jp-kb {list} rm {topic} {}\n  or replace it by the slugs it selects, minus these:\n    jp-kb {list} rm {topic} {entries} --expand",
+        "{}\nEither:\n  remove the pattern (it {effect} everything it selects):\n    {remove}\n  or replace it by the slugs it selects, minus these:\n    jp-kb {list} rm {topic} {entries} --expand",
         question.lines.join("\n"),
-        if list == "learned" {
-            "un-learns"
-        } else {
-            "enables"
-        },
-        globs.join(" "),
     )
 }

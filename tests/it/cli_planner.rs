@@ -201,3 +201,27 @@ fn writing_the_first_kb_table_into_a_file_jp_loads_warns() {
         .success()
         .stderr(predicate::str::contains("JP loads").not());
 }
+
+/// Issue 26 item 8: enabling every subject a disabled glob covers offers
+/// only the glob's removal, never an `--expand` that would replace it by
+/// nothing; `--expand` changes nothing then.
+#[test]
+fn a_glob_selecting_only_the_named_subjects_offers_no_expand() {
+    let sb = ws();
+    sb.cmd()
+        .args(["disabled", "rm", "project", "drafts/a", "drafts/b"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("The pattern selects nothing else"))
+        .stderr(predicate::str::contains(
+            "jp-kb disabled rm project 'drafts/*'",
+        ))
+        .stderr(predicate::str::contains("--expand").not());
+    sb.cmd()
+        .args([
+            "disabled", "rm", "project", "drafts/a", "drafts/b", "--expand",
+        ])
+        .assert()
+        .code(1);
+    assert_eq!(config(&sb), CONFIG, "nothing written");
+}

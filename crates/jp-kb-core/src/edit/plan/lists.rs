@@ -253,6 +253,28 @@ fn ask_about_globs(
         .flat_map(|g| &g.selects)
         .filter(|k| !named.contains(k))
         .count();
+    let mut options = vec![Alternative {
+        kind: AlternativeKind::RemoveGlob,
+        label: format!(
+            "remove `{}` from {verb} (every subject it selects)",
+            patterns.join("`, `")
+        ),
+        plan: drop,
+    }];
+    // The globs select nothing but the named subjects: replacing them by
+    // their other slugs would replace them by nothing. Only the removal
+    // is offered (and still asked: a glob also reaches files added later).
+    if others > 0 {
+        options.push(Alternative {
+            kind: AlternativeKind::ExpandGlob,
+            label: format!(
+                "replace `{}` by its {}",
+                patterns.join("`, `"),
+                count(others, "other slug", "other slugs")
+            ),
+            plan: expand,
+        });
+    }
     Answer::Choose(Question {
         globs: patterns.iter().map(|p| (*p).to_owned()).collect(),
         title: format!(
@@ -261,25 +283,7 @@ fn ask_about_globs(
             if slugs.len() == 1 { "is" } else { "are" }
         ),
         lines,
-        options: vec![
-            Alternative {
-                kind: AlternativeKind::RemoveGlob,
-                label: format!(
-                    "remove `{}` from {verb} (every subject it selects)",
-                    patterns.join("`, `")
-                ),
-                plan: drop,
-            },
-            Alternative {
-                kind: AlternativeKind::ExpandGlob,
-                label: format!(
-                    "replace `{}` by its {}",
-                    patterns.join("`, `"),
-                    count(others, "other slug", "other slugs")
-                ),
-                plan: expand,
-            },
-        ],
+        options,
     })
 }
 

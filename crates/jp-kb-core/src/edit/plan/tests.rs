@@ -458,3 +458,30 @@ fn the_planned_count_is_the_count_after_the_change() {
         assert_ne!(promised, counting.now, "{intent:?} changes the section");
     }
 }
+
+/// Issue 26 item 8: un-learning every subject a glob selects offers only
+/// the glob's removal; there is no "replace it by its other slugs" (there
+/// are none).
+#[test]
+fn removing_all_a_glob_selects_offers_no_expansion() {
+    let (_dir, kb) = workspace(&[]);
+    let intent = Intent::Remove {
+        list: List::Learned,
+        topic: "p".into(),
+        entries: entries(&["docs/a", "docs/b"]),
+    };
+    let Answer::Choose(q) = ask(&kb, &intent) else {
+        panic!("still asked: the glob reaches files added later")
+    };
+    let kinds: Vec<_> = q.options.iter().map(|o| o.kind).collect();
+    assert_eq!(kinds, [AlternativeKind::RemoveGlob]);
+    let one = Intent::Remove {
+        list: List::Learned,
+        topic: "p".into(),
+        entries: entries(&["docs/a"]),
+    };
+    let Answer::Choose(q) = ask(&kb, &one) else {
+        panic!("a question")
+    };
+    assert_eq!(q.options.len(), 2);
+}
