@@ -326,22 +326,7 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
                 false,
             );
         }
-        Command::OpenEditor => {
-            let subject = match app.focus {
-                Focus::Topics => None,
-                _ => app
-                    .selected_subject()
-                    .and_then(|i| app.subject(i))
-                    .map(|s| s.path().to_path_buf()),
-            };
-            let path = match (subject, app.preview.tab) {
-                (Some(p), tab) if tab != Tab::Config => Some(p),
-                _ => app.shown_target(),
-            };
-            if let Some(path) = path {
-                return vec![Effect::OpenEditor(path)];
-            }
-        }
+        Command::OpenEditor => return open_editor(app),
         Command::PickLayer => picking::open(app),
         Command::OpenSearch => return super::search_mode::open(app),
         Command::Reload => return vec![Effect::Reload { paths: Vec::new() }],
@@ -449,3 +434,27 @@ fn toggle_findings_scope(app: &mut App) {
 #[cfg(test)]
 #[path = "update_tests.rs"]
 mod tests;
+
+/// `o`: the selected subject on every tab but Config, which opens the
+/// config file (the Learn tab once opened it too).
+fn open_editor(app: &mut App) -> Vec<Effect> {
+    let subject = match app.focus {
+        Focus::Topics => None,
+        _ => app
+            .selected_subject()
+            .and_then(|i| app.subject(i))
+            .map(|s| s.path().to_path_buf()),
+    };
+    let path = match (subject, app.preview.tab) {
+        (_, Tab::Config) => app.shown_target(),
+        (Some(p), _) => Some(p),
+        (None, _) => {
+            app.set_status(
+                "no subject selected: o opens the selected subject (on the Config tab, the config file)",
+                false,
+            );
+            None
+        }
+    };
+    path.map(Effect::OpenEditor).into_iter().collect()
+}

@@ -375,3 +375,22 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
             .any(|(k, h)| k == "c" && h.starts_with("prompt as: RFD / JP"))
     );
 }
+
+/// Issue 26 item 8: `o` with no subject selected (the Topics pane) on the
+/// Learn tab says what it opens instead of opening the config file; on
+/// the Config tab it opens the config file.
+#[test]
+fn o_on_the_learn_tab_opens_no_config_file() {
+    let mut d = Demo::new(120, 40);
+    d.keys("3o");
+    assert!(d.h.outside.is_empty(), "{:?}", d.h.outside);
+    assert!(d.screen().contains("no subject selected"), "{}", d.screen());
+    d.keys("5o");
+    assert!(
+        d.h.outside
+            .iter()
+            .any(|e| matches!(e, Effect::OpenEditor(p) if p.ends_with("kb.toml"))),
+        "{:?}",
+        d.h.outside
+    );
+}
