@@ -143,8 +143,13 @@ fn hit_line(app: &App, hit: &Hit, width: usize) -> Line<'static> {
         spans.push(Span::styled(" (hidden)", t.mark(Mark::Hidden)));
     }
     let right = match hit.tokens {
-        Some(n) => format!("{:.2} · {n} tok", hit.score),
-        None => format!("{:.2} · not shown", hit.score),
+        // Labelled: a bare `11.58 · 1982` said neither (issue 26 item 8).
+        Some(n) => format!(
+            "score {:.2} · {} tok",
+            hit.score,
+            jp_kb_core::plural::thousands(n)
+        ),
+        None => format!("score {:.2} · not shown", hit.score),
     };
     let used = Line::from(spans.clone()).width() + right.chars().count();
     spans.push(Span::raw(" ".repeat(width.saturating_sub(used).max(1))));
