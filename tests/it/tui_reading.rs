@@ -394,3 +394,24 @@ fn o_on_the_learn_tab_opens_no_config_file() {
         d.h.outside
     );
 }
+
+/// Issue 26 item 8: an autolink shows its address once in the markdown
+/// preview (it showed `https://x (https://x)` on every tldr page).
+#[test]
+fn an_autolink_shows_its_address_once() {
+    let mut d = Demo::new(120, 40);
+    std::fs::write(
+        d.root().join(".jp/kb/project/release.md"),
+        "# Release\n\nMore information: <https://example.org/release>.\n",
+    )
+    .unwrap();
+    d.h.action(jp_kb::tui::command::Command::Reload);
+    d.keys("\t");
+    d.select("release");
+    let screen = d.screen();
+    assert_eq!(
+        screen.matches("https://example.org/release").count(),
+        1,
+        "{screen}"
+    );
+}

@@ -10,7 +10,7 @@ use jp_kb_core::display::clean_text;
 
 /// Renders markdown into owned lines.
 pub fn render(source: &str, theme: Theme) -> Text<'static> {
-    let clean = clean_text(source, true);
+    let clean = plain_autolinks(&clean_text(source, true));
     let parsed = tui_markdown::from_str(&clean);
     let strip = |style: Style| -> Style {
         if theme.color {
@@ -71,5 +71,49 @@ mod tests {
         }
         let escaped = plain(&render("bad \u{1b}[2J escape", Theme { color: true }));
         assert!(escaped.iter().all(|l| !l.contains('\u{1b}')), "{escaped:?}");
+    }
+}
+
+/// `<https://x>` autolinks as their bare address: tui-markdown draws a link
+/// as `text (address)`, and an autolink's text is its address, so every
+/// one came out twice (`https://x (https://x)`, on every tldr page). Only
+/// what the parser calls an autolink changes, never code.
+fn plain_autolinks(source: &str) -> String {
+    use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
+    let mut out = String::with_capacity(source.len());
+    let mut last = 0;
+    for (event, range) in Parser::new_ext(source, Options::empty()).into_offset_iter() {
+        let Event::Start(Tag::Link {
+            link_type: LinkType::Autolink,
+            ..
+        }) = event
+        else {
+            continue;
+        };
+        let written = &source[range.clone()];
+        let (Some(inner), true) = (
+            written.strip_prefix('<').and_then(|w| w.strip_suffix('>')),
+            range.start >= last,
+        ) else {
+            continue;
+        };
+        out.push_str(&source[last..range.start]);
+        out.push_str(inner);
+        last = range.end;
+    }
+    out.push_str(&source[last..]);
+    out
+}
+
+#[cfg(test)]
+mod autolink_tests {
+    use super::plain_autolinks;
+
+    #[test]
+    fn autolinks_lose_their_brackets_and_code_keeps_them() {
+        assert_eq!(
+            plain_autolinks("More: <https://x.org/a>.\n\n`<https://y>`\n"),
+            "More: https://x.org/a.\n\n`<https://y>`\n"
+        );
     }
 }
