@@ -20,17 +20,30 @@ pub struct Tmux {
     socket: String,
     /// The pane's working directory (and where the tests put files).
     pub dir: tempfile::TempDir,
+    /// One real terminal at a time: in the one test binary, tmux tests
+    /// otherwise run beside each other and beside the CPU-heavy ones, and
+    /// their waits (a frame, a count, a key after Escape) time out on a
+    /// two-core machine. Held until the test's `Tmux` is dropped.
+    _serial: std::sync::MutexGuard<'static, ()>,
 }
+
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Tmux {
     /// A new server with one 120×40 pane running `sh` in a fresh temporary
     /// directory.
     pub fn start(name: &str) -> Self {
         needs::require(needs::Need::Tmux);
+        // A test that failed while holding it leaves it poisoned: the
+        // next one still runs.
+        let serial = ONE_AT_A_TIME
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let dir = tempfile::tempdir().unwrap();
         let tmux = Self {
             socket: format!("jp-kb-{name}-{}", std::process::id()),
             dir,
+            _serial: serial,
         };
         let started = tmux.run(&[
             "new-session",

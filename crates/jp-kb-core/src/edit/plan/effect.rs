@@ -154,6 +154,9 @@ pub struct ViewChange {
     /// Topics the change turns off whole (or whose every subject it
     /// disables).
     pub topics_off: Vec<String>,
+    /// Topics left on whose every subject the change disables: they show
+    /// nothing, but `enable` is untouched (said apart from `topics_off`).
+    pub topics_emptied: Vec<String>,
     pub tokens: TokenChange,
     /// Bytes of the subjects entering the section: with the section's
     /// count now, a safe bound on the count after it until that is
@@ -208,6 +211,11 @@ impl ViewChange {
         }
         for topic in &self.topics_off {
             lines.push(format!("turns topic `{topic}` off"));
+        }
+        for topic in &self.topics_emptied {
+            lines.push(format!(
+                "disables every subject of topic `{topic}` (it stays enabled)"
+            ));
         }
         lines
     }
@@ -304,6 +312,7 @@ pub(super) fn finish(
         effect
             .topics_off
             .iter()
+            .chain(&effect.topics_emptied)
             .cloned()
             .map(Confirm::DisablesTopic),
     );
@@ -502,8 +511,10 @@ fn topic_effect(
             .filter(|(i, m)| m.is_some() && before.is_disabled(*i))
             .count();
     }
-    if was_on && (!after.enabled || (any_before && !any_left)) {
+    if was_on && !after.enabled {
         effect.topics_off.push(id.to_owned());
+    } else if was_on && any_before && !any_left {
+        effect.topics_emptied.push(id.to_owned());
     }
     if gains > 0 || (!was_on && after.enabled) {
         // The topic's block or menu line may appear.

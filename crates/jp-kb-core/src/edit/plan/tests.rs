@@ -189,7 +189,15 @@ fn disabling_counts_hidden_ones_apart_and_a_whole_topic_asks() {
     let e = &plan.effect;
     assert_eq!(e.disabled_hidden, ["p/docs/h", "p/hid/y"]);
     assert_eq!(e.already_disabled, 1, "old/x");
-    assert_eq!(e.topics_off, ["p"]);
+    // Every subject disabled, `enable` untouched: said as such, not as
+    // "turns topic off" (issue 26 item 8).
+    assert!(e.topics_off.is_empty(), "{:?}", e.topics_off);
+    assert_eq!(e.topics_emptied, ["p"]);
+    assert!(
+        e.lines(20_000)
+            .iter()
+            .any(|l| l == "disables every subject of topic `p` (it stays enabled)")
+    );
     assert!(plan.confirm.contains(&Confirm::DisablesTopic("p".into())));
     assert!(
         plan.confirm
