@@ -172,3 +172,48 @@ fn jp_kb_missing_from_path_is_said_with_the_fix() {
     );
     assert!(run(&["check", "--client", "jp"]).contains("KB124"));
 }
+
+/// A `jp-kb` set by path in JP's user-workspace layer (the way to one not
+/// on JP's `PATH`, as KB124's fix says) is kept by `connect`, and `check`
+/// then has nothing to say about `PATH`.
+#[test]
+fn a_jp_kb_set_by_path_is_kept_and_counts_as_reachable() {
+    let sb = ws();
+    let bin = sb.path().join("opt/bin/jp-kb");
+    sb.write("opt/bin/jp-kb", "#!/bin/sh\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let empty = sb.path().join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = |args: &[&str]| {
+        let out = common::jp_kb(sb.path(), &sb.ws())
+            .env("PATH", &empty)
+            .args(args)
+            .output()
+            .unwrap();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    run(&["connect", "jp"]);
+    let machine = machine_layer(&sb, "ws");
+    let text = std::fs::read_to_string(&machine).unwrap();
+    std::fs::write(
+        &machine,
+        text.replace(
+            "command = \"jp-kb\"",
+            &format!("command = \"{}\"", bin.display()),
+        ),
+    )
+    .unwrap();
+    let again = run(&["connect", "jp"]);
+    let kept = std::fs::read_to_string(&machine).unwrap();
+    assert!(kept.contains(&bin.display().to_string()), "{kept}");
+    assert!(!again.contains("not on PATH"), "{again}");
+    assert!(!run(&["check", "--client", "jp"]).contains("KB124"));
+}

@@ -298,12 +298,14 @@ fn jp_machine_entry(kb: &KnowledgeBase, bounds: &Boundaries) -> Result<Option<Fi
     if !is_editable_toml(&file) {
         return Ok(None);
     }
-    let entries = generated::jp_machine_server(kb.root());
     let name = file.file_name().map_or_else(
         || "config.toml".into(),
         |n| n.to_string_lossy().into_owned(),
     );
+    let root = kb.root();
     entry_write(Client::Jp, bounds, dir, &name, |text| {
+        let command = super::jp_setup::kept_command(text);
+        let entries = generated::jp_machine_server(root, &command);
         toml_merge::owned_table(text, &generated::JP_SERVER_TABLE, &entries)
     })
     .map(Some)

@@ -141,10 +141,13 @@ pub const JP_SERVER_TABLE: [&str; 3] = ["providers", "mcp", "kb"];
 
 /// The keys and TOML values of [`JP_SERVER_TABLE`] for the workspace at
 /// `root`.
-pub fn jp_machine_server(root: &Path) -> Vec<(&'static str, String)> {
+///
+/// `command` is `jp-kb`, or the path to a `jp-kb` binary the person set
+/// there (kept: it is how JP finds one not on its `PATH`).
+pub fn jp_machine_server(root: &Path, command: &str) -> Vec<(&'static str, String)> {
     vec![
         ("type", basic("stdio")),
-        ("command", basic("jp-kb")),
+        ("command", basic(command)),
         (
             "arguments",
             format!(

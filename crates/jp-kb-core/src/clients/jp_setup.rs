@@ -68,7 +68,14 @@ pub fn jp_problems(kb: &KnowledgeBase) -> Vec<SetupProblem> {
         }
         twice(path, &layer_rel, &node, &mut out);
     }
-    if !on_path("jp-kb") {
+    let command = machine
+        .as_deref()
+        .and_then(|m| crate::config::file::read_guarded(m).ok())
+        .map_or_else(
+            || "jp-kb".to_owned(),
+            |b| kept_command(&String::from_utf8_lossy(&b)),
+        );
+    if !can_start(&command) {
         out.push(SetupProblem {
             file: None,
             line: None,
@@ -215,23 +222,51 @@ fn twice(path: &Path, layer: &str, node: &RawNode, out: &mut Vec<SetupProblem>) 
     }
 }
 
+/// The `command` of the `kb` server in JP's user-workspace config `text`
+/// when it names a `jp-kb` binary by path (a person's way to a `jp-kb`
+/// not on JP's `PATH`: `connect` keeps it); else `jp-kb`.
+pub fn kept_command(text: &str) -> String {
+    let set = toml_edit::Document::parse(text).ok().and_then(|doc| {
+        doc.get("providers")?
+            .get("mcp")?
+            .get("kb")?
+            .get("command")?
+            .as_str()
+            .map(str::to_owned)
+    });
+    set.filter(|c| {
+        Path::new(c).is_absolute() && Path::new(c).file_name().is_some_and(|n| n == "jp-kb")
+    })
+    .unwrap_or_else(|| "jp-kb".to_owned())
+}
+
+/// Whether JP can start `command`: an executable file at that path, or
+/// found in a directory of `PATH`.
+fn can_start(command: &str) -> bool {
+    if Path::new(command).is_absolute() {
+        return executable(Path::new(command));
+    }
+    on_path(command)
+}
+
+fn executable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            m.is_file() && m.permissions().mode() & 0o111 != 0
+        }
+        #[cfg(not(unix))]
+        {
+            m.is_file()
+        }
+    })
+}
+
 /// Whether `command` is an executable file in a directory of `PATH`.
 fn on_path(command: &str) -> bool {
     let Some(paths) = std::env::var_os("PATH") else {
         return false;
     };
-    std::env::split_paths(&paths).any(|dir| {
-        let candidate = dir.join(command);
-        std::fs::metadata(&candidate).is_ok_and(|m| {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt as _;
-                m.is_file() && m.permissions().mode() & 0o111 != 0
-            }
-            #[cfg(not(unix))]
-            {
-                m.is_file()
-            }
-        })
-    })
+    std::env::split_paths(&paths).any(|dir| executable(&dir.join(command)))
 }
