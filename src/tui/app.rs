@@ -321,10 +321,17 @@ impl App {
         }
     }
 
-    /// The `learn` call the Learn tab shows.
+    /// The `learn` call the Learn tab shows: with the tester open on
+    /// `learned`, what `learn` returns for its pattern; on `disabled`, the
+    /// plain listing (`learn` never serves a disabled subject, so a call
+    /// with the pattern would show what the pattern takes away).
     pub fn learn_key(&self) -> Option<LearnKey> {
         let topic = self.topic_state()?.id().to_owned();
-        let pattern = self.tester().map(Tester::pattern).filter(|p| !p.is_empty());
+        let pattern = self
+            .tester()
+            .filter(|t| !t.to_disabled)
+            .map(Tester::pattern)
+            .filter(|p| !p.is_empty());
         Some(LearnKey { topic, pattern })
     }
 

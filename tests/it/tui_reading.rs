@@ -415,3 +415,21 @@ fn an_autolink_shows_its_address_once() {
         "{screen}"
     );
 }
+
+/// Issue 26 item 8: with the tester on `disabled`, the Learn tab does not
+/// show `learn` called with the pattern (what it would take away reads as
+/// what the assistant gets); it shows the plain listing and says why.
+#[test]
+fn the_learn_tab_in_disabled_mode_shows_no_learn_of_the_pattern() {
+    let mut d = Demo::new(140, 40);
+    d.keys("3gmaint*");
+    assert!(
+        d.screen().contains("subjects: [\"maint*\"]"),
+        "{}",
+        d.screen()
+    );
+    d.keys("\t");
+    let screen = d.screen();
+    assert!(!screen.contains("subjects: [\"maint*\"]"), "{screen}");
+    assert!(screen.contains("learn never serves these"), "{screen}");
+}

@@ -101,6 +101,9 @@ pub fn body<'a>(app: &'a App, model: &'a Model) -> Option<Body<'a>> {
                 None => format!("learn(topic: {:?})", key.topic),
             };
             let mut head = vec![muted(app, &clean_name(&call)), Line::default()];
+            if app.tester().is_some_and(|t| t.to_disabled) {
+                head.insert(1, muted(app, "(disabled mode: learn never serves these)"));
+            }
             match app.cache.learn.get(&key) {
                 None => {
                     head.push(muted(app, "(running…)"));
