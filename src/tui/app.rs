@@ -244,7 +244,7 @@ pub struct App {
     /// The search mode's query and hits, kept between visits.
     pub search: super::search_state::SearchState,
     /// Exact counts of the plans on screen (issue 26 item 1).
-    pub costs: super::plan_costs::PlanCosts,
+    pub costs: super::cost_store::PlanCosts,
     /// What the usage ledger says (read by the usage worker), and the
     /// subjects pane's usage order.
     pub usage: super::usage::UsageState,
@@ -279,7 +279,7 @@ impl App {
             shown_load: 0,
             drawn: Drawn::default(),
             search: super::search_state::SearchState::default(),
-            costs: super::plan_costs::PlanCosts::default(),
+            costs: super::cost_store::PlanCosts::default(),
             usage: super::usage::UsageState::default(),
         }
     }

@@ -3,8 +3,8 @@
 //! [`PlanCosts`] (counted off the key path, see `plan_costs`). Reads no
 //! file.
 
+use super::cost_store::PlanCosts;
 use super::model::Model;
-use super::plan_costs::PlanCosts;
 use jp_kb_core::check::Thresholds;
 use jp_kb_core::edit::plan::{Step, TokenSource};
 

@@ -35,7 +35,7 @@ pub enum Event {
     /// The search mode's hits for a query.
     Searched(Box<super::search_state::Found>),
     /// Exact token counts of planned sections (`plan_costs`).
-    Counted(Box<super::plan_costs::Counted>),
+    Counted(Box<super::cost_store::Counted>),
     /// An effect finished: a status message, and whether it failed.
     Done {
         message: String,

@@ -14,6 +14,7 @@ pub mod client_prompt;
 pub mod client_rows;
 pub mod command;
 pub mod cost;
+pub mod cost_store;
 pub mod demo;
 pub mod driver;
 pub mod edit_bridge;

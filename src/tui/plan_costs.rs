@@ -15,77 +15,8 @@ use super::app::{App, Mode};
 use super::plans;
 use jp_kb_core::edit::plan::{Answer, List, Plan, Step};
 
-/// Counts kept per load: more plans than a screen shows at once.
-const KEPT: usize = 64;
-
-/// Counts that arrived: the section's tokens after each plan's steps.
-#[derive(Debug)]
-pub struct Counted {
-    pub generation: u64,
-    pub counts: Vec<(Vec<Step>, usize)>,
-}
-
-/// What `l` does to the selection now (the subject header's line).
-#[derive(Debug, Clone)]
-pub struct Header {
-    key: HeaderKey,
-    /// `l (learn)`, `l (the 3 marked)`.
-    pub label: String,
-    pub what: HeaderWhat,
-}
-
-#[derive(Debug, Clone)]
-pub enum HeaderWhat {
-    Plan(Box<Plan>),
-    /// `l` asks which way (each option shows its cost).
-    Asks,
-}
-
-/// What the header's plan depends on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct HeaderKey {
-    generation: u64,
-    topic: String,
-    subject: usize,
-    marks: Vec<String>,
-    target: Option<std::path::PathBuf>,
-    section: Option<usize>,
-}
-
-/// The counts of the shown load, newest last.
-#[derive(Debug, Clone, Default)]
-pub struct PlanCosts {
-    generation: u64,
-    counts: Vec<(Vec<Step>, usize)>,
-    pub header: Option<Header>,
-}
-
-impl PlanCosts {
-    /// The section's tokens after `steps` on load `generation`, if counted.
-    pub fn get(&self, generation: u64, steps: &[Step]) -> Option<usize> {
-        if generation != self.generation {
-            return None;
-        }
-        self.counts
-            .iter()
-            .rev()
-            .find(|(s, _)| s.as_slice() == steps)
-            .map(|(_, n)| *n)
-    }
-
-    fn insert(&mut self, counted: Counted) {
-        if counted.generation != self.generation {
-            self.generation = counted.generation;
-            self.counts.clear();
-        }
-        for (steps, n) in counted.counts {
-            self.counts.retain(|(s, _)| *s != steps);
-            self.counts.push((steps, n));
-        }
-        let over = self.counts.len().saturating_sub(KEPT);
-        self.counts.drain(..over);
-    }
-}
+use super::cost_store::HeaderKey;
+pub use super::cost_store::{Counted, Header, HeaderWhat, PlanCosts};
 
 fn generation(app: &App) -> Option<u64> {
     app.model.as_ref().map(|m| m.generation)

@@ -10,8 +10,8 @@
 
 use std::sync::Arc;
 
+use super::cost_store::Counted;
 use super::event::Event;
-use super::plan_costs::Counted;
 use super::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::edit::plan::{Step, planned};

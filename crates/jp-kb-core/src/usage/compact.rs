@@ -10,7 +10,6 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::Write as _;
 use std::path::Path;
 
-use super::ledger::Limits;
 use super::record::{Entry, Kind};
 use super::text::Text;
 use super::time::{day, day_number};
@@ -28,6 +27,31 @@ struct Count {
 }
 
 type Key = (u64, Kind, String, String);
+
+/// The size bound of a ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Above this size an append first compacts the ledger.
+    pub compact_above: u64,
+    /// The ledger never grows past this; a record that would is dropped.
+    pub max_bytes: u64,
+    /// Records younger than this many days stay whole when compacting
+    /// (unless the ledger is still too large without them).
+    pub keep_raw_days: u64,
+}
+
+impl Default for Limits {
+    /// 16 MiB before compacting (about 120,000 records: months of heavy
+    /// use), 64 MiB at most, records of the last 30 days kept whole.
+    /// `jp-kb usage` reads 64 MiB in about 0.2 s (docs/perf.md).
+    fn default() -> Self {
+        Self {
+            compact_above: 16 << 20,
+            max_bytes: 64 << 20,
+            keep_raw_days: 30,
+        }
+    }
+}
 
 /// Compacts the ledger at `path` (see the module docs).
 pub fn compact(path: &Path, limits: &Limits, now: u64) -> std::io::Result<()> {

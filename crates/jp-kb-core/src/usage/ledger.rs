@@ -16,33 +16,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::compact::compact;
+use super::compact::{Limits, compact};
 use super::record::Entry;
-
-/// The size bound of a ledger.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Above this size an append first compacts the ledger.
-    pub compact_above: u64,
-    /// The ledger never grows past this; a record that would is dropped.
-    pub max_bytes: u64,
-    /// Records younger than this many days stay whole when compacting
-    /// (unless the ledger is still too large without them).
-    pub keep_raw_days: u64,
-}
-
-impl Default for Limits {
-    /// 16 MiB before compacting (about 120,000 records: months of heavy
-    /// use), 64 MiB at most, records of the last 30 days kept whole.
-    /// `jp-kb usage` reads 64 MiB in about 0.2 s (docs/perf.md).
-    fn default() -> Self {
-        Self {
-            compact_above: 16 << 20,
-            max_bytes: 64 << 20,
-            keep_raw_days: 30,
-        }
-    }
-}
 
 /// Why a record was not written.
 #[derive(Debug, thiserror::Error)]

@@ -26,7 +26,8 @@ pub mod served;
 pub mod text;
 pub mod time;
 
-pub use ledger::{Ledger, LedgerError, Limits};
+pub use compact::Limits;
+pub use ledger::{Ledger, LedgerError};
 pub use place::{ledger_path, usage_dir};
 pub use read::{Tally, Usage};
 pub use record::{Entry, Kind};

@@ -19,7 +19,6 @@ use crate::KnowledgeBase;
 use crate::config::{Origin, TopicField, Valued};
 use crate::edit::ops::{Edit, FieldValue};
 use crate::plural::{count, thousands};
-use crate::section_tokens::SectionCounter;
 use crate::subjects::{PatternList, Resolution};
 use crate::topic::TopicState;
 
@@ -30,8 +29,8 @@ pub trait TokenSource {
     /// The whole `<knowledge>` section's tokens now (`None`: not known).
     fn section(&self) -> Option<usize>;
     /// The section's exact tokens once `steps` are carried out (`None`:
-    /// not counted yet). Counted on the planned state
-    /// ([`super::planned`]) with [`crate::section_tokens`].
+    /// not counted yet). Counted on the planned state (the `planned`
+    /// module) with [`crate::section_tokens`].
     fn planned(&self, steps: &[Step]) -> Option<usize>;
 }
 
@@ -45,39 +44,6 @@ impl TokenSource for NoTokens {
     }
     fn planned(&self, _: &[Step]) -> Option<usize> {
         None
-    }
-}
-
-/// A source that counts, on the caller's thread: the section of `kb` and
-/// of every planned state asked about (for the CLI and tests; the TUI
-/// counts on a worker).
-pub struct Counting<'a> {
-    pub kb: &'a KnowledgeBase,
-    /// The section's tokens now.
-    pub now: usize,
-    counter: std::cell::RefCell<SectionCounter>,
-}
-
-impl<'a> Counting<'a> {
-    /// Counts `kb`'s section now.
-    pub fn new(kb: &'a KnowledgeBase) -> Self {
-        let mut counter = SectionCounter::new();
-        let now = counter.count(kb);
-        Self {
-            kb,
-            now,
-            counter: std::cell::RefCell::new(counter),
-        }
-    }
-}
-
-impl TokenSource for Counting<'_> {
-    fn section(&self) -> Option<usize> {
-        Some(self.now)
-    }
-    fn planned(&self, steps: &[Step]) -> Option<usize> {
-        let planned = super::planned::planned(self.kb, steps);
-        Some(self.counter.borrow_mut().count(&planned))
     }
 }
 

@@ -12,6 +12,7 @@
 //! files an edit may go to.
 
 mod answer;
+mod counting;
 mod directory;
 mod effect;
 pub mod layers;
@@ -30,7 +31,8 @@ use crate::edit::error::EditError;
 use crate::edit::ops::{Applied, Edit, FieldValue, apply, apply_declaring};
 
 pub use answer::{Alternative, AlternativeKind, Refusal};
-pub use effect::{Confirm, Counting, NoTokens, TokenChange, TokenSource, ViewChange};
+pub use counting::Counting;
+pub use effect::{Confirm, NoTokens, TokenChange, TokenSource, ViewChange};
 pub use list::{List, list_edit};
 pub use planned::planned;
 pub use topics::{check_topic_id, is_valid_topic_id};
