@@ -134,10 +134,17 @@ pub(crate) fn read_checked_open(
     let file = options.open(path)?;
     let meta = file.metadata()?;
     check(&meta)?;
-    if meta.len() > MAX_FILE_BYTES {
+    read_bounded(file, meta.len())
+}
+
+/// The bytes of an open file of `size` bytes (as `fstat` said), at most
+/// [`MAX_FILE_BYTES`]: a file that grew meanwhile is still cut off there.
+/// Every non-subject read ends here.
+pub(crate) fn read_bounded(file: fs::File, size: u64) -> io::Result<Vec<u8>> {
+    if size > MAX_FILE_BYTES {
         return Err(too_large());
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(too_large());

@@ -28,12 +28,6 @@ fn io_err<'a>(path: &'a Path, action: &'static str) -> impl FnOnce(io::Error) ->
     }
 }
 
-/// Files jp-kb reads on a person's behalf to edit or merge them (its
-/// configuration, client files) above this size are refused: the largest
-/// real configuration seen is a few hundred KiB, and a file the size of a
-/// disk must not be read into memory.
-pub const MAX_EDITED_BYTES: u64 = 16 * 1024 * 1024;
-
 /// A place checked against `bounds`, with the directory it goes into
 /// created and pinned ([`Place::pin`]).
 struct Target {
@@ -97,7 +91,7 @@ pub fn lock_within(
 /// guarded open ([`crate::content::Root`]): the file must resolve inside
 /// `bounds` (no link out), be a regular file (a FIFO is refused without
 /// blocking, a device is never read) and hold at most
-/// [`MAX_EDITED_BYTES`].
+/// [`crate::config::file::MAX_FILE_BYTES`].
 ///
 /// # Errors
 /// `Outside`; any read error other than "not found", naming the file.
@@ -124,31 +118,9 @@ pub fn read_guarded(bounds: &Boundaries, path: &Path) -> Result<Option<Vec<u8>>,
             return Err(io_err(path, "read the file")(e));
         }
     };
-    read_bounded(path, opened.file, opened.size).map(Some)
-}
-
-fn read_bounded(path: &Path, file: fs::File, size: u64) -> Result<Vec<u8>, WriteError> {
-    use std::io::Read as _;
-    let too_big = || {
-        io_err(path, "read the file")(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "larger than {} MiB; jp-kb does not edit files that large",
-                MAX_EDITED_BYTES / 1024 / 1024
-            ),
-        ))
-    };
-    if size > MAX_EDITED_BYTES {
-        return Err(too_big());
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    file.take(MAX_EDITED_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io_err(path, "read the file"))?;
-    if bytes.len() as u64 > MAX_EDITED_BYTES {
-        return Err(too_big());
-    }
-    Ok(bytes)
+    crate::config::file::read_bounded(opened.file, opened.size)
+        .map(Some)
+        .map_err(io_err(path, "read the file"))
 }
 
 /// The bytes of `file` (a path through the pinned directory), `None` when
@@ -170,9 +142,6 @@ fn read_current(shown: &Path, file: &Path) -> Result<Option<Vec<u8>>, WriteError
         _ => {}
     }
     match crate::config::file::read_checked_open(file, check) {
-        Ok(bytes) if bytes.len() as u64 > MAX_EDITED_BYTES => Err(io_err(shown, "read the file")(
-            io::Error::new(io::ErrorKind::InvalidInput, "too large to edit"),
-        )),
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(io_err(shown, "read the file")(e)),
