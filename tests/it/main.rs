@@ -57,6 +57,8 @@ mod search_names;
 mod search_open_index;
 mod search_quality;
 mod search_walks;
+#[cfg(feature = "semantic")]
+mod semantic_model;
 mod subject_rules;
 mod terminal_injection;
 mod terminal_injection_output;

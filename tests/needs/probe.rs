@@ -21,6 +21,9 @@ pub enum Need {
     ClientsVenv,
     /// The tldr corpus in `../shared/corpora`, beside the checkout.
     Corpora,
+    /// all-MiniLM-L6-v2 in `target/models` and its numpy reference
+    /// embeddings (`tests/semantic/setup.sh`, with pip).
+    Model,
 }
 
 /// Where a need was found.
@@ -34,12 +37,13 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,
         Self::ClientsVenv,
         Self::Corpora,
+        Self::Model,
     ];
 
     /// The environment variables that move a need's directory.
@@ -54,6 +58,7 @@ impl Need {
             Self::ClientsNode => "clients-node",
             Self::ClientsVenv => "clients-venv",
             Self::Corpora => "corpora",
+            Self::Model => "model",
         }
     }
 
@@ -71,6 +76,9 @@ impl Need {
             Self::ClientsVenv => "needs fast-agent (run bash tests/clients/setup.sh, or .ci/run)",
             Self::Corpora => {
                 "needs the tldr corpus in ../shared/corpora beside the checkout (then touch build.rs)"
+            }
+            Self::Model => {
+                "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
             }
         }
     }
@@ -110,6 +118,16 @@ impl Need {
                     return None;
                 }
                 (corpora.clone(), corpora.join(".jp/config.toml"))
+            }
+            Self::Model => {
+                let models = root.join("target/models");
+                if !models.join("all-minilm-l6-v2/model.safetensors").is_file() {
+                    return None;
+                }
+                (
+                    models.join("all-minilm-l6-v2"),
+                    models.join(".all-minilm-l6-v2.sha256"),
+                )
             }
         };
         marker.is_file().then_some(Found { path, marker })

@@ -1,0 +1,283 @@
+//! A sentence-embedding model from a local directory in the Hugging Face
+//! layout, run with candle's BERT on the CPU.
+//!
+//! What sentence-transformers does for all-MiniLM-L6-v2, and so what this
+//! does: the `WordPiece` ids of the text (truncated to the model's
+//! `max_seq_length`), the encoder's last hidden states, their mean over the
+//! tokens the attention mask keeps, divided by its L2 norm. Checked against
+//! an independent numpy forward pass (tests/semantic/reference.py) to 1e-4.
+
+use std::path::{Path, PathBuf};
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config};
+use serde::Deserialize;
+use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+
+use crate::read::read_bounded;
+
+/// The files of a model directory, and the most of each that is read.
+const CONFIG: (&str, u64) = ("config.json", 1 << 20);
+const TOKENIZER: (&str, u64) = ("tokenizer.json", 64 << 20);
+const WEIGHTS: (&str, u64) = ("model.safetensors", 4 << 30);
+const POOLING: (&str, u64) = ("1_Pooling/config.json", 1 << 20);
+const SENTENCE: (&str, u64) = ("sentence_bert_config.json", 1 << 20);
+
+/// Texts embedded in one forward pass: larger batches pad more (a batch is
+/// as long as its longest text) for little gain on two cores.
+const BATCH: usize = 16;
+
+/// A model that cannot be loaded or run, naming the file and what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    /// A file of the model directory cannot be read.
+    #[error(
+        "cannot read {path} ({source}): a model directory holds config.json, tokenizer.json and model.safetensors (`jp-kb model fetch all-minilm-l6-v2` writes one)"
+    )]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file of the model directory is not what it should be.
+    #[error("{path} is not a usable model file: {why}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The model failed while embedding.
+    #[error("the model in {dir} failed to embed a text: {why}")]
+    Run {
+        /// The model directory.
+        dir: PathBuf,
+        /// What failed.
+        why: String,
+    },
+}
+
+/// The sentence-transformers pooling config (`1_Pooling/config.json`),
+/// its own field names.
+#[derive(Deserialize)]
+#[allow(clippy::struct_field_names, clippy::struct_excessive_bools)]
+struct Pooling {
+    #[serde(default)]
+    pooling_mode_mean_tokens: bool,
+    #[serde(default)]
+    pooling_mode_cls_token: bool,
+    #[serde(default)]
+    pooling_mode_max_tokens: bool,
+    #[serde(default)]
+    pooling_mode_mean_sqrt_len_tokens: bool,
+}
+
+/// `sentence_bert_config.json`: the length the model was trained with.
+#[derive(Deserialize)]
+struct SentenceConfig {
+    max_seq_length: Option<usize>,
+}
+
+/// A loaded embedding model.
+pub struct Model {
+    dir: PathBuf,
+    bert: BertModel,
+    tokenizer: Tokenizer,
+    dims: usize,
+    fingerprint: u32,
+}
+
+impl std::fmt::Debug for Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Model")
+            .field("dir", &self.dir)
+            .field("dims", &self.dims)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Model {
+    /// Loads the model in `dir`.
+    pub fn load(dir: &Path) -> Result<Self, ModelError> {
+        let read = |(name, limit): (&str, u64)| {
+            let path = dir.join(name);
+            read_bounded(&path, limit).map_err(|source| ModelError::Read { path, source })
+        };
+        let invalid = |name: &str, why: String| ModelError::Invalid {
+            path: dir.join(name),
+            why,
+        };
+        let config_bytes = read(CONFIG)?;
+        let config: Config = serde_json::from_slice(&config_bytes)
+            .map_err(|e| invalid(CONFIG.0, format!("not a BERT config ({e})")))?;
+        check_pooling(dir)?;
+        let max_tokens = max_tokens(dir, &config)?;
+        let tokenizer_bytes = read(TOKENIZER)?;
+        let mut tokenizer = Tokenizer::from_bytes(&tokenizer_bytes)
+            .map_err(|e| invalid(TOKENIZER.0, format!("not a tokenizer ({e})")))?;
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: max_tokens,
+                ..TruncationParams::default()
+            }))
+            .map_err(|e| invalid(TOKENIZER.0, e.to_string()))?;
+        tokenizer.with_padding(Some(PaddingParams {
+            strategy: PaddingStrategy::BatchLongest,
+            pad_id: u32::try_from(config.pad_token_id).unwrap_or(0),
+            ..PaddingParams::default()
+        }));
+        let weights = read(WEIGHTS)?;
+        let fingerprint = fingerprint(&config_bytes, &tokenizer_bytes, &weights, max_tokens);
+        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
+            .map_err(|e| invalid(WEIGHTS.0, e.to_string()))?;
+        let bert = BertModel::load(vb, &config).map_err(|e| {
+            invalid(
+                WEIGHTS.0,
+                format!("its tensors do not fit config.json ({e})"),
+            )
+        })?;
+        Ok(Self {
+            dir: dir.to_owned(),
+            bert,
+            tokenizer,
+            dims: config.hidden_size,
+            fingerprint,
+        })
+    }
+
+    /// The length of every vector.
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+
+    /// Says which model made a vector: a checksum of the model's files
+    /// (vectors of another model, or another version of it, are not
+    /// comparable).
+    pub fn fingerprint(&self) -> u32 {
+        self.fingerprint
+    }
+
+    /// The directory the model was loaded from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The embeddings of `texts`, each L2-normalised, in order.
+    pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
+        let mut out = Vec::with_capacity(texts.len());
+        // Similar lengths batched together pad least.
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| texts[i].len());
+        let mut vectors = vec![Vec::new(); texts.len()];
+        for batch in order.chunks(BATCH) {
+            let inputs: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
+            for (&i, v) in batch.iter().zip(self.embed_batch(&inputs)?) {
+                vectors[i] = v;
+            }
+        }
+        out.append(&mut vectors);
+        Ok(out)
+    }
+
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
+        let run = |why: String| ModelError::Run {
+            dir: self.dir.clone(),
+            why,
+        };
+        let encodings = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| run(e.to_string()))?;
+        let rows = encodings.len();
+        let width = encodings.first().map_or(0, |e| e.get_ids().len());
+        let mut ids = Vec::with_capacity(rows * width);
+        let mut mask = Vec::with_capacity(rows * width);
+        for e in &encodings {
+            ids.extend_from_slice(e.get_ids());
+            mask.extend_from_slice(e.get_attention_mask());
+        }
+        let c = |e: candle_core::Error| run(e.to_string());
+        let ids = Tensor::from_vec(ids, (rows, width), &Device::Cpu).map_err(c)?;
+        let mask = Tensor::from_vec(mask, (rows, width), &Device::Cpu).map_err(c)?;
+        let types = ids.zeros_like().map_err(c)?;
+        let hidden = self.bert.forward(&ids, &types, Some(&mask)).map_err(c)?;
+        // Mean over the kept tokens: sum(h · mask) / sum(mask).
+        let mask = mask
+            .to_dtype(DType::F32)
+            .map_err(c)?
+            .unsqueeze(2)
+            .map_err(c)?;
+        let summed = hidden.broadcast_mul(&mask).map_err(c)?.sum(1).map_err(c)?;
+        let counts = mask.sum(1).map_err(c)?.clamp(1e-9, f64::MAX).map_err(c)?;
+        let mean = summed.broadcast_div(&counts).map_err(c)?;
+        let norms = mean
+            .sqr()
+            .map_err(c)?
+            .sum_keepdim(1)
+            .map_err(c)?
+            .sqrt()
+            .map_err(c)?
+            .clamp(1e-12, f64::MAX)
+            .map_err(c)?;
+        let unit = mean.broadcast_div(&norms).map_err(c)?;
+        unit.to_vec2::<f32>().map_err(c)
+    }
+}
+
+/// Refuses a pooling other than the mean of the tokens (the only one
+/// computed here); no pooling config means the mean.
+fn check_pooling(dir: &Path) -> Result<(), ModelError> {
+    let path = dir.join(POOLING.0);
+    let bytes = match read_bounded(&path, POOLING.1) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => return Err(ModelError::Read { path, source }),
+    };
+    let pooling: Pooling = serde_json::from_slice(&bytes).map_err(|e| ModelError::Invalid {
+        path: path.clone(),
+        why: format!("not a pooling config ({e})"),
+    })?;
+    let others = pooling.pooling_mode_cls_token
+        || pooling.pooling_mode_max_tokens
+        || pooling.pooling_mode_mean_sqrt_len_tokens;
+    if !pooling.pooling_mode_mean_tokens || others {
+        return Err(ModelError::Invalid {
+            path,
+            why: "only mean pooling (pooling_mode_mean_tokens alone) is supported".to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// The most tokens of a text the model sees: sentence-transformers'
+/// `max_seq_length` when given, else the model's positions.
+fn max_tokens(dir: &Path, config: &Config) -> Result<usize, ModelError> {
+    let path = dir.join(SENTENCE.0);
+    let given = match read_bounded(&path, SENTENCE.1) {
+        Ok(bytes) => {
+            serde_json::from_slice::<SentenceConfig>(&bytes)
+                .map_err(|e| ModelError::Invalid {
+                    path: path.clone(),
+                    why: e.to_string(),
+                })?
+                .max_seq_length
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(source) => return Err(ModelError::Read { path, source }),
+    };
+    let most = config.max_position_embeddings;
+    Ok(given.map_or(most, |n| n.min(most)).max(2))
+}
+
+/// A checksum of everything that decides a vector.
+fn fingerprint(config: &[u8], tokenizer: &[u8], weights: &[u8], max_tokens: usize) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    for part in [config, tokenizer, weights] {
+        h.update(&(part.len() as u64).to_le_bytes());
+        h.update(part);
+    }
+    h.update(&(max_tokens as u64).to_le_bytes());
+    h.finalize()
+}

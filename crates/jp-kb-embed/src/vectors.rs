@@ -1,0 +1,418 @@
+//! The chunks' vectors of every subject file, kept in the user's cache
+//! beside the lexical index and brought up to date file by file.
+//!
+//! The file (little-endian):
+//!
+//! ```text
+//! "JPKBVEC\0"  u32 version  u32 dims  u32 model fingerprint  u64 entries
+//! entry:  u32 key length, key (UTF-8), u64 size, i64 modified (ns),
+//!         u64 content hash, u32 chunks, chunks × dims f32
+//! u32 CRC-32 of every byte before it, then the end of the file
+//! ```
+//!
+//! Every read checks the whole file against its checksum and every length
+//! against its bound before one vector is used: a truncated or flipped
+//! file is [`VectorsError::Damaged`] (the caller rebuilds), never a wrong
+//! ranking. Memory is the vectors themselves: at most
+//! [`crate::MAX_CHUNKS`] chunks a file, `dims` floats a chunk (tldr's
+//! 7,425 pages: ~15 MB).
+
+use std::collections::HashMap;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
+
+use crate::chunk::{MAX_CHUNKS, chunks};
+use crate::model::{Model, ModelError};
+
+const MAGIC: &[u8; 8] = b"JPKBVEC\0";
+const VERSION: u32 = 1;
+/// The longest key accepted in a file (a path).
+const MAX_KEY: usize = 64 << 10;
+/// Chunks embedded per call of the model: progress is reported between.
+const EMBED_BATCH: usize = 64;
+
+/// Why the saved vectors cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum VectorsError {
+    /// The file cannot be read.
+    #[error("cannot read {0}")]
+    Io(#[from] std::io::Error),
+    /// The file is not what was written (truncated, changed, another
+    /// format): rebuild.
+    #[error("damaged ({0})")]
+    Damaged(String),
+    /// The vectors were made by another model (or another version of it):
+    /// not comparable, rebuild.
+    #[error("made by another model")]
+    OtherModel,
+}
+
+/// A file that belongs in the index, as the caller's walk saw it.
+#[derive(Debug, Clone)]
+pub struct Source<'a> {
+    /// The file's key (its path): one entry per key.
+    pub key: &'a str,
+    /// The slug it is embedded under (its first topic's).
+    pub slug: &'a str,
+    /// Markdown: chunked by heading.
+    pub markdown: bool,
+    /// Its size and modification time as walked: unchanged ones are not
+    /// read again.
+    pub bytes: u64,
+    /// Modification time, nanoseconds since the epoch.
+    pub modified: i64,
+}
+
+/// One file's vectors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The file's key.
+    pub key: String,
+    bytes: u64,
+    modified: i64,
+    hash: u64,
+    /// `chunks × dims` floats, each chunk's vector unit length.
+    vectors: Vec<f32>,
+}
+
+/// A file's similarity to a query: its best chunk's cosine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    /// The file's key.
+    pub key: String,
+    /// The cosine similarity of its closest chunk.
+    pub score: f32,
+}
+
+/// What an update did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Update {
+    /// Files embedded (new or changed).
+    pub embedded: usize,
+    /// Chunks embedded.
+    pub chunks: usize,
+    /// Files gone from the index.
+    pub removed: usize,
+}
+
+impl Update {
+    /// Whether anything changed (the file needs saving).
+    pub fn changed(&self) -> bool {
+        self.embedded > 0 || self.removed > 0
+    }
+}
+
+/// Every file's vectors, for one model.
+#[derive(Debug, Clone)]
+pub struct Vectors {
+    dims: usize,
+    fingerprint: u32,
+    entries: Vec<Entry>,
+}
+
+impl Vectors {
+    /// No vectors yet, for `model`.
+    pub fn empty(model: &Model) -> Self {
+        Self::for_model(model.dims(), model.fingerprint())
+    }
+
+    fn for_model(dims: usize, fingerprint: u32) -> Self {
+        Self {
+            dims,
+            fingerprint,
+            entries: Vec::new(),
+        }
+    }
+
+    /// Files held.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// No file held.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Chunks held.
+    pub fn chunks(&self) -> usize {
+        self.entries.iter().map(|e| e.vectors.len()).sum::<usize>() / self.dims.max(1)
+    }
+
+    /// The vectors saved at `path` for `model`.
+    pub fn load(path: &Path, model: &Model) -> Result<Self, VectorsError> {
+        let file = std::fs::File::open(path)?;
+        if !file.metadata()?.is_file() {
+            return Err(VectorsError::Damaged("not a regular file".to_owned()));
+        }
+        Self::read_from(BufReader::new(file), model.dims(), model.fingerprint())
+    }
+
+    fn read_from(reader: impl Read, dims: usize, fingerprint: u32) -> Result<Self, VectorsError> {
+        let mut r = Checked::new(reader);
+        let mut magic = [0u8; 8];
+        r.exact(&mut magic)?;
+        if &magic != MAGIC || r.u32()? != VERSION {
+            return Err(VectorsError::Damaged(
+                "not a vectors file of this version".to_owned(),
+            ));
+        }
+        let (file_dims, file_fingerprint) = (r.u32()? as usize, r.u32()?);
+        if file_dims != dims || file_fingerprint != fingerprint {
+            return Err(VectorsError::OtherModel);
+        }
+        let count = r.u64()?;
+        let mut out = Self::for_model(dims, fingerprint);
+        for _ in 0..count {
+            let key_len = r.u32()? as usize;
+            if key_len > MAX_KEY {
+                return Err(VectorsError::Damaged(format!("a key of {key_len} bytes")));
+            }
+            let mut key = vec![0u8; key_len];
+            r.exact(&mut key)?;
+            let key = String::from_utf8(key)
+                .map_err(|_| VectorsError::Damaged("a key that is not UTF-8".to_owned()))?;
+            let (bytes, modified, hash) = (r.u64()?, r.i64()?, r.u64()?);
+            let n = r.u32()? as usize;
+            if n > MAX_CHUNKS {
+                return Err(VectorsError::Damaged(format!("{n} chunks in one entry")));
+            }
+            let mut raw = vec![0u8; n * dims * 4];
+            r.exact(&mut raw)?;
+            let vectors = raw
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            out.entries.push(Entry {
+                key,
+                bytes,
+                modified,
+                hash,
+                vectors,
+            });
+        }
+        let computed = r.crc.clone().finalize();
+        let mut stored = [0u8; 4];
+        r.inner.read_exact(&mut stored).map_err(eof)?;
+        if u32::from_le_bytes(stored) != computed {
+            return Err(VectorsError::Damaged("checksum mismatch".to_owned()));
+        }
+        let mut extra = [0u8; 1];
+        if r.inner.read(&mut extra)? != 0 {
+            return Err(VectorsError::Damaged("bytes after the checksum".to_owned()));
+        }
+        Ok(out)
+    }
+
+    /// Writes the vectors to `path` whole: a temporary file in its
+    /// directory, then a rename (a reader sees the old file or the new).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut temp = tempfile::NamedTempFile::new_in(dir)?;
+        {
+            let mut w = BufWriter::new(temp.as_file_mut());
+            self.write_to(&mut w)?;
+            w.flush()?;
+        }
+        temp.as_file().sync_all()?;
+        temp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    fn write_to(&self, w: &mut impl Write) -> std::io::Result<()> {
+        let mut crc = crc32fast::Hasher::new();
+        let mut put = |bytes: &[u8]| -> std::io::Result<()> {
+            crc.update(bytes);
+            w.write_all(bytes)
+        };
+        put(MAGIC)?;
+        put(&VERSION.to_le_bytes())?;
+        put(&u32::try_from(self.dims).unwrap_or(u32::MAX).to_le_bytes())?;
+        put(&self.fingerprint.to_le_bytes())?;
+        put(&(self.entries.len() as u64).to_le_bytes())?;
+        for e in &self.entries {
+            put(&u32::try_from(e.key.len()).unwrap_or(u32::MAX).to_le_bytes())?;
+            put(e.key.as_bytes())?;
+            put(&e.bytes.to_le_bytes())?;
+            put(&e.modified.to_le_bytes())?;
+            put(&e.hash.to_le_bytes())?;
+            let n = e.vectors.len() / self.dims.max(1);
+            put(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes())?;
+            let mut raw = Vec::with_capacity(e.vectors.len() * 4);
+            for v in &e.vectors {
+                raw.extend_from_slice(&v.to_le_bytes());
+            }
+            put(&raw)?;
+        }
+        let sum = crc.finalize();
+        w.write_all(&sum.to_le_bytes())
+    }
+
+    /// Brings the vectors up to date with `sources`: files gone are
+    /// dropped, files whose size or time changed are read (`read` gives
+    /// their text, `None` for one that is not text) and embedded again
+    /// unless their content is the same. `progress(done, total)` counts
+    /// the chunks to embed.
+    pub fn update(
+        &mut self,
+        sources: &[Source<'_>],
+        mut read: impl FnMut(&Source<'_>) -> Option<String>,
+        model: &Model,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<Update, ModelError> {
+        let mut old: HashMap<String, Entry> =
+            self.entries.drain(..).map(|e| (e.key.clone(), e)).collect();
+        let mut update = Update::default();
+        let mut kept = Vec::with_capacity(sources.len());
+        // (place in `kept`, its chunks' texts) of the files to embed.
+        let mut pending: Vec<(usize, Vec<String>)> = Vec::new();
+        for s in sources {
+            let previous = old.remove(s.key);
+            if let Some(e) = previous
+                .as_ref()
+                .filter(|e| e.bytes == s.bytes && e.modified == s.modified)
+            {
+                kept.push(e.clone());
+                continue;
+            }
+            let text = read(s);
+            let hash = text.as_deref().map_or(0, content_hash);
+            let mut entry = Entry {
+                key: s.key.to_owned(),
+                bytes: s.bytes,
+                modified: s.modified,
+                hash,
+                vectors: Vec::new(),
+            };
+            if let Some(prev) = previous.filter(|e| e.hash == hash) {
+                // Touched, not changed.
+                entry.vectors = prev.vectors;
+                kept.push(entry);
+                continue;
+            }
+            kept.push(entry);
+            update.embedded += 1;
+            if let Some(text) = text {
+                pending.push((kept.len() - 1, chunks(s.slug, &text, s.markdown)));
+            }
+        }
+        update.removed = old.len();
+        let total: usize = pending.iter().map(|(_, c)| c.len()).sum();
+        let mut done = 0;
+        let mut batch: Vec<(usize, &str)> = Vec::new();
+        let all = pending
+            .iter()
+            .flat_map(|(at, cs)| cs.iter().map(move |c| (*at, c.as_str())));
+        for item in all {
+            batch.push(item);
+            if batch.len() == EMBED_BATCH {
+                done += embed_into(&mut kept, &batch, model)?;
+                batch.clear();
+                progress(done, total);
+            }
+        }
+        if !batch.is_empty() {
+            done += embed_into(&mut kept, &batch, model)?;
+            progress(done, total);
+        }
+        update.chunks = total;
+        self.entries = kept;
+        Ok(update)
+    }
+
+    /// Every file with a chunk, by its closest chunk's cosine similarity
+    /// to `query` (a unit vector of the same model), best first.
+    pub fn search(&self, query: &[f32]) -> Vec<Scored> {
+        let dims = self.dims.max(1);
+        let mut out: Vec<Scored> = self
+            .entries
+            .iter()
+            .filter(|e| !e.vectors.is_empty())
+            .map(|e| Scored {
+                key: e.key.clone(),
+                score: e
+                    .vectors
+                    .chunks_exact(dims)
+                    .map(|v| dot(v, query))
+                    .fold(f32::NEG_INFINITY, f32::max),
+            })
+            .collect();
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.key.cmp(&b.key)));
+        out
+    }
+}
+
+/// Embeds `batch`'s chunk texts onto the vectors of their entries.
+fn embed_into(
+    kept: &mut [Entry],
+    batch: &[(usize, &str)],
+    model: &Model,
+) -> Result<usize, ModelError> {
+    let texts: Vec<&str> = batch.iter().map(|(_, t)| *t).collect();
+    let vectors = model.embed(&texts)?;
+    for ((at, _), v) in batch.iter().zip(vectors) {
+        kept[*at].vectors.extend_from_slice(&v);
+    }
+    Ok(batch.len())
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// A content's identity: its length and CRC-32 (a touched file whose
+/// bytes did not change keeps its vectors).
+fn content_hash(text: &str) -> u64 {
+    ((text.len() as u64) << 32) | u64::from(crc32fast::hash(text.as_bytes()))
+}
+
+/// A reader that checksums what it reads.
+struct Checked<R> {
+    inner: R,
+    crc: crc32fast::Hasher,
+}
+
+impl<R: Read> Checked<R> {
+    fn new(inner: R) -> Self {
+        Self {
+            inner,
+            crc: crc32fast::Hasher::new(),
+        }
+    }
+
+    fn exact(&mut self, buf: &mut [u8]) -> Result<(), VectorsError> {
+        self.inner.read_exact(buf).map_err(eof)?;
+        self.crc.update(buf);
+        Ok(())
+    }
+
+    fn u32(&mut self) -> Result<u32, VectorsError> {
+        let mut b = [0u8; 4];
+        self.exact(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn u64(&mut self) -> Result<u64, VectorsError> {
+        let mut b = [0u8; 8];
+        self.exact(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    fn i64(&mut self) -> Result<i64, VectorsError> {
+        let mut b = [0u8; 8];
+        self.exact(&mut b)?;
+        Ok(i64::from_le_bytes(b))
+    }
+}
+
+/// A file that ends early is damaged, not unreadable.
+fn eof(e: std::io::Error) -> VectorsError {
+    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        VectorsError::Damaged("truncated".to_owned())
+    } else {
+        VectorsError::Io(e)
+    }
+}
+
+#[cfg(test)]
+mod tests;
