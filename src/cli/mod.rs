@@ -11,10 +11,14 @@ mod learned;
 mod list;
 mod mcp;
 mod migrate;
+#[cfg(feature = "semantic")]
+mod model;
 mod output;
 mod prompt;
 mod schema;
 mod search;
+#[cfg(feature = "semantic")]
+mod search_mode;
 mod topic;
 mod tui;
 mod usage;
@@ -95,6 +99,10 @@ Markers: L learned, H hidden. Disabled subjects are never searched.")]
     Search(search::SearchArgs),
     /// Print the `learn` tool definition as JSON (nothing when no topic is learnable).
     Schema,
+    /// Embedding models for semantic search (`fetch` downloads one).
+    #[cfg(feature = "semantic")]
+    #[command(subcommand)]
+    Model(model::ModelCommand),
     /// What the assistant actually loaded: per subject, loads, sessions,
     /// last load, clients and tokens, from the ledger `jp-kb mcp` keeps.
     #[command(after_help = "\
@@ -182,6 +190,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     match &cli.command {
         Command::Completions(args) => return generate::completions(args),
         Command::Man => return generate::man(),
+        #[cfg(feature = "semantic")]
+        Command::Model(command) => return model::run(command),
         _ => {}
     }
     let env = Environment::from_process()
@@ -264,6 +274,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Tui(args) => tui::run(cli, args),
         Command::Completions(args) => generate::completions(args),
         Command::Man => generate::man(),
+        #[cfg(feature = "semantic")]
+        Command::Model(command) => model::run(command),
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::config::{Environment, LoadOptions};
 use jp_kb_core::display::{escape_json, escape_lines, escape_name};
-use jp_kb_core::search::{self, DEFAULT_LIMIT, Hit, SearchError, SearchRequest};
+use jp_kb_core::search::{self, DEFAULT_LIMIT, Hit, SearchRequest};
 use jp_kb_core::subjects::WalkCache;
 
 use super::output::{self, CliError, print_text};
@@ -30,6 +30,16 @@ pub struct SearchArgs {
     /// Machine-readable output: an array of hits, best first.
     #[arg(long)]
     pub json: bool,
+    /// Which rankings run: words, meaning, or both fused. Default: hybrid
+    /// when an embedding model is available, else lexical.
+    #[cfg(feature = "semantic")]
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub mode: Option<super::search_mode::ModeArg>,
+    /// The embedding model's directory (Hugging Face layout); default:
+    /// `kb.search.model`, else the model `jp-kb model fetch` installed.
+    #[cfg(feature = "semantic")]
+    #[arg(long, value_name = "DIR")]
+    pub model: Option<std::path::PathBuf>,
 }
 
 /// One hit of `--json`.
@@ -42,6 +52,8 @@ struct HitJson<'a> {
     score: f64,
     tokens: Option<usize>,
     snippet: String,
+    /// The rankings that found it: `lexical`, `semantic` or `hybrid`.
+    mode: &'static str,
 }
 
 pub fn run(
@@ -63,27 +75,35 @@ pub fn run(
     let walks = Arc::new(WalkCache::new());
     let kb = KnowledgeBase::load_with(env, options, &walks).map_err(|e| super::config_error(&e))?;
     output::print_config_warnings(&kb);
+    #[cfg(feature = "semantic")]
+    let outcome =
+        super::search_mode::search(&kb, &walks, &request, args.mode, args.model.as_deref())?;
+    #[cfg(not(feature = "semantic"))]
     let outcome = search::search_with_walks(&kb, &walks, &request).map_err(|e| match e {
-        SearchError::Topic(message) => CliError::runtime(message),
+        search::SearchError::Topic(message) => CliError::runtime(message),
         other => CliError::usage(other.to_string()),
     })?;
+    #[cfg(feature = "semantic")]
+    let mode = outcome.mode.name();
+    #[cfg(not(feature = "semantic"))]
+    let mode = "lexical";
     for note in &outcome.notes {
         eprintln!("note: {}", escape_lines(note));
     }
     if args.json {
-        let items: Vec<HitJson<'_>> = outcome.hits.iter().map(hit_json).collect();
+        let items: Vec<HitJson<'_>> = outcome.hits.iter().map(|h| hit_json(h, mode)).collect();
         let text = serde_json::to_string_pretty(&items)
             .map_err(|e| CliError::runtime(format!("cannot write JSON: {e}")))?;
         // Bidi and invisible characters in ids and slugs as `\u` escapes:
         // still JSON, with the same values.
         print_text(&escape_json(&text));
     } else {
-        print_text(&table(&query, &outcome.hits));
+        print_text(&table(&query, &outcome.hits, mode));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn hit_json(hit: &Hit) -> HitJson<'_> {
+fn hit_json<'a>(hit: &'a Hit, mode: &'static str) -> HitJson<'a> {
     HitJson {
         topic: &hit.topic,
         slug: &hit.slug,
@@ -93,16 +113,22 @@ fn hit_json(hit: &Hit) -> HitJson<'_> {
         score: (f64::from(hit.score) * 1000.0).round() / 1000.0,
         tokens: hit.tokens,
         snippet: hit.snippet.marked(),
+        mode,
     }
 }
 
 /// The human table. Ids, slugs, snippets and the query come from files
 /// and arguments anyone may write: each is escaped on one line, and the
 /// columns are as wide as the escaped text.
-fn table(query: &str, hits: &[Hit]) -> String {
+fn table(query: &str, hits: &[Hit], mode: &str) -> String {
     if hits.is_empty() {
-        return format!("No subject matches \"{}\".", escape_name(query));
+        return format!(
+            "No subject matches \"{}\" ({mode} search).",
+            escape_name(query)
+        );
     }
+    // Fused and cosine scores are small: three decimals tell them apart.
+    let decimals = if mode == "lexical" { 2 } else { 3 };
     let topic_w = hits
         .iter()
         .map(|h| escape_name(&h.topic).chars().count())
@@ -128,7 +154,7 @@ fn table(query: &str, hits: &[Hit]) -> String {
         let tokens = h.tokens.map_or_else(|| "-".to_owned(), |t| t.to_string());
         let _ = writeln!(
             out,
-            "{marks}   {:<topic_w$}  {:<slug_w$}  {:>6.2}  {tokens:>6}",
+            "{marks}   {:<topic_w$}  {:<slug_w$}  {:>6.decimals$}  {tokens:>6}",
             escape_name(&h.topic),
             escape_name(&h.slug),
             h.score
@@ -137,8 +163,13 @@ fn table(query: &str, hits: &[Hit]) -> String {
     }
     let _ = write!(
         out,
-        "\n{} hit(s), best first; matched words in **bold**.\nL learned (in the system prompt)  H hidden (exact slug only)  `jp-kb learn TOPIC SLUG` shows one.",
-        hits.len()
+        "\n{} hit(s), best first ({}); matched words in **bold**.\nL learned (in the system prompt)  H hidden (exact slug only)  `jp-kb learn TOPIC SLUG` shows one.",
+        hits.len(),
+        match mode {
+            "hybrid" => "hybrid search: words and meaning",
+            "semantic" => "semantic search: meaning",
+            _ => "lexical search: words",
+        }
     );
     out
 }

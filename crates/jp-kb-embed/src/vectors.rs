@@ -29,7 +29,7 @@ const VERSION: u32 = 1;
 /// The longest key accepted in a file (a path).
 const MAX_KEY: usize = 64 << 10;
 /// Chunks embedded per call of the model: progress is reported between.
-const EMBED_BATCH: usize = 64;
+const EMBED_BATCH: usize = 128;
 
 /// Why the saved vectors cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -93,12 +93,15 @@ pub struct Update {
     pub chunks: usize,
     /// Files gone from the index.
     pub removed: usize,
+    /// Files touched (new size or time) with the same content: kept, with
+    /// their new stamps.
+    pub touched: usize,
 }
 
 impl Update {
     /// Whether anything changed (the file needs saving).
     pub fn changed(&self) -> bool {
-        self.embedded > 0 || self.removed > 0
+        self.embedded > 0 || self.removed > 0 || self.touched > 0
     }
 }
 
@@ -208,6 +211,9 @@ impl Vectors {
     /// directory, then a rename (a reader sees the old file or the new).
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let dir = path.parent().unwrap_or(Path::new("."));
+        // The first search by meaning alone may come before the lexical
+        // index made the directory.
+        std::fs::create_dir_all(dir)?;
         let mut temp = tempfile::NamedTempFile::new_in(dir)?;
         {
             let mut w = BufWriter::new(temp.as_file_mut());
@@ -287,6 +293,7 @@ impl Vectors {
             if let Some(prev) = previous.filter(|e| e.hash == hash) {
                 // Touched, not changed.
                 entry.vectors = prev.vectors;
+                update.touched += 1;
                 kept.push(entry);
                 continue;
             }

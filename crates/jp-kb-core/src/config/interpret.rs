@@ -84,12 +84,16 @@ fn interpret_kb(
             }
             continue;
         }
+        if key == "search" {
+            interpret_search(value, source, warnings, out)?;
+            continue;
+        }
         if key != "topic" {
             warnings.push(unknown_key(
                 source,
                 value,
                 &format!("kb.{key}"),
-                "topic, usage",
+                "search, topic, usage",
             ));
             continue;
         }
@@ -326,6 +330,43 @@ fn interpret_extends(
     Ok(out)
 }
 
+/// The `kb.search` table: `model`, the embedding model's directory.
+fn interpret_search(
+    node: &RawNode,
+    source: &OriginSource<'_>,
+    warnings: &mut Vec<ConfigWarning>,
+    out: &mut PartialConfig,
+) -> Result<(), ConfigError> {
+    let RawKind::Table(entries) = &node.kind else {
+        return Err(wrong_type(source, node, "kb.search", "a table"));
+    };
+    for (key, value) in entries {
+        if key != "model" {
+            warnings.push(unknown_key(
+                source,
+                value,
+                &format!("kb.search.{key}"),
+                "model",
+            ));
+            continue;
+        }
+        match &value.kind {
+            RawKind::String(dir) if !dir.is_empty() => {
+                out.search_model = Some(Valued::new(dir.clone(), source.at(value)));
+            }
+            _ => {
+                return Err(wrong_type(
+                    source,
+                    value,
+                    "kb.search.model",
+                    "a directory path (a non-empty string)",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn wrong_type(
     source: &OriginSource<'_>,
     node: &RawNode,
@@ -389,6 +430,25 @@ mod usage_tests {
             ArrayMode::Append,
             &mut Vec::new(),
         )
+    }
+
+    #[test]
+    fn kb_search_model_is_a_path_relative_to_its_file() {
+        let model = layer("[kb.search]\nmodel = \"models/mini\"\n")
+            .unwrap()
+            .search_model
+            .unwrap();
+        assert_eq!(model.value, "models/mini");
+        assert_eq!(model.origin.line(), Some(2));
+        assert!(layer("[kb.search]\nmodel = 3\n").is_err());
+        assert!(layer("[kb.search]\nmodel = \"\"\n").is_err());
+        let mut config = crate::config::model::KbConfig::default();
+        crate::config::merge::merge_layer(
+            &mut config,
+            &layer("[kb.search]\nmodel = \"m\"\n").unwrap(),
+        );
+        let dir = config.search_model_dir().unwrap();
+        assert!(dir.ends_with("m"), "{}", dir.display());
     }
 
     #[test]

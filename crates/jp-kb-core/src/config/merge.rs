@@ -11,6 +11,7 @@ pub fn merge_layer(config: &mut KbConfig, layer: &PartialConfig) {
         merge_topic(config, id, partial);
     }
     set(&mut config.usage, layer.usage.as_ref());
+    set(&mut config.search_model, layer.search_model.as_ref());
 }
 
 /// Applies one topic's partial on top of `config`.

@@ -49,6 +49,8 @@ pub struct PartialConfig {
     pub topics: IndexMap<String, PartialTopic>,
     /// `kb.usage`: whether `jp-kb mcp` records what it serves.
     pub usage: Option<Valued<bool>>,
+    /// `kb.search.model`: the embedding model's directory, as written.
+    pub search_model: Option<Valued<String>>,
     pub extends: Vec<ExtendsEntry>,
     pub config_load_paths: Vec<Valued<String>>,
 }
@@ -188,11 +190,28 @@ pub struct KbConfig {
     /// `kb.usage` (contract §9): `false` in any layer turns the usage
     /// ledger off; unset means on. Keeps its origin, like every value.
     pub usage: Option<Valued<bool>>,
+    /// `kb.search.model` (contract §10): the directory of the embedding
+    /// model semantic search uses, as written (see [`Self::search_model_dir`]).
+    pub search_model: Option<Valued<String>>,
 }
 
 impl KbConfig {
     /// Whether `jp-kb mcp` records usage (`kb.usage`, default true).
     pub fn usage_enabled(&self) -> bool {
         self.usage.as_ref().is_none_or(|v| v.value)
+    }
+
+    /// The embedding model's directory from `kb.search.model`: a relative
+    /// path is relative to the directory of the file that declares it (a
+    /// `--cfg` value: to the working directory).
+    pub fn search_model_dir(&self) -> Option<std::path::PathBuf> {
+        let model = self.search_model.as_ref()?;
+        let written = std::path::Path::new(&model.value);
+        Some(
+            match model.origin.path().and_then(std::path::Path::parent) {
+                Some(dir) if written.is_relative() => dir.join(written),
+                _ => written.to_owned(),
+            },
+        )
     }
 }

@@ -66,6 +66,9 @@ pub fn search_tool() -> SearchTool {
 #[derive(Debug, Default)]
 pub struct SearchService {
     searcher: Mutex<Option<Searcher>>,
+    /// Search by meaning too, once the embeddings are built.
+    #[cfg(feature = "semantic")]
+    meaning: super::meaning::Meaning,
 }
 
 impl SearchService {
@@ -88,12 +91,39 @@ impl SearchService {
             Err(poisoned) => poisoned.into_inner(),
         };
         let searcher = guard.get_or_insert_with(|| Searcher::open(kb.root()));
-        match searcher.search(kb, &request) {
+        #[cfg(feature = "semantic")]
+        let (result, footnote) = {
+            use super::meaning::Ready;
+            let mut ready = self.meaning.ready(kb);
+            let footnote = match &ready {
+                Ready::Building(note) => Some(note.clone()),
+                _ => None,
+            };
+            let result = match ready.semantic() {
+                Some(semantic) => searcher.search_in_mode(
+                    kb,
+                    &request,
+                    Some(semantic),
+                    crate::search::Mode::Hybrid,
+                    &mut |_, _| {},
+                ),
+                None => searcher.search(kb, &request),
+            };
+            (result, footnote)
+        };
+        #[cfg(not(feature = "semantic"))]
+        let (result, footnote) = (searcher.search(kb, &request), None::<String>);
+        match result {
             Ok(outcome) => {
                 for note in &outcome.notes {
                     eprintln!("jp-kb mcp: {note}");
                 }
-                Outcome::Success(render_hits(&query, &outcome.hits))
+                let mut text = render_hits(&query, &outcome.hits);
+                if let Some(note) = footnote {
+                    text.push_str("\n\n");
+                    text.push_str(&note);
+                }
+                Outcome::Success(text)
             }
             Err(e) => Outcome::Error(format!("Cannot search: {e}.")),
         }

@@ -10,11 +10,15 @@
 pub mod abbrev;
 pub mod codec;
 pub mod hash;
+#[cfg(feature = "semantic")]
+mod hybrid;
 pub mod index;
 mod indexer;
 mod places;
 pub mod rank;
 pub mod segment;
+#[cfg(feature = "semantic")]
+pub mod semantic;
 pub mod snippet;
 pub mod store;
 pub mod tokenize;
@@ -30,6 +34,8 @@ use crate::KnowledgeBase;
 use crate::content::{Content, Root, format_subject_owned, read_content};
 use crate::frontmatter::is_markdown;
 use crate::subjects::WalkCache;
+#[cfg(feature = "semantic")]
+pub use hybrid::Mode;
 use index::{Index, IndexedFile};
 use places::{Place, PlaceIndex};
 pub use snippet::Snippet;
@@ -71,6 +77,9 @@ pub struct Hit {
 pub struct SearchOutcome {
     pub hits: Vec<Hit>,
     pub notes: Vec<String>,
+    /// The rankings that ran (semantic search built in).
+    #[cfg(feature = "semantic")]
+    pub mode: Mode,
 }
 
 /// A query that cannot be searched.
@@ -86,6 +95,9 @@ pub enum SearchError {
     NoWords(String),
     #[error("{0}")]
     Topic(String),
+    /// The embedding model failed (semantic and hybrid modes).
+    #[error("{0}")]
+    Semantic(String),
 }
 
 /// The query's terms, or why it cannot be searched.
@@ -216,6 +228,8 @@ impl Searcher {
         Ok(SearchOutcome {
             hits,
             notes: std::mem::take(&mut self.notes),
+            #[cfg(feature = "semantic")]
+            mode: Mode::Lexical,
         })
     }
 
@@ -335,6 +349,17 @@ pub fn search_with_walks(
     request: &SearchRequest<'_>,
 ) -> Result<SearchOutcome, SearchError> {
     check_query(request.query)?;
+    with_saved_walks(kb, cache, |searcher, _| searcher.search(kb, request))
+}
+
+/// Runs `run` with a [`Searcher`] over the index saved for `kb`'s
+/// workspace (and that index's directory, `None` when there is none),
+/// with the walks the last search saved, as [`search_with_walks`] does.
+pub fn with_saved_walks(
+    kb: &KnowledgeBase,
+    cache: &WalkCache,
+    run: impl FnOnce(&mut Searcher, Option<&Path>) -> Result<SearchOutcome, SearchError>,
+) -> Result<SearchOutcome, SearchError> {
     let dir = store::index_dir(kb.root());
     let mut notes = Vec::new();
     if let Some(dir) = &dir
@@ -346,7 +371,7 @@ pub fn search_with_walks(
         ));
     }
     let mut searcher = Searcher::open_in(dir.clone());
-    let mut outcome = searcher.search(kb, request)?;
+    let mut outcome = run(&mut searcher, dir.as_deref())?;
     if let Some(dir) = dir.filter(|_| searcher.store.is_writable())
         && cache.take_changed()
         && let Err(e) = walks::save(&dir, cache)

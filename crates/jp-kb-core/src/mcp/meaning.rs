@@ -1,0 +1,131 @@
+//! The embeddings behind the `search` tool of a running server: built in
+//! a thread of their own at the first call (a first build over thousands
+//! of subjects takes minutes), while calls search by words and say so;
+//! once built, every call brings them up to date (only changed files are
+//! embedded again) and searches by words and meaning (hybrid).
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::KnowledgeBase;
+use crate::search::semantic::{Semantic, choose_model};
+use crate::search::store::index_dir;
+
+#[derive(Debug, Default)]
+pub(super) enum State {
+    #[default]
+    Unstarted,
+    /// The first build: chunks embedded of those to embed.
+    Building {
+        done: usize,
+        total: usize,
+    },
+    Ready(Box<Semantic>),
+    /// No model, or one that failed: searches are by words.
+    Unavailable,
+}
+
+/// The embeddings of a server's knowledge base.
+#[derive(Debug, Default)]
+pub(super) struct Meaning {
+    state: Arc<Mutex<State>>,
+}
+
+/// What a call may use.
+pub(super) enum Ready<'a> {
+    /// The embeddings, up to date as of the last call.
+    Semantic(MutexGuard<'a, State>),
+    /// Being built: searches are by words meanwhile (the note says so).
+    Building(String),
+    /// No embeddings for this server.
+    None,
+}
+
+impl Ready<'_> {
+    /// The embeddings, when ready.
+    pub fn semantic(&mut self) -> Option<&mut Semantic> {
+        match self {
+            Self::Semantic(guard) => match &mut **guard {
+                State::Ready(semantic) => Some(semantic),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+impl Meaning {
+    /// The embeddings for a call on `kb`, starting their build at the
+    /// first call when a model is available.
+    pub fn ready(&self, kb: &KnowledgeBase) -> Ready<'_> {
+        let mut state = lock(&self.state);
+        match &*state {
+            State::Ready(_) => return Ready::Semantic(state),
+            State::Unavailable => return Ready::None,
+            State::Building { done, total } => return Ready::Building(building(*done, *total)),
+            State::Unstarted => {}
+        }
+        let Some(choice) = choose_model(kb, None) else {
+            *state = State::Unavailable;
+            return Ready::None;
+        };
+        *state = State::Building { done: 0, total: 0 };
+        drop(state);
+        let shared = Arc::clone(&self.state);
+        // The thread walks its own copy of the configuration: the call's
+        // knowledge base is dropped when the call ends.
+        let loaded = kb.loaded.clone();
+        let dir = index_dir(kb.root());
+        let spawned = std::thread::Builder::new()
+            .name("jp-kb-embed".to_owned())
+            .spawn(move || {
+                let kb = KnowledgeBase::from_config(loaded);
+                let built = Semantic::open(choice.dir(), dir.as_deref()).and_then(|mut s| {
+                    let progress = Arc::clone(&shared);
+                    s.refresh(&kb, &mut |done, total| {
+                        *lock(&progress) = State::Building { done, total };
+                    })?;
+                    Ok(s)
+                });
+                *lock(&shared) = match built {
+                    Ok(mut semantic) => {
+                        for note in semantic.take_notes() {
+                            eprintln!("jp-kb mcp: {note}");
+                        }
+                        eprintln!(
+                            "jp-kb mcp: search by meaning is ready ({} subject files embedded)",
+                            semantic.len()
+                        );
+                        State::Ready(Box::new(semantic))
+                    }
+                    Err(e) => {
+                        eprintln!("jp-kb mcp: {e}; the search tool searches by words only");
+                        State::Unavailable
+                    }
+                };
+            });
+        if let Err(e) = spawned {
+            eprintln!("jp-kb mcp: cannot start embedding the subjects ({e}); searching by words");
+            *lock(&self.state) = State::Unavailable;
+            return Ready::None;
+        }
+        Ready::Building(building(0, 0))
+    }
+}
+
+fn building(done: usize, total: usize) -> String {
+    if total == 0 {
+        "Searched by words only: the index of meanings is being built.".to_owned()
+    } else {
+        format!(
+            "Searched by words only: the index of meanings is being built ({done} of {total} parts)."
+        )
+    }
+}
+
+/// A poisoned lock still holds a whole state: each is replaced whole.
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    match state.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}

