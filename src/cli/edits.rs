@@ -9,7 +9,7 @@ use jp_kb_core::KnowledgeBase;
 use jp_kb_core::config::origin::is_editable_toml;
 use jp_kb_core::config::{Environment, LoadOptions};
 use jp_kb_core::edit::plan::{
-    self, AlternativeKind, Answer, Chosen, Intent, NoTokens, Plan, Refusal, Workspace,
+    self, AlternativeKind, Answer, Chosen, Intent, Plan, Refusal, Workspace,
 };
 use jp_kb_core::edit::unified_diff;
 
@@ -66,14 +66,10 @@ impl EditContext<'_> {
     /// the other slugs, with `expand`; otherwise it is refused with both
     /// commands spelled out.
     pub fn run(&self, intent: &Intent, opts: &EditOpts, expand: bool) -> Result<bool, CliError> {
-        let ws = Workspace {
-            kb: &self.kb,
-            chosen: self
-                .explicit_file(opts)?
-                .map(|path| Chosen { path, only: true }),
-            tokens: &NoTokens,
-            budget: jp_kb_core::check::Thresholds::DEFAULT_MAX_PROMPT_TOKENS,
-        };
+        let mut ws = Workspace::new(&self.kb);
+        if let Some(path) = self.explicit_file(opts)? {
+            ws = ws.chosen(Chosen::every_edit(path));
+        }
         match plan::plan(&ws, intent) {
             Answer::Do(plan) => self.carry_out(&plan, opts),
             Answer::Nothing(why) => {

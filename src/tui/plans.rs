@@ -29,18 +29,14 @@ pub fn ask(app: &App, intent: &Intent) -> Option<Answer> {
         model,
         costs: &app.costs,
     };
-    let ws = plan::Workspace {
-        kb: &model.kb,
-        // The picked layer takes additions and new keys; removals go to
-        // the files holding the entry.
-        chosen: app
-            .config
-            .target
-            .clone()
-            .map(|path| Chosen { path, only: false }),
-        tokens: &tokens,
-        budget: BUDGET,
-    };
+    let mut ws = plan::Workspace::new(&model.kb)
+        .tokens(&tokens)
+        .budget(BUDGET);
+    // The picked layer takes additions and new keys; removals go to the
+    // files holding the entry.
+    if let Some(path) = app.config.target.clone() {
+        ws = ws.chosen(Chosen::additions(path));
+    }
     Some(plan::plan(&ws, intent))
 }
 

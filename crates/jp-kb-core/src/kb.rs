@@ -109,6 +109,14 @@ impl KnowledgeBase {
         Self { loaded, topics }
     }
 
+    /// Resolves every topic now (walks its directory, once): what the
+    /// planner is given, so that it never walks itself.
+    pub fn resolve_all(&self) {
+        for topic in &self.topics {
+            let _ = topic.resolution();
+        }
+    }
+
     pub fn root(&self) -> &Path {
         &self.loaded.root
     }

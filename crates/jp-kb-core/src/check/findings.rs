@@ -188,7 +188,7 @@ pub struct Thresholds {
 
 impl Thresholds {
     pub const DEFAULT_MAX_SUBJECT_TOKENS: usize = 10_000;
-    pub const DEFAULT_MAX_PROMPT_TOKENS: usize = 20_000;
+    pub const DEFAULT_MAX_PROMPT_TOKENS: usize = crate::edit::plan::DEFAULT_BUDGET;
 }
 
 impl Default for Thresholds {

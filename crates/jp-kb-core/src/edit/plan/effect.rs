@@ -419,7 +419,7 @@ fn topic_effect(
 ) -> usize {
     let after = replay(kb, state, steps);
     let (learned, disabled) = (dedup(&after.learned), dedup(&after.disabled));
-    let Some(before) = state.shared_resolution() else {
+    let Some(before) = state.resolved() else {
         if state.enabled() && !after.enabled {
             effect.topics_off.push(state.id().to_owned());
         }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::config::{Origin, TopicField};
 use crate::edit::ops::{Edit, FieldValue};
 use crate::edit::target::{enable_by_removal, for_field, for_new_topic};
-use crate::topic::{TopicError, subjects_dir};
+use crate::topic::TopicError;
 
 use super::lists::finished;
 use super::{Answer, Intent, Plan, Refusal, Step, Workspace, known_topic, push_edit};
@@ -56,7 +56,7 @@ fn check_subjects(
     if subjects.trim().is_empty() {
         return Err("the subjects directory is required".into());
     }
-    match subjects_dir(ws.kb.root(), Some(subjects)) {
+    match ws.disk.subjects_dir(ws.kb.root(), subjects) {
         Ok(_) => Ok(()),
         Err(TopicError::NotFound(dir)) => {
             notes.push(format!(
