@@ -35,9 +35,9 @@ fn long_demo(width: u16, height: u16) -> Demo {
 fn connect(d: &mut Demo, client: Client) {
     {
         let kb = &d.h.app.model.as_ref().unwrap().kb;
-        for write in plan(client, kb, &Texts::of(kb)).unwrap() {
-            write.write(&kb.boundaries()).unwrap();
-        }
+        let writes = plan(client, kb, &Texts::of(kb)).unwrap();
+        let mut journal = jp_kb_core::edit::Journal::new(kb.boundaries());
+        jp_kb_core::clients::carry_out::write_all(&writes, &mut journal).unwrap();
     }
     d.h.action(Command::Reload);
 }

@@ -10,7 +10,7 @@ use crate::KnowledgeBase;
 use crate::config::origin::is_editable_toml;
 use crate::config::workspace::config_file_in;
 use crate::edit::Boundaries;
-use crate::edit::write::{read_guarded, write_atomic};
+use crate::edit::write::read_guarded;
 use crate::render::tool::tool_description;
 
 use super::generated;
@@ -76,23 +76,6 @@ pub struct FileWrite {
 impl FileWrite {
     pub fn changed(&self) -> bool {
         self.before.as_deref() != Some(self.after.as_str())
-    }
-
-    /// Writes the new content, creating directories inside `bounds` only;
-    /// refuses when the file no longer holds `before`, or when it or a
-    /// directory on its path leads out of `bounds`.
-    ///
-    /// # Errors
-    /// A message naming the file (and, for a link leading out, its real
-    /// target).
-    pub fn write(&self, bounds: &Boundaries) -> Result<(), String> {
-        write_atomic(
-            bounds,
-            &self.path,
-            self.before.as_deref().map(str::as_bytes),
-            self.after.as_bytes(),
-        )
-        .map_err(|e| e.to_string())
     }
 }
 

@@ -3,6 +3,7 @@
 //! and what each client's model receives of jp-kb's texts.
 
 pub mod arrival;
+pub mod carry_out;
 pub mod connect;
 pub mod cut;
 pub mod findings;

@@ -94,7 +94,7 @@ fn check(plan: &Plan, journal: &Journal) -> Result<(), ApplyError> {
         };
         let applied = step.apply(text).map_err(edit_err)?;
         if applied.changed {
-            crate::edit::locate::parse_document(&applied.text).map_err(edit_err)?;
+            crate::edit::valid::parses(&step.path, &applied.text).map_err(edit_err)?;
         }
     }
     Ok(())

@@ -39,6 +39,10 @@ pub enum EditError {
     /// The edit itself makes no sense (empty id, text for `enable`, …).
     #[error("invalid edit: {0}")]
     InvalidEdit(String),
+    /// The file no longer holds what was read when the change was
+    /// computed ([`crate::edit::Edit::WholeFile`]); it is left alone.
+    #[error("the file changed since it was read; not overwritten")]
+    Changed,
     /// jp-kb could not produce a correct result; the input is untouched.
     #[error("internal error, nothing changed: {0}")]
     Internal(String),

@@ -6,7 +6,7 @@
 
 use crate::config::TopicField;
 
-/// One change to a topic of a TOML file.
+/// One change to a topic of a TOML file, or a whole file replaced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
     /// Append patterns to `learned` (those already there are skipped).
@@ -50,6 +50,16 @@ pub enum Edit {
     UnsetField { topic: String, field: TopicField },
     /// Remove every line and entry defining the topic.
     RemoveTopic { topic: String },
+    /// The whole file becomes `text`, when it still holds `expected`
+    /// (`None`: missing or empty): the files `connect` and `sync` write
+    /// (client files), computed from the disk before the plan and so
+    /// refused when another program changed them since.
+    WholeFile {
+        expected: Option<String>,
+        text: String,
+        /// What the change is, for the person (`updated`, `created`).
+        summary: String,
+    },
 }
 
 /// The fields of a new topic ([`Edit::AddTopic`]) with their values, in

@@ -29,6 +29,7 @@ pub mod plan;
 pub mod target;
 pub mod temp;
 pub(crate) mod topic;
+mod valid;
 mod verify;
 pub mod write;
 

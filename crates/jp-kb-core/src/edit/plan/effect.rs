@@ -301,7 +301,7 @@ pub(super) fn topic_of(edit: &Edit) -> Option<&str> {
         | Edit::SetField { topic, .. }
         | Edit::UnsetField { topic, .. }
         | Edit::RemoveTopic { topic } => Some(topic),
-        Edit::AddTopic { .. } => None,
+        Edit::AddTopic { .. } | Edit::WholeFile { .. } => None,
     }
 }
 

@@ -213,6 +213,28 @@ pub struct Step {
 }
 
 impl Step {
+    /// A step replacing the whole file at `path` by `text` when it still
+    /// holds `expected` (`None`: missing): how `connect` and `sync` write
+    /// client files through [`crate::edit::apply`].
+    pub fn whole_file(
+        path: PathBuf,
+        expected: Option<String>,
+        text: String,
+        reason: String,
+        summary: String,
+    ) -> Self {
+        Self {
+            path,
+            edits: vec![Edit::WholeFile {
+                expected,
+                text,
+                summary,
+            }],
+            reason,
+            declare: false,
+        }
+    }
+
     /// The edits applied in order, as one change with the summaries
     /// joined (the journal records it as one undo step).
     ///
