@@ -18,19 +18,20 @@ pub struct CliError {
 }
 
 impl CliError {
-    /// A runtime error: exit status 1.
-    pub fn runtime(message: impl Into<String>) -> Self {
+    /// A runtime error: exit status 1. The core's typed errors become
+    /// their message here, at the edge.
+    pub fn runtime(message: impl std::fmt::Display) -> Self {
         Self {
             code: 1,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 
     /// A usage error: exit status 2.
-    pub fn usage(message: impl Into<String>) -> Self {
+    pub fn usage(message: impl std::fmt::Display) -> Self {
         Self {
             code: 2,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 }

@@ -130,7 +130,8 @@ impl ClientPrompt {
             };
             view.rows = view.lay_out();
             Ok(view)
-        });
+        })
+        .map_err(|e| e.to_string());
         Self {
             generation,
             client: client.to_owned(),

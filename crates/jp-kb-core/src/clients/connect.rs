@@ -13,6 +13,7 @@ use crate::edit::Boundaries;
 use crate::edit::write::read_guarded;
 use crate::render::tool::tool_description;
 
+use super::ClientError;
 use super::generated;
 use super::profile::{Channel, Format, Profile, profile};
 use super::toml_merge::Merged;
@@ -43,7 +44,7 @@ impl Client {
     ///
     /// # Errors
     /// The embedded profile does not parse (a build that a test catches).
-    pub fn profile(self) -> Result<Profile, String> {
+    pub fn profile(self) -> Result<Profile, ClientError> {
         profile(self.name())
     }
 }
@@ -84,12 +85,14 @@ impl FileWrite {
 ///
 /// # Errors
 /// Unreadable, leading out, or not UTF-8, naming the file.
-pub fn read_text(bounds: &Boundaries, path: &Path) -> Result<Option<String>, String> {
-    match read_guarded(bounds, path).map_err(|e| e.to_string())? {
+pub fn read_text(bounds: &Boundaries, path: &Path) -> Result<Option<String>, ClientError> {
+    match read_guarded(bounds, path)? {
         None => Ok(None),
         Some(bytes) => String::from_utf8(bytes)
             .map(Some)
-            .map_err(|_| format!("{}: not valid UTF-8; not written", path.display())),
+            .map_err(|_| ClientError::NotUtf8 {
+                path: path.to_path_buf(),
+            }),
     }
 }
 
@@ -144,7 +147,7 @@ fn generated_write(
     root: &Path,
     rel: &str,
     texts: &Texts,
-) -> Result<FileWrite, String> {
+) -> Result<FileWrite, ClientError> {
     let path = root.join(rel);
     Ok(FileWrite {
         client,
@@ -166,12 +169,14 @@ fn entry_write(
     root: &Path,
     rel: &str,
     merge: impl Fn(&str) -> Result<Option<Merged>, String>,
-) -> Result<FileWrite, String> {
+) -> Result<FileWrite, ClientError> {
     let path = root.join(rel);
     let before = read_text(bounds, &path)?;
     let current = before.as_deref().unwrap_or("");
-    let merged = merge(current)
-        .map_err(|e| format!("{}: {e}; not written (fix the file first)", path.display()))?;
+    let merged = merge(current).map_err(|message| ClientError::NotMerged {
+        path: path.clone(),
+        message,
+    })?;
     let mut notes = Vec::new();
     let after = match merged {
         Some(Merged { text, removed }) => {
@@ -208,7 +213,7 @@ fn jp_extends(
     root: &Path,
     parent: &str,
     layer: &str,
-) -> Result<Option<FileWrite>, String> {
+) -> Result<Option<FileWrite>, ClientError> {
     // `extends` entries are relative to the declaring file's directory.
     let dir = Path::new(parent).parent().unwrap_or(Path::new(""));
     let from_parent = Path::new(layer)
@@ -221,20 +226,24 @@ fn jp_extends(
     let jp_dir = crate::config::workspace::jp_dir(root);
     if let Some(config) = config_file_in(&jp_dir).filter(|p| !is_editable_toml(p)) {
         let text = read_text(bounds, &config)?.unwrap_or_default();
+        let invalid = |message: String| ClientError::Invalid {
+            path: config.clone(),
+            line: None,
+            message,
+        };
         let value: serde_json::Value = if config.extension().is_some_and(|e| e == "json") {
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", config.display()))?
+            serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?
         } else {
-            serde_norway::from_str(&text).map_err(|e| format!("{}: {e}", config.display()))?
+            serde_norway::from_str(&text).map_err(|e| invalid(e.to_string()))?
         };
         let entries = toml_merge::extends_entries(value.get("extends"));
         if crate::config::layers::extends_reaches(&entries, layer) {
             return Ok(None);
         }
-        return Err(format!(
-            "{}: add `{layer}` to its `extends` so JP loads the generated layer \
-             (jp-kb edits TOML only); nothing written",
-            config.display()
-        ));
+        return Err(ClientError::ExtendsNeeded {
+            path: config,
+            layer: layer.to_owned(),
+        });
     }
     entry_write(Client::Jp, bounds, root, parent, |text| {
         toml_merge::jp_extends(text, layer).map(|text| {
@@ -273,7 +282,10 @@ fn earlier_setups(kb: &KnowledgeBase) -> Vec<String> {
 /// user-workspace layer, which JP loads after the workspace's files and
 /// keeps per machine and per checkout. `None` (with the reason in the
 /// notes of the layer's write) when JP has no user-workspace layer here.
-fn jp_machine_entry(kb: &KnowledgeBase, bounds: &Boundaries) -> Result<Option<FileWrite>, String> {
+fn jp_machine_entry(
+    kb: &KnowledgeBase,
+    bounds: &Boundaries,
+) -> Result<Option<FileWrite>, ClientError> {
     let Some(dir) = &kb.loaded.user_workspace_dir else {
         return Ok(None);
     };
@@ -300,7 +312,11 @@ fn jp_machine_entry(kb: &KnowledgeBase, bounds: &Boundaries) -> Result<Option<Fi
 ///
 /// # Errors
 /// A message naming the file.
-pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<FileWrite>, String> {
+pub fn plan(
+    client: Client,
+    kb: &KnowledgeBase,
+    texts: &Texts,
+) -> Result<Vec<FileWrite>, ClientError> {
     let profile = client.profile()?;
     let root = kb.root();
     let bounds = &kb.boundaries();
@@ -366,7 +382,7 @@ fn server_write(
     profile: &Profile,
     bounds: &Boundaries,
     root: &Path,
-) -> Result<FileWrite, String> {
+) -> Result<FileWrite, ClientError> {
     let table = profile.server_table();
     let facts = &profile.connect;
     match profile.mcp.format {

@@ -6,6 +6,7 @@ pub mod arrival;
 pub mod carry_out;
 pub mod connect;
 pub mod cut;
+mod error;
 pub mod findings;
 pub mod generated;
 pub mod imports;
@@ -15,3 +16,5 @@ pub mod profile;
 pub mod setup;
 pub mod sync;
 pub mod toml_merge;
+
+pub use error::ClientError;

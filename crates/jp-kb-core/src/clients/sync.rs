@@ -10,6 +10,7 @@
 use crate::KnowledgeBase;
 use crate::edit::journal::Journal;
 
+use super::ClientError;
 use super::carry_out::write_all;
 
 use super::connect::{
@@ -28,7 +29,7 @@ pub fn connected(kb: &KnowledgeBase) -> Vec<Client> {
 /// its current content (unchanged ones included). The errors are per
 /// client (a client config that does not parse): the other clients are
 /// still planned.
-pub fn plan_sync(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<String>) {
+pub fn plan_sync(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<ClientError>) {
     let clients = connected(kb);
     if clients.is_empty() {
         return (Vec::new(), Vec::new());
@@ -47,7 +48,7 @@ pub fn plan_sync(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<String>) {
 
 /// The files `sync` would change (what `check` reports), and the errors
 /// that would stop it.
-pub fn stale(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<String>) {
+pub fn stale(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<ClientError>) {
     let (writes, errors) = plan_sync(kb);
     (
         writes.into_iter().filter(FileWrite::changed).collect(),
