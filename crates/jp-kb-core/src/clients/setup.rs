@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::ClientError;
 use super::profile::{Channel, Format, Profile};
 use crate::edit::Boundaries;
-use crate::mcp::InstructionsMode;
+use crate::mcp::{InstructionsMode, ModeError};
 
 /// The jp-kb MCP server a client runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub struct Server {
     pub args: Vec<String>,
     /// What `--instructions` in `args` asks for (`Err`: the server does
     /// not start, with this reason).
-    pub mode: Result<InstructionsMode, String>,
+    pub mode: Result<InstructionsMode, ModeError>,
 }
 
 /// What a client's configuration in the workspace gives jp-kb.
@@ -146,12 +146,12 @@ fn server(name: &str, args: &[String]) -> Server {
 }
 
 /// The `--instructions` mode `jp-kb mcp`'s arguments ask for.
-pub fn instructions_mode(args: &[String]) -> Result<InstructionsMode, String> {
+pub fn instructions_mode(args: &[String]) -> Result<InstructionsMode, ModeError> {
     let mut mode = InstructionsMode::Full;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let value = if arg == "--instructions" {
-            it.next().ok_or("`--instructions` needs a value")?
+            it.next().ok_or(ModeError::MissingValue)?
         } else if let Some(value) = arg.strip_prefix("--instructions=") {
             value
         } else {

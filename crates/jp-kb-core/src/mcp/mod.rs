@@ -13,12 +13,15 @@ pub mod search;
 pub mod tool;
 pub mod uri;
 
-pub use instructions::{InstructionsMode, instructions, knowledge_menu, unavailable_text};
+pub use instructions::{
+    InstructionsMode, ModeError, instructions, knowledge_menu, unavailable_text,
+};
 pub use resource::{
     Body, ReadError, ResourceContent, ResourceEntry, list_resources, read_resource,
 };
 pub use tool::{
-    LEARN_HINTS, LEARN_TITLE, LearnTool, ToolHints, call_learn, learn_tool, parse_learn_arguments,
+    ArgumentError, LEARN_HINTS, LEARN_TITLE, LearnTool, ToolHints, call_learn, learn_tool,
+    parse_learn_arguments,
 };
 pub use uri::{RESOURCE_TEMPLATE, parse_subject_uri, subject_uri};
 
