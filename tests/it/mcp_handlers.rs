@@ -369,11 +369,9 @@ fn config_watch_notices_changes_and_new_layers() {
         workspace: Some(ws.clone()),
         ..LoadOptions::default()
     };
-    let environment = Environment {
-        cwd: ws.join(".jp/kb/t/sub"),
-        global_config_dir: Some(dir.path().join("global")),
-        user_data_dir: Some(dir.path().join("data")),
-    };
+    let environment = Environment::workspace_only(ws.join(".jp/kb/t/sub"))
+        .with_global_config_dir(dir.path().join("global"))
+        .with_user_data_dir(dir.path().join("data"));
     let mut watch = ConfigWatch::new(environment, options);
     assert!(watch.paths().contains(&config));
     assert!(!watch.changed());

@@ -1,8 +1,9 @@
 //! `jp-kb connect CLIENT`: what one client needs written so that it gets
 //! the `learn` tool and the whole `<knowledge>` section exactly (contract
 //! §8). [`plan`] computes every file's new content from the disk and the
-//! knowledge base without writing; [`FileWrite::write`] puts one on disk
-//! atomically, and only over the bytes that were read.
+//! knowledge base without writing; [`super::carry_out::write_all`] writes
+//! them through the edit core's one apply, only over the bytes that were
+//! read.
 
 use std::path::{Path, PathBuf};
 
@@ -21,9 +22,13 @@ use super::{json_merge, toml_merge};
 
 /// A client `connect` knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Client {
+    /// JP itself.
     Jp,
+    /// Claude Code.
     ClaudeCode,
+    /// Codex CLI.
     Codex,
 }
 
@@ -62,9 +67,13 @@ pub enum Part {
 
 /// One file `connect` or `sync` writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FileWrite {
+    /// The client that needs it.
     pub client: Client,
+    /// The file.
     pub path: PathBuf,
+    /// Whether jp-kb owns the whole file or one entry of it.
     pub part: Part,
     /// What the file holds now (`None`: missing).
     pub before: Option<String>,
@@ -98,8 +107,11 @@ pub fn read_text(bounds: &Boundaries, path: &Path) -> Result<Option<String>, Cli
 
 /// The texts the generated files hold, rendered once per knowledge base.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Texts {
+    /// The `<knowledge>` section (`None`: absent).
     pub section: Option<String>,
+    /// The `learn` tool's description (`None`: no learnable topic).
     pub tool_description: Option<String>,
 }
 

@@ -25,6 +25,7 @@ const SOURCES: [(&str, &str); 3] = [
 
 /// A route by which jp-kb text reaches a client's model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Channel {
     /// A system-prompt section the client reads from its own configuration
     /// (JP's `[[assistant.system_prompt_sections]]`).
@@ -144,11 +145,17 @@ pub struct ConnectFacts {
 
 /// One client's profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Profile {
+    /// Its id (`jp`, `claude-code`, `codex`).
     pub id: String,
+    /// Its name for people.
     pub name: String,
+    /// The client version the profile was observed with.
     pub version: String,
+    /// Where and how the client declares MCP servers.
     pub mcp: McpConfig,
+    /// What `connect` writes and tells for it.
     pub connect: ConnectFacts,
     /// In [`Channel::ALL`] order; only the channels the client has.
     pub channels: Vec<ChannelFacts>,

@@ -80,8 +80,11 @@ pub(crate) fn new_topic_fields<'a>(
 
 /// A field's new value: `Bool` for `enable`, `Text` for the others.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FieldValue {
+    /// A text (`title`, `introduction`, `description`, `subjects`).
     Text(String),
+    /// A flag (`enable`).
     Bool(bool),
 }
 

@@ -13,6 +13,7 @@ use crate::render::{AvailableTopic, render_menu};
 
 /// Which part of the `<knowledge>` section the server instructions carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum InstructionsMode {
     /// The whole section, exactly as `jp-kb prompt` prints it.
     #[default]

@@ -45,8 +45,11 @@ pub const KNOWLEDGE_PROMPT_DESCRIPTION: &str = "The <knowledge> section of JP's 
 /// knowledge base afresh from these, so an edit on disk is in the next
 /// answer; topic directories that did not change are not walked again.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Workspace {
+    /// The process facts.
     pub env: Environment,
+    /// `--workspace`, `--cfg`, `-k`.
     pub options: LoadOptions,
     walks: Arc<WalkCache>,
 }

@@ -24,10 +24,15 @@ pub const LEARN_TITLE: &str = "Learn from the knowledge base";
     clippy::struct_excessive_bools,
     reason = "the four boolean hints MCP defines"
 )]
+#[non_exhaustive]
 pub struct ToolHints {
+    /// `readOnlyHint`.
     pub read_only: bool,
+    /// `destructiveHint`.
     pub destructive: bool,
+    /// `idempotentHint`.
     pub idempotent: bool,
+    /// `openWorldHint`.
     pub open_world: bool,
 }
 
@@ -49,9 +54,13 @@ pub const MAX_PATTERN_BYTES: usize = 4096;
 
 /// The `learn` tool as MCP lists it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct LearnTool {
+    /// The tool's name (`learn`).
     pub name: &'static str,
+    /// Its human title.
     pub title: &'static str,
+    /// Its annotations.
     pub hints: ToolHints,
     /// The dynamic description: the summary and the learnable topics.
     pub description: String,

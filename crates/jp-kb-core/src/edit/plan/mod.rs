@@ -160,6 +160,7 @@ impl Chosen {
 /// What a person asks for. `entries` are subjects' slugs, or patterns;
 /// a set is one intent: one write per file, one undo step.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Intent {
     /// Pre-load (`learned`) or disable (`disabled`) these.
     Add {
@@ -265,6 +266,7 @@ impl Step {
 /// A change ready to be carried out.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Plan {
+    /// The files to write and their edits, in order.
     pub steps: Vec<Step>,
     /// What the assistant's view gains and loses.
     pub effect: ViewChange,
@@ -323,18 +325,24 @@ impl Plan {
 
 /// Several ways to do what was asked; the person picks one.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Question {
+    /// The question, in one line.
     pub title: String,
     /// The glob entries the question is about (for the CLI's commands).
     pub globs: Vec<String>,
+    /// What the person should know to choose.
     pub lines: Vec<String>,
+    /// The options, each with its kind and plan.
     pub options: Vec<Alternative>,
 }
 
 /// The planner's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
+    /// Carry this plan out (after its confirmations, if any).
     Do(Plan),
+    /// Several ways to do it: the person picks one.
     Choose(Question),
     /// Nothing to change; the message says why (not an error).
     Nothing(String),

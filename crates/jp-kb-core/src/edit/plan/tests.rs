@@ -478,6 +478,12 @@ fn removing_all_a_glob_selects_offers_no_expansion() {
 /// looked up on the disk the workspace was given, not the real one.
 #[test]
 fn the_planner_walks_nothing_and_asks_the_given_disk() {
+    struct Everywhere;
+    impl Disk for Everywhere {
+        fn subjects_dir(&self, root: &Path, subjects: &str) -> Result<PathBuf, TopicError> {
+            Ok(root.join(subjects))
+        }
+    }
     let (_dir, kb) = workspace(&[]);
     let add = Intent::Add {
         list: List::Learned,
@@ -490,12 +496,6 @@ fn the_planner_walks_nothing_and_asks_the_given_disk() {
     assert!(kb.topic("p").unwrap().resolved().is_some());
     assert!(matches!(plan(&ws, &add), Answer::Do(_)));
 
-    struct Everywhere;
-    impl Disk for Everywhere {
-        fn subjects_dir(&self, root: &Path, subjects: &str) -> Result<PathBuf, TopicError> {
-            Ok(root.join(subjects))
-        }
-    }
     let new = Intent::NewTopic {
         id: "n".into(),
         subjects: "not/there".into(),
