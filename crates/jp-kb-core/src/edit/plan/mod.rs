@@ -37,7 +37,7 @@ pub use counting::Counting;
 pub use effect::{Confirm, NoTokens, TokenChange, TokenSource, ViewChange};
 pub use list::{List, list_edit};
 pub use planned::planned;
-pub use topics::{check_topic_id, is_valid_topic_id};
+pub use topics::{TopicIdError, check_topic_id, is_valid_topic_id};
 
 /// The `<knowledge>` section's token budget a plan is measured against
 /// unless the caller gives another (`check`'s KB112 uses the same).
