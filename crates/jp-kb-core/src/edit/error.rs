@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 /// Why an edit could not be computed. Nothing is written when one occurs.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EditError {
     /// The input is not valid TOML.
     #[error("invalid TOML at line {line}, column {column}: {message}")]

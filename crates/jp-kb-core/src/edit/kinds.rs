@@ -6,8 +6,10 @@
 
 use crate::config::TopicField;
 
-/// One change to a topic of a TOML file, or a whole file replaced.
+/// One change to a topic of a TOML file, or a whole file replaced: what
+/// a plan's [`Step`](crate::edit::plan::Step) does to its file.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Edit {
     /// Append patterns to `learned` (those already there are skipped).
     AddLearned {
@@ -88,7 +90,7 @@ pub enum FieldValue {
     Bool(bool),
 }
 
-/// The result of [`apply_edit`](crate::edit::apply_edit).
+/// What applying an [`Edit`] (or a step's edits) to a file's text gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {
     /// The new file content (the input itself when nothing changed).
