@@ -1,14 +1,14 @@
 //! `jp-kb connect CLIENT [--dry-run]` and `jp-kb sync [--dry-run]`: write
-//! (or show) the files a client needs (`jp_kb_core::clients`).
+//! (or show) the files a client needs (`jp_kb_core::internal::clients`).
 
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::clients::carry_out::write_all;
-use jp_kb_core::clients::connect::{Client, FileWrite, Part, Texts, plan};
-use jp_kb_core::clients::sync::{after_edit, plan_sync};
-use jp_kb_core::edit::{Journal, unified_diff};
+use jp_kb_core::internal::clients::carry_out::write_all;
+use jp_kb_core::internal::clients::connect::{Client, FileWrite, Part, Texts, plan};
+use jp_kb_core::internal::clients::sync::{after_edit, plan_sync};
+use jp_kb_core::internal::edit::{Journal, unified_diff};
 
 use super::output::CliError;
 
@@ -55,7 +55,7 @@ fn shown(kb: &KnowledgeBase, write: &FileWrite) -> String {
 fn print_diff(kb: &KnowledgeBase, write: &FileWrite) {
     let old = write.before.as_deref().unwrap_or("");
     let diff = unified_diff(old, &write.after, &shown(kb, write));
-    print!("{}", jp_kb_core::display::escape_lines(&diff));
+    print!("{}", jp_kb_core::internal::display::escape_lines(&diff));
 }
 
 /// What the person must know after connecting: how the client finds the

@@ -1,14 +1,14 @@
 //! Shared output helpers: errors with exit codes, warnings on stderr,
 //! human-readable sizes. Human-facing text goes out through
-//! [`print_human`]/[`warn`], escaped by `jp_kb_core::display` (names from
+//! [`print_human`]/[`warn`], escaped by `jp_kb_core::internal::display` (names from
 //! files must never drive the terminal); assistant-facing text through
 //! [`print_text`], byte for byte.
 
 use std::io::Write;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::display::{escape_lines, escape_name};
-use jp_kb_core::topic::TopicState;
+use jp_kb_core::internal::display::{escape_lines, escape_name};
+use jp_kb_core::internal::topic::TopicState;
 
 /// An error to print on stderr with the exit status it maps to.
 #[derive(Debug)]

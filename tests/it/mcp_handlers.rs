@@ -1,5 +1,5 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
-//! The MCP request handlers (`jp_kb_core::mcp`) without a process: every golden
+//! The MCP request handlers (`jp_kb_core::internal::mcp`) without a process: every golden
 //! `learn`, `prompt` and `schema` case gives, through the handlers, the same
 //! text as the CLI's expected output; resources list and read by the rules;
 //! the configuration watch notices changes.
@@ -9,8 +9,8 @@ use super::common;
 use std::path::{Path, PathBuf};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::config::{ConfigWatch, Environment, LoadOptions};
-use jp_kb_core::mcp::{self, Body, ReadError};
+use jp_kb_core::internal::config::{ConfigWatch, Environment, LoadOptions};
+use jp_kb_core::internal::mcp::{self, Body, ReadError};
 use serde_json::{Map, Value, json};
 
 use common::fixtures;
