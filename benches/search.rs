@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::search::{SearchRequest, Searcher};
+use jp_kb_core::internal::search::{SearchRequest, Searcher};
 
 const RUNS: usize = 7;
 const WORD: &str = "archive";
@@ -349,7 +349,7 @@ fn main() {
         let _ = kb_full
             .topics
             .iter()
-            .map(jp_kb_core::topic::TopicState::resolution)
+            .map(jp_kb_core::internal::topic::TopicState::resolution)
             .count();
         let start = Instant::now();
         let mut full = Searcher::open_in(Some(fresh_dir.clone()));
@@ -362,7 +362,7 @@ fn main() {
         let _ = kb_now
             .topics
             .iter()
-            .map(jp_kb_core::topic::TopicState::resolution)
+            .map(jp_kb_core::internal::topic::TopicState::resolution)
             .count();
         let start = Instant::now();
         let read = s.refresh(&kb_now);

@@ -56,7 +56,7 @@ fn main() {
 
     // Memory first, each tokenizer loaded once, in this order.
     let (anon0, file0) = (rss_kb("RssAnon:"), rss_kb("RssFile:"));
-    let _ = jp_kb_core::tokens::count_tokens("warm up");
+    let _ = jp_kb_core::internal::tokens::count_tokens("warm up");
     let (anon1, file1) = (rss_kb("RssAnon:"), rss_kb("RssFile:"));
     let _ = bpe_openai::o200k_base().count("warm up");
     let (anon2, file2) = (rss_kb("RssAnon:"), rss_kb("RssFile:"));
@@ -67,7 +67,7 @@ fn main() {
         let t = Instant::now();
         let a: usize = texts
             .iter()
-            .map(|t| jp_kb_core::tokens::count_tokens(t).unwrap())
+            .map(|t| jp_kb_core::internal::tokens::count_tokens(t).unwrap())
             .sum();
         ours.push(t.elapsed());
         let t = Instant::now();

@@ -7,7 +7,7 @@ use std::time::Instant;
 use jp_kb::tui::app::App;
 use jp_kb::tui::theme::Theme;
 use jp_kb::tui::view;
-use jp_kb_core::subjects::walk::walk_subjects_in_one_thread;
+use jp_kb_core::internal::subjects::walk::walk_subjects_in_one_thread;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::KeyCode;

@@ -8,9 +8,9 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use jp_kb_core::check::report::{HumanStyle, render_human, render_json_lines};
-use jp_kb_core::check::{Thresholds, check};
-use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::internal::check::report::{HumanStyle, render_human, render_json_lines};
+use jp_kb_core::internal::check::{Thresholds, check};
+use jp_kb_core::internal::config::{Environment, LoadOptions};
 
 use super::output::CliError;
 
@@ -79,17 +79,20 @@ fn client_findings(
     env: &Environment,
     options: &LoadOptions,
     client: &str,
-) -> Result<Vec<jp_kb_core::check::findings::Finding>, CliError> {
-    let profile = jp_kb_core::clients::profile::profile(client).map_err(CliError::usage)?;
+) -> Result<Vec<jp_kb_core::internal::check::findings::Finding>, CliError> {
+    let profile =
+        jp_kb_core::internal::clients::profile::profile(client).map_err(CliError::usage)?;
     let Ok(kb) = jp_kb_core::KnowledgeBase::load(env, options) else {
         return Ok(Vec::new());
     };
-    let setup =
-        jp_kb_core::clients::setup::read_setup(kb.root(), &profile).map_err(CliError::runtime)?;
-    let arrivals = jp_kb_core::clients::arrival::arrivals(&kb, &profile, &setup);
+    let setup = jp_kb_core::internal::clients::setup::read_setup(kb.root(), &profile)
+        .map_err(CliError::runtime)?;
+    let arrivals = jp_kb_core::internal::clients::arrival::arrivals(&kb, &profile, &setup);
     let mut findings =
-        jp_kb_core::clients::findings::client_findings(&kb, &profile, &setup, &arrivals);
-    findings.extend(jp_kb_core::clients::findings::setup_findings(&kb, &profile));
+        jp_kb_core::internal::clients::findings::client_findings(&kb, &profile, &setup, &arrivals);
+    findings.extend(jp_kb_core::internal::clients::findings::setup_findings(
+        &kb, &profile,
+    ));
     Ok(findings)
 }
 

@@ -1,13 +1,14 @@
 //! `jp-kb connect CLIENT [--dry-run]` and `jp-kb sync [--dry-run]`: write
-//! (or show) the files a client needs (`jp_kb_core::clients`).
+//! (or show) the files a client needs (`jp_kb_core::internal::clients`).
 
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::clients::connect::{Client, FileWrite, Part, Texts, plan};
-use jp_kb_core::clients::sync::{after_edit, plan_sync};
-use jp_kb_core::edit::unified_diff;
+use jp_kb_core::internal::clients::carry_out::write_all;
+use jp_kb_core::internal::clients::connect::{Client, FileWrite, Part, Texts, plan};
+use jp_kb_core::internal::clients::sync::{after_edit, plan_sync};
+use jp_kb_core::internal::edit::{Journal, unified_diff};
 
 use super::output::CliError;
 
@@ -54,7 +55,7 @@ fn shown(kb: &KnowledgeBase, write: &FileWrite) -> String {
 fn print_diff(kb: &KnowledgeBase, write: &FileWrite) {
     let old = write.before.as_deref().unwrap_or("");
     let diff = unified_diff(old, &write.after, &shown(kb, write));
-    print!("{}", jp_kb_core::display::escape_lines(&diff));
+    print!("{}", jp_kb_core::internal::display::escape_lines(&diff));
 }
 
 /// What the person must know after connecting: how the client finds the
@@ -69,7 +70,8 @@ pub fn connect(kb: &KnowledgeBase, args: &ConnectArgs) -> Result<ExitCode, CliEr
     let client = args.client.client();
     let texts = Texts::of(kb);
     // Everything is planned (and validated) before anything is written.
-    let writes = plan(client, kb, &texts).map_err(CliError::runtime)?;
+    let writes = plan(client, kb, &texts).map_err(|e| CliError::runtime(e.to_string()))?;
+    let mut to_write = Vec::new();
     for write in &writes {
         for note in &write.notes {
             eprintln!("note: {note}");
@@ -87,14 +89,20 @@ pub fn connect(kb: &KnowledgeBase, args: &ConnectArgs) -> Result<ExitCode, CliEr
         } else if args.dry_run {
             print_diff(kb, write);
         } else {
-            write.write(&kb.boundaries()).map_err(CliError::runtime)?;
-            let what = match (write.part, write.before.is_some()) {
-                (Part::Generated, _) => "created (generated)",
-                (Part::Entry, false) => "created",
-                (Part::Entry, true) => "updated, every other byte kept",
-            };
-            println!("{name}: {what}");
+            to_write.push(write);
         }
+    }
+    // One plan, carried out like every edit: all checked, then written.
+    let mut journal = Journal::new(kb.boundaries());
+    write_all(to_write.iter().copied(), &mut journal)
+        .map_err(|e| CliError::runtime(e.to_string()))?;
+    for write in to_write {
+        let what = match (write.part, write.before.is_some()) {
+            (Part::Generated, _) => "created (generated)",
+            (Part::Entry, false) => "created",
+            (Part::Entry, true) => "updated, every other byte kept",
+        };
+        println!("{}: {what}", shown(kb, write));
     }
     if args.dry_run {
         println!("dry run: nothing written");
@@ -116,22 +124,41 @@ pub fn sync(kb: &KnowledgeBase, args: &SyncArgs) -> Result<ExitCode, CliError> {
     for error in &errors {
         eprintln!("error: {error}");
     }
-    for write in &writes {
-        let name = shown(kb, write);
-        if !write.changed() {
-            println!("{name}: up to date");
+    for write in writes.iter().filter(|w| !w.changed()) {
+        println!("{}: up to date", shown(kb, write));
+    }
+    // One plan per client: a client whose file cannot be written (a link
+    // leading out, a file changed meanwhile) leaves its files as they
+    // were, and the other clients are still synced.
+    for client in Client::ALL {
+        let changed: Vec<&FileWrite> = writes
+            .iter()
+            .filter(|w| w.client == client && w.changed())
+            .collect();
+        if changed.is_empty() {
             continue;
         }
-        for note in &write.notes {
-            eprintln!("note: {note}");
+        for write in &changed {
+            for note in &write.notes {
+                eprintln!("note: {note}");
+            }
+            if args.dry_run {
+                print_diff(kb, write);
+            }
         }
         if args.dry_run {
-            print_diff(kb, write);
             continue;
         }
-        match write.write(&kb.boundaries()) {
-            Ok(()) => println!(
-                "{name}: {}",
+        let mut journal = Journal::new(kb.boundaries());
+        if let Err(e) = write_all(changed.iter().copied(), &mut journal) {
+            eprintln!("error: {e}");
+            failed = true;
+            continue;
+        }
+        for write in changed {
+            println!(
+                "{}: {}",
+                shown(kb, write),
                 match (write.part, &write.before) {
                     (_, None) => "created",
                     (Part::Generated, Some(_)) => {
@@ -141,11 +168,7 @@ pub fn sync(kb: &KnowledgeBase, args: &SyncArgs) -> Result<ExitCode, CliError> {
                     (Part::Entry, Some(_)) =>
                         "jp-kb's entry differed; rewritten, every other byte kept",
                 }
-            ),
-            Err(e) => {
-                eprintln!("error: {e}");
-                failed = true;
-            }
+            );
         }
     }
     if args.dry_run {

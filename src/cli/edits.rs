@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::config::origin::is_editable_toml;
-use jp_kb_core::config::{Environment, LoadOptions};
-use jp_kb_core::edit::plan::{
-    self, AlternativeKind, Answer, Chosen, Intent, NoTokens, Plan, Refusal, Workspace,
+use jp_kb_core::internal::config::origin::is_editable_toml;
+use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::edit::plan::{
+    self, AlternativeKind, Answer, Chosen, Intent, Plan, Refusal, Workspace,
 };
-use jp_kb_core::edit::unified_diff;
+use jp_kb_core::internal::edit::unified_diff;
 
-use jp_kb_core::display::escape_name;
+use jp_kb_core::internal::display::escape_name;
 
 use super::output::{CliError, print_human, warn, write_human};
 
@@ -66,14 +66,10 @@ impl EditContext<'_> {
     /// the other slugs, with `expand`; otherwise it is refused with both
     /// commands spelled out.
     pub fn run(&self, intent: &Intent, opts: &EditOpts, expand: bool) -> Result<bool, CliError> {
-        let ws = Workspace {
-            kb: &self.kb,
-            chosen: self
-                .explicit_file(opts)?
-                .map(|path| Chosen { path, only: true }),
-            tokens: &NoTokens,
-            budget: jp_kb_core::check::Thresholds::DEFAULT_MAX_PROMPT_TOKENS,
-        };
+        let mut ws = Workspace::new(&self.kb);
+        if let Some(path) = self.explicit_file(opts)? {
+            ws = ws.chosen(Chosen::every_edit(path));
+        }
         match plan::plan(&ws, intent) {
             Answer::Do(plan) => self.carry_out(&plan, opts),
             Answer::Nothing(why) => {
@@ -98,8 +94,8 @@ impl EditContext<'_> {
     /// checked before anything is written; never half of it) and prints
     /// `file: summary` (and the diff), then the plan's notes as warnings.
     pub fn carry_out(&self, plan: &Plan, opts: &EditOpts) -> Result<bool, CliError> {
-        let mut journal = jp_kb_core::edit::Journal::new(self.kb.boundaries());
-        let written = jp_kb_core::edit::apply(plan, &mut journal)
+        let mut journal = jp_kb_core::internal::edit::Journal::new(self.kb.boundaries());
+        let written = jp_kb_core::internal::edit::apply(plan, &mut journal)
             .map_err(|e| CliError::runtime(e.to_string()))?;
         let mut changed_any = false;
         for saved in &written {
@@ -128,7 +124,7 @@ impl EditContext<'_> {
 
     /// Keeps the connected clients' generated files current (contract §8).
     fn sync_clients(&self) {
-        if jp_kb_core::clients::sync::connected(&self.kb).is_empty() {
+        if jp_kb_core::internal::clients::sync::connected(&self.kb).is_empty() {
             return;
         }
         if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use jp_kb_core::config::Environment;
+use jp_kb_core::internal::config::Environment;
 
 use super::output::CliError;
 
@@ -20,8 +20,8 @@ pub fn run(env: &Environment, workspace: Option<&Path>) -> Result<ExitCode, CliE
             root.display()
         )));
     }
-    let config = jp_kb_core::edit::target::workspace_file(&root);
-    if let Some(hidden) = jp_kb_core::config::workspace::shadowed_by_creating(&config) {
+    let config = jp_kb_core::internal::edit::target::workspace_file(&root);
+    if let Some(hidden) = jp_kb_core::internal::config::workspace::shadowed_by_creating(&config) {
         return Err(CliError::runtime(format!(
             "{} exists; jp-kb init would create {} beside it, which would hide it: nothing created \
              (add topics to it by hand, or with `jp-kb topic add ... --file PATH` naming a TOML file)",
@@ -35,13 +35,13 @@ pub fn run(env: &Environment, workspace: Option<&Path>) -> Result<ExitCode, CliE
             config.display()
         )));
     }
-    let subjects = jp_kb_core::config::workspace::jp_dir(&root)
+    let subjects = jp_kb_core::internal::config::workspace::jp_dir(&root)
         .join("kb")
         .join("project");
     let subject = subjects.join("conventions.md");
     // Both files (and `.jp/kb/project/`) land inside the workspace or
     // not at all: a committed `.jp/kb -> ~/dir` is refused, naming ~/dir.
-    let bounds = jp_kb_core::edit::Boundaries::new([root.clone()]);
+    let bounds = jp_kb_core::internal::edit::Boundaries::new([root.clone()]);
     // Checked before anything is written: no half-made workspace.
     for path in [&config, &subject] {
         bounds
@@ -49,12 +49,12 @@ pub fn run(env: &Environment, workspace: Option<&Path>) -> Result<ExitCode, CliE
             .map_err(|e| CliError::runtime(e.to_string()))?;
     }
     // `None`: the file must not exist, so a concurrent init cannot clobber.
-    jp_kb_core::edit::write_atomic(&bounds, &config, None, CONFIG.as_bytes())
+    jp_kb_core::internal::edit::write_atomic(&bounds, &config, None, CONFIG.as_bytes())
         .map_err(|e| CliError::runtime(e.to_string()))?;
     println!("created .jp/kb.toml (topic `project`; JP's own files untouched)");
-    match jp_kb_core::edit::write_atomic(&bounds, &subject, None, SUBJECT.as_bytes()) {
+    match jp_kb_core::internal::edit::write_atomic(&bounds, &subject, None, SUBJECT.as_bytes()) {
         Ok(()) => println!("created .jp/kb/project/conventions.md (an example subject)"),
-        Err(jp_kb_core::edit::WriteError::Conflict { .. }) => {
+        Err(jp_kb_core::internal::edit::WriteError::Conflict { .. }) => {
             println!("kept the existing .jp/kb/project/conventions.md");
         }
         Err(e) => return Err(CliError::runtime(e.to_string())),

@@ -8,11 +8,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::config::{Origin, TopicField, Valued};
-use jp_kb_core::content::{Content, Root, SkipReason, read_content, read_content_prefix};
-use jp_kb_core::display::{escape_json, escape_name};
-use jp_kb_core::subjects::Resolution;
-use jp_kb_core::topic::TopicState;
+use jp_kb_core::internal::config::{Origin, TopicField, Valued};
+use jp_kb_core::internal::content::{Content, Root, SkipReason, read_content, read_content_prefix};
+use jp_kb_core::internal::display::{escape_json, escape_name};
+use jp_kb_core::internal::subjects::Resolution;
+use jp_kb_core::internal::topic::TopicState;
 use serde_json::{Value, json};
 
 use super::output::{CliError, human_bytes, print_human, print_text, print_topic_warnings};
@@ -78,7 +78,7 @@ pub fn run(kb: &KnowledgeBase, args: &ListArgs) -> Result<ExitCode, CliError> {
 /// `list` looks among all topics, disabled ones too: by id, then by
 /// case-insensitive title.
 fn find_topic<'a>(kb: &'a KnowledgeBase, name: &str) -> Result<&'a TopicState, CliError> {
-    jp_kb_core::kb::topic_named(&kb.topics, name).ok_or_else(|| {
+    jp_kb_core::internal::kb::topic_named(&kb.topics, name).ok_or_else(|| {
         let valid: Vec<String> = kb
             .topics
             .iter()
@@ -124,28 +124,30 @@ fn rows(kb: &KnowledgeBase, resolution: &Resolution, args: &ListArgs) -> Vec<Row
         .filter(|(i, s)| args.all || (!s.hidden && !resolution.is_disabled(*i)))
         .map(|(index, s)| {
             let mut skipped = None;
-            let markdown = jp_kb_core::frontmatter::is_markdown(s.extension());
+            let markdown = jp_kb_core::internal::frontmatter::is_markdown(s.extension());
             let mut frontmatter = (args.frontmatter && !args.tokens).then(|| {
                 if !markdown {
                     return None;
                 }
                 // The head is enough: a longer block is not front-matter.
-                let limit = jp_kb_core::frontmatter::MAX_FRONTMATTER_BYTES + 8;
+                let limit = jp_kb_core::internal::frontmatter::MAX_FRONTMATTER_BYTES + 8;
                 match read_content_prefix(&root, s.path(), limit).0 {
-                    Content::Text(text) => jp_kb_core::frontmatter::parse(&text),
+                    Content::Text(text) => jp_kb_core::internal::frontmatter::parse(&text),
                     Content::Skipped(_) => None,
                 }
             });
             let measured = args.tokens.then(|| {
                 let content = read_content(&root, s.path());
                 frontmatter = Some(match &content {
-                    Content::Text(text) if markdown => jp_kb_core::frontmatter::parse(text),
+                    Content::Text(text) if markdown => {
+                        jp_kb_core::internal::frontmatter::parse(text)
+                    }
                     _ => None,
                 });
                 let binary = content == Content::Skipped(SkipReason::Binary);
                 let tokens = match content {
-                    Content::Text(_) => jp_kb_core::tokens::count_tokens(
-                        &jp_kb_core::content::format_subject_owned(
+                    Content::Text(_) => jp_kb_core::internal::tokens::count_tokens(
+                        &jp_kb_core::internal::content::format_subject_owned(
                             s.slug(),
                             s.extension(),
                             content,
@@ -224,7 +226,7 @@ fn print_json<T: serde::Serialize>(value: &T) {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut serializer = serde_json::Serializer::with_formatter(
         &mut out,
-        jp_kb_core::display::SafeJsonFormatter::pretty(),
+        jp_kb_core::internal::display::SafeJsonFormatter::pretty(),
     );
     let _ = value.serialize(&mut serializer);
     let _ = out.write_all(b"\n");

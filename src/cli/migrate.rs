@@ -6,10 +6,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::clients::connect::read_text;
-use jp_kb_core::edit::move_kb::{kb_in_jp_files, move_kb};
-use jp_kb_core::edit::target::creatable;
-use jp_kb_core::edit::{unified_diff, write_atomic};
+use jp_kb_core::internal::clients::connect::read_text;
+use jp_kb_core::internal::edit::move_kb::{kb_in_jp_files, move_kb};
+use jp_kb_core::internal::edit::target::creatable;
+use jp_kb_core::internal::edit::{unified_diff, write_atomic};
 
 use super::output::CliError;
 
@@ -63,7 +63,7 @@ pub fn run(kb: &KnowledgeBase, args: &MigrateArgs) -> Result<ExitCode, CliError>
         }
         // kb.toml first: a failure in between leaves the topics in both
         // files (kb.toml wins), never in neither.
-        let io = |e: jp_kb_core::edit::WriteError| CliError::runtime(e.to_string());
+        let io = |e: jp_kb_core::internal::edit::WriteError| CliError::runtime(e.to_string());
         write_atomic(
             &bounds,
             target,

@@ -1,14 +1,14 @@
 //! Shared output helpers: errors with exit codes, warnings on stderr,
 //! human-readable sizes. Human-facing text goes out through
-//! [`print_human`]/[`warn`], escaped by `jp_kb_core::display` (names from
+//! [`print_human`]/[`warn`], escaped by `jp_kb_core::internal::display` (names from
 //! files must never drive the terminal); assistant-facing text through
 //! [`print_text`], byte for byte.
 
 use std::io::Write;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::display::{escape_lines, escape_name};
-use jp_kb_core::topic::TopicState;
+use jp_kb_core::internal::display::{escape_lines, escape_name};
+use jp_kb_core::internal::topic::TopicState;
 
 /// An error to print on stderr with the exit status it maps to.
 #[derive(Debug)]
@@ -18,19 +18,20 @@ pub struct CliError {
 }
 
 impl CliError {
-    /// A runtime error: exit status 1.
-    pub fn runtime(message: impl Into<String>) -> Self {
+    /// A runtime error: exit status 1. The core's typed errors become
+    /// their message here, at the edge.
+    pub fn runtime(message: impl std::fmt::Display) -> Self {
         Self {
             code: 1,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 
     /// A usage error: exit status 2.
-    pub fn usage(message: impl Into<String>) -> Self {
+    pub fn usage(message: impl std::fmt::Display) -> Self {
         Self {
             code: 2,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 }

@@ -8,9 +8,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::clients::arrival::{Arrival, arrivals};
-use jp_kb_core::clients::profile::{Profile, profile};
-use jp_kb_core::clients::setup::{Setup, read_setup};
+use jp_kb_core::internal::clients::arrival::{Arrival, arrivals};
+use jp_kb_core::internal::clients::profile::{Profile, profile};
+use jp_kb_core::internal::clients::setup::{Setup, read_setup};
 use serde_json::json;
 
 use super::output::{CliError, human_bytes, print_text, print_topic_warnings};
@@ -43,13 +43,13 @@ pub fn run(kb: &KnowledgeBase, args: &PromptArgs) -> Result<ExitCode, CliError> 
     }
     if args.stats {
         let text = section.as_deref().unwrap_or("");
-        let tokens = jp_kb_core::tokens::count_tokens(text)
+        let tokens = jp_kb_core::internal::tokens::count_tokens(text)
             .map_or_else(|| "?".to_owned(), |n| n.to_string());
         eprintln!(
             "knowledge section: {} bytes ({}), {tokens} tokens ({})",
             text.len(),
             human_bytes(text.len() as u64),
-            jp_kb_core::tokens::TOKENIZER
+            jp_kb_core::internal::tokens::TOKENIZER
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -1,5 +1,5 @@
 //! `jp-kb search QUERY... [--topic T] [--limit N] [--json]`: ranked search
-//! over the subjects of enabled topics (see `jp_kb_core::search`). Notes about
+//! over the subjects of enabled topics (see `jp_kb_core::internal::search`). Notes about
 //! the index (rebuilt, kept in memory) go to stderr.
 
 use std::fmt::Write as _;
@@ -9,10 +9,10 @@ use clap::Args;
 use std::sync::Arc;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::config::{Environment, LoadOptions};
-use jp_kb_core::display::{escape_json, escape_lines, escape_name};
-use jp_kb_core::search::{self, DEFAULT_LIMIT, Hit, SearchRequest};
-use jp_kb_core::subjects::WalkCache;
+use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::display::{escape_json, escape_lines, escape_name};
+use jp_kb_core::internal::search::{self, DEFAULT_LIMIT, Hit, SearchRequest};
+use jp_kb_core::internal::subjects::WalkCache;
 
 use super::output::{self, CliError, print_text};
 

@@ -9,9 +9,11 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::search::semantic::{ModelChoice, Semantic, choose_model};
-use jp_kb_core::search::{Mode, SearchError, SearchOutcome, SearchRequest, with_saved_walks};
-use jp_kb_core::subjects::WalkCache;
+use jp_kb_core::internal::search::semantic::{ModelChoice, Semantic, choose_model};
+use jp_kb_core::internal::search::{
+    Mode, SearchError, SearchOutcome, SearchRequest, with_saved_walks,
+};
+use jp_kb_core::internal::subjects::WalkCache;
 
 use super::output::CliError;
 
@@ -59,7 +61,7 @@ pub fn search(
     let Some(choice) = choice else {
         return Err(CliError::usage(format!(
             "--mode {mode} needs an embedding model: give --model DIR, set kb.search.model, or run `jp-kb model fetch {}`",
-            jp_kb_core::search::semantic::DEFAULT_MODEL
+            jp_kb_core::internal::search::semantic::DEFAULT_MODEL
         )));
     };
     let mut fallback_note = None;

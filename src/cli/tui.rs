@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb::tui::StartOptions;
-use jp_kb_core::config::LoadOptions;
+use jp_kb_core::internal::config::LoadOptions;
 
 use super::{Cli, CliError};
 

@@ -8,9 +8,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::config::Environment;
-use jp_kb_core::display::escape_name;
-use jp_kb_core::usage::{Report, Row, Tally, ledger_path, time};
+use jp_kb_core::internal::config::Environment;
+use jp_kb_core::internal::display::escape_name;
+use jp_kb_core::internal::usage::{Report, Row, Tally, ledger_path, time};
 
 use super::output::{CliError, print_human};
 
@@ -81,12 +81,12 @@ pub fn run(env: &Environment, kb: &KnowledgeBase, args: &UsageArgs) -> Result<Ex
         "\n{} of {} subjects loaded {window_text} ({}, {}).",
         loaded,
         report.rows.len(),
-        jp_kb_core::plural::count(
+        jp_kb_core::internal::plural::count(
             usize::try_from(loads).unwrap_or(usize::MAX),
             "load",
             "loads"
         ),
-        jp_kb_core::plural::count(
+        jp_kb_core::internal::plural::count(
             usize::try_from(tally.sessions).unwrap_or(usize::MAX),
             "session",
             "sessions"
@@ -118,11 +118,12 @@ pub fn run(env: &Environment, kb: &KnowledgeBase, args: &UsageArgs) -> Result<Ex
 /// that `learn` was asked for in the last 30 days (the assistant did not
 /// notice them in its system prompt?). Cheap when there is no ledger (one
 /// `stat`); silent on any error: it is a hint, never a finding.
-pub fn check_note(env: &Environment, options: &jp_kb_core::config::LoadOptions) {
+pub fn check_note(env: &Environment, options: &jp_kb_core::internal::config::LoadOptions) {
     let Some(data) = &env.user_data_dir else {
         return;
     };
-    let Ok(root) = jp_kb_core::config::workspace::resolve_root(env, options.workspace.as_deref())
+    let Ok(root) =
+        jp_kb_core::internal::config::workspace::resolve_root(env, options.workspace.as_deref())
     else {
         return;
     };
@@ -140,7 +141,7 @@ pub fn check_note(env: &Environment, options: &jp_kb_core::config::LoadOptions) 
     let asked: Vec<String> = Report::build(&kb, &tally, None)
         .rows
         .iter()
-        .filter(|r| r.state == jp_kb_core::usage::State::Learned)
+        .filter(|r| r.state == jp_kb_core::internal::usage::State::Learned)
         .filter(|r| r.usage.is_some_and(|u| u.asked_while_preloaded > 0))
         .map(|r| format!("{}/{}", escape_name(r.topic), escape_name(r.slug)))
         .collect();
@@ -238,7 +239,7 @@ fn print_json<T: serde::Serialize>(value: &T) {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut serializer = serde_json::Serializer::with_formatter(
         &mut out,
-        jp_kb_core::display::SafeJsonFormatter::pretty(),
+        jp_kb_core::internal::display::SafeJsonFormatter::pretty(),
     );
     let _ = value.serialize(&mut serializer);
     let _ = out.write_all(b"\n");

@@ -13,8 +13,8 @@ use super::model::{Cache, LearnKey, Model, Need};
 use super::panes::{ConfigTab, PreviewPane, SubjectsPane, TopicsPane};
 use super::theme::Theme;
 use super::tree::{Row, RowKind};
-use jp_kb_core::subjects::{Resolution, Subject};
-use jp_kb_core::topic::TopicState;
+use jp_kb_core::internal::subjects::{Resolution, Subject};
+use jp_kb_core::internal::topic::TopicState;
 
 pub use super::pane::{Focus, Tab};
 
@@ -27,7 +27,7 @@ pub struct Status {
 
 /// Edits to carry out together as one choice: one or more files, with
 /// what the change does (the planner's answer).
-pub type Plan = jp_kb_core::edit::plan::Plan;
+pub type Plan = jp_kb_core::internal::edit::plan::Plan;
 
 /// A dialog offering numbered choices.
 #[derive(Debug, Clone)]
@@ -346,7 +346,10 @@ impl App {
         if topic.config.subjects.is_none() {
             return Some(model.default_file.clone());
         }
-        Some(jp_kb_core::edit::target::for_lists(Some(&topic.config), model.kb.root()).path)
+        Some(
+            jp_kb_core::internal::edit::target::for_lists(Some(&topic.config), model.kb.root())
+                .path,
+        )
     }
 
     /// The file the status line names as the edit target.

@@ -1,6 +1,6 @@
 //! The Prompt tab's client views: what one client's model receives of
 //! jp-kb's texts, channel by channel, as `jp-kb prompt --client NAME`
-//! prints it (computed by [`jp_kb_core::clients::arrival`], not here), plus
+//! prints it (computed by [`jp_kb_core::internal::clients::arrival`], not here), plus
 //! the lines the TUI adds around it: notes about the setup and a marker
 //! where the client cuts or drops a channel.
 //!
@@ -11,12 +11,12 @@
 use std::fmt::Write as _;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::check::findings::Severity;
-use jp_kb_core::clients::arrival::{Arrival, Loss, arrivals, losses};
-use jp_kb_core::clients::findings::setup_findings;
-use jp_kb_core::clients::profile::{Delivery, Profile, client_ids, profile};
-use jp_kb_core::clients::setup::read_setup;
-use jp_kb_core::plural::thousands;
+use jp_kb_core::internal::check::findings::Severity;
+use jp_kb_core::internal::clients::arrival::{Arrival, Loss, arrivals, losses};
+use jp_kb_core::internal::clients::findings::setup_findings;
+use jp_kb_core::internal::clients::profile::{Delivery, Profile, client_ids, profile};
+use jp_kb_core::internal::clients::setup::read_setup;
+use jp_kb_core::internal::plural::thousands;
 
 /// The view after `current` in the cycle RFD → each client → RFD
 /// (`None` is the RFD's `<knowledge>` section).
@@ -130,7 +130,8 @@ impl ClientPrompt {
             };
             view.rows = view.lay_out();
             Ok(view)
-        });
+        })
+        .map_err(|e| e.to_string());
         Self {
             generation,
             client: client.to_owned(),

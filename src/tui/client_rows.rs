@@ -108,7 +108,7 @@ impl LineRowsMemo {
 mod tests {
     use super::*;
     use crate::tui::preview_rows::word_rows;
-    use jp_kb_core::display::clean_text;
+    use jp_kb_core::internal::display::clean_text;
 
     fn key(width: usize, wrap: bool, lines: usize) -> Key {
         Key {

@@ -19,8 +19,8 @@ use super::token_worker::TokenCounts;
 use super::update::update;
 use super::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::config::{Environment, LoadOptions};
-use jp_kb_core::subjects::WatchedWalks;
+use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::subjects::WatchedWalks;
 
 /// A prompt to render: a load's knowledge base and its generation.
 type PromptJob = (Arc<KnowledgeBase>, u64);
@@ -115,7 +115,7 @@ impl Driver {
             env,
             options,
             // Bounds are set from each loaded model before a write.
-            journal: Journal::new(jp_kb_core::edit::Boundaries::default()),
+            journal: Journal::new(jp_kb_core::internal::edit::Boundaries::default()),
             walks: Arc::new(WatchedWalks::new()),
             checks: None,
             prompts: None,
@@ -332,7 +332,7 @@ impl Driver {
         let Some(before) = app.model.as_ref().filter(|_| app.load_error.is_none()) else {
             return String::new();
         };
-        if jp_kb_core::clients::sync::connected(&before.kb).is_empty() {
+        if jp_kb_core::internal::clients::sync::connected(&before.kb).is_empty() {
             return String::new();
         }
         if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {
@@ -342,7 +342,7 @@ impl Driver {
             return String::new();
         };
         match &outcome.result {
-            Ok(after) => jp_kb_core::clients::sync::after_edit(&before.kb, &after.kb)
+            Ok(after) => jp_kb_core::internal::clients::sync::after_edit(&before.kb, &after.kb)
                 .iter()
                 .map(|line| format!(" · {line}"))
                 .collect::<Vec<_>>()

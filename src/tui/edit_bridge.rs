@@ -1,14 +1,14 @@
 //! The one door from the TUI to config files. Every change the curator
 //! makes is a plan, carried out here by the edit core's one
-//! [`jp_kb_core::edit::apply`] (every step checked before anything is
+//! [`jp_kb_core::internal::edit::apply`] (every step checked before anything is
 //! written, a failure puts back what was written, one undo step per plan)
 //! as the CLI's. Nothing else in the TUI writes a file.
 
 use std::path::PathBuf;
 
-use jp_kb_core::edit::plan::Plan;
-use jp_kb_core::edit::{Change, Saved};
-pub use jp_kb_core::edit::{Edit, FieldValue, Journal};
+use jp_kb_core::internal::edit::plan::Plan;
+use jp_kb_core::internal::edit::{Change, Saved};
+pub use jp_kb_core::internal::edit::{Edit, FieldValue, Journal};
 
 /// What a plan, undo or redo did to one file, as text for the status line
 /// and the Config tab's highlight.
@@ -51,7 +51,7 @@ impl WrittenChange {
 /// Carries `plan` out through the edit core's `apply`; one entry per file,
 /// in the plan's order. Recorded in `journal` as one undo step.
 pub fn apply(journal: &mut Journal, plan: &Plan) -> Result<Vec<WrittenChange>, String> {
-    jp_kb_core::edit::apply(plan, journal)
+    jp_kb_core::internal::edit::apply(plan, journal)
         .map(|saved| saved.iter().map(WrittenChange::from_saved).collect())
         .map_err(|e| e.to_string())
 }
@@ -75,7 +75,7 @@ pub fn redo(journal: &mut Journal) -> Result<Option<Vec<WrittenChange>>, String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jp_kb_core::edit::plan::Step;
+    use jp_kb_core::internal::edit::plan::Step;
 
     fn plan(path: &std::path::Path, edits: Vec<Edit>) -> Plan {
         Plan {
@@ -90,7 +90,7 @@ mod tests {
     }
 
     fn journal(dir: &tempfile::TempDir) -> Journal {
-        Journal::new(jp_kb_core::edit::Boundaries::new([dir
+        Journal::new(jp_kb_core::internal::edit::Boundaries::new([dir
             .path()
             .to_path_buf()]))
     }

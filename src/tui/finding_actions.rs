@@ -14,9 +14,9 @@ use super::command::Command;
 use super::effect::Effect;
 use super::plans::{self, Proposal};
 use super::tree::RowKind;
-use jp_kb_core::check::{Code, Finding};
-use jp_kb_core::edit::plan::{Intent, List};
-use jp_kb_core::topic::TopicState;
+use jp_kb_core::internal::check::{Code, Finding};
+use jp_kb_core::internal::edit::plan::{Intent, List};
+use jp_kb_core::internal::topic::TopicState;
 
 /// The findings the tab lists, in its order (every topic's, or the
 /// selected topic's when `t` narrowed it).
@@ -103,7 +103,7 @@ pub fn jump(app: &mut App) -> Result<String, String> {
     app.preview.scroll = config_scroll(app, line);
     app.focus = Focus::Preview;
     let shown = finding.file.as_ref().map_or_else(String::new, |f| {
-        jp_kb_core::display::clean_name(&f.display().to_string()).into_owned()
+        jp_kb_core::internal::display::clean_name(&f.display().to_string()).into_owned()
     });
     Ok(format!("at {shown}:{line}"))
 }

@@ -5,8 +5,10 @@
 //! worker thread).
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::check::{CheckReport, Finding, Severity, Thresholds, check, check_knowledge_base};
-use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::internal::check::{
+    CheckReport, Finding, Severity, Thresholds, check, check_knowledge_base,
+};
+use jp_kb_core::internal::config::{Environment, LoadOptions};
 
 /// The findings of the last check, kept until the next load.
 #[derive(Debug, Default)]
@@ -91,7 +93,7 @@ mod tests {
     use crate::tui::model::LoadOutcome;
     use crate::tui::theme::Theme;
     use crate::tui::update::update;
-    use jp_kb_core::check::Code;
+    use jp_kb_core::internal::check::Code;
 
     fn report(codes: &[(Code, &str)]) -> CheckReport {
         CheckReport {

@@ -2,7 +2,7 @@
 //! (and what it refuses) is the planner's decision: `plans::submit`.
 
 use super::app::{App, Form, FormField, FormKind};
-use jp_kb_core::config::TopicField;
+use jp_kb_core::internal::config::TopicField;
 
 /// A metadata field's label on the topic form.
 fn label(field: TopicField) -> &'static str {

@@ -18,7 +18,7 @@ use super::keymap::{bindings, resolve_in};
 use super::theme::Theme;
 use super::view;
 use super::worker::outbox;
-use jp_kb_core::config::{Environment, LoadOptions};
+use jp_kb_core::internal::config::{Environment, LoadOptions};
 
 /// The app, its driver, and the effects the terminal would have run.
 pub struct Harness {

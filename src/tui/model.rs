@@ -10,11 +10,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::config::{Environment, LoadOptions};
-use jp_kb_core::content::{Content, Root, SkipReason, format_subject, read_content_prefix};
-use jp_kb_core::learn::Outcome;
-use jp_kb_core::subjects::WatchedWalks;
-use jp_kb_core::tokens::count_tokens;
+use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::content::{
+    Content, Root, SkipReason, format_subject, read_content_prefix,
+};
+use jp_kb_core::internal::learn::Outcome;
+use jp_kb_core::internal::subjects::WatchedWalks;
+use jp_kb_core::internal::tokens::count_tokens;
 
 /// Previews read at most this many bytes of a subject.
 pub const PREVIEW_LIMIT: usize = 256 * 1024;
@@ -83,7 +85,7 @@ impl Model {
             let _ = topic.resolution();
         }
         let tool = kb.tool_definition();
-        let default_file = jp_kb_core::edit::target::for_new_topic(&kb.loaded).path;
+        let default_file = jp_kb_core::internal::edit::target::for_new_topic(&kb.loaded).path;
         let mut config_texts = BTreeMap::new();
         let mut files: Vec<PathBuf> = kb
             .loaded
@@ -95,7 +97,7 @@ impl Model {
         for path in files {
             // The guarded read: a layer that is a FIFO or a device never
             // hangs the Config tab.
-            if let Ok(text) = jp_kb_core::config::file::read_guarded(&path)
+            if let Ok(text) = jp_kb_core::internal::config::file::read_guarded(&path)
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
             {
                 config_texts.insert(path, text);
@@ -293,7 +295,7 @@ pub enum Fetched {
 pub type Stamp = (u64, i64);
 
 /// The stamp of a walked subject.
-pub fn stamp(subject: &jp_kb_core::subjects::Subject) -> Stamp {
+pub fn stamp(subject: &jp_kb_core::internal::subjects::Subject) -> Stamp {
     (subject.bytes, subject.modified)
 }
 
@@ -326,7 +328,10 @@ impl Cache {
 
     /// The token count of a walked subject, if counted for its current
     /// size and modification time.
-    pub fn tokens_of(&self, subject: &jp_kb_core::subjects::Subject) -> Option<&TokenInfo> {
+    pub fn tokens_of(
+        &self,
+        subject: &jp_kb_core::internal::subjects::Subject,
+    ) -> Option<&TokenInfo> {
         self.tokens
             .get(subject.path())
             .filter(|(counted, _)| *counted == stamp(subject))
@@ -367,12 +372,12 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
         } => {
             let (content, formatted, truncated) = read(&root, path, slug, extension.as_deref());
             let markdown = matches!(content, Content::Text(_))
-                && jp_kb_core::content::fence_language(extension.as_deref()).is_none();
+                && jp_kb_core::internal::content::fence_language(extension.as_deref()).is_none();
             let frontmatter = match &content {
                 Content::Text(text)
-                    if jp_kb_core::frontmatter::is_markdown(extension.as_deref()) =>
+                    if jp_kb_core::internal::frontmatter::is_markdown(extension.as_deref()) =>
                 {
-                    jp_kb_core::frontmatter::parse(text)
+                    jp_kb_core::internal::frontmatter::parse(text)
                 }
                 _ => None,
             };

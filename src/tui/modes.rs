@@ -39,7 +39,7 @@ pub fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
 
 /// `l`/`d`: on the marked subjects when the topic has marks (they go once
 /// the edit is made), else on the selected row.
-pub fn toggle_list(app: &mut App, list: jp_kb_core::edit::plan::List) -> Vec<Effect> {
+pub fn toggle_list(app: &mut App, list: jp_kb_core::internal::edit::plan::List) -> Vec<Effect> {
     super::selection::start_acting(app);
     let proposal = plans::toggle(app, list);
     let effects = propose(app, proposal);

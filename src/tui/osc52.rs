@@ -15,8 +15,8 @@ use super::app::Tab;
 use super::app::{App, Focus};
 use super::effect::Effect;
 use super::tree::RowKind;
-use jp_kb_core::display::clean_name;
-use jp_kb_core::learn::Outcome;
+use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::internal::learn::Outcome;
 
 /// The most bytes of text one OSC 52 sequence carries through tmux:
 /// tmux (3.3a, measured) drops a sequence whose body (`52;c;` and the

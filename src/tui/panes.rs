@@ -15,7 +15,7 @@ use super::pane::Tab;
 use super::preview_search::Search;
 use super::text_rows::RowIndexMemo;
 use super::tree::{self, Row, RowsKey, RowsMemo};
-use jp_kb_core::topic::TopicState;
+use jp_kb_core::internal::topic::TopicState;
 
 /// The topics list.
 #[derive(Debug, Default)]

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use super::command::Command;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::edit::plan::layers::{Layer, layers, normalise};
+use jp_kb_core::internal::edit::plan::layers::{Layer, layers, normalise};
 use ratatui::crossterm::event::KeyCode;
 
 /// The picker's state.

@@ -14,8 +14,8 @@ use super::cost_store::Counted;
 use super::event::Event;
 use super::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::edit::plan::{Step, planned};
-use jp_kb_core::section_tokens::SectionCounter;
+use jp_kb_core::internal::edit::plan::{Step, planned};
+use jp_kb_core::internal::section_tokens::SectionCounter;
 
 /// What is counted: a load's knowledge base, its generation, the plans.
 type Job = (Arc<KnowledgeBase>, u64, Vec<Vec<Step>>);

@@ -1,4 +1,4 @@
-//! The TUI asks the curation planner (`jp_kb_core::edit::plan`) and shows its
+//! The TUI asks the curation planner (`jp_kb_core::internal::edit::plan`) and shows its
 //! answer: what a toggle, the pattern tester's Enter or a form means is
 //! decided there, for the CLI and the TUI alike. Here the selection
 //! becomes an intent, the answer becomes a proposal (apply, a dialog, a
@@ -8,9 +8,11 @@
 use super::app::{App, Choice, Form, FormField, FormKind, Mode};
 use super::cost::{BUDGET, Cached};
 use super::tree::RowKind;
-use jp_kb_core::config::TopicField;
-use jp_kb_core::edit::FieldValue;
-use jp_kb_core::edit::plan::{self, Answer, Chosen, Confirm, Intent, List, Plan, Refusal};
+use jp_kb_core::internal::config::TopicField;
+use jp_kb_core::internal::edit::FieldValue;
+use jp_kb_core::internal::edit::plan::{
+    self, Answer, Chosen, Confirm, Intent, List, Plan, Refusal,
+};
 
 /// What a key proposes.
 #[derive(Debug, Clone)]
@@ -29,18 +31,14 @@ pub fn ask(app: &App, intent: &Intent) -> Option<Answer> {
         model,
         costs: &app.costs,
     };
-    let ws = plan::Workspace {
-        kb: &model.kb,
-        // The picked layer takes additions and new keys; removals go to
-        // the files holding the entry.
-        chosen: app
-            .config
-            .target
-            .clone()
-            .map(|path| Chosen { path, only: false }),
-        tokens: &tokens,
-        budget: BUDGET,
-    };
+    let mut ws = plan::Workspace::new(&model.kb)
+        .tokens(&tokens)
+        .budget(BUDGET);
+    // The picked layer takes additions and new keys; removals go to the
+    // files holding the entry.
+    if let Some(path) = app.config.target.clone() {
+        ws = ws.chosen(Chosen::additions(path));
+    }
     Some(plan::plan(&ws, intent))
 }
 

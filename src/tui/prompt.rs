@@ -9,10 +9,10 @@
 //! ([`PromptLayout`]); the Prompt tab then reads the pieces its visible
 //! lines need ([`PromptHead`], fetched by the driver like any preview).
 
-use jp_kb_core::content::Root;
-use jp_kb_core::kb::{KnowledgeBase, SubjectAt};
-use jp_kb_core::render::Piece;
-use jp_kb_core::tokens::TokenTally;
+use jp_kb_core::internal::content::Root;
+use jp_kb_core::internal::kb::{KnowledgeBase, SubjectAt};
+use jp_kb_core::internal::render::Piece;
+use jp_kb_core::internal::tokens::TokenTally;
 
 /// A piece of the section and the line it starts on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

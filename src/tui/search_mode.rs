@@ -26,8 +26,8 @@ use super::moves::clamp;
 use super::pane::Tab;
 use super::plans;
 use super::tree::RowKind;
-use jp_kb_core::edit::plan::List;
-use jp_kb_core::search::{Hit, check_query};
+use jp_kb_core::internal::edit::plan::List;
+use jp_kb_core::internal::search::{Hit, check_query};
 
 /// Most hits shown (each is read for its snippet and token count).
 pub const LIMIT: usize = 40;

@@ -15,7 +15,7 @@ use super::event::Event;
 use super::search_mode::{Found, LIMIT};
 use super::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::search::{SearchRequest, Searcher};
+use jp_kb_core::internal::search::{SearchRequest, Searcher};
 
 /// A query to answer: the loaded knowledge base, the query, its
 /// generation.
@@ -113,7 +113,7 @@ fn search(searcher: &mut Searcher, kb: &KnowledgeBase, query: &str, generation: 
 mod tests {
     use super::*;
     use crate::tui::worker::outbox;
-    use jp_kb_core::config::{Environment, LoadOptions};
+    use jp_kb_core::internal::config::{Environment, LoadOptions};
     use std::time::Duration;
 
     fn demo() -> (tempfile::TempDir, Arc<KnowledgeBase>) {

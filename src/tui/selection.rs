@@ -12,7 +12,7 @@
 use super::app::{App, Mode};
 use super::effect::Effect;
 use super::tree::RowKind;
-use jp_kb_core::edit::plan::{Intent, List};
+use jp_kb_core::internal::edit::plan::{Intent, List};
 
 /// The slugs a row stands for: a subject's own, or every subject under a
 /// directory (collapsed or not, whatever the filter shows).
@@ -150,7 +150,7 @@ pub fn after_proposal(app: &mut App, effects: &[Effect]) {
 /// the marks): when every one is already in the list, taking them all
 /// out; else adding the ones not in it yet.
 pub fn toggle_intent(
-    res: &jp_kb_core::subjects::Resolution,
+    res: &jp_kb_core::internal::subjects::Resolution,
     topic: String,
     indices: &[usize],
     list: List,

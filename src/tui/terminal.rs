@@ -106,7 +106,7 @@ fn edit_file(path: &Path, line: Option<u32>) -> Result<String, String> {
 /// the file's bytes differ afterwards (quitting without saving is not an
 /// edit).
 fn run_editor(editor: &str, path: &Path, line: Option<u32>) -> Result<String, String> {
-    let before = jp_kb_core::config::file::read_guarded(path).ok();
+    let before = jp_kb_core::internal::config::file::read_guarded(path).ok();
     // Through the shell so `EDITOR="code -w"` works; the path is an
     // argument, never part of the command string.
     let status = std::process::Command::new("sh")
@@ -117,7 +117,7 @@ fn run_editor(editor: &str, path: &Path, line: Option<u32>) -> Result<String, St
         .status();
     match status {
         Ok(s) if s.success() => {
-            if jp_kb_core::config::file::read_guarded(path).ok() == before {
+            if jp_kb_core::internal::config::file::read_guarded(path).ok() == before {
                 Ok(format!("{editor}: no change to {}", path.display()))
             } else {
                 Ok(format!("edited {} with {editor}", path.display()))

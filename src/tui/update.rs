@@ -16,7 +16,7 @@ use super::moves::{clamp, cycle_focus, move_by, page, set_collapsed};
 use super::pane::Tab;
 use super::picking;
 use super::plans;
-use jp_kb_core::edit::plan::List;
+use jp_kb_core::internal::edit::plan::List;
 
 /// Applies one command or event.
 pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {

@@ -101,9 +101,9 @@ fn quit_from_every_mode() {
     }
 }
 
-fn plan(file: &str, edit: Edit) -> jp_kb_core::edit::plan::Plan {
-    jp_kb_core::edit::plan::Plan {
-        steps: vec![jp_kb_core::edit::plan::Step {
+fn plan(file: &str, edit: Edit) -> jp_kb_core::internal::edit::plan::Plan {
+    jp_kb_core::internal::edit::plan::Plan {
+        steps: vec![jp_kb_core::internal::edit::plan::Step {
             path: PathBuf::from(file),
             edits: vec![edit],
             reason: String::new(),

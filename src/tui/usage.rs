@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
-use jp_kb_core::subjects::Resolution;
-use jp_kb_core::usage::{Tally, Usage, time};
+use jp_kb_core::internal::subjects::Resolution;
+use jp_kb_core::internal::usage::{Tally, Usage, time};
 
 /// The window the curator shows: the default of `jp-kb usage`.
 pub const WINDOW: Duration = Duration::from_secs(30 * 86_400);
@@ -129,12 +129,12 @@ impl UsageState {
         };
         let mut line = format!(
             "usage: {} in 30 days · {}",
-            jp_kb_core::plural::count(
+            jp_kb_core::internal::plural::count(
                 usize::try_from(u.loads).unwrap_or(usize::MAX),
                 "load",
                 "loads"
             ),
-            jp_kb_core::plural::count(
+            jp_kb_core::internal::plural::count(
                 usize::try_from(u.sessions).unwrap_or(usize::MAX),
                 "session",
                 "sessions"
@@ -185,7 +185,10 @@ impl UsageState {
 impl UsageState {
     /// What a dialog's option would change, by usage: the subjects its
     /// plan names (entering, leaving or newly disabled, as `topic/slug`).
-    pub fn plan_note(&self, effect: &jp_kb_core::edit::plan::ViewChange) -> Option<String> {
+    pub fn plan_note(
+        &self,
+        effect: &jp_kb_core::internal::edit::plan::ViewChange,
+    ) -> Option<String> {
         self.read.as_ref()?;
         let named: Vec<(&str, &str)> = effect
             .entering
@@ -235,7 +238,7 @@ fn compact(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jp_kb_core::usage::{Entry, Kind};
+    use jp_kb_core::internal::usage::{Entry, Kind};
 
     fn state(lines: &[(&str, &str)]) -> UsageState {
         let mut text = String::new();

@@ -15,8 +15,8 @@ use notify_debouncer_full::notify::{RecursiveMode, Watcher as _};
 use super::event::Event;
 use super::usage::{Read, WINDOW};
 use super::worker::Outbox;
-use jp_kb_core::config::{Environment, LoadOptions};
-use jp_kb_core::usage::{Tally, ledger_path, time};
+use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::usage::{Tally, ledger_path, time};
 
 /// How long after a change the ledger is read (the appends of one burst
 /// arrive together).
@@ -29,7 +29,8 @@ const PACE: Duration = Duration::from_secs(1);
 pub fn spawn(env: &Environment, options: &LoadOptions, outbox: &Outbox) -> Option<()> {
     let data = env.user_data_dir.clone()?;
     let root =
-        jp_kb_core::config::workspace::resolve_root(env, options.workspace.as_deref()).ok()?;
+        jp_kb_core::internal::config::workspace::resolve_root(env, options.workspace.as_deref())
+            .ok()?;
     let path = ledger_path(&data, &root);
     let outbox = std::sync::Arc::clone(outbox);
     std::thread::Builder::new()

@@ -10,10 +10,10 @@ use tempfile::TempDir;
 /// The workspace at `root` loaded in process, with no user or global
 /// configuration.
 pub fn load_kb(root: &Path) -> jp_kb_core::KnowledgeBase {
-    let env = jp_kb_core::config::Environment::workspace_only(root);
-    let options = jp_kb_core::config::LoadOptions {
+    let env = jp_kb_core::internal::config::Environment::workspace_only(root);
+    let options = jp_kb_core::internal::config::LoadOptions {
         workspace: Some(root.to_path_buf()),
-        ..jp_kb_core::config::LoadOptions::default()
+        ..jp_kb_core::internal::config::LoadOptions::default()
     };
     jp_kb_core::KnowledgeBase::load(&env, &options).unwrap()
 }

@@ -84,8 +84,8 @@ fn a_writer_that_cannot_get_the_lock_fails_clearly_and_writes_nothing() {
     let sb = Sandbox::new();
     let config = sb.write("ws/.jp/config.toml", CONFIG);
     sb.write("ws/kb/intro.md", "Intro");
-    let _held = jp_kb_core::edit::write::lock(
-        &jp_kb_core::edit::Boundaries::new([std::env::temp_dir()]),
+    let _held = jp_kb_core::internal::edit::write::lock(
+        &jp_kb_core::internal::edit::Boundaries::new([std::env::temp_dir()]),
         &config,
     )
     .unwrap();
@@ -103,6 +103,6 @@ fn a_writer_that_cannot_get_the_lock_fails_clearly_and_writes_nothing() {
             && stderr.contains("nothing written, try again"),
         "{stderr}"
     );
-    assert!(start.elapsed() >= jp_kb_core::edit::lock::LOCK_TIMEOUT);
+    assert!(start.elapsed() >= jp_kb_core::internal::edit::lock::LOCK_TIMEOUT);
     assert_eq!(std::fs::read_to_string(&config).unwrap(), CONFIG);
 }

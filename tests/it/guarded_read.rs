@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
-use jp_kb_core::config::{Environment, LoadOptions};
-use jp_kb_core::mcp::{self, ReadError};
+use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::mcp::{self, ReadError};
 use rustix::fs::{CWD, RenameFlags};
 use serde_json::json;
 

@@ -11,8 +11,8 @@ use super::common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use jp_kb_core::content::{MAX_RESOURCE_BYTES, MAX_SUBJECT_BYTES};
-use jp_kb_core::mcp::{self, ReadError};
+use jp_kb_core::internal::content::{MAX_RESOURCE_BYTES, MAX_SUBJECT_BYTES};
+use jp_kb_core::internal::mcp::{self, ReadError};
 
 const GIB: u64 = 1 << 30;
 

@@ -1,5 +1,5 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
-//! The MCP request handlers (`jp_kb_core::mcp`) without a process: every golden
+//! The MCP request handlers (`jp_kb_core::internal::mcp`) without a process: every golden
 //! `learn`, `prompt` and `schema` case gives, through the handlers, the same
 //! text as the CLI's expected output; resources list and read by the rules;
 //! the configuration watch notices changes.
@@ -9,8 +9,8 @@ use super::common;
 use std::path::{Path, PathBuf};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::config::{ConfigWatch, Environment, LoadOptions};
-use jp_kb_core::mcp::{self, Body, ReadError};
+use jp_kb_core::internal::config::{ConfigWatch, Environment, LoadOptions};
+use jp_kb_core::internal::mcp::{self, Body, ReadError};
 use serde_json::{Map, Value, json};
 
 use common::fixtures;
@@ -369,11 +369,9 @@ fn config_watch_notices_changes_and_new_layers() {
         workspace: Some(ws.clone()),
         ..LoadOptions::default()
     };
-    let environment = Environment {
-        cwd: ws.join(".jp/kb/t/sub"),
-        global_config_dir: Some(dir.path().join("global")),
-        user_data_dir: Some(dir.path().join("data")),
-    };
+    let environment = Environment::workspace_only(ws.join(".jp/kb/t/sub"))
+        .with_global_config_dir(dir.path().join("global"))
+        .with_user_data_dir(dir.path().join("data"));
     let mut watch = ConfigWatch::new(environment, options);
     assert!(watch.paths().contains(&config));
     assert!(!watch.changed());

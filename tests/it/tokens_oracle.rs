@@ -9,7 +9,7 @@ use super::needs;
 
 use std::path::{Path, PathBuf};
 
-use jp_kb_core::tokens::{count_tokens, pretokenize};
+use jp_kb_core::internal::tokens::{count_tokens, pretokenize};
 use proptest::prelude::*;
 
 fn reference(text: &str) -> usize {

@@ -476,7 +476,7 @@ fn disabling_a_directory_counts_hidden_subjects_and_names_what_leaves_the_prompt
     assert!(!text.contains("skips hidden"), "{text}");
     let expected = format!(
         "disables {} (1 hidden); removes from the prompt: ast-grep/rules",
-        jp_kb_core::plural::count(under.len(), "subject", "subjects")
+        jp_kb_core::internal::plural::count(under.len(), "subject", "subjects")
     );
     assert!(text.contains(&expected), "{text}");
     // Its cost is shown with the option; a pre-loaded subject leaves, so

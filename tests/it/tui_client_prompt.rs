@@ -9,8 +9,8 @@ use super::tui_support;
 use insta::assert_snapshot;
 use jp_kb::tui::client_prompt::Row;
 use jp_kb::tui::command::Command;
-use jp_kb_core::clients::connect::{Client, Texts, plan};
-use jp_kb_core::display::clean_text;
+use jp_kb_core::internal::clients::connect::{Client, Texts, plan};
+use jp_kb_core::internal::display::clean_text;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::layout::Rect;
@@ -35,9 +35,9 @@ fn long_demo(width: u16, height: u16) -> Demo {
 fn connect(d: &mut Demo, client: Client) {
     {
         let kb = &d.h.app.model.as_ref().unwrap().kb;
-        for write in plan(client, kb, &Texts::of(kb)).unwrap() {
-            write.write(&kb.boundaries()).unwrap();
-        }
+        let writes = plan(client, kb, &Texts::of(kb)).unwrap();
+        let mut journal = jp_kb_core::internal::edit::Journal::new(kb.boundaries());
+        jp_kb_core::internal::clients::carry_out::write_all(&writes, &mut journal).unwrap();
     }
     d.h.action(Command::Reload);
 }

@@ -4,7 +4,7 @@
 
 use super::tui_support;
 
-use jp_kb_core::clients::connect::{Client, Texts, plan};
+use jp_kb_core::internal::clients::connect::{Client, Texts, plan};
 use tui_support::Demo;
 
 fn rules(d: &Demo) -> String {
@@ -21,9 +21,9 @@ fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
     let mut d = Demo::new(120, 40);
     {
         let kb = &d.h.app.model.as_ref().unwrap().kb;
-        for write in plan(Client::ClaudeCode, kb, &Texts::of(kb)).unwrap() {
-            write.write(&kb.boundaries()).unwrap();
-        }
+        let writes = plan(Client::ClaudeCode, kb, &Texts::of(kb)).unwrap();
+        let mut journal = jp_kb_core::internal::edit::Journal::new(kb.boundaries());
+        jp_kb_core::internal::clients::carry_out::write_all(&writes, &mut journal).unwrap();
     }
     let original = rules(&d);
     assert_eq!(original, prompt(&d));

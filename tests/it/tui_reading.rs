@@ -65,13 +65,16 @@ fn token_counts_follow_file_stamps_not_directory_events() {
     let (release_now, release_after) = counted(&d, "release.md");
     assert_ne!(release_now, release_stamp, "recounted for its new stamp");
     let root = dir.canonicalize().unwrap();
-    let formatted = jp_kb_core::content::read_formatted(
-        &jp_kb_core::content::Root::new(&root),
+    let formatted = jp_kb_core::internal::content::read_formatted(
+        &jp_kb_core::internal::content::Root::new(&root),
         "release",
         Some("md"),
         &root.join("release.md"),
     );
-    assert_eq!(release_after, jp_kb_core::tokens::count_tokens(&formatted));
+    assert_eq!(
+        release_after,
+        jp_kb_core::internal::tokens::count_tokens(&formatted)
+    );
     assert_ne!(release_after, release_before);
     // The unchanged file keeps the count made for its stamp.
     assert_eq!(
@@ -251,7 +254,7 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
     assert_eq!(model.full_prompt().unwrap(), expected);
     assert_eq!(
         model.prompt_tokens,
-        jp_kb_core::tokens::count_tokens(&expected),
+        jp_kb_core::internal::tokens::count_tokens(&expected),
         "the tally in pieces counts what the whole counts"
     );
     let layout = model.prompt.clone().unwrap();

@@ -53,10 +53,17 @@ impl std::fmt::Display for UnknownTopic {
 
 impl std::error::Error for UnknownTopic {}
 
-/// A loaded knowledge base.
+/// A loaded knowledge base: a workspace's effective configuration and its
+/// topics. Built by [`KnowledgeBase::load`]; its texts are computed on
+/// demand, from the files as they are when asked.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct KnowledgeBase {
+    // Behind the façade (the binary's): the configuration model and the
+    // topics' states are not a stable API.
+    #[doc(hidden)]
     pub loaded: LoadedConfig,
+    #[doc(hidden)]
     pub topics: Vec<TopicState>,
 }
 
@@ -67,6 +74,7 @@ impl KnowledgeBase {
         Ok(Self::from_config(load(env, options)?))
     }
 
+    #[doc(hidden)]
     pub fn from_config(loaded: LoadedConfig) -> Self {
         Self::from_config_with(loaded, &WalkSource::Fresh)
     }
@@ -74,6 +82,7 @@ impl KnowledgeBase {
     /// Like [`KnowledgeBase::load`], with topic directories walked through
     /// `walks`: a long-running process reloads every time and still only
     /// re-walks the directories that changed.
+    #[doc(hidden)]
     pub fn load_with(
         env: &Environment,
         options: &LoadOptions,
@@ -88,6 +97,7 @@ impl KnowledgeBase {
     /// Like [`KnowledgeBase::load`], with walks and resolutions kept in
     /// `walks` until its owner reports a change: for a process that
     /// watches the topic directories (the TUI).
+    #[doc(hidden)]
     pub fn load_watched(
         env: &Environment,
         options: &LoadOptions,
@@ -109,6 +119,15 @@ impl KnowledgeBase {
         Self { loaded, topics }
     }
 
+    /// Resolves every topic now (walks its directory, once): what the
+    /// planner is given, so that it never walks itself.
+    pub fn resolve_all(&self) {
+        for topic in &self.topics {
+            let _ = topic.resolution();
+        }
+    }
+
+    /// The workspace's root directory (canonical).
     pub fn root(&self) -> &Path {
         &self.loaded.root
     }
@@ -119,21 +138,25 @@ impl KnowledgeBase {
         crate::edit::Boundaries::of_config(&self.loaded)
     }
 
+    /// What loading the configuration warned about (unknown keys, …).
     pub fn warnings(&self) -> &[ConfigWarning] {
         &self.loaded.warnings
     }
 
+    #[doc(hidden)]
     pub fn topic(&self, id: &str) -> Option<&TopicState> {
         self.topics.iter().find(|t| t.id() == id)
     }
 
     /// Enabled topics, in configuration order.
+    #[doc(hidden)]
     pub fn enabled_topics(&self) -> impl Iterator<Item = &TopicState> + Clone {
         self.topics.iter().filter(|t| t.enabled())
     }
 
     /// Finds a topic the way the `learn` tool does: exact id, then
     /// case-insensitive title, among enabled topics (contract §5.4).
+    #[doc(hidden)]
     pub fn resolve_topic(&self, name: &str) -> Result<&TopicState, UnknownTopic> {
         topic_named(self.enabled_topics(), name).ok_or_else(|| UnknownTopic {
             name: name.to_owned(),
@@ -144,7 +167,9 @@ impl KnowledgeBase {
         })
     }
 
-    /// `learn(topic[, subjects])`.
+    /// The `learn` tool's answer to `learn(topic[, subjects])`: without
+    /// `subjects` the topic's listing, with them the loaded subjects;
+    /// [`Outcome::Error`] with the exact text the tool answers otherwise.
     pub fn learn(&self, topic: &str, subjects: Option<&[String]>) -> Outcome {
         let state = match self.resolve_topic(topic) {
             Ok(state) => state,
@@ -195,12 +220,14 @@ impl KnowledgeBase {
     /// Appends a piece of the section to `out`: template text as it is, a
     /// pre-loaded subject as `<subject "{slug}">\n{content}\n</subject>`
     /// (reads the file). Every renderer of the section goes through here.
+    #[doc(hidden)]
     pub fn push_piece(&self, piece: &Piece<SubjectAt>, out: &mut String) {
         self.push_piece_in(&Root::new(self.root()), piece, out);
     }
 
     /// [`KnowledgeBase::push_piece`] reading through `root`, a handle on
     /// this knowledge base's root kept across the pieces of a batch.
+    #[doc(hidden)]
     pub fn push_piece_in(&self, root: &Root<'_>, piece: &Piece<SubjectAt>, out: &mut String) {
         match piece {
             Piece::Text(text) => out.push_str(text),
@@ -216,6 +243,7 @@ impl KnowledgeBase {
     /// The `<knowledge>` section as pieces, its pre-loaded subjects named
     /// by position rather than read: what a caller that must not hold the
     /// whole section (the TUI) renders from. `None` when it is absent.
+    #[doc(hidden)]
     pub fn knowledge_pieces(&self) -> Option<Vec<Piece<SubjectAt>>> {
         let mut preloaded = Vec::new();
         let mut available = Vec::new();
@@ -249,6 +277,7 @@ impl KnowledgeBase {
     }
 
     /// The subject a [`SubjectAt`] names.
+    #[doc(hidden)]
     pub fn subject_at(&self, at: SubjectAt) -> Option<&Subject> {
         self.topics
             .get(at.topic)?
@@ -258,6 +287,7 @@ impl KnowledgeBase {
     }
 
     /// Topics the `learn` tool description lists: `(id, title)`.
+    #[doc(hidden)]
     pub fn learnable_topics(&self) -> Vec<(&str, Option<&str>)> {
         self.topics
             .iter()

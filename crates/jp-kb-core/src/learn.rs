@@ -18,7 +18,9 @@ pub const MAX_LISTED_IN_ERROR: usize = 200;
 /// as a failed call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
+    /// The answer's text.
     Success(String),
+    /// The error's text (a failed tool call).
     Error(String),
 }
 

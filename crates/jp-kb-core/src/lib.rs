@@ -2,43 +2,103 @@
 //! is shown from its knowledge base, and plans the edits that curate it.
 //!
 //! No terminal, async runtime, MCP SDK or command-line parser: a Rust
-//! assistant can depend on this crate alone. Layers, lowest first:
-//! [`config`] (workspace, layered files, `--cfg`, `-k`, origins) →
-//! [`subjects`] (walk, slugs, patterns, resolution) → [`content`] (reading
-//! and format handling) → [`render`] (the byte-exact texts) → [`learn`]
-//! and [`kb`] (the texts for a whole workspace) → [`check`] (the linter;
-//! its `report` module renders findings to strings, never to a terminal),
-//! [`mcp`] (the texts of an MCP server's tool, prompt and resources; the
-//! server itself is the binary's), [`clients`] (the files `connect` and
-//! `sync` write for JP, Claude Code and Codex), [`search`] (ranked
-//! lexical search). [`edit`] changes the configuration without touching
-//! anything else, and its planner decides what a curation edit means for
-//! every front end. [`display`] escapes untrusted names and text for
-//! every human-facing output.
+//! assistant can depend on this crate alone. The root is the door: load a
+//! [`KnowledgeBase`] from an [`Environment`] with [`LoadOptions`], read its
+//! texts ([`KnowledgeBase::knowledge_section`], [`KnowledgeBase::learn`],
+//! [`KnowledgeBase::tool_definition`]), lint it with [`check`], plan a
+//! curation edit with [`edit::plan`] and carry it out with [`edit::apply`]
+//! into a [`edit::Journal`]; [`mcp`] has the data of an MCP server's tool,
+//! prompt and resources, [`clients`] what JP, Claude Code and Codex need
+//! and receive. `docs/decisions.md` ("The core's façade") says why the
+//! rest is not public.
 #![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
 
-#[cfg(feature = "check")]
-pub mod check;
-#[cfg(feature = "clients")]
-pub mod clients;
-pub mod config;
-pub mod content;
-pub mod display;
-pub mod edit;
-pub mod frontmatter;
-pub mod kb;
-pub mod learn;
-pub mod mcp;
-pub mod plural;
-pub mod render;
+#[doc(hidden)]
+pub mod internal;
+
+// The crate's own paths (`crate::config::…`, `crate::subjects::…`) name the
+// modules behind the façade; the façade modules below import the rest of
+// their namesakes the same way. `display` and `frontmatter` serve only
+// optional features.
 #[cfg(feature = "search")]
-pub mod search;
-pub mod section_tokens;
-pub mod subjects;
-pub mod topic;
-pub mod unique;
-pub mod usage;
+use internal::search;
+#[allow(unused_imports)]
+use internal::{
+    config, content, display, frontmatter, kb, learn, plural, render, section_tokens, subjects,
+    tokens, topic, unique, usage,
+};
 
-pub use jp_kb_tokens as tokens;
-pub use kb::{KnowledgeBase, UnknownTopic};
-pub use learn::Outcome;
+pub use internal::config::{ConfigError, ConfigWarning, Environment, LoadOptions};
+pub use internal::kb::{KnowledgeBase, UnknownTopic};
+pub use internal::learn::Outcome;
+
+/// The linter: every finding about a knowledge base, with a stable code,
+/// a place and a hint, like a compiler's.
+#[cfg(feature = "check")]
+pub mod check {
+    pub use crate::internal::check::report::{HumanStyle, render_human, render_json_lines};
+    #[allow(unused_imports)]
+    pub(crate) use crate::internal::check::*;
+    pub use crate::internal::check::{
+        CheckReport, Code, Finding, Severity, Thresholds, check, check_knowledge_base,
+    };
+}
+
+/// Curation edits: the planner ([`plan`]) decides what a person's intent
+/// means, [`apply`] carries the plan out (every file checked before any is
+/// written, under locks, never half of it) and records it in a
+/// [`Journal`] as one undo step.
+pub mod edit {
+    pub use crate::internal::edit::apply::Written;
+    #[allow(unused_imports)]
+    pub(crate) use crate::internal::edit::*;
+    pub use crate::internal::edit::{
+        ApplyError, Boundaries, Change, Journal, JournalError, SaveError, WriteError, apply,
+    };
+
+    /// The planner: an [`Intent`] in a [`Workspace`] becomes an [`Answer`]
+    /// — a [`Plan`] to carry out, a [`Question`] with typed options, a
+    /// note that nothing changes, or a [`Refusal`].
+    pub mod plan {
+        pub use crate::internal::config::TopicField;
+        pub use crate::internal::edit::FieldValue;
+        #[allow(unused_imports)]
+        pub(crate) use crate::internal::edit::plan::*;
+        pub use crate::internal::edit::plan::{
+            Alternative, AlternativeKind, Answer, Chosen, Confirm, Counting, DEFAULT_BUDGET, Disk,
+            Intent, List, NoTokens, OnDisk, Plan, Question, Refusal, Step, TokenChange,
+            TokenSource, ViewChange, Workspace, plan,
+        };
+    }
+}
+
+/// What an MCP server serves from a knowledge base: the `learn` tool and
+/// its calls, the `knowledge` prompt and server instructions, and the
+/// `kb://` resources. The server itself (transport, protocol) is the
+/// caller's.
+pub mod mcp {
+    #[allow(unused_imports)]
+    pub(crate) use crate::internal::mcp::*;
+    pub use crate::internal::mcp::{
+        ArgumentError, Body, InstructionsMode, KNOWLEDGE_PROMPT, KNOWLEDGE_PROMPT_DESCRIPTION,
+        LEARN_HINTS, LEARN_TITLE, LearnTool, ModeError, RESOURCE_TEMPLATE, ReadError,
+        ResourceContent, ResourceEntry, SERVER_NAME, ToolHints, Workspace, call_learn,
+        instructions, knowledge_text, learn_tool, list_resources, parse_learn_arguments,
+        read_resource, subject_uri,
+    };
+}
+
+/// The assistants jp-kb connects (JP, Claude Code, Codex): their profiles
+/// (what each receives through which channel), the files `connect` and
+/// `sync` write, and carrying those out through [`edit::apply`].
+#[cfg(feature = "clients")]
+pub mod clients {
+    pub use crate::internal::clients::ClientError;
+    pub use crate::internal::clients::carry_out::write_all;
+    pub use crate::internal::clients::connect::{Client, FileWrite, Part, Texts, plan};
+    pub use crate::internal::clients::profile::{Channel, Profile, client_ids, profile};
+    pub use crate::internal::clients::sync::{plan_sync, stale};
+    #[allow(unused_imports)]
+    pub(crate) use crate::internal::clients::*;
+}

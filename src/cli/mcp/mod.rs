@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use clap::Args;
 use clap::builder::TypedValueParser as _;
-use jp_kb_core::config::ConfigWatch;
-use jp_kb_core::mcp::{InstructionsMode, Workspace};
+use jp_kb_core::internal::config::ConfigWatch;
+use jp_kb_core::internal::mcp::{InstructionsMode, Workspace};
 use rmcp::service::{Peer, RoleServer, ServiceExt};
 
 use super::output::{CliError, print_config_warnings};
@@ -52,8 +52,11 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
             // Only without --cfg/-k: generated files hold the workspace's
             // own configuration.
             if workspace.options.cfg.is_empty() && workspace.options.knowledge.is_empty() {
-                for line in jp_kb_core::clients::sync::refresh_generated(&kb) {
-                    eprintln!("jp-kb mcp: {}", jp_kb_core::display::escape_lines(&line));
+                for line in jp_kb_core::internal::clients::sync::refresh_generated(&kb) {
+                    eprintln!(
+                        "jp-kb mcp: {}",
+                        jp_kb_core::internal::display::escape_lines(&line)
+                    );
                 }
             }
             eprintln!(

@@ -1,5 +1,5 @@
 //! The rmcp `ServerHandler`: each request loads the knowledge base as it is
-//! on disk, calls the library's MCP functions (`jp_kb_core::mcp`) and translates
+//! on disk, calls the library's MCP functions (`jp_kb_core::internal::mcp`) and translates
 //! their plain results into protocol types. No knowledge-base logic here.
 //!
 //! While the knowledge base cannot be loaded (no workspace, a broken
@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::mcp::{
+use jp_kb_core::internal::mcp::{
     self, Body, InstructionsMode, KNOWLEDGE_PROMPT, KNOWLEDGE_PROMPT_DESCRIPTION, LearnTool,
     RESOURCE_TEMPLATE, ReadError, ResourceEntry, Workspace,
 };
@@ -336,5 +336,5 @@ fn read_error(err: &ReadError) -> ErrorData {
 
 /// Text a client sent, cut short enough to echo in an error.
 fn clip(text: &str) -> &str {
-    jp_kb_core::mcp::tool::clip_to(text, 512)
+    jp_kb_core::internal::mcp::tool::clip_to(text, 512)
 }

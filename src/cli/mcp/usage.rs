@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::usage::{
+use jp_kb_core::internal::usage::{
     Entries, Entry, Kind, Ledger, Recorder, served_by_learn, session_id, time,
 };
 use rmcp::RoleServer;
@@ -38,7 +38,10 @@ impl UsageLog {
     pub fn start(data_dir: Option<PathBuf>) -> Option<Arc<Self>> {
         let data_dir = data_dir?;
         let recorder = Recorder::start(Box::new(|line| {
-            eprintln!("jp-kb mcp: {}", jp_kb_core::display::escape_lines(line));
+            eprintln!(
+                "jp-kb mcp: {}",
+                jp_kb_core::internal::display::escape_lines(line)
+            );
         }))?;
         Some(Arc::new(Self {
             recorder,
@@ -110,7 +113,7 @@ impl UsageLog {
             .topic(&topic)
             .and_then(|t| t.resolution())
             .and_then(|r| {
-                let i = jp_kb_core::subjects::pattern::find_exact(r.subjects(), slug)?;
+                let i = jp_kb_core::internal::subjects::pattern::find_exact(r.subjects(), slug)?;
                 Some(r.subjects()[i].slug().to_owned())
             })
             .unwrap_or_else(|| slug.to_owned());
@@ -149,7 +152,7 @@ impl UsageLog {
 
 /// The client's name and version from `initialize`, cut to a sane length.
 fn client(peer: &Peer<RoleServer>) -> (String, String) {
-    let cut = |s: &str| jp_kb_core::mcp::tool::clip_to(s, MAX_CLIENT_BYTES).to_owned();
+    let cut = |s: &str| jp_kb_core::internal::mcp::tool::clip_to(s, MAX_CLIENT_BYTES).to_owned();
     peer.peer_info().map_or_else(
         || ("unknown".to_owned(), String::new()),
         |info| (cut(&info.client_info.name), cut(&info.client_info.version)),

@@ -6,10 +6,10 @@ use ratatui::text::{Line, Span, Text};
 
 use crate::tui::app::App;
 use crate::tui::model::Model;
-use jp_kb_core::config::{TopicField, Valued};
-use jp_kb_core::display::clean_name;
-use jp_kb_core::edit::diff::changed_lines;
-use jp_kb_core::topic::TopicState;
+use jp_kb_core::internal::config::{TopicField, Valued};
+use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::internal::edit::diff::changed_lines;
+use jp_kb_core::internal::topic::TopicState;
 
 fn origin_line(app: &App, model: &Model, key: &str, v: Option<&Valued<String>>) -> Line<'static> {
     match v {

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::centered;
 use crate::tui::app::{App, Choice, Form, FormKind};
-use jp_kb_core::display::clean_name;
+use jp_kb_core::internal::display::clean_name;
 
 pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
     let t = app.theme;

@@ -8,9 +8,9 @@ use ratatui::text::{Line, Span, Text};
 use crate::tui::app::{App, Focus};
 use crate::tui::command::{Command, Tab};
 use crate::tui::keymap::{Scope, bindings, key_for};
-use jp_kb_core::check::report::summary;
-use jp_kb_core::check::{Finding, Severity};
-use jp_kb_core::display::clean_name;
+use jp_kb_core::internal::check::report::summary;
+use jp_kb_core::internal::check::{Finding, Severity};
+use jp_kb_core::internal::display::clean_name;
 
 /// The glyph of a severity (the same in the tab, the topics pane and help).
 pub fn glyph(severity: Severity) -> &'static str {

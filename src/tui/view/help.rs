@@ -118,7 +118,7 @@ pub fn render_messages(app: &App, frame: &mut Frame) {
     } else {
         app.messages
             .iter()
-            .map(|m| Line::raw(jp_kb_core::display::clean_name(m).into_owned()))
+            .map(|m| Line::raw(jp_kb_core::internal::display::clean_name(m).into_owned()))
             .collect()
     };
     frame.render_widget(

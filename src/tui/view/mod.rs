@@ -28,7 +28,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::app::{App, Focus, Mode};
 use super::layout::{Drawn, DrawnList, areas};
-use jp_kb_core::display::clean_text;
+use jp_kb_core::internal::display::clean_text;
 
 pub use findings::location as finding_location;
 pub use help::lines as help_lines;

@@ -11,8 +11,8 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 use super::centered;
 use crate::tui::app::App;
 use crate::tui::picker::{Picker, Row, list_height};
-use jp_kb_core::display::clean_name;
-use jp_kb_core::edit::plan::layers::Layer;
+use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::internal::edit::plan::layers::Layer;
 
 fn state(p: &Picker, layer: &Layer) -> String {
     match (&p.topic, layer.exists, layer.declares, layer.jp_loads) {

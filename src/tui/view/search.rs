@@ -17,7 +17,7 @@ use crate::tui::pane::Tab;
 use crate::tui::preview_rows::{body_width, word_rows};
 use crate::tui::preview_search::{Hit, Hits, Search, find_in};
 use crate::tui::text_rows::char_rows;
-use jp_kb_core::learn::Outcome;
+use jp_kb_core::internal::learn::Outcome;
 
 /// The search shown on the current tab, if any.
 pub fn active(app: &App) -> Option<&Search> {
@@ -245,7 +245,7 @@ pub fn line(app: &App) -> Option<Line<'static>> {
     };
     Some(Line::from(vec![
         Span::styled("/", t.key()),
-        Span::raw(jp_kb_core::display::clean_name(&search.query).into_owned()),
+        Span::raw(jp_kb_core::internal::display::clean_name(&search.query).into_owned()),
         Span::raw("  "),
         count,
         Span::styled("  n/N next/previous · Esc clear", t.muted()),

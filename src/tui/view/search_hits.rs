@@ -13,8 +13,8 @@ use super::subjects::marks;
 use crate::tui::app::App;
 use crate::tui::layout::list_offset;
 use crate::tui::theme::Mark;
-use jp_kb_core::display::{clean_name, clean_text};
-use jp_kb_core::search::{Hit, Snippet};
+use jp_kb_core::internal::display::{clean_name, clean_text};
+use jp_kb_core::internal::search::{Hit, Snippet};
 
 /// Draws the mode over the panes between the banner and the status line.
 pub fn render(app: &App, hits_focused: bool, frame: &mut Frame) {
@@ -147,7 +147,7 @@ fn hit_line(app: &App, hit: &Hit, width: usize) -> Line<'static> {
         Some(n) => format!(
             "score {:.2} · {} tok",
             hit.score,
-            jp_kb_core::plural::thousands(n)
+            jp_kb_core::internal::plural::thousands(n)
         ),
         None => format!("score {:.2} · not shown", hit.score),
     };

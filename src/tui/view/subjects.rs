@@ -14,8 +14,8 @@ use crate::tui::matcher::SlugMatcher;
 use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::theme::Mark;
 use crate::tui::tree::{Row, RowKind};
-use jp_kb_core::display::clean_name;
-use jp_kb_core::subjects::Resolution;
+use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::internal::subjects::Resolution;
 
 /// The markers of subject `i`: its state first, then hidden and file kind.
 pub fn marks(res: &Resolution, i: usize, tokens: Option<&TokenInfo>) -> Vec<Mark> {
@@ -308,7 +308,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
 }
 
 /// Why a topic's subjects cannot be shown, and where `subjects` was set.
-fn topic_error<'a>(app: &App, state: &jp_kb_core::topic::TopicState) -> Paragraph<'a> {
+fn topic_error<'a>(app: &App, state: &jp_kb_core::internal::topic::TopicState) -> Paragraph<'a> {
     let why = state
         .dir
         .as_ref()

@@ -10,7 +10,7 @@ use crate::tui::app::App;
 use crate::tui::model::{Model, PREVIEW_LIMIT};
 use crate::tui::pane::Tab;
 use crate::tui::tree::RowKind;
-use jp_kb_core::display::{clean_name, clean_text, head_lines};
+use jp_kb_core::internal::display::{clean_name, clean_text, head_lines};
 
 /// The shown tab's text (not the Findings tab's), its long texts cut
 /// after `limit` lines: a frame draws what its scroll can show, a search
@@ -64,7 +64,7 @@ fn plain(text: &str, limit: usize) -> Text<'static> {
 /// glob never selects a hidden subject (only its exact slug does), so a
 /// pattern is offered only for what it really learns.
 fn directory_summary(n: usize, hidden: usize, slug_prefix: &str) -> String {
-    let count = jp_kb_core::plural::count(n, "subject", "subjects");
+    let count = jp_kb_core::internal::plural::count(n, "subject", "subjects");
     if hidden == 0 {
         format!("{count}; as a pattern: {slug_prefix}/**")
     } else if hidden == n {
@@ -171,7 +171,7 @@ fn frontmatter_lines(
         None => {}
         Some(Ok(value)) => {
             let width = usize::from(app.size.0).saturating_sub(8).max(20);
-            for line in jp_kb_core::frontmatter::summary_lines(value, width) {
+            for line in jp_kb_core::internal::frontmatter::summary_lines(value, width) {
                 lines.push(Line::styled(
                     format!("  {}", clean_name(&line)),
                     app.theme.muted(),

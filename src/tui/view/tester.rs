@@ -12,8 +12,8 @@ use super::subjects::marks;
 use crate::tui::app::{App, Tester};
 use crate::tui::layout::Areas;
 use crate::tui::preview_rows::word_rows;
-use jp_kb_core::display::clean_name;
-use jp_kb_core::subjects::Resolution;
+use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::internal::subjects::Resolution;
 
 /// What the tester shows under its input: the subjects the pattern
 /// selects (indices into the resolution) and the line saying so.
@@ -28,15 +28,17 @@ fn selection(res: &Resolution, tester: &Tester) -> (Vec<usize>, String) {
         // Count what the entry newly disables by the engine's rules (a
         // disabled glob reaches hidden subjects too), so the count shown
         // is the count Enter then makes.
-        let effect =
-            jp_kb_core::subjects::DisableEffect::of_entries(res, std::slice::from_ref(&pattern));
+        let effect = jp_kb_core::internal::subjects::DisableEffect::of_entries(
+            res,
+            std::slice::from_ref(&pattern),
+        );
         let info = effect.summary();
         (effect.newly, info)
     } else {
         let selected = res.selected_by_pattern(&pattern);
         let info = format!(
             "selects {} (hidden: exact slug only)",
-            jp_kb_core::plural::count(selected.len(), "subject", "subjects")
+            jp_kb_core::internal::plural::count(selected.len(), "subject", "subjects")
         );
         (selected, info)
     }

@@ -13,8 +13,8 @@ use crate::tui::app::App;
 use crate::tui::model::Model;
 use crate::tui::pane::Tab;
 use crate::tui::text_rows::{RowIndexMemo, char_rows, gutter_of};
-use jp_kb_core::display::{clean_name, clean_text, head_lines};
-use jp_kb_core::learn::Outcome;
+use jp_kb_core::internal::display::{clean_name, clean_text, head_lines};
+use jp_kb_core::internal::learn::Outcome;
 
 /// A byte-exact tab's parts.
 pub struct Body<'a> {

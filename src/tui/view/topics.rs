@@ -10,8 +10,8 @@ use super::pane;
 use crate::tui::app::{App, Focus, Loading};
 use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::theme::Mark;
-use jp_kb_core::display::clean_name;
-use jp_kb_core::topic::TopicState;
+use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::internal::topic::TopicState;
 
 /// One topic's row: marker, id, counts (available/learned/hidden/disabled)
 /// and title.

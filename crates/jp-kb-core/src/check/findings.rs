@@ -9,7 +9,9 @@ use std::path::PathBuf;
 /// with `--deny-warnings`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
+    /// Something that keeps the assistant from getting what was meant.
     Error,
+    /// Something that is probably not what was meant.
     Warning,
 }
 
@@ -104,8 +106,11 @@ impl std::fmt::Display for Code {
 
 /// One problem `jp-kb check` found.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Finding {
+    /// Its stable code (`KB001`…).
     pub code: Code,
+    /// Error or warning.
     pub severity: Severity,
     /// One sentence: what is wrong.
     pub message: String,
@@ -117,6 +122,7 @@ pub struct Finding {
     pub line: Option<u32>,
     /// 1-based column (in characters) in `file`, when known.
     pub column: Option<u32>,
+    /// The topic it is about, if any.
     pub topic: Option<String>,
     /// The subject's slug.
     pub subject: Option<String>,
@@ -188,7 +194,7 @@ pub struct Thresholds {
 
 impl Thresholds {
     pub const DEFAULT_MAX_SUBJECT_TOKENS: usize = 10_000;
-    pub const DEFAULT_MAX_PROMPT_TOKENS: usize = 20_000;
+    pub const DEFAULT_MAX_PROMPT_TOKENS: usize = crate::edit::plan::DEFAULT_BUDGET;
 }
 
 impl Default for Thresholds {
@@ -207,6 +213,7 @@ impl Default for Thresholds {
 pub struct CheckReport {
     /// The workspace root, when one was found.
     pub root: Option<PathBuf>,
+    /// Every finding, in the order `check` reports them.
     pub findings: Vec<Finding>,
     /// Source texts by the findings' `file` values.
     pub sources: std::collections::BTreeMap<PathBuf, String>,

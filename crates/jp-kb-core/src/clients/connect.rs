@@ -1,8 +1,9 @@
 //! `jp-kb connect CLIENT`: what one client needs written so that it gets
 //! the `learn` tool and the whole `<knowledge>` section exactly (contract
 //! §8). [`plan`] computes every file's new content from the disk and the
-//! knowledge base without writing; [`FileWrite::write`] puts one on disk
-//! atomically, and only over the bytes that were read.
+//! knowledge base without writing; [`super::carry_out::write_all`] writes
+//! them through the edit core's one apply, only over the bytes that were
+//! read.
 
 use std::path::{Path, PathBuf};
 
@@ -10,9 +11,10 @@ use crate::KnowledgeBase;
 use crate::config::origin::is_editable_toml;
 use crate::config::workspace::config_file_in;
 use crate::edit::Boundaries;
-use crate::edit::write::{read_guarded, write_atomic};
+use crate::edit::write::read_guarded;
 use crate::render::tool::tool_description;
 
+use super::ClientError;
 use super::generated;
 use super::profile::{Channel, Format, Profile, profile};
 use super::toml_merge::Merged;
@@ -20,9 +22,13 @@ use super::{json_merge, toml_merge};
 
 /// A client `connect` knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Client {
+    /// JP itself.
     Jp,
+    /// Claude Code.
     ClaudeCode,
+    /// Codex CLI.
     Codex,
 }
 
@@ -43,7 +49,7 @@ impl Client {
     ///
     /// # Errors
     /// The embedded profile does not parse (a build that a test catches).
-    pub fn profile(self) -> Result<Profile, String> {
+    pub fn profile(self) -> Result<Profile, ClientError> {
         profile(self.name())
     }
 }
@@ -61,9 +67,13 @@ pub enum Part {
 
 /// One file `connect` or `sync` writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FileWrite {
+    /// The client that needs it.
     pub client: Client,
+    /// The file.
     pub path: PathBuf,
+    /// Whether jp-kb owns the whole file or one entry of it.
     pub part: Part,
     /// What the file holds now (`None`: missing).
     pub before: Option<String>,
@@ -77,23 +87,6 @@ impl FileWrite {
     pub fn changed(&self) -> bool {
         self.before.as_deref() != Some(self.after.as_str())
     }
-
-    /// Writes the new content, creating directories inside `bounds` only;
-    /// refuses when the file no longer holds `before`, or when it or a
-    /// directory on its path leads out of `bounds`.
-    ///
-    /// # Errors
-    /// A message naming the file (and, for a link leading out, its real
-    /// target).
-    pub fn write(&self, bounds: &Boundaries) -> Result<(), String> {
-        write_atomic(
-            bounds,
-            &self.path,
-            self.before.as_deref().map(str::as_bytes),
-            self.after.as_bytes(),
-        )
-        .map_err(|e| e.to_string())
-    }
 }
 
 /// Reads a text file through the guarded, bounded open (no link out of
@@ -101,19 +94,24 @@ impl FileWrite {
 ///
 /// # Errors
 /// Unreadable, leading out, or not UTF-8, naming the file.
-pub fn read_text(bounds: &Boundaries, path: &Path) -> Result<Option<String>, String> {
-    match read_guarded(bounds, path).map_err(|e| e.to_string())? {
+pub fn read_text(bounds: &Boundaries, path: &Path) -> Result<Option<String>, ClientError> {
+    match read_guarded(bounds, path)? {
         None => Ok(None),
         Some(bytes) => String::from_utf8(bytes)
             .map(Some)
-            .map_err(|_| format!("{}: not valid UTF-8; not written", path.display())),
+            .map_err(|_| ClientError::NotUtf8 {
+                path: path.to_path_buf(),
+            }),
     }
 }
 
 /// The texts the generated files hold, rendered once per knowledge base.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Texts {
+    /// The `<knowledge>` section (`None`: absent).
     pub section: Option<String>,
+    /// The `learn` tool's description (`None`: no learnable topic).
     pub tool_description: Option<String>,
 }
 
@@ -161,7 +159,7 @@ fn generated_write(
     root: &Path,
     rel: &str,
     texts: &Texts,
-) -> Result<FileWrite, String> {
+) -> Result<FileWrite, ClientError> {
     let path = root.join(rel);
     Ok(FileWrite {
         client,
@@ -183,12 +181,14 @@ fn entry_write(
     root: &Path,
     rel: &str,
     merge: impl Fn(&str) -> Result<Option<Merged>, String>,
-) -> Result<FileWrite, String> {
+) -> Result<FileWrite, ClientError> {
     let path = root.join(rel);
     let before = read_text(bounds, &path)?;
     let current = before.as_deref().unwrap_or("");
-    let merged = merge(current)
-        .map_err(|e| format!("{}: {e}; not written (fix the file first)", path.display()))?;
+    let merged = merge(current).map_err(|message| ClientError::NotMerged {
+        path: path.clone(),
+        message,
+    })?;
     let mut notes = Vec::new();
     let after = match merged {
         Some(Merged { text, removed }) => {
@@ -225,7 +225,7 @@ fn jp_extends(
     root: &Path,
     parent: &str,
     layer: &str,
-) -> Result<Option<FileWrite>, String> {
+) -> Result<Option<FileWrite>, ClientError> {
     // `extends` entries are relative to the declaring file's directory.
     let dir = Path::new(parent).parent().unwrap_or(Path::new(""));
     let from_parent = Path::new(layer)
@@ -238,20 +238,24 @@ fn jp_extends(
     let jp_dir = crate::config::workspace::jp_dir(root);
     if let Some(config) = config_file_in(&jp_dir).filter(|p| !is_editable_toml(p)) {
         let text = read_text(bounds, &config)?.unwrap_or_default();
+        let invalid = |message: String| ClientError::Invalid {
+            path: config.clone(),
+            line: None,
+            message,
+        };
         let value: serde_json::Value = if config.extension().is_some_and(|e| e == "json") {
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", config.display()))?
+            serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?
         } else {
-            serde_norway::from_str(&text).map_err(|e| format!("{}: {e}", config.display()))?
+            serde_norway::from_str(&text).map_err(|e| invalid(e.to_string()))?
         };
         let entries = toml_merge::extends_entries(value.get("extends"));
         if crate::config::layers::extends_reaches(&entries, layer) {
             return Ok(None);
         }
-        return Err(format!(
-            "{}: add `{layer}` to its `extends` so JP loads the generated layer \
-             (jp-kb edits TOML only); nothing written",
-            config.display()
-        ));
+        return Err(ClientError::ExtendsNeeded {
+            path: config,
+            layer: layer.to_owned(),
+        });
     }
     entry_write(Client::Jp, bounds, root, parent, |text| {
         toml_merge::jp_extends(text, layer).map(|text| {
@@ -290,7 +294,10 @@ fn earlier_setups(kb: &KnowledgeBase) -> Vec<String> {
 /// user-workspace layer, which JP loads after the workspace's files and
 /// keeps per machine and per checkout. `None` (with the reason in the
 /// notes of the layer's write) when JP has no user-workspace layer here.
-fn jp_machine_entry(kb: &KnowledgeBase, bounds: &Boundaries) -> Result<Option<FileWrite>, String> {
+fn jp_machine_entry(
+    kb: &KnowledgeBase,
+    bounds: &Boundaries,
+) -> Result<Option<FileWrite>, ClientError> {
     let Some(dir) = &kb.loaded.user_workspace_dir else {
         return Ok(None);
     };
@@ -317,7 +324,11 @@ fn jp_machine_entry(kb: &KnowledgeBase, bounds: &Boundaries) -> Result<Option<Fi
 ///
 /// # Errors
 /// A message naming the file.
-pub fn plan(client: Client, kb: &KnowledgeBase, texts: &Texts) -> Result<Vec<FileWrite>, String> {
+pub fn plan(
+    client: Client,
+    kb: &KnowledgeBase,
+    texts: &Texts,
+) -> Result<Vec<FileWrite>, ClientError> {
     let profile = client.profile()?;
     let root = kb.root();
     let bounds = &kb.boundaries();
@@ -383,7 +394,7 @@ fn server_write(
     profile: &Profile,
     bounds: &Boundaries,
     root: &Path,
-) -> Result<FileWrite, String> {
+) -> Result<FileWrite, ClientError> {
     let table = profile.server_table();
     let facts = &profile.connect;
     match profile.mcp.format {

@@ -3,8 +3,10 @@
 //! and what each client's model receives of jp-kb's texts.
 
 pub mod arrival;
+pub mod carry_out;
 pub mod connect;
 pub mod cut;
+mod error;
 pub mod findings;
 pub mod generated;
 pub mod imports;
@@ -14,3 +16,5 @@ pub mod profile;
 pub mod setup;
 pub mod sync;
 pub mod toml_merge;
+
+pub use error::ClientError;

@@ -7,6 +7,7 @@ use std::fmt;
 
 use toml_edit::{DocumentMut, Item, Table};
 
+use super::ClientError;
 use super::cut::Unit;
 
 /// The profile files, embedded at build time.
@@ -24,6 +25,7 @@ const SOURCES: [(&str, &str); 3] = [
 
 /// A route by which jp-kb text reaches a client's model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Channel {
     /// A system-prompt section the client reads from its own configuration
     /// (JP's `[[assistant.system_prompt_sections]]`).
@@ -143,11 +145,17 @@ pub struct ConnectFacts {
 
 /// One client's profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Profile {
+    /// Its id (`jp`, `claude-code`, `codex`).
     pub id: String,
+    /// Its name for people.
     pub name: String,
+    /// The client version the profile was observed with.
     pub version: String,
+    /// Where and how the client declares MCP servers.
     pub mcp: McpConfig,
+    /// What `connect` writes and tells for it.
     pub connect: ConnectFacts,
     /// In [`Channel::ALL`] order; only the channels the client has.
     pub channels: Vec<ChannelFacts>,
@@ -197,21 +205,22 @@ pub fn client_ids() -> Vec<&'static str> {
 }
 
 /// The profile of client `id`; an unknown id names the known ones.
-pub fn profile(id: &str) -> Result<Profile, String> {
+pub fn profile(id: &str) -> Result<Profile, ClientError> {
     let (file, text) = SOURCES
         .iter()
         .find(|(file, _)| file.trim_end_matches(".toml") == id)
-        .ok_or_else(|| {
-            format!(
-                "unknown client `{id}` (known clients: {})",
-                client_ids().join(", ")
-            )
+        .ok_or_else(|| ClientError::UnknownClient {
+            id: id.to_owned(),
+            known: client_ids().into_iter().map(str::to_owned).collect(),
         })?;
-    parse(text).map_err(|e| format!("assets/clients/{file}: {e}"))
+    parse(text).map_err(|message| ClientError::Profile {
+        file: (*file).to_owned(),
+        message,
+    })
 }
 
 /// Parses a profile file.
-pub fn parse(text: &str) -> Result<Profile, String> {
+pub(crate) fn parse(text: &str) -> Result<Profile, String> {
     let doc: DocumentMut = text.parse().map_err(|e| format!("invalid TOML: {e}"))?;
     let root = doc.as_table();
     let mcp = table(root, "mcp")?;
@@ -337,9 +346,9 @@ mod tests {
     fn every_embedded_profile_parses_and_names_its_file() {
         for id in client_ids() {
             let profile = profile(id);
-            assert_eq!(profile.as_ref().map(|p| p.id.as_str()), Ok(id));
+            assert_eq!(profile.as_ref().map(|p| p.id.as_str()).ok(), Some(id));
         }
-        assert!(profile("cursor").is_err_and(|e| e.contains("claude-code")));
+        assert!(profile("cursor").is_err_and(|e| e.to_string().contains("claude-code")));
     }
 
     #[test]

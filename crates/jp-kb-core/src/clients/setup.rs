@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::ClientError;
 use super::profile::{Channel, Format, Profile};
 use crate::edit::Boundaries;
-use crate::mcp::InstructionsMode;
+use crate::mcp::{InstructionsMode, ModeError};
 
 /// The jp-kb MCP server a client runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +21,7 @@ pub struct Server {
     pub args: Vec<String>,
     /// What `--instructions` in `args` asks for (`Err`: the server does
     /// not start, with this reason).
-    pub mode: Result<InstructionsMode, String>,
+    pub mode: Result<InstructionsMode, ModeError>,
 }
 
 /// What a client's configuration in the workspace gives jp-kb.
@@ -44,7 +45,7 @@ pub struct Setup {
 /// Reads the client's configuration under `root`. A file that exists but
 /// does not parse is an error naming it (and the line, where the parser
 /// says).
-pub fn read_setup(root: &Path, profile: &Profile) -> Result<Setup, String> {
+pub fn read_setup(root: &Path, profile: &Profile) -> Result<Setup, ClientError> {
     let mcp_path = root.join(&profile.mcp.file);
     let channel_files: Vec<PathBuf> = profile
         .channels
@@ -127,12 +128,10 @@ pub fn read_setup(root: &Path, profile: &Profile) -> Result<Setup, String> {
     {
         let path = root.join(file);
         if let Some(bytes) = read_guarded(root, &path)? {
-            setup.memory = Some(String::from_utf8(bytes).map_err(|_| {
-                format!(
-                    "{}: not UTF-8; run `jp-kb sync` to rewrite it",
-                    path.display()
-                )
-            })?);
+            setup.memory = Some(
+                String::from_utf8(bytes)
+                    .map_err(|_| ClientError::NotUtf8 { path: path.clone() })?,
+            );
         }
     }
     Ok(setup)
@@ -147,12 +146,12 @@ fn server(name: &str, args: &[String]) -> Server {
 }
 
 /// The `--instructions` mode `jp-kb mcp`'s arguments ask for.
-pub fn instructions_mode(args: &[String]) -> Result<InstructionsMode, String> {
+pub fn instructions_mode(args: &[String]) -> Result<InstructionsMode, ModeError> {
     let mut mode = InstructionsMode::Full;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let value = if arg == "--instructions" {
-            it.next().ok_or("`--instructions` needs a value")?
+            it.next().ok_or(ModeError::MissingValue)?
         } else if let Some(value) = arg.strip_prefix("--instructions=") {
             value
         } else {
@@ -188,7 +187,7 @@ fn find_server(mcp: &Value, profile: &Profile) -> Option<Server> {
 
 /// Whether `extends` in `parent` (relative to the root) reaches `file`
 /// (relative to the root), as the loader reads it.
-fn reached_by_extends(root: &Path, parent: &str, file: &str) -> Result<bool, String> {
+fn reached_by_extends(root: &Path, parent: &str, file: &str) -> Result<bool, ClientError> {
     let Some(doc) = read_value(root, &root.join(parent), Format::Toml)? else {
         return Ok(false);
     };
@@ -207,33 +206,37 @@ fn reached_by_extends(root: &Path, parent: &str, file: &str) -> Result<bool, Str
 /// A client file's bytes through the guarded, bounded open: nothing that
 /// leads out of the workspace, no FIFO, no device, a size limit (contract
 /// §8). `None` when it does not exist.
-fn read_guarded(root: &Path, path: &Path) -> Result<Option<Vec<u8>>, String> {
-    crate::edit::write::read_guarded(&Boundaries::new([root.to_path_buf()]), path)
-        .map_err(|e| e.to_string())
+fn read_guarded(root: &Path, path: &Path) -> Result<Option<Vec<u8>>, ClientError> {
+    Ok(crate::edit::write::read_guarded(
+        &Boundaries::new([root.to_path_buf()]),
+        path,
+    )?)
 }
 
 /// A file as JSON values (TOML converted), `None` when it does not exist.
-fn read_value(root: &Path, path: &Path, format: Format) -> Result<Option<Value>, String> {
+fn read_value(root: &Path, path: &Path, format: Format) -> Result<Option<Value>, ClientError> {
     let Some(bytes) = read_guarded(root, path)? else {
         return Ok(None);
     };
-    let text =
-        String::from_utf8(bytes).map_err(|_| format!("{}: not valid UTF-8", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| ClientError::NotUtf8 {
+        path: path.to_path_buf(),
+    })?;
     let value = match format {
-        Format::Json => serde_json::from_str(&text)
-            .map_err(|e| format!("{}: invalid JSON: {e}", path.display()))?,
+        Format::Json => serde_json::from_str(&text).map_err(|e| ClientError::Invalid {
+            path: path.to_path_buf(),
+            line: None,
+            message: format!("invalid JSON: {e}"),
+        })?,
         Format::Toml => {
-            let doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
-                let at = e
-                    .span()
-                    .map(|s| format!(":{}", jp_kb_toml::lines::line_col(&text, s.start).0))
-                    .unwrap_or_default();
-                format!(
-                    "{}{at}: invalid TOML: {}",
-                    path.display(),
-                    e.message().trim_end()
-                )
-            })?;
+            let doc: toml_edit::DocumentMut =
+                text.parse()
+                    .map_err(|e: toml_edit::TomlError| ClientError::Invalid {
+                        path: path.to_path_buf(),
+                        line: e
+                            .span()
+                            .map(|s| jp_kb_toml::lines::line_col(&text, s.start).0),
+                        message: format!("invalid TOML: {}", e.message().trim_end()),
+                    })?;
             table_to_json(doc.as_table())
         }
     };

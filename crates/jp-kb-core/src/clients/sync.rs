@@ -8,6 +8,10 @@
 //! `jp-kb sync` overwrites it.
 
 use crate::KnowledgeBase;
+use crate::edit::journal::Journal;
+
+use super::ClientError;
+use super::carry_out::write_all;
 
 use super::connect::{
     Client, FileWrite, Part, Texts, generated_files, is_connected, plan, read_text,
@@ -25,7 +29,7 @@ pub fn connected(kb: &KnowledgeBase) -> Vec<Client> {
 /// its current content (unchanged ones included). The errors are per
 /// client (a client config that does not parse): the other clients are
 /// still planned.
-pub fn plan_sync(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<String>) {
+pub fn plan_sync(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<ClientError>) {
     let clients = connected(kb);
     if clients.is_empty() {
         return (Vec::new(), Vec::new());
@@ -44,7 +48,7 @@ pub fn plan_sync(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<String>) {
 
 /// The files `sync` would change (what `check` reports), and the errors
 /// that would stop it.
-pub fn stale(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<String>) {
+pub fn stale(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<ClientError>) {
     let (writes, errors) = plan_sync(kb);
     (
         writes.into_iter().filter(FileWrite::changed).collect(),
@@ -69,6 +73,7 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
         let Ok(profile) = client.profile() else {
             continue;
         };
+        let mut writes = Vec::new();
         for rel in generated_files(client) {
             let path = root.join(&rel);
             let (Some(was), Some(now)) =
@@ -94,18 +99,24 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
                 ));
                 continue;
             }
-            let write = FileWrite {
+            writes.push(FileWrite {
                 client,
                 path,
                 part: Part::Generated,
                 before: Some(current),
                 after: now,
                 notes: Vec::new(),
-            };
-            match write.write(&bounds) {
-                Ok(()) => lines.push(format!("synced {rel} ({})", client.name())),
-                Err(e) => lines.push(format!("warning: {e}")),
-            }
+            });
+        }
+        // One plan per client: a client whose file cannot be written does
+        // not keep another one stale.
+        let mut journal = Journal::new(bounds.clone());
+        match write_all(&writes, &mut journal) {
+            Ok(_) => lines.extend(writes.iter().map(|w| {
+                let rel = after.display_path(&w.path).display().to_string();
+                format!("synced {rel} ({})", client.name())
+            })),
+            Err(e) => lines.push(format!("warning: {e}")),
         }
     }
     lines
@@ -118,16 +129,35 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
 /// rewrote or could not, for the server's log.
 pub fn refresh_generated(kb: &KnowledgeBase) -> Vec<String> {
     let (writes, _) = plan_sync(kb);
-    let bounds = kb.boundaries();
-    writes
-        .iter()
-        .filter(|w| w.part == Part::Generated && w.changed() && w.before.is_some())
-        .map(|w| {
-            let shown = kb.display_path(&w.path).display().to_string();
-            match w.write(&bounds) {
-                Ok(()) => format!("rewrote {shown}: it was out of date ({})", w.client.name()),
-                Err(e) => format!("{shown} is out of date and could not be rewritten: {e}"),
-            }
-        })
-        .collect()
+    let mut lines = Vec::new();
+    for client in Client::ALL {
+        let stale: Vec<&FileWrite> = writes
+            .iter()
+            .filter(|w| w.client == client)
+            .filter(|w| w.part == Part::Generated && w.changed() && w.before.is_some())
+            .collect();
+        if stale.is_empty() {
+            continue;
+        }
+        let shown = |w: &FileWrite| kb.display_path(&w.path).display().to_string();
+        let mut journal = Journal::new(kb.boundaries());
+        match write_all(stale.iter().copied(), &mut journal) {
+            Ok(_) => lines.extend(stale.iter().map(|w| {
+                format!(
+                    "rewrote {}: it was out of date ({})",
+                    shown(w),
+                    client.name()
+                )
+            })),
+            Err(e) => lines.push(format!(
+                "{} out of date and could not be rewritten: {e}",
+                stale
+                    .iter()
+                    .map(|w| shown(w))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+    lines
 }

@@ -5,16 +5,21 @@ use std::path::PathBuf;
 
 use super::origin::Origin;
 
+/// Why a workspace's configuration cannot be loaded.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConfigError {
+    /// No `.jp/` directory from `start` upwards.
     #[error(
         "no JP workspace found from {start} upwards (a workspace is a directory containing `.jp/`); pass --workspace DIR, or run `jp-kb init`"
     )]
     NoWorkspace { start: PathBuf },
 
+    /// The workspace given does not exist or is not a directory.
     #[error("workspace directory {path} does not exist or is not a directory")]
     BadWorkspace { path: PathBuf },
 
+    /// A configuration file cannot be read.
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -22,6 +27,7 @@ pub enum ConfigError {
         source: std::io::Error,
     },
 
+    /// A configuration file does not parse.
     #[error("{path}:{line}:{column}: invalid {format}: {message}")]
     Parse {
         path: PathBuf,
@@ -31,6 +37,7 @@ pub enum ConfigError {
         message: String,
     },
 
+    /// A value has the wrong type.
     #[error("{origin}: `{key}` must be {expected}, found {found}")]
     WrongType {
         origin: Origin,
@@ -39,6 +46,7 @@ pub enum ConfigError {
         found: &'static str,
     },
 
+    /// A value is not allowed.
     #[error("{origin}: `{key}` has invalid value {value:?}: {reason}")]
     BadValue {
         origin: Origin,
@@ -47,12 +55,15 @@ pub enum ConfigError {
         reason: String,
     },
 
+    /// `extends` leads back to a file already read.
     #[error("`extends` cycle: {}", chain.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" -> "))]
     ExtendsCycle { chain: Vec<PathBuf> },
 
+    /// `extends` names a file that does not exist.
     #[error("{origin}: `extends` names {path}, which does not exist")]
     ExtendsMissing { origin: Origin, path: PathBuf },
 
+    /// A `--cfg` or `-k` value cannot be used.
     #[error("{0}")]
     Usage(String),
 }

@@ -6,6 +6,7 @@
 
 /// One field of a topic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TopicField {
     /// `enable`: whether the topic is offered at all (default true).
     Enable,

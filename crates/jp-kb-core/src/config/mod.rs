@@ -40,6 +40,31 @@ pub struct LoadOptions {
     pub knowledge: Vec<String>,
 }
 
+impl LoadOptions {
+    /// The workspace is the one at (or above) `dir` rather than the one
+    /// found from the environment's current directory.
+    #[must_use]
+    pub fn workspace(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.workspace = Some(dir.into());
+        self
+    }
+
+    /// Adds a `--cfg` value (a file, or `KEY=VALUE`), applied after the
+    /// workspace's layers.
+    #[must_use]
+    pub fn cfg(mut self, value: impl Into<String>) -> Self {
+        self.cfg.push(value.into());
+        self
+    }
+
+    /// Adds a `-k TOPIC/GLOB` pre-load.
+    #[must_use]
+    pub fn knowledge(mut self, pattern: impl Into<String>) -> Self {
+        self.knowledge.push(pattern.into());
+        self
+    }
+}
+
 /// The effective configuration of a workspace and how it was made.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedConfig {

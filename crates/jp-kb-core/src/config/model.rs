@@ -25,6 +25,7 @@ pub struct ArrayPatch {
 /// What one layer says about one topic. `None` means "not set here".
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartialTopic {
+    /// Where the warned-about value is set, when known.
     pub origin: Option<Origin>,
     pub enable: Option<Valued<bool>>,
     pub title: Option<Valued<String>>,
@@ -165,8 +166,10 @@ fn dedup_values(items: &[Valued<String>]) -> Vec<String> {
 
 /// A non-fatal finding about the configuration (an unknown key, say).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ConfigWarning {
     pub origin: Option<Origin>,
+    /// What is wrong.
     pub message: String,
 }
 

@@ -10,7 +10,9 @@ use super::origin::Origin;
 /// process by [`Environment::from_process`]; tests build their own so a
 /// developer's own configuration never leaks in.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Environment {
+    /// The directory the workspace is looked for from.
     pub cwd: PathBuf,
     /// Directory of the user-global `config.toml`.
     pub global_config_dir: Option<PathBuf>,
@@ -28,6 +30,22 @@ impl Environment {
             global_config_dir: None,
             user_data_dir: None,
         }
+    }
+
+    /// [`Environment::workspace_only`] with JP's user-global configuration
+    /// directory (its `config.toml` is a layer).
+    #[must_use]
+    pub fn with_global_config_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.global_config_dir = Some(dir.into());
+        self
+    }
+
+    /// … with JP's user data directory (it holds the user-workspace
+    /// layer, `workspace/<name>-<id>/`).
+    #[must_use]
+    pub fn with_user_data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.user_data_dir = Some(dir.into());
+        self
     }
 
     /// Reads `JP_GLOBAL_CONFIG_DIR`, `XDG_CONFIG_HOME`, `JP_USER_DATA_DIR`,

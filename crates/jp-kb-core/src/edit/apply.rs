@@ -22,8 +22,8 @@ use crate::edit::write::{Saved, read_guarded, save_with, write_atomic};
 #[non_exhaustive]
 pub enum ApplyError {
     /// A file the plan would create would hide another one.
-    #[error("{0}")]
-    NotCreatable(String),
+    #[error(transparent)]
+    NotCreatable(#[from] crate::edit::target::WouldHide),
     /// A step cannot be computed (its file does not parse, a value has a
     /// wrong type, …), found before anything was written.
     #[error("{}: {source}", path.display())]
@@ -77,7 +77,7 @@ pub fn apply(plan: &Plan, journal: &mut Journal) -> Result<Vec<Written>, ApplyEr
 /// Every step computed on the file as it is now, nothing written.
 fn check(plan: &Plan, journal: &Journal) -> Result<(), ApplyError> {
     for step in &plan.steps {
-        crate::edit::target::creatable(&step.path).map_err(ApplyError::NotCreatable)?;
+        crate::edit::target::creatable(&step.path)?;
         journal.bounds().resolve(&step.path)?;
         let current = read_guarded(journal.bounds(), &step.path)?;
         let text = match &current {
@@ -94,7 +94,7 @@ fn check(plan: &Plan, journal: &Journal) -> Result<(), ApplyError> {
         };
         let applied = step.apply(text).map_err(edit_err)?;
         if applied.changed {
-            crate::edit::locate::parse_document(&applied.text).map_err(edit_err)?;
+            crate::edit::valid::parses(&step.path, &applied.text).map_err(edit_err)?;
         }
     }
     Ok(())

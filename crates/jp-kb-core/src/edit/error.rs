@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 /// Why an edit could not be computed. Nothing is written when one occurs.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EditError {
     /// The input is not valid TOML.
     #[error("invalid TOML at line {line}, column {column}: {message}")]
@@ -39,6 +40,10 @@ pub enum EditError {
     /// The edit itself makes no sense (empty id, text for `enable`, …).
     #[error("invalid edit: {0}")]
     InvalidEdit(String),
+    /// The file no longer holds what was read when the change was
+    /// computed ([`crate::edit::Edit::WholeFile`]); it is left alone.
+    #[error("the file changed since it was read; not overwritten")]
+    Changed,
     /// jp-kb could not produce a correct result; the input is untouched.
     #[error("internal error, nothing changed: {0}")]
     Internal(String),
@@ -75,6 +80,7 @@ fn known_topics(known: &[String]) -> String {
 
 /// Why an atomic write did not happen. The target file is unchanged.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WriteError {
     /// The file no longer holds the bytes the caller read.
     #[error("{}: the file changed since it was read; not overwritten", path.display())]
@@ -112,15 +118,19 @@ pub enum WriteError {
 
 /// Why `save` did not write.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SaveError {
+    /// The file cannot be read.
     #[error("{}: cannot read: {source}", path.display())]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
+    /// The file is not UTF-8.
     #[error("{}: not valid UTF-8, so not valid TOML; nothing written", path.display())]
     NotUtf8 { path: PathBuf },
+    /// The edit cannot be applied to the file.
     #[error("{}: {source}", path.display())]
     Edit {
         path: PathBuf,
@@ -130,12 +140,14 @@ pub enum SaveError {
     /// Another program changed the file twice while jp-kb was saving.
     #[error("{}: the file kept changing while being saved (re-read and re-applied once); nothing written, try again", path.display())]
     Conflict { path: PathBuf },
+    /// Writing the file failed.
     #[error(transparent)]
     Write(WriteError),
 }
 
 /// Why an undo or redo was refused or failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum JournalError {
     /// The file no longer holds what the journal expects.
     #[error("{}: changed since jp-kb edited it; refusing to {action}", path.display())]

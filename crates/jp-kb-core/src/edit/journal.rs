@@ -16,11 +16,15 @@ use crate::edit::write::{Saved, read_guarded, remove_checked, save, save_with, w
 
 /// One saved edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Change {
+    /// The file.
     pub path: PathBuf,
     /// `None`: the edit created the file (undo removes it again).
     pub before: Option<Vec<u8>>,
+    /// What the change wrote.
     pub after: Vec<u8>,
+    /// What changed, in one line.
     pub summary: String,
 }
 

@@ -6,8 +6,10 @@
 
 use crate::config::TopicField;
 
-/// One change to a topic of a TOML file.
+/// One change to a topic of a TOML file, or a whole file replaced: what
+/// a plan's [`Step`](crate::edit::plan::Step) does to its file.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Edit {
     /// Append patterns to `learned` (those already there are skipped).
     AddLearned {
@@ -50,6 +52,16 @@ pub enum Edit {
     UnsetField { topic: String, field: TopicField },
     /// Remove every line and entry defining the topic.
     RemoveTopic { topic: String },
+    /// The whole file becomes `text`, when it still holds `expected`
+    /// (`None`: missing or empty): the files `connect` and `sync` write
+    /// (client files), computed from the disk before the plan and so
+    /// refused when another program changed them since.
+    WholeFile {
+        expected: Option<String>,
+        text: String,
+        /// What the change is, for the person (`updated`, `created`).
+        summary: String,
+    },
 }
 
 /// The fields of a new topic ([`Edit::AddTopic`]) with their values, in
@@ -70,12 +82,15 @@ pub(crate) fn new_topic_fields<'a>(
 
 /// A field's new value: `Bool` for `enable`, `Text` for the others.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FieldValue {
+    /// A text (`title`, `introduction`, `description`, `subjects`).
     Text(String),
+    /// A flag (`enable`).
     Bool(bool),
 }
 
-/// The result of [`apply_edit`](crate::edit::apply_edit).
+/// What applying an [`Edit`] (or a step's edits) to a file's text gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {
     /// The new file content (the input itself when nothing changed).

@@ -14,11 +14,11 @@
 
 pub mod apply;
 pub mod diff;
-mod error;
-mod fields;
+pub(crate) mod error;
+pub(crate) mod fields;
 pub mod journal;
-mod kinds;
-mod lists;
+pub(crate) mod kinds;
+pub(crate) mod lists;
 pub mod locate;
 pub mod lock;
 pub mod merge;
@@ -29,7 +29,8 @@ pub mod plan;
 pub mod target;
 pub mod temp;
 pub(crate) mod topic;
-mod verify;
+pub(crate) mod valid;
+pub(crate) mod verify;
 pub mod write;
 
 pub use crate::config::TopicField;

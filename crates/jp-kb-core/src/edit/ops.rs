@@ -25,6 +25,14 @@ pub use crate::edit::kinds::{Applied, Edit, FieldValue};
 /// does, `WrongType` when a value in the way has an unexpected type (it is
 /// never rewritten), `InvalidEdit` for nonsensical edits.
 pub fn apply(source: &str, edit: &Edit) -> Result<Applied, EditError> {
+    if let Edit::WholeFile {
+        expected,
+        text,
+        summary,
+    } = edit
+    {
+        return whole_file(source, expected.as_deref(), text, summary);
+    }
     validate(edit)?;
     let (text, summary) = compute(source, edit)?;
     match text {
@@ -74,8 +82,27 @@ pub fn apply_declaring(source: &str, edit: &Edit) -> Result<Applied, EditError> 
     }
 }
 
+/// [`Edit::WholeFile`]: no splice and no meaning to check, only that the
+/// file is still what the caller read.
+fn whole_file(
+    source: &str,
+    expected: Option<&str>,
+    text: &str,
+    summary: &str,
+) -> Result<Applied, EditError> {
+    if source != expected.unwrap_or("") {
+        return Err(EditError::Changed);
+    }
+    Ok(Applied {
+        text: text.to_owned(),
+        changed: text != source,
+        summary: summary.to_owned(),
+    })
+}
+
 fn validate(edit: &Edit) -> Result<(), EditError> {
     let id = match edit {
+        Edit::WholeFile { .. } => return Ok(()),
         Edit::AddTopic { id, .. } => id,
         Edit::AddLearned { topic, .. }
         | Edit::RemoveLearned { topic, .. }
@@ -131,6 +158,7 @@ type Outcome = (Option<String>, String);
 
 fn compute(source: &str, edit: &Edit) -> Result<Outcome, EditError> {
     match edit {
+        Edit::WholeFile { text, summary, .. } => Ok((Some(text.clone()), summary.clone())),
         Edit::AddLearned { topic, patterns } => {
             list_edit(source, topic, TopicField::Learned, ListOp::Add(patterns))
         }

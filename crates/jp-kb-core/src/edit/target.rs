@@ -101,29 +101,51 @@ pub fn for_new_topic(loaded: &LoadedConfig) -> ChosenFile {
         )
 }
 
-/// Refuses to create `path` when it would hide a JSON/YAML file of the
-/// same layer (a new `config.toml` beside `config.yaml` takes precedence
-/// and every topic of the YAML file vanishes). The message names that
-/// file and suggests `--file`.
-pub fn creatable(path: &Path) -> Result<(), String> {
-    let Some(hidden) = shadowed_by_creating(path) else {
-        return Ok(());
-    };
-    let instead = if path.file_name().is_some_and(|n| n == "config.toml") {
+/// A file jp-kb will not create: it would take the place of `hidden`, a
+/// JSON/YAML file of the same layer (contract §7).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{}: not created: it would take the place of {}, and every setting there would be \
+     ignored; convert that file to TOML yourself, or name a TOML file to edit with \
+     `--file PATH`{}",
+    path.display(),
+    hidden.display(),
+    instead(path)
+)]
+pub struct WouldHide {
+    /// The file that would be created.
+    pub path: PathBuf,
+    /// The file it would hide.
+    pub hidden: PathBuf,
+}
+
+/// For a `config.toml`, the `kb.toml` beside it, to edit instead.
+fn instead(path: &Path) -> String {
+    if path.file_name().is_some_and(|n| n == "config.toml") {
         format!(
             " (e.g. `--file {}`)",
             path.with_file_name("kb.toml").display()
         )
     } else {
         String::new()
-    };
-    Err(format!(
-        "{}: not created: it would take the place of {}, and every setting there would be \
-         ignored; convert that file to TOML yourself, or name a TOML file to edit with \
-         `--file PATH`{instead}",
-        path.display(),
-        hidden.display(),
-    ))
+    }
+}
+
+/// Refuses to create `path` when it would hide a JSON/YAML file of the
+/// same layer (a new `config.toml` beside `config.yaml` takes precedence
+/// and every topic of the YAML file vanishes). The message names that
+/// file and suggests `--file`.
+///
+/// # Errors
+/// [`WouldHide`], naming both files.
+pub fn creatable(path: &Path) -> Result<(), WouldHide> {
+    match shadowed_by_creating(path) {
+        None => Ok(()),
+        Some(hidden) => Err(WouldHide {
+            path: path.to_path_buf(),
+            hidden,
+        }),
+    }
 }
 
 /// The file that sets `field`, else the file that sets `subjects`, else
@@ -196,7 +218,7 @@ mod tests {
         let jp = dir.path();
         assert!(creatable(&jp.join("config.toml")).is_ok());
         std::fs::write(jp.join("config.yaml"), "kb: {}\n").unwrap();
-        let err = creatable(&jp.join("config.toml")).unwrap_err();
+        let err = creatable(&jp.join("config.toml")).unwrap_err().to_string();
         assert!(
             err.contains("config.yaml") && err.contains("--file"),
             "{err}"
@@ -207,7 +229,8 @@ mod tests {
         assert!(
             creatable(&jp.join("kb.toml"))
                 .unwrap_err()
-                .contains("kb.json")
+                .hidden
+                .ends_with("kb.json")
         );
         // An existing file is edited, not created.
         std::fs::write(jp.join("kb.toml"), "").unwrap();

@@ -384,7 +384,7 @@ fn save_locked(
                 after,
             });
         }
-        crate::edit::locate::parse_document(&applied.text).map_err(edit_err)?;
+        crate::edit::valid::parses(path, &applied.text).map_err(edit_err)?;
         let after = applied.text.as_bytes().to_vec();
         match write_locked(&target, before.as_deref(), &after, &mut || hook(attempt)) {
             Ok(()) => {

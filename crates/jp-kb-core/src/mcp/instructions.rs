@@ -13,6 +13,7 @@ use crate::render::{AvailableTopic, render_menu};
 
 /// Which part of the `<knowledge>` section the server instructions carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum InstructionsMode {
     /// The whole section, exactly as `jp-kb prompt` prints it.
     #[default]
@@ -42,18 +43,27 @@ impl fmt::Display for InstructionsMode {
     }
 }
 
+/// Why `--instructions` was not understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModeError {
+    /// A mode with no such name.
+    #[error("unknown instructions mode `{0}` (expected one of: {names})", names = InstructionsMode::NAMES.join(", "))]
+    Unknown(String),
+    /// `--instructions` ends the arguments.
+    #[error("`--instructions` needs a value")]
+    MissingValue,
+}
+
 impl FromStr for InstructionsMode {
-    type Err = String;
+    type Err = ModeError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "full" => Ok(Self::Full),
             "menu" => Ok(Self::Menu),
             "none" => Ok(Self::None),
-            other => Err(format!(
-                "unknown instructions mode `{other}` (expected one of: {})",
-                Self::NAMES.join(", ")
-            )),
+            other => Err(ModeError::Unknown(other.to_owned())),
         }
     }
 }

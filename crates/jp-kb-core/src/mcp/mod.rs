@@ -15,12 +15,15 @@ pub mod search;
 pub mod tool;
 pub mod uri;
 
-pub use instructions::{InstructionsMode, instructions, knowledge_menu, unavailable_text};
+pub use instructions::{
+    InstructionsMode, ModeError, instructions, knowledge_menu, unavailable_text,
+};
 pub use resource::{
     Body, ReadError, ResourceContent, ResourceEntry, list_resources, read_resource,
 };
 pub use tool::{
-    LEARN_HINTS, LEARN_TITLE, LearnTool, ToolHints, call_learn, learn_tool, parse_learn_arguments,
+    ArgumentError, LEARN_HINTS, LEARN_TITLE, LearnTool, ToolHints, call_learn, learn_tool,
+    parse_learn_arguments,
 };
 pub use uri::{RESOURCE_TEMPLATE, parse_subject_uri, subject_uri};
 
@@ -44,8 +47,11 @@ pub const KNOWLEDGE_PROMPT_DESCRIPTION: &str = "The <knowledge> section of JP's 
 /// knowledge base afresh from these, so an edit on disk is in the next
 /// answer; topic directories that did not change are not walked again.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Workspace {
+    /// The process facts.
     pub env: Environment,
+    /// `--workspace`, `--cfg`, `-k`.
     pub options: LoadOptions,
     walks: Arc<WalkCache>,
 }

@@ -24,13 +24,17 @@ use super::uri::{parse_subject_uri, subject_uri};
 
 /// One listed resource.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ResourceEntry {
+    /// Its `kb://` URI.
     pub uri: String,
     /// `{topic}/{slug}`: unique across topics.
     pub name: String,
     /// The slug.
     pub title: String,
+    /// What it is (its size).
     pub description: String,
+    /// Its MIME type.
     pub mime_type: &'static str,
     /// Size on disk, in bytes.
     pub size: u64,
@@ -83,39 +87,49 @@ pub enum Body {
 
 /// What reading a resource gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ResourceContent {
     pub uri: String,
     pub mime_type: &'static str,
+    /// Its content.
     pub body: Body,
 }
 
 /// Why a resource cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
+    /// Not a `kb://` subject URI.
     #[error("not a subject URI: {0:?} (expected kb://{{topic}}/{{slug}})")]
     InvalidUri(String),
+    /// No enabled topic of that id.
     #[error("resource not found: {uri} (no enabled topic \"{topic}\")")]
     UnknownTopic { uri: String, topic: String },
+    /// The topic's directory cannot be read.
     #[error("resource not found: {uri} (topic \"{topic}\" cannot be read: {reason})")]
     TopicUnreadable {
         uri: String,
         topic: String,
         reason: String,
     },
+    /// The topic has no such subject.
     #[error("resource not found: {uri} (topic \"{topic}\" has no subject \"{slug}\")")]
     NoSubject {
         uri: String,
         topic: String,
         slug: String,
     },
+    /// The subject is disabled.
     #[error("Subject \"{slug}\" of topic \"{topic}\" is disabled and cannot be read.")]
     Disabled { topic: String, slug: String },
+    /// The subject's file cannot be read.
     #[error("subject \"{slug}\" of topic \"{topic}\" cannot be read: {reason}")]
     Unreadable {
         topic: String,
         slug: String,
         reason: String,
     },
+    /// The subject is larger than a resource may be.
     #[error(
         "subject \"{slug}\" of topic \"{topic}\" is too large to read as a resource: {bytes} bytes, above the limit of {limit} bytes"
     )]

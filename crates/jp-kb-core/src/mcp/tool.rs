@@ -24,10 +24,15 @@ pub const LEARN_TITLE: &str = "Learn from the knowledge base";
     clippy::struct_excessive_bools,
     reason = "the four boolean hints MCP defines"
 )]
+#[non_exhaustive]
 pub struct ToolHints {
+    /// `readOnlyHint`.
     pub read_only: bool,
+    /// `destructiveHint`.
     pub destructive: bool,
+    /// `idempotentHint`.
     pub idempotent: bool,
+    /// `openWorldHint`.
     pub open_world: bool,
 }
 
@@ -49,9 +54,13 @@ pub const MAX_PATTERN_BYTES: usize = 4096;
 
 /// The `learn` tool as MCP lists it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct LearnTool {
+    /// The tool's name (`learn`).
     pub name: &'static str,
+    /// Its human title.
     pub title: &'static str,
+    /// Its annotations.
     pub hints: ToolHints,
     /// The dynamic description: the summary and the learnable topics.
     pub description: String,
@@ -96,63 +105,85 @@ pub fn unavailable_tool(why: &str) -> Option<LearnTool> {
     })
 }
 
+/// What the `learn` tool takes, said after every argument error.
+const USAGE: &str = "the `learn` tool takes `topic` (a string) and optionally `subjects` (a string, an array of strings, or null)";
+
+/// Why a `learn` call's arguments were refused (the tool result's text,
+/// with `isError`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArgumentError {
+    /// An argument the schema does not have (its name, clipped).
+    #[error("Unknown argument `{0}`: {USAGE}.")]
+    Unknown(String),
+    /// `topic` is absent.
+    #[error("Missing argument `topic`: {USAGE}.")]
+    MissingTopic,
+    /// `topic` is not a string.
+    #[error("`topic` must be a string: {USAGE}.")]
+    TopicNotString,
+    /// `topic` is longer than the limit (its length in bytes).
+    #[error("`topic` is {0} bytes long; at most {MAX_TOPIC_BYTES} are accepted.")]
+    TopicTooLong(usize),
+    /// `subjects` is neither a string, an array of strings nor null.
+    #[error("`subjects` must be a string, an array of strings, or null: {USAGE}.")]
+    BadSubjects,
+    /// More patterns than the limit (their count).
+    #[error("`subjects` has {0} patterns; at most {MAX_PATTERNS} are accepted in one call.")]
+    TooManyPatterns(usize),
+    /// A pattern longer than the limit (its length in bytes).
+    #[error("A pattern of `subjects` is {0} bytes long; at most {MAX_PATTERN_BYTES} are accepted.")]
+    PatternTooLong(usize),
+}
+
 /// A call's arguments, checked against the schema: `topic` a string;
 /// `subjects` a string, an array of strings, null or absent; nothing else.
 /// An empty array lists the topic, like `jp-kb learn TOPIC` without
 /// patterns.
+///
+/// # Errors
+/// [`ArgumentError`], what the schema refuses.
 pub fn parse_learn_arguments(
     arguments: Option<&Map<String, Value>>,
-) -> Result<(String, Option<Vec<String>>), String> {
-    const USAGE: &str = "the `learn` tool takes `topic` (a string) and optionally `subjects` (a string, an array of strings, or null)";
+) -> Result<(String, Option<Vec<String>>), ArgumentError> {
     let empty = Map::new();
     let arguments = arguments.unwrap_or(&empty);
     if let Some(key) = arguments
         .keys()
         .find(|k| !matches!(k.as_str(), "topic" | "subjects"))
     {
-        return Err(format!("Unknown argument `{}`: {USAGE}.", clip(key)));
+        return Err(ArgumentError::Unknown(clip(key).to_owned()));
     }
     let topic = match arguments.get("topic") {
         Some(Value::String(topic)) => topic.clone(),
-        Some(_) => return Err(format!("`topic` must be a string: {USAGE}.")),
-        None => return Err(format!("Missing argument `topic`: {USAGE}.")),
+        Some(_) => return Err(ArgumentError::TopicNotString),
+        None => return Err(ArgumentError::MissingTopic),
     };
     if topic.len() > MAX_TOPIC_BYTES {
-        return Err(format!(
-            "`topic` is {} bytes long; at most {MAX_TOPIC_BYTES} are accepted.",
-            topic.len()
-        ));
+        return Err(ArgumentError::TopicTooLong(topic.len()));
     }
-    let bad_subjects =
-        || format!("`subjects` must be a string, an array of strings, or null: {USAGE}.");
     let patterns = match arguments.get("subjects") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(vec![s.clone()]),
         Some(Value::Array(items)) => {
             if items.len() > MAX_PATTERNS {
-                return Err(format!(
-                    "`subjects` has {} patterns; at most {MAX_PATTERNS} are accepted in one call.",
-                    items.len()
-                ));
+                return Err(ArgumentError::TooManyPatterns(items.len()));
             }
             let patterns = items
                 .iter()
                 .map(|v| v.as_str().map(str::to_owned))
                 .collect::<Option<Vec<String>>>()
-                .ok_or_else(bad_subjects)?;
+                .ok_or(ArgumentError::BadSubjects)?;
             (!patterns.is_empty()).then_some(patterns)
         }
-        Some(_) => return Err(bad_subjects()),
+        Some(_) => return Err(ArgumentError::BadSubjects),
     };
     if let Some(long) = patterns
         .iter()
         .flatten()
         .find(|p| p.len() > MAX_PATTERN_BYTES)
     {
-        return Err(format!(
-            "A pattern of `subjects` is {} bytes long; at most {MAX_PATTERN_BYTES} are accepted.",
-            long.len()
-        ));
+        return Err(ArgumentError::PatternTooLong(long.len()));
     }
     Ok((topic, patterns))
 }
@@ -162,7 +193,7 @@ pub fn parse_learn_arguments(
 pub fn call_learn(kb: &KnowledgeBase, arguments: Option<&Map<String, Value>>) -> Outcome {
     match parse_learn_arguments(arguments) {
         Ok((topic, patterns)) => kb.learn(&topic, patterns.as_deref()),
-        Err(message) => Outcome::Error(message),
+        Err(why) => Outcome::Error(why.to_string()),
     }
 }
 
@@ -182,7 +213,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn args(value: &Value) -> Result<(String, Option<Vec<String>>), String> {
+    fn args(value: &Value) -> Result<(String, Option<Vec<String>>), ArgumentError> {
         parse_learn_arguments(value.as_object())
     }
 
@@ -232,7 +263,9 @@ mod tests {
         let long = "x".repeat(MAX_PATTERN_BYTES + 1);
         assert!(args(&json!({"topic": "p", "subjects": long})).is_err());
         let key = "é".repeat(100);
-        let err = args(&json!({"topic": "p", key: 1})).unwrap_err();
+        let err = args(&json!({"topic": "p", key: 1}))
+            .unwrap_err()
+            .to_string();
         assert!(err.len() < 300, "{err}");
     }
 }

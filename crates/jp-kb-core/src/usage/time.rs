@@ -62,18 +62,24 @@ pub fn ago(t: u64, now: u64) -> String {
     }
 }
 
+/// A `--since` value that is not a duration (the text given).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a duration: write a number and a unit (s, m, h, d, w), like 30d or 12h, or `all`"
+)]
+pub struct NotADuration(pub String);
+
 /// Parses a `--since` duration: a number and a unit (`s`, `m`, `h`, `d`,
 /// `w`), like `30d` or `12h`; `all` for no limit (`None`).
-pub fn parse_duration(text: &str) -> Result<Option<Duration>, String> {
+///
+/// # Errors
+/// [`NotADuration`].
+pub fn parse_duration(text: &str) -> Result<Option<Duration>, NotADuration> {
     let text = text.trim();
     if text.eq_ignore_ascii_case("all") {
         return Ok(None);
     }
-    let bad = || {
-        format!(
-            "`{text}` is not a duration: write a number and a unit (s, m, h, d, w), like 30d or 12h, or `all`"
-        )
-    };
+    let bad = || NotADuration(text.to_owned());
     let split = text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
     let (n, unit) = text.split_at(split);
     let n: u64 = n.parse().map_err(|_| bad())?;

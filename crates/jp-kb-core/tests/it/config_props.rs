@@ -9,8 +9,8 @@
 
 use std::path::Path;
 
-use jp_kb_core::check::{Thresholds, check};
-use jp_kb_core::config::{Environment, LoadOptions, load};
+use jp_kb_core::internal::check::{Thresholds, check};
+use jp_kb_core::internal::config::{Environment, LoadOptions, load};
 use proptest::prelude::*;
 
 const TOML: &str = "# ünïcödé 日本\n[kb.topic.\"é日\"]\ntitle = \"Tïtle 😀\"\nintroduction = '''\nmulti ñ\n'''\nsubjects = \"kb\"\nlearned = [\"a\", \"é/ü\", { x = 1 }]\n[kb.topic.b]\ndisabled = { value = [\"日本\"], strategy = \"append\" }\nextends = [\"nope-é.toml\"]\n";
@@ -112,9 +112,9 @@ fn load_and_check(root: &Path, name: &str, text: &str) {
         assert!(source.is_char_boundary(span.end), "{finding:?}");
     }
     // Rendering must not panic either.
-    let _ = jp_kb_core::check::report::render_human(
+    let _ = jp_kb_core::internal::check::report::render_human(
         &report,
-        jp_kb_core::check::report::HumanStyle::default(),
+        jp_kb_core::internal::check::report::HumanStyle::default(),
     );
 }
 

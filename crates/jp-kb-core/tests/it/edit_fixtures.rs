@@ -14,7 +14,7 @@ mod edit_spec;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use jp_kb_core::edit::{Edit, EditError, apply_edit as apply};
+use jp_kb_core::internal::edit::{Edit, EditError, apply_edit as apply};
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/edit")
@@ -29,7 +29,7 @@ fn read(path: &Path) -> Option<String> {
 /// The error a second application may give instead of "no change".
 fn repeat_is_noop(
     edit: &Edit,
-    again: &Result<jp_kb_core::edit::Applied, EditError>,
+    again: &Result<jp_kb_core::internal::edit::Applied, EditError>,
     after: &str,
 ) -> bool {
     match (edit, again) {

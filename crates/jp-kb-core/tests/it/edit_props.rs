@@ -10,7 +10,9 @@ use std::fmt::Write as _;
 
 use proptest::prelude::*;
 
-use jp_kb_core::edit::{Edit, EditError, FieldValue, TopicField, apply_edit as apply, list_topics};
+use jp_kb_core::internal::edit::{
+    Edit, EditError, FieldValue, TopicField, apply_edit as apply, list_topics,
+};
 
 const IDS: [&str; 4] = ["alpha", "beta", "my.topic", "g-2"];
 
@@ -320,7 +322,7 @@ fn document() -> impl Strategy<Value = String> {
         )
 }
 
-fn ok(text: &str, edit: &Edit) -> Result<jp_kb_core::edit::Applied, TestCaseError> {
+fn ok(text: &str, edit: &Edit) -> Result<jp_kb_core::internal::edit::Applied, TestCaseError> {
     apply(text, edit)
         .map_err(|e| TestCaseError::fail(format!("{edit:?}: {e}\n--- input ---\n{text}")))
 }

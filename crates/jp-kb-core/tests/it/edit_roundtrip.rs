@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use jp_kb_core::edit::{Edit, FieldValue, TopicField, apply_edit as apply, list_topics};
+use jp_kb_core::internal::edit::{Edit, FieldValue, TopicField, apply_edit as apply, list_topics};
 
 fn corpus() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -53,7 +53,7 @@ fn round_trip(name: &str, original: &str, edits: &[Edit]) {
     assert!(
         text == original,
         "{name}: not restored\n{}",
-        jp_kb_core::edit::unified_diff(original, &text, name)
+        jp_kb_core::internal::edit::unified_diff(original, &text, name)
     );
 }
 

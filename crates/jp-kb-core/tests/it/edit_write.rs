@@ -12,8 +12,10 @@ use std::fs;
 use std::os::unix::fs::{FileTypeExt as _, PermissionsExt as _};
 use std::path::Path;
 
-use jp_kb_core::edit::write::{save_with_hook, write_atomic_with_hook};
-use jp_kb_core::edit::{Edit, Journal, JournalError, SaveError, WriteError, save, write_atomic};
+use jp_kb_core::internal::edit::write::{save_with_hook, write_atomic_with_hook};
+use jp_kb_core::internal::edit::{
+    Edit, Journal, JournalError, SaveError, WriteError, save, write_atomic,
+};
 
 const BASE: &str =
     "# config\n[kb.topic.project]\nsubjects = \"kb\"\nlearned = [\n  \"intro\",\n]\n";
@@ -241,7 +243,7 @@ fn unwritable_directory_existing_file_on_proc() {
     // that is a failure to say, not a pass.
     let before = fs::read(path).expect("/proc/version (procfs) is needed to stage this case");
     // Bounded to /proc itself: the write is allowed there, and fails.
-    let proc = jp_kb_core::edit::Boundaries::new([std::path::PathBuf::from("/proc")]);
+    let proc = jp_kb_core::internal::edit::Boundaries::new([std::path::PathBuf::from("/proc")]);
     let err = write_atomic(&proc, path, Some(&before), b"a = 1\n").unwrap_err();
     assert!(matches!(err, WriteError::Io { .. }), "{err}");
     assert!(
@@ -363,7 +365,7 @@ fn while_locked(
     hold: std::time::Duration,
     f: impl FnOnce() + Send + 'static,
 ) -> std::time::Duration {
-    let lock = jp_kb_core::edit::write::lock(&tmp_bounds(), path).unwrap();
+    let lock = jp_kb_core::internal::edit::write::lock(&tmp_bounds(), path).unwrap();
     let start = std::time::Instant::now();
     let worker = std::thread::spawn(move || {
         f();
@@ -401,10 +403,10 @@ fn a_lock_held_too_long_is_a_clear_error_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.toml");
     fs::write(&path, BASE).unwrap();
-    let _held = jp_kb_core::edit::write::lock(&tmp_bounds(), &path).unwrap();
+    let _held = jp_kb_core::internal::edit::write::lock(&tmp_bounds(), &path).unwrap();
     let err = std::thread::scope(|s| {
         s.spawn(|| {
-            jp_kb_core::edit::write::lock_within(
+            jp_kb_core::internal::edit::write::lock_within(
                 &tmp_bounds(),
                 &path,
                 std::time::Duration::from_millis(200),
@@ -539,7 +541,7 @@ fn saving_a_new_file_creates_its_missing_directory() {
     let mut journal = Journal::new(tmp_bounds());
     let saved = journal
         .save_with(&path, &mut |source| {
-            jp_kb_core::edit::apply_declaring(source, &add("guide"))
+            jp_kb_core::internal::edit::apply_declaring(source, &add("guide"))
         })
         .unwrap();
     assert!(saved.before.is_none());
@@ -553,6 +555,6 @@ fn saving_a_new_file_creates_its_missing_directory() {
 
 /// Every test file lives under the system's temporary directory: writes
 /// are bounded to it.
-fn tmp_bounds() -> jp_kb_core::edit::Boundaries {
-    jp_kb_core::edit::Boundaries::new([std::env::temp_dir()])
+fn tmp_bounds() -> jp_kb_core::internal::edit::Boundaries {
+    jp_kb_core::internal::edit::Boundaries::new([std::env::temp_dir()])
 }

@@ -8,4 +8,5 @@ mod edit_fixtures;
 mod edit_props;
 mod edit_roundtrip;
 mod edit_write;
+mod facade_example;
 mod properties;

@@ -5,14 +5,14 @@
 
 use std::path::PathBuf;
 
-use jp_kb_core::subjects::slug::{
+use jp_kb_core::internal::subjects::slug::{
     dotted_slug, is_hidden_path, is_hidden_rel, slug_of, slug_of_rel,
 };
-use jp_kb_core::subjects::walk::settle_collisions;
-use jp_kb_core::subjects::{
+use jp_kb_core::internal::subjects::walk::settle_collisions;
+use jp_kb_core::internal::subjects::{
     LearnedBy, PatternList, Resolution, Subject, WalkResult, WatchedWalks, is_glob, walk_subjects,
 };
-use jp_kb_core::tokens::{TokenTally, count_tokens};
+use jp_kb_core::internal::tokens::{TokenTally, count_tokens};
 use proptest::prelude::*;
 
 fn component() -> impl Strategy<Value = String> {

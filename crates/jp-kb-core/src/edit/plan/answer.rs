@@ -72,9 +72,12 @@ pub enum AlternativeKind {
 
 /// One way to do what was asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Alternative {
+    /// What this option does, to match on (never its position).
     pub kind: AlternativeKind,
     /// A sentence for a person.
     pub label: String,
+    /// The plan carrying the option out.
     pub plan: Plan,
 }

@@ -12,6 +12,7 @@ use super::effect::TokenSource;
 /// of every planned state asked about (for the CLI and tests; the TUI
 /// counts on a worker).
 pub struct Counting<'a> {
+    /// The knowledge base counted.
     pub kb: &'a KnowledgeBase,
     /// The section's tokens now.
     pub now: usize,

@@ -9,8 +9,8 @@ use crate::subjects::slug::slug_of_rel;
 use crate::subjects::{DisableEffect, Resolution};
 
 use super::{
-    Alternative, AlternativeKind, Answer, Chosen, Intent, List, Question, Refusal, Workspace,
-    known_topic, plan,
+    Alternative, AlternativeKind, Answer, Intent, List, Question, Refusal, Workspace, known_topic,
+    plan,
 };
 
 /// The subjects under the walked directory `rel` (any state).
@@ -29,7 +29,7 @@ pub(super) fn toggle(ws: &Workspace<'_>, list: List, topic: &str, rel: &str) -> 
         Ok(s) => s,
         Err(why) => return Answer::Refuse(why),
     };
-    let Some(res) = state.resolution() else {
+    let Some(res) = state.resolved().map(AsRef::as_ref) else {
         return Answer::Refuse(Refusal::SubjectsUnreadable {
             topic: topic.to_owned(),
         });
@@ -103,7 +103,7 @@ pub(super) fn toggle(ws: &Workspace<'_>, list: List, topic: &str, rel: &str) -> 
     if !named.is_empty() {
         // Entries are removed where they are, whatever file was chosen.
         let remove_ws = Workspace {
-            chosen: ws.chosen.clone().filter(|c: &Chosen| c.only),
+            chosen: ws.chosen.clone().filter(|c| c.only),
             ..*ws
         };
         match plan(

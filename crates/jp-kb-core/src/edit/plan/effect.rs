@@ -49,6 +49,7 @@ impl TokenSource for NoTokens {
 
 /// The section's token change: exact, or not known yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct TokenChange {
     /// The section's tokens now, when known.
     pub before: Option<usize>,
@@ -106,6 +107,7 @@ impl TokenChange {
 /// What the assistant's view gains and loses. Subjects are named
 /// `topic/slug`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct ViewChange {
     /// Pre-loaded after, not before.
     pub entering: Vec<String>,
@@ -123,6 +125,7 @@ pub struct ViewChange {
     /// Topics left on whose every subject the change disables: they show
     /// nothing, but `enable` is untouched (said apart from `topics_off`).
     pub topics_emptied: Vec<String>,
+    /// The section's token counts before and after.
     pub tokens: TokenChange,
     /// Bytes of the subjects entering the section: with the section's
     /// count now, a safe bound on the count after it until that is
@@ -189,6 +192,7 @@ impl ViewChange {
 
 /// Why a change asks for confirmation first.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Confirm {
     /// Pre-loaded subjects leave the section.
     RemovesPreloaded(Vec<String>),
@@ -301,7 +305,7 @@ pub(super) fn topic_of(edit: &Edit) -> Option<&str> {
         | Edit::SetField { topic, .. }
         | Edit::UnsetField { topic, .. }
         | Edit::RemoveTopic { topic } => Some(topic),
-        Edit::AddTopic { .. } => None,
+        Edit::AddTopic { .. } | Edit::WholeFile { .. } => None,
     }
 }
 
@@ -419,7 +423,7 @@ fn topic_effect(
 ) -> usize {
     let after = replay(kb, state, steps);
     let (learned, disabled) = (dedup(&after.learned), dedup(&after.disabled));
-    let Some(before) = state.shared_resolution() else {
+    let Some(before) = state.resolved() else {
         if state.enabled() && !after.enabled {
             effect.topics_off.push(state.id().to_owned());
         }

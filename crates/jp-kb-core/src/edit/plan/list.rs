@@ -7,7 +7,9 @@ use crate::edit::ops::Edit;
 /// Which list of a topic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum List {
+    /// `learned`: pre-loaded into the system prompt.
     Learned,
+    /// `disabled`: never shown.
     Disabled,
 }
 

@@ -36,7 +36,7 @@ pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String
         return Answer::Refuse(Refusal::NoPattern);
     }
     let mut notes = Vec::new();
-    if let Some(res) = state.resolution() {
+    if let Some(res) = state.resolved().map(AsRef::as_ref) {
         if list == List::Learned {
             // Disabled beats learned: the entry would change nothing.
             for entry in &entries {
@@ -77,7 +77,7 @@ pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String
 
 /// `topic/slug` of the subjects `entries` name exactly.
 fn exact_names(state: &TopicState, entries: &[String]) -> Vec<String> {
-    let Some(res) = state.resolution() else {
+    let Some(res) = state.resolved().map(AsRef::as_ref) else {
         return Vec::new();
     };
     entries
@@ -102,7 +102,7 @@ fn with_effect(ws: &Workspace<'_>, mut plan: Plan, named: &[String]) -> Plan {
 /// Entries that select no subject are written anyway (the files may come
 /// later) but never silently.
 fn selecting_nothing(state: &TopicState, list: List, entries: &[String]) -> Vec<String> {
-    let Some(r) = state.resolution() else {
+    let Some(r) = state.resolved().map(AsRef::as_ref) else {
         return Vec::new();
     };
     let patterns = PatternList::new(entries);
@@ -163,7 +163,7 @@ pub(super) fn remove(ws: &Workspace<'_>, list: List, topic: &str, values: &[Stri
         nothing,
     } = classify(state, list, items, values, &key);
     let mut asked = exact_names(state, values);
-    if let Some(res) = state.resolution() {
+    if let Some(res) = state.resolved().map(AsRef::as_ref) {
         asked.extend(
             named
                 .iter()
@@ -220,7 +220,7 @@ fn ask_about_globs(
     named: &[usize],
     (drop, expand): (Plan, Plan),
 ) -> Answer {
-    let Some(res) = state.resolution() else {
+    let Some(res) = state.resolved().map(AsRef::as_ref) else {
         return Answer::Refuse(Refusal::SubjectsUnreadable {
             topic: state.id().to_owned(),
         });
@@ -307,7 +307,7 @@ fn classify(
     let mut globs: Vec<ViaGlob> = Vec::new();
     let mut named: Vec<usize> = Vec::new();
     let mut nothing: Vec<String> = Vec::new();
-    let res = state.resolution();
+    let res = state.resolved().map(AsRef::as_ref);
     for value in values {
         if items.iter().any(|v| v.value == *value) {
             push_new(&mut exact, value.clone());
@@ -425,7 +425,7 @@ fn replace_glob(
     named: &[usize],
     plan: &mut Plan,
 ) -> Result<(), String> {
-    let Some(res) = state.resolution() else {
+    let Some(res) = state.resolved().map(AsRef::as_ref) else {
         return Err("the topic's subjects cannot be read".into());
     };
     let (files, _) = origins_of(items, &glob.entry);

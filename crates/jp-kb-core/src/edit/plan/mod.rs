@@ -4,7 +4,8 @@
 //! assistant's view — or a question, or a refusal. The one place both the
 //! CLI and the TUI decide what an edit means (`docs/editing.md`, "One
 //! planner"); they only ask it and show its answer. Pure: nothing is
-//! written here, and nothing is read but what a [`TokenSource`] reads.
+//! written here, no topic is walked (the [`Workspace`] comes resolved),
+//! and nothing is read but what its [`TokenSource`] and [`Disk`] read.
 //!
 //! `lists` plans `learned`/`disabled` changes for a set of subjects,
 //! `directory` the same for a directory, `topics` topic fields and new
@@ -29,28 +30,113 @@ use crate::KnowledgeBase;
 use crate::config::TopicField;
 use crate::edit::error::EditError;
 use crate::edit::ops::{Applied, Edit, FieldValue, apply, apply_declaring};
+use crate::topic::TopicError;
 
 pub use answer::{Alternative, AlternativeKind, Refusal};
 pub use counting::Counting;
 pub use effect::{Confirm, NoTokens, TokenChange, TokenSource, ViewChange};
 pub use list::{List, list_edit};
 pub use planned::planned;
-pub use topics::{check_topic_id, is_valid_topic_id};
+pub use topics::{TopicIdError, check_topic_id, is_valid_topic_id};
 
-/// What the planner is asked about: the loaded workspace, and the file the
-/// person chose (`--file`, the TUI's layer picker), if any.
+/// The `<knowledge>` section's token budget a plan is measured against
+/// unless the caller gives another (`check`'s KB112 uses the same).
+pub const DEFAULT_BUDGET: usize = 20_000;
+
+/// What the planner is asked about: the loaded workspace with every topic
+/// resolved, the file the person chose (`--file`, the TUI's layer picker),
+/// if any, the token counts known so far and the section's budget.
+///
+/// The planner reads nothing else: [`Workspace::new`] resolves every topic
+/// (walks its directory) before anything is planned, so [`plan`] itself
+/// never walks; token counts come from the [`TokenSource`], and where a
+/// new `subjects` value leads from the [`Disk`] given (the real file
+/// system unless [`Workspace::disk`] says otherwise).
 pub struct Workspace<'a> {
-    pub kb: &'a KnowledgeBase,
-    pub chosen: Option<Chosen>,
-    /// Token counts of the section and of subjects, as far as known.
-    pub tokens: &'a dyn TokenSource,
-    /// The `<knowledge>` section's token budget (`check`'s KB112).
-    pub budget: usize,
+    pub(crate) kb: &'a KnowledgeBase,
+    pub(crate) chosen: Option<Chosen>,
+    pub(crate) tokens: &'a dyn TokenSource,
+    pub(crate) budget: usize,
+    pub(crate) disk: &'a dyn Disk,
+}
+
+impl<'a> Workspace<'a> {
+    /// `kb`, every topic of it resolved now (the walks happen here, on the
+    /// caller's thread, never inside [`plan`]); no file chosen, no token
+    /// count known, the [`DEFAULT_BUDGET`], the real file system.
+    pub fn new(kb: &'a KnowledgeBase) -> Self {
+        kb.resolve_all();
+        Self::resolved(kb)
+    }
+
+    /// `kb` as it is: a topic not resolved yet is planned as one whose
+    /// subjects cannot be read (the planner never walks).
+    pub(crate) fn resolved(kb: &'a KnowledgeBase) -> Self {
+        Self {
+            kb,
+            chosen: None,
+            tokens: &NoTokens,
+            budget: DEFAULT_BUDGET,
+            disk: &OnDisk,
+        }
+    }
+
+    /// Edits go to the file the person chose (see [`Chosen`]).
+    #[must_use]
+    pub fn chosen(mut self, chosen: Chosen) -> Self {
+        self.chosen = Some(chosen);
+        self
+    }
+
+    /// Token counts as far as the caller knows them.
+    #[must_use]
+    pub fn tokens(mut self, tokens: &'a dyn TokenSource) -> Self {
+        self.tokens = tokens;
+        self
+    }
+
+    /// The section's token budget (a plan crossing it asks first).
+    #[must_use]
+    pub fn budget(mut self, budget: usize) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Where new `subjects` values are looked up (a test's own disk).
+    #[must_use]
+    pub fn disk(mut self, disk: &'a dyn Disk) -> Self {
+        self.disk = disk;
+        self
+    }
+}
+
+/// The planner's one look at the file system, given to it: where a new
+/// `subjects` value leads (a missing directory is accepted with a note; one
+/// leading out of the workspace is refused).
+pub trait Disk {
+    /// The directory `subjects` names under `root`, or why it cannot be
+    /// used (the rules of [`crate::topic::subjects_dir`]).
+    ///
+    /// # Errors
+    /// [`TopicError`], as a topic with that value would show it.
+    fn subjects_dir(&self, root: &Path, subjects: &str) -> Result<PathBuf, TopicError>;
+}
+
+/// The real file system.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OnDisk;
+
+impl Disk for OnDisk {
+    fn subjects_dir(&self, root: &Path, subjects: &str) -> Result<PathBuf, TopicError> {
+        crate::topic::subjects_dir(root, Some(subjects))
+    }
 }
 
 /// A file the person chose for edits.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Chosen {
+    /// The file.
     pub path: PathBuf,
     /// Every edit goes there, removals included (the CLI's `--file`).
     /// Otherwise only additions and new keys go there, and a removal goes
@@ -58,9 +144,23 @@ pub struct Chosen {
     pub only: bool,
 }
 
+impl Chosen {
+    /// Every edit goes to `path`, removals included (the CLI's `--file`).
+    pub fn every_edit(path: PathBuf) -> Self {
+        Self { path, only: true }
+    }
+
+    /// Additions and new keys go to `path`; a removal goes to the files
+    /// holding the entry (the TUI's layer picker).
+    pub fn additions(path: PathBuf) -> Self {
+        Self { path, only: false }
+    }
+}
+
 /// What a person asks for. `entries` are subjects' slugs, or patterns;
 /// a set is one intent: one write per file, one undo step.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Intent {
     /// Pre-load (`learned`) or disable (`disabled`) these.
     Add {
@@ -114,6 +214,28 @@ pub struct Step {
 }
 
 impl Step {
+    /// A step replacing the whole file at `path` by `text` when it still
+    /// holds `expected` (`None`: missing): how `connect` and `sync` write
+    /// client files through [`crate::edit::apply`].
+    pub fn whole_file(
+        path: PathBuf,
+        expected: Option<String>,
+        text: String,
+        reason: String,
+        summary: String,
+    ) -> Self {
+        Self {
+            path,
+            edits: vec![Edit::WholeFile {
+                expected,
+                text,
+                summary,
+            }],
+            reason,
+            declare: false,
+        }
+    }
+
     /// The edits applied in order, as one change with the summaries
     /// joined (the journal records it as one undo step).
     ///
@@ -144,6 +266,7 @@ impl Step {
 /// A change ready to be carried out.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Plan {
+    /// The files to write and their edits, in order.
     pub steps: Vec<Step>,
     /// What the assistant's view gains and loses.
     pub effect: ViewChange,
@@ -202,18 +325,24 @@ impl Plan {
 
 /// Several ways to do what was asked; the person picks one.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Question {
+    /// The question, in one line.
     pub title: String,
     /// The glob entries the question is about (for the CLI's commands).
     pub globs: Vec<String>,
+    /// What the person should know to choose.
     pub lines: Vec<String>,
+    /// The options, each with its kind and plan.
     pub options: Vec<Alternative>,
 }
 
 /// The planner's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
+    /// Carry this plan out (after its confirmations, if any).
     Do(Plan),
+    /// Several ways to do it: the person picks one.
     Choose(Question),
     /// Nothing to change; the message says why (not an error).
     Nothing(String),

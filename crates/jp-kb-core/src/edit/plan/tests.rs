@@ -63,12 +63,8 @@ fn reload(root: &Path) -> KnowledgeBase {
 }
 
 fn ask(kb: &KnowledgeBase, intent: &Intent) -> Answer {
-    let ws = Workspace {
-        kb,
-        chosen: None,
-        tokens: &Tokens(5_000, None),
-        budget: 20_000,
-    };
+    let tokens = Tokens(5_000, None);
+    let ws = Workspace::new(kb).tokens(&tokens);
     plan(&ws, intent)
 }
 
@@ -83,12 +79,8 @@ fn config_file(kb: &KnowledgeBase) -> PathBuf {
 #[test]
 fn a_set_of_subjects_is_one_step_with_its_cost() {
     let (_d, kb) = workspace(&[]);
-    let ws = Workspace {
-        kb: &kb,
-        chosen: None,
-        tokens: &Tokens(5_000, Some(35_100)),
-        budget: 20_000,
-    };
+    let tokens = Tokens(5_000, Some(35_100));
+    let ws = Workspace::new(&kb).tokens(&tokens);
     let Answer::Do(plan) = plan(
         &ws,
         &Intent::Add {
@@ -275,15 +267,10 @@ fn new_topic_ids_and_directories_follow_one_rule() {
 fn a_chosen_layer_that_does_not_declare_the_topic_declares_it() {
     let (_d, kb) = workspace(&[]);
     let other = kb.root().join(".jp.toml");
-    let ws = Workspace {
-        kb: &kb,
-        chosen: Some(Chosen {
-            path: other.clone(),
-            only: false,
-        }),
-        tokens: &Tokens(0, None),
-        budget: 20_000,
-    };
+    let tokens = Tokens(0, None);
+    let ws = Workspace::new(&kb)
+        .chosen(Chosen::additions(other.clone()))
+        .tokens(&tokens);
     let Answer::Do(plan) = plan(
         &ws,
         &Intent::Add {
@@ -360,12 +347,8 @@ fn an_uncounted_change_says_so_and_asks_on_a_bound() {
     std::fs::write(&big, "word ".repeat(20_000)).unwrap();
     // Reloaded: the walk knows the new size.
     let kb = reload(kb.root());
-    let ws = Workspace {
-        kb: &kb,
-        chosen: None,
-        tokens: &Tokens(5_000, None),
-        budget: 20_000,
-    };
+    let tokens = Tokens(5_000, None);
+    let ws = Workspace::new(&kb).tokens(&tokens);
     let intent = Intent::Add {
         list: List::Learned,
         topic: "p".into(),
@@ -445,12 +428,7 @@ fn the_planned_count_is_the_count_after_the_change() {
     for intent in intents {
         let (_d, kb) = workspace(&[]);
         let counting = Counting::new(&kb);
-        let ws = Workspace {
-            kb: &kb,
-            chosen: None,
-            tokens: &counting,
-            budget: 20_000,
-        };
+        let ws = Workspace::new(&kb).tokens(&counting);
         let plan = match plan(&ws, &intent) {
             Answer::Do(plan) => plan,
             Answer::Choose(q) => q.options[0].plan.clone(),
@@ -492,4 +470,45 @@ fn removing_all_a_glob_selects_offers_no_expansion() {
         panic!("a question")
     };
     assert_eq!(q.options.len(), 2);
+}
+
+/// Issue 25 item 4: the planner reads only what it is given. A topic not
+/// resolved beforehand is not walked by `plan` (it is planned as one
+/// whose subjects cannot be read), and a new `subjects` directory is
+/// looked up on the disk the workspace was given, not the real one.
+#[test]
+fn the_planner_walks_nothing_and_asks_the_given_disk() {
+    struct Everywhere;
+    impl Disk for Everywhere {
+        fn subjects_dir(&self, root: &Path, subjects: &str) -> Result<PathBuf, TopicError> {
+            Ok(root.join(subjects))
+        }
+    }
+    let (_dir, kb) = workspace(&[]);
+    let add = Intent::Add {
+        list: List::Learned,
+        topic: "p".into(),
+        entries: entries(&["big"]),
+    };
+    let _ = plan(&Workspace::resolved(&kb), &add);
+    assert!(kb.topic("p").unwrap().resolved().is_none(), "plan walked");
+    let ws = Workspace::new(&kb);
+    assert!(kb.topic("p").unwrap().resolved().is_some());
+    assert!(matches!(plan(&ws, &add), Answer::Do(_)));
+
+    let new = Intent::NewTopic {
+        id: "n".into(),
+        subjects: "not/there".into(),
+        title: None,
+        introduction: None,
+        description: None,
+    };
+    let Answer::Do(real) = plan(&ws, &new) else {
+        panic!("a plan")
+    };
+    assert!(real.notes.iter().any(|n| n.contains("does not exist yet")));
+    let Answer::Do(given) = plan(&Workspace::new(&kb).disk(&Everywhere), &new) else {
+        panic!("a plan")
+    };
+    assert!(given.notes.is_empty(), "{:?}", given.notes);
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::config::{Origin, TopicField};
 use crate::edit::ops::{Edit, FieldValue};
 use crate::edit::target::{enable_by_removal, for_field, for_new_topic};
-use crate::topic::{TopicError, subjects_dir};
+use crate::topic::TopicError;
 
 use super::lists::finished;
 use super::{Answer, Intent, Plan, Refusal, Step, Workspace, known_topic, push_edit};
@@ -28,21 +28,33 @@ pub fn is_valid_topic_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
+/// Why an id cannot name a new topic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TopicIdError {
+    /// No id given.
+    #[error("the topic id is required")]
+    Missing,
+    /// Characters or a length [`is_valid_topic_id`] refuses.
+    #[error(
+        "topic id `{}`: use 1 to {MAX_TOPIC_ID_LEN} ASCII letters, digits, `-` or `_` (the assistant passes it to `learn`; `-k TOPIC/GLOB` splits at `/`)",
+        .0.escape_debug()
+    )]
+    Invalid(String),
+}
+
 /// [`is_valid_topic_id`] with the message saying what to do.
 ///
 /// # Errors
-/// The message, when the id is not valid.
-pub fn check_topic_id(id: &str) -> Result<(), String> {
+/// [`TopicIdError`], when the id is not valid.
+pub fn check_topic_id(id: &str) -> Result<(), TopicIdError> {
     if id.is_empty() {
-        return Err("the topic id is required".into());
+        return Err(TopicIdError::Missing);
     }
     if is_valid_topic_id(id) {
         return Ok(());
     }
-    Err(format!(
-        "topic id `{}`: use 1 to {MAX_TOPIC_ID_LEN} ASCII letters, digits, `-` or `_` (the assistant passes it to `learn`; `-k TOPIC/GLOB` splits at `/`)",
-        id.escape_debug()
-    ))
+    Err(TopicIdError::Invalid(id.to_owned()))
 }
 
 /// Checks a new `subjects` value: an absolute or escaping path is
@@ -56,7 +68,7 @@ fn check_subjects(
     if subjects.trim().is_empty() {
         return Err("the subjects directory is required".into());
     }
-    match subjects_dir(ws.kb.root(), Some(subjects)) {
+    match ws.disk.subjects_dir(ws.kb.root(), subjects) {
         Ok(_) => Ok(()),
         Err(TopicError::NotFound(dir)) => {
             notes.push(format!(
@@ -162,7 +174,7 @@ pub(super) fn new_topic(ws: &Workspace<'_>, intent: &Intent) -> Answer {
     };
     let id = id.trim();
     if let Err(why) = check_topic_id(id) {
-        return Answer::Refuse(Refusal::InvalidTopicId(why));
+        return Answer::Refuse(Refusal::InvalidTopicId(why.to_string()));
     }
     if let Some(existing) = ws.kb.topic(id) {
         return Answer::Refuse(Refusal::TopicExists {

@@ -3,7 +3,9 @@
 
 use proptest::prelude::*;
 
-use jp_kb_core::edit::{Edit, EditError, FieldValue, TopicField, apply_edit as apply, list_topics};
+use jp_kb_core::internal::edit::{
+    Edit, EditError, FieldValue, TopicField, apply_edit as apply, list_topics,
+};
 
 use super::{config, document};
 

@@ -14,7 +14,7 @@
 //! ```
 #![allow(dead_code)]
 
-use jp_kb_core::edit::{Edit, FieldValue, TopicField};
+use jp_kb_core::internal::edit::{Edit, FieldValue, TopicField};
 
 pub struct Spec {
     pub edit: Edit,
