@@ -1,0 +1,212 @@
+//! Search by meaning (contract §10) on tldr's English pages (7,425, copied
+//! from `../shared/corpora` into `target/bench-semantic`), with the
+//! all-MiniLM-L6-v2 of `tests/semantic/setup.sh`:
+//!
+//! - quality: recall@5 of the lexical, semantic and hybrid modes on the
+//!   held-out questions of `benches/heldout/` (written by someone who never
+//!   saw the ranking, before any measurement; measured once);
+//! - speed, as whole processes, each against its baseline in the same run:
+//!   a warm hybrid query against a warm lexical one (target ≤ 2×), the
+//!   query after one changed subject (target ≤ 1 s);
+//! - `cargo bench --bench semantic -- first-build`: the first build of the
+//!   embeddings (minutes; not run by default).
+//!
+//! The indexes are this user's cache of that workspace, kept between runs.
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::cast_precision_loss)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use jp_kb_core::KnowledgeBase;
+use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::search::semantic::Semantic;
+use jp_kb_core::internal::search::store::index_dir;
+use jp_kb_core::internal::search::{Mode, SearchRequest, Searcher};
+
+const RUNS: usize = 9;
+const QUERY: &str = "is that server answering at all";
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let pages = root.join("../shared/corpora/tldr/pages");
+    let model = root.join("target/models/all-minilm-l6-v2");
+    if !pages.is_dir() || !model.join("model.safetensors").is_file() {
+        println!("semantic: skipped (needs ../shared/corpora and bash tests/semantic/setup.sh)");
+        return;
+    }
+    let base = root.join("target/bench-semantic");
+    let ws = prepare(&pages, &base.join("ws"));
+    let first_build = std::env::args().any(|a| a == "first-build");
+    if first_build && let Some(dir) = index_dir(&ws) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    // Built (or brought up to date) before anything is timed.
+    let built = time(&mut search(&ws, &model, "hybrid", QUERY));
+    if first_build {
+        println!(
+            "first build of the embeddings, 7,425 pages: {:.1} min",
+            built.as_secs_f64() / 60.0
+        );
+    }
+    speed(&ws, &model);
+    quality(&ws, &model, &root.join("benches/heldout"));
+}
+
+/// A workspace holding tldr's English pages as one topic, `tldr-en`.
+fn prepare(pages: &Path, ws: &Path) -> PathBuf {
+    if !ws.join("pages/common/tar.md").is_file() {
+        let _ = std::fs::remove_dir_all(ws);
+        std::fs::create_dir_all(ws.join(".jp")).unwrap();
+        let status = Command::new("cp")
+            .arg("-r")
+            .arg(pages)
+            .arg(ws.join("pages"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::write(
+            ws.join(".jp/config.toml"),
+            "[kb.topic.tldr-en]\ntitle = \"tldr pages, English\"\nsubjects = \"pages\"\n",
+        )
+        .unwrap();
+    }
+    ws.to_owned()
+}
+
+/// `jp-kb search` over `ws`; the index is in this user's cache directory,
+/// where the in-process measurement below finds it too.
+fn search(ws: &Path, model: &Path, mode: &str, query: &str) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_jp-kb"));
+    c.env("JP_GLOBAL_CONFIG_DIR", ws.join(".no-global"))
+        .env("JP_USER_DATA_DIR", ws.join(".no-data"))
+        .arg("--workspace")
+        .arg(ws)
+        .args(["search", "--limit", "5", "--mode", mode, "--model"])
+        .arg(model)
+        .arg(query);
+    c
+}
+
+fn time(cmd: &mut Command) -> Duration {
+    let start = Instant::now();
+    let status = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    let took = start.elapsed();
+    assert!(status.success(), "{cmd:?}: {status}");
+    took
+}
+
+fn median(mut runs: Vec<Duration>) -> Duration {
+    runs.sort();
+    runs[runs.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1e3)
+}
+
+fn speed(ws: &Path, model: &Path) {
+    let (mut lexical, mut hybrid) = (Vec::new(), Vec::new());
+    // Interleaved, so both see the same machine.
+    for _ in 0..RUNS {
+        lexical.push(time(&mut search(ws, model, "lexical", QUERY)));
+        hybrid.push(time(&mut search(ws, model, "hybrid", QUERY)));
+    }
+    let (lexical, hybrid) = (median(lexical), median(hybrid));
+    println!(
+        "warm query, whole process (median of {RUNS}): lexical {}, hybrid {} = {:.2}x lexical (target <= 2x)",
+        ms(lexical),
+        ms(hybrid),
+        hybrid.as_secs_f64() / lexical.as_secs_f64()
+    );
+    let page = ws.join("pages/common/ping.md");
+    let original = std::fs::read(&page).unwrap();
+    let mut updates = Vec::new();
+    for run in 0..3 {
+        let mut changed = original.clone();
+        changed
+            .extend_from_slice(format!("\n- Change {run}:\n\n`ping -c {run} host`\n").as_bytes());
+        std::fs::write(&page, changed).unwrap();
+        updates.push(time(&mut search(ws, model, "hybrid", QUERY)));
+    }
+    std::fs::write(&page, &original).unwrap();
+    time(&mut search(ws, model, "hybrid", QUERY));
+    println!(
+        "hybrid query after one changed subject, whole process (median of 3): {} (target <= 1 s; a warm one {})",
+        ms(median(updates)),
+        ms(hybrid)
+    );
+}
+
+fn quality(ws: &Path, model: &Path, heldout: &Path) {
+    let env = Environment::workspace_only(ws);
+    let options = LoadOptions {
+        workspace: Some(ws.to_owned()),
+        ..LoadOptions::default()
+    };
+    let kb = KnowledgeBase::load(&env, &options).unwrap();
+    // The index the processes above used (they share this environment).
+    let dir = index_dir(kb.root());
+    let mut searcher = Searcher::open_in(dir.clone());
+    let mut semantic = Semantic::open(model, dir.as_deref()).unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(heldout)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tsv"))
+        .collect();
+    files.sort();
+    for file in files {
+        let labelled = parse(&std::fs::read_to_string(&file).unwrap());
+        let mut row = format!(
+            "recall@5, {} ({} questions):",
+            file.file_name().unwrap().to_string_lossy(),
+            labelled.len()
+        );
+        for mode in [Mode::Lexical, Mode::Semantic, Mode::Hybrid] {
+            let mut found = 0;
+            for (query, answers) in &labelled {
+                let request = SearchRequest {
+                    query,
+                    topic: Some("tldr-en"),
+                    limit: 5,
+                    hidden: false,
+                };
+                let Ok(outcome) = searcher.search_in_mode(
+                    &kb,
+                    &request,
+                    Some(&mut semantic),
+                    mode,
+                    &mut |_, _| {},
+                ) else {
+                    continue;
+                };
+                if outcome.hits.iter().any(|h| answers.contains(&h.slug)) {
+                    found += 1;
+                }
+            }
+            row.push_str(&format!(
+                " {mode} {:.3}",
+                f64::from(found) / labelled.len() as f64
+            ));
+        }
+        println!("{row}");
+    }
+}
+
+/// `query<TAB>slug,slug` lines; `#` lines are comments.
+fn parse(text: &str) -> Vec<(String, Vec<String>)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(q, slugs)| {
+            (
+                q.to_owned(),
+                slugs.split(',').map(|s| s.trim().to_owned()).collect(),
+            )
+        })
+        .collect()
+}
