@@ -12,14 +12,14 @@ use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use common::{Sandbox, jp_kb_std};
 use serde_json::{Value, json};
 
-struct Server {
+pub(super) struct Server {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
 }
 
 impl Server {
-    fn start(sb: &Sandbox, args: &[&str]) -> Self {
+    pub(super) fn start(sb: &Sandbox, args: &[&str]) -> Self {
         let mut child = jp_kb_std(sb.path(), &sb.ws())
             .env("XDG_CACHE_HOME", sb.path().join("cache"))
             .args(args)
@@ -78,7 +78,7 @@ impl Server {
     }
 
     /// `(isError, text)` of a `search` call.
-    fn search(&mut self, arguments: &Value) -> (bool, String) {
+    pub(super) fn search(&mut self, arguments: &Value) -> (bool, String) {
         let r = self.request(
             2,
             "tools/call",

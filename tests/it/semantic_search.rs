@@ -331,3 +331,40 @@ fn one_changed_subject_costs_its_own_chunks() {
         1
     );
 }
+
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn the_mcp_search_tool_searches_by_meaning_once_built_in_the_background() {
+    use super::search_mcp::Server;
+    let sb = workspace();
+    // The fetched default model: found without any flag.
+    super::common::copy_tree(
+        &model(),
+        &sb.path().join("xdg-data/jp-kb/models/all-minilm-l6-v2"),
+    );
+    let mut server = Server::start(&sb, &["mcp", "--search"]);
+    let question = serde_json::json!({"query": "is that computer answering on the network"});
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let text = loop {
+        let (error, text) = server.search(&question);
+        assert!(!error, "{text}");
+        if !text.contains("being built") {
+            break text;
+        }
+        assert!(std::time::Instant::now() < deadline, "never built: {text}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    let first = text
+        .lines()
+        .find(|l| l.starts_with("1. "))
+        .unwrap_or_default();
+    assert!(first.contains("subject \"ping\""), "{text}");
+    // Never the disabled subject, never the hidden one.
+    assert!(
+        !text.contains("wipe") && !text.contains("ping-tricks"),
+        "{text}"
+    );
+}
