@@ -7,34 +7,21 @@
 //! user's cache directory, brought up to date before every search by the
 //! files' sizes and modification times. Nothing else depends on it.
 
-pub mod abbrev;
-pub mod codec;
-pub mod hash;
-pub mod index;
-mod indexer;
 mod places;
-pub mod rank;
-pub mod segment;
-pub mod snippet;
-pub mod store;
-pub mod tokenize;
+mod read;
 pub mod walks;
 
-use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::path::Path;
 
-use hash::FastSet;
+use jp_kb_search::{DocRef, Lexical, SegmentError, Tokenizer};
+pub use jp_kb_search::{Scoring, Snippet};
 
 use crate::KnowledgeBase;
 use crate::content::{Content, Root, format_subject_owned, read_content};
-use crate::frontmatter::is_markdown;
+use crate::frontmatter::{self, is_markdown};
 use crate::subjects::WalkCache;
-use index::{Index, IndexedFile};
 use places::{Place, PlaceIndex};
-pub use snippet::Snippet;
-use store::Store;
-use tokenize::Tokenizer;
 
 /// Longest query accepted, in bytes (the MCP limits of `learn` are alike).
 pub const MAX_QUERY_BYTES: usize = 4096;
@@ -105,15 +92,14 @@ pub fn parse_query(tokenizer: &mut Tokenizer, query: &str) -> Result<Vec<String>
 
 /// A search index kept open between searches (the MCP server, the TUI):
 /// each search still re-checks the files, but reads none that did not
-/// change and no index file.
+/// change (the index itself is `jp_kb_search`'s [`Lexical`]).
 #[derive(Debug)]
 pub struct Searcher {
-    store: Store,
-    index: Index,
+    lexical: Lexical,
     tokenizer: Tokenizer,
     notes: Vec<String>,
     /// The ranking's parameters (changed by measurements only).
-    pub scoring: rank::Scoring,
+    pub scoring: Scoring,
     /// The walks the index was last brought up to date with (held: by
     /// identity) and the subjects of their files: a search over the same
     /// walks compares nothing, and one over walks taken again compares
@@ -128,19 +114,18 @@ impl Searcher {
     /// Opens the saved index of the workspace at `root` (building nothing
     /// yet).
     pub fn open(root: &Path) -> Self {
-        Self::open_in(store::index_dir(root))
+        Self::open_in(read::index_dir(root))
     }
 
     /// Opens the index saved in `dir` (`None`: memory only).
     pub fn open_in(dir: Option<std::path::PathBuf>) -> Self {
-        let store = Store::new(dir);
-        let (index, notes) = store.open();
+        let mut lexical = Lexical::open(dir);
+        let notes = lexical.take_notes();
         Self {
-            store,
-            index,
+            lexical,
             tokenizer: Tokenizer::new(),
             notes,
-            scoring: rank::Scoring::default(),
+            scoring: Scoring::default(),
             kept: None,
         }
     }
@@ -154,8 +139,8 @@ impl Searcher {
     }
 
     /// The index (for measurements).
-    pub fn index(&self) -> &Index {
-        &self.index
+    pub fn index(&self) -> &Lexical {
+        &self.lexical
     }
 
     /// Brings the index up to date with `kb`'s files and saves what changed.
@@ -186,20 +171,24 @@ impl Searcher {
     /// saves what changed: the files read, or `None` when the index could
     /// not be brought up to date.
     fn sync(&mut self, kb: &KnowledgeBase) -> Option<usize> {
-        let targets = targets(kb);
-        let now = now_nanos();
-        let change = match self.index.refresh(&targets, now) {
-            Ok(change) => change,
-            Err(e) => {
-                // Only a segment this process just wrote can fail here.
-                self.notes
-                    .push(format!("the search index was {e}; rebuilding it"));
-                self.index = Index::default();
-                self.index.refresh(&targets, now).ok()?
+        let targets = read::targets(kb);
+        let stamps: Vec<_> = targets.iter().map(|t| t.stamp.clone()).collect();
+        let root = kb.root();
+        // One guarded root per thread (it keeps its directory open).
+        let readers = || {
+            let root = Root::new(root);
+            let targets = &targets;
+            move |i: usize| {
+                targets
+                    .get(i)
+                    .map_or_else(jp_kb_search::Document::unreadable, |t| {
+                        read::document(&root, t.abs, t.stamp.markdown())
+                    })
             }
         };
-        self.store.save(&change, &mut self.notes);
-        Some(change.indexed)
+        let read = self.lexical.refresh(&stamps, now_nanos(), &readers);
+        self.notes.append(&mut self.lexical.take_notes());
+        read
     }
 
     /// Searches `kb` (refreshing the index first).
@@ -251,8 +240,34 @@ impl Searcher {
         };
         self.refresh(kb);
         let prefix = Tokenizer::last_word(request.query);
-        let mut scored = self.index.score(&terms, prefix.as_deref(), &self.scoring);
-        scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+        let prefix = prefix.as_deref();
+        let ranked = match self.places(kb, &terms, prefix, scope, request) {
+            Ok(ranked) => ranked,
+            Err(e) => {
+                // A part of the saved index is damaged: built anew, then
+                // asked again.
+                self.lexical.forget(&e);
+                self.kept = None;
+                self.refresh(kb);
+                self.places(kb, &terms, prefix, scope, request)
+                    .unwrap_or_default()
+            }
+        };
+        self.notes.append(&mut self.lexical.take_notes());
+        Ok((terms, ranked))
+    }
+
+    /// The places the ranked documents are, best first, at most
+    /// `request.limit`, in topic `scope` when given.
+    fn places<'k>(
+        &self,
+        kb: &'k KnowledgeBase,
+        terms: &[String],
+        prefix: Option<&str>,
+        scope: Option<&str>,
+        request: &SearchRequest<'_>,
+    ) -> Result<Ranked<'k>, SegmentError> {
+        let scored: Vec<(DocRef, f32)> = self.lexical.ranked(terms, prefix, &self.scoring)?;
         // Made for this search only when the index could not be kept.
         let made;
         let places = if let Some((_, places)) = &self.kept {
@@ -267,16 +282,14 @@ impl Searcher {
             if ranked.len() >= wanted {
                 break;
             }
-            let Some(meta) = self.index.meta(doc) else {
-                continue;
-            };
-            for place in places.of(kb, meta.path.as_bytes(), scope, request.hidden) {
+            let key = self.lexical.key(doc)?;
+            for place in places.of(kb, key.as_bytes(), scope, request.hidden) {
                 if ranked.len() < wanted {
                     ranked.push((place, score));
                 }
             }
         }
-        Ok((terms, ranked))
+        Ok(ranked)
     }
 
     fn hit(&mut self, place: &Place<'_>, score: f32, terms: &[String]) -> Hit {
@@ -285,7 +298,14 @@ impl Searcher {
         let markdown = is_markdown(extension);
         let (tokens, snippet) = match content {
             Content::Text(text) => {
-                let snippet = snippet::snippet(&mut self.tokenizer, &text, markdown, terms);
+                let body = if markdown {
+                    frontmatter::split(&text).map_or(text.as_str(), |(_, end)| {
+                        text.get(end..).unwrap_or_default()
+                    })
+                } else {
+                    &text
+                };
+                let snippet = jp_kb_search::snippet(&mut self.tokenizer, body, terms);
                 let formatted = format_subject_owned(place.slug, extension, Content::Text(text));
                 (crate::tokens::count_tokens(&formatted), snippet)
             }
@@ -335,7 +355,7 @@ pub fn search_with_walks(
     request: &SearchRequest<'_>,
 ) -> Result<SearchOutcome, SearchError> {
     check_query(request.query)?;
-    let dir = store::index_dir(kb.root());
+    let dir = read::index_dir(kb.root());
     let mut notes = Vec::new();
     if let Some(dir) = &dir
         && let Err(why) = walks::load(dir, cache, std::time::SystemTime::now())
@@ -347,7 +367,7 @@ pub fn search_with_walks(
     }
     let mut searcher = Searcher::open_in(dir.clone());
     let mut outcome = searcher.search(kb, request)?;
-    if let Some(dir) = dir.filter(|_| searcher.store.is_writable())
+    if let Some(dir) = dir.filter(|_| searcher.lexical.is_writable())
         && cache.take_changed()
         && let Err(e) = walks::save(&dir, cache)
     {
@@ -363,48 +383,6 @@ pub fn search_with_walks(
 
 /// Places found, best first, with their scores.
 type Ranked<'a> = Vec<(Place<'a>, f32)>;
-
-/// The index key of a file: its path as walked (borrowed; the walk
-/// skips file names that are not UTF-8).
-fn key(path: &Path) -> Cow<'_, str> {
-    // `to_str` first: `to_string_lossy` walks the bytes in chunks, and
-    // with the set below it was a quarter of a warm query's time
-    // (38k paths a query, `perf record` on the tldr tree).
-    path.to_str()
-        .map_or_else(|| path.to_string_lossy(), Cow::Borrowed)
-}
-
-/// Every file that belongs in the index: the subjects of enabled topics
-/// that are not disabled (a file in two topics once).
-fn targets(kb: &KnowledgeBase) -> Vec<IndexedFile<'_>> {
-    let mut seen = FastSet::default();
-    let mut out = Vec::new();
-    for topic in kb.enabled_topics() {
-        let Some(resolution) = topic.resolution() else {
-            continue;
-        };
-        for (i, s) in resolution.subjects().iter().enumerate() {
-            if resolution.is_disabled(i) {
-                continue;
-            }
-            let path = key(s.path());
-            // By the path's bytes: `Path`'s own hash goes component by
-            // component (14% of a warm query).
-            if seen.insert(s.path().as_os_str()) {
-                out.push(IndexedFile {
-                    path,
-                    abs: s.path(),
-                    root: kb.root(),
-                    slug: s.slug(),
-                    markdown: is_markdown(s.extension()),
-                    bytes: s.bytes,
-                    modified: s.modified,
-                });
-            }
-        }
-    }
-    out
-}
 
 fn now_nanos() -> i64 {
     std::time::SystemTime::now()

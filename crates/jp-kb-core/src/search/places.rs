@@ -15,10 +15,10 @@
 use std::path::Path;
 use std::sync::{Arc, Weak};
 
-use super::hash::FastMap;
 use crate::KnowledgeBase;
 use crate::subjects::{DisabledStates, Resolution, Subject, WalkResult};
 use crate::topic::TopicState;
+use jp_kb_search::hash::FastMap;
 
 /// Where a file shows up in the results: one topic's subject.
 #[derive(Clone)]
@@ -154,7 +154,10 @@ impl PlaceIndex {
             .map(|r| r.subjects().len())
             .sum();
         let mut out = Self {
-            first: FastMap::with_capacity_and_hasher(size, super::hash::FastState::default()),
+            first: FastMap::with_capacity_and_hasher(
+                size,
+                jp_kb_search::hash::FastState::default(),
+            ),
             places: Vec::with_capacity(size),
             next: Vec::with_capacity(size),
         };
@@ -243,6 +246,6 @@ fn file_key(path: &Path, root_is_utf8: bool) -> Box<[u8]> {
     if root_is_utf8 {
         path.as_os_str().as_encoded_bytes().into()
     } else {
-        super::key(path).into_owned().into_bytes().into()
+        super::read::key(path).into_owned().into_bytes().into()
     }
 }

@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::codec::{Reader, checksum, put_string, put_varint, read_varint};
 use crate::subjects::cache::KeptWalk;
 use crate::subjects::{Collision, Subject, WalkCache, WalkResult, WalkWarning};
+use jp_kb_search::codec::{Reader, checksum, put_string, put_varint, read_varint};
 
 /// The file, in the index's directory.
 pub const WALKS_FILE: &str = "walks.bin";
@@ -39,7 +39,7 @@ const VERSION: u32 = 2;
 pub fn load(dir: &Path, cache: &WalkCache, now: SystemTime) -> Result<usize, String> {
     let bytes = match crate::config::file::read_guarded(&dir.join(WALKS_FILE)) {
         Ok(bytes) => bytes,
-        Err(e) if super::store::is_absent(&e) => return Ok(0),
+        Err(e) if jp_kb_search::is_absent(&e) => return Ok(0),
         Err(e) => return Err(e.to_string()),
     };
     let walks = decode(&bytes, now).map_err(str::to_owned)?;

@@ -13,7 +13,8 @@ use std::path::Path;
 
 use super::record::{Entry, Kind};
 use super::scan::View;
-use crate::search::hash::FastMap;
+// Fast, fixed-seed maps (foldhash, as the search index uses).
+type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 
 /// What the ledger says of one subject in the window.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
