@@ -17,27 +17,18 @@ use crate::tokenize::Tokenizer;
 pub struct FileStamp<'a> {
     key: Cow<'a, str>,
     slug: &'a str,
-    markdown: bool,
     bytes: u64,
     modified: i64,
 }
 
 impl<'a> FileStamp<'a> {
-    /// A file known by `key` (unique within the index: the path relative
-    /// to the workspace), named `slug` (its name field and summary come
-    /// from it), Markdown or not (headings and front matter), of `bytes`
-    /// bytes, modified at `modified` nanoseconds after the epoch.
-    pub fn new(
-        key: Cow<'a, str>,
-        slug: &'a str,
-        markdown: bool,
-        bytes: u64,
-        modified: i64,
-    ) -> Self {
+    /// A file known by `key` (unique within the index: its path), named
+    /// `slug` (its name field and summary come from it), of `bytes` bytes,
+    /// modified at `modified` nanoseconds after the epoch.
+    pub fn new(key: Cow<'a, str>, slug: &'a str, bytes: u64, modified: i64) -> Self {
         Self {
             key,
             slug,
-            markdown,
             bytes,
             modified,
         }
@@ -58,11 +49,6 @@ impl<'a> FileStamp<'a> {
         (self.bytes, self.modified)
     }
 
-    /// True for a Markdown file.
-    pub fn markdown(&self) -> bool {
-        self.markdown
-    }
-
     /// A digest of the files' keys, sizes and times, the same in any
     /// order: an index saved with the digest of the files it was last
     /// brought up to date with needs no comparison, file by file, while
@@ -79,11 +65,14 @@ impl<'a> FileStamp<'a> {
 
 /// A file's text as the caller read it: the whole text (or none, when
 /// it cannot be shown: binary, not UTF-8, unreadable; the file is then
-/// found by its slug only), and what its front matter says.
+/// found by its slug only), whether it is Markdown (its first heading
+/// names it, its other headings summarise it), and what its front matter
+/// says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Document {
     text: Option<String>,
+    markdown: bool,
     body_at: usize,
     title: String,
     about: String,
@@ -95,10 +84,19 @@ impl Document {
         Self::default()
     }
 
-    /// A file's text, all of it body.
+    /// A plain text file's text.
     pub fn text(text: String) -> Self {
         Self {
             text: Some(text),
+            ..Self::default()
+        }
+    }
+
+    /// A Markdown file's text, all of it body.
+    pub fn markdown(text: String) -> Self {
+        Self {
+            text: Some(text),
+            markdown: true,
             ..Self::default()
         }
     }
@@ -128,9 +126,9 @@ pub(crate) fn file_terms(
     tokenizer: &mut Tokenizer,
     slug: &str,
     doc: &Document,
-    markdown: bool,
     add: &mut dyn FnMut(&str, usize),
 ) {
+    let markdown = doc.markdown;
     let own_name = rank::subject_name(slug);
     // The subject's own name names it; the directories above it
     // (`linux/` in `linux/df`) only place it, like tags: as a name,
@@ -187,11 +185,11 @@ mod tests {
 
     #[test]
     fn the_digest_ignores_order_and_sees_any_change() {
-        let a = FileStamp::new("a.md".into(), "a", true, 1, 2);
-        let b = FileStamp::new("b.md".into(), "b", true, 3, 4);
+        let a = FileStamp::new("a.md".into(), "a", 1, 2);
+        let b = FileStamp::new("b.md".into(), "b", 3, 4);
         let ab = FileStamp::digest(&[a.clone(), b.clone()]);
         assert_eq!(ab, FileStamp::digest(&[b.clone(), a.clone()]));
-        let b2 = FileStamp::new("b.md".into(), "b", true, 3, 5);
+        let b2 = FileStamp::new("b.md".into(), "b", 3, 5);
         assert_ne!(ab, FileStamp::digest(&[a.clone(), b2]));
         assert_ne!(ab, FileStamp::digest(&[a]));
         assert_ne!(FileStamp::digest(&[]), 0);
@@ -199,21 +197,15 @@ mod tests {
 
     #[test]
     fn front_matter_terms_come_from_the_caller() {
-        let doc = Document::text("---\nx: y\n---\nbody words".into()).with_front_matter(
+        let doc = Document::markdown("---\nx: y\n---\nbody words".into()).with_front_matter(
             13,
             "Title".into(),
             "tags here".into(),
         );
         let mut got = Vec::new();
-        file_terms(
-            &mut Tokenizer::new(),
-            "dir/slug",
-            &doc,
-            true,
-            &mut |t, f| {
-                got.push((t.to_owned(), f));
-            },
-        );
+        file_terms(&mut Tokenizer::new(), "dir/slug", &doc, &mut |t, f| {
+            got.push((t.to_owned(), f));
+        });
         assert!(got.contains(&("titl".to_owned(), NAME)));
         assert!(got.contains(&("tag".to_owned(), SUMMARY)));
         assert!(got.contains(&("bodi".to_owned(), SUMMARY)));

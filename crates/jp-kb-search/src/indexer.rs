@@ -84,6 +84,6 @@ fn index_file(
         lens: [0; FIELDS],
     };
     builder.add(meta, |add| {
-        file_terms(tokenizer, file.slug(), doc, file.markdown(), add);
+        file_terms(tokenizer, file.slug(), doc, add);
     });
 }

@@ -45,6 +45,12 @@ impl Lexical {
         self.store.is_writable()
     }
 
+    /// The file of a memo kept beside the index (see [`crate::Memo`]),
+    /// if the index is saved.
+    pub fn memo_file(&self) -> Option<PathBuf> {
+        self.store.file("memo.bin")
+    }
+
     /// The main segment's file, if the index is saved (measurements).
     pub fn main_file(&self) -> Option<PathBuf> {
         self.store.main_file()

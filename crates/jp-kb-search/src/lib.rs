@@ -14,13 +14,13 @@
 //! use jp_kb_search::{Document, FileStamp, Lexical, Scoring, Tokenizer};
 //!
 //! let files = [
-//!     FileStamp::new("tar.md".into(), "tar", true, 40, 1),
-//!     FileStamp::new("zip.md".into(), "zip", true, 30, 1),
+//!     FileStamp::new("tar.md".into(), "tar", 40, 1),
+//!     FileStamp::new("zip.md".into(), "zip", 30, 1),
 //! ];
 //! let texts = ["# tar\n\n> Archiving utility.", "# zip\n\n> Compress files."];
 //! let mut index = Lexical::open(None); // memory only
 //! let read = index.refresh(&files, 1_000_000_000_000, &|| |i: usize| {
-//!     Document::text(texts[i].to_owned())
+//!     Document::markdown(texts[i].to_owned())
 //! });
 //! assert_eq!(read, Some(2));
 //! let terms = Tokenizer::new().query_terms("archives");
@@ -36,6 +36,7 @@ pub mod hash;
 mod index;
 mod indexer;
 mod lexical;
+pub mod memo;
 pub mod rank;
 pub mod segment;
 pub mod snippet;
@@ -45,6 +46,7 @@ pub mod tokenize;
 pub use document::{Document, FileStamp};
 pub use index::{Change, DocRef, Index};
 pub use lexical::Lexical;
+pub use memo::Memo;
 pub use rank::Scoring;
 pub use segment::SegmentError;
 pub use snippet::{Snippet, snippet};

@@ -38,7 +38,15 @@ impl Store {
 
     /// The main segment's file (for measurements and messages).
     pub fn main_file(&self) -> Option<PathBuf> {
-        self.dir.as_ref().map(|d| d.join(MAIN_FILE))
+        self.file(MAIN_FILE)
+    }
+
+    /// The file `name` in the directory, when it can be written.
+    pub fn file(&self, name: &str) -> Option<PathBuf> {
+        self.dir
+            .as_ref()
+            .filter(|_| self.writable)
+            .map(|d| d.join(name))
     }
 
     /// Opens the saved index (its files are read as queries need them).

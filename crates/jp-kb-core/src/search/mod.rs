@@ -14,7 +14,7 @@ pub mod walks;
 use std::cell::OnceCell;
 use std::path::Path;
 
-use jp_kb_search::{DocRef, Lexical, SegmentError, Tokenizer};
+use jp_kb_search::{DocRef, Lexical, Memo, SegmentError, Tokenizer};
 pub use jp_kb_search::{Scoring, Snippet};
 
 use crate::KnowledgeBase;
@@ -108,6 +108,11 @@ pub struct Searcher {
     /// (The subjects are mapped at the first search that needs them: a
     /// refresh alone, as after an edit, does not pay for it.)
     kept: Option<(places::Walks, OnceCell<PlaceIndex>)>,
+    /// A process that searches once: the hits' places are found by one
+    /// pass over the subjects instead of a map of them all.
+    once: bool,
+    /// Token counts of hits, by their text (read at the first hit).
+    memo: Option<Memo>,
 }
 
 impl Searcher {
@@ -127,6 +132,8 @@ impl Searcher {
             notes,
             scoring: Scoring::default(),
             kept: None,
+            once: false,
+            memo: None,
         }
     }
 
@@ -182,7 +189,7 @@ impl Searcher {
                 targets
                     .get(i)
                     .map_or_else(jp_kb_search::Document::unreadable, |t| {
-                        read::document(&root, t.abs, t.stamp.markdown())
+                        read::document(&root, t.subject)
                     })
             }
         };
@@ -202,6 +209,7 @@ impl Searcher {
             .iter()
             .map(|(place, score)| self.hit(place, *score, &terms))
             .collect();
+        self.save_memo();
         Ok(SearchOutcome {
             hits,
             notes: std::mem::take(&mut self.notes),
@@ -268,6 +276,9 @@ impl Searcher {
         request: &SearchRequest<'_>,
     ) -> Result<Ranked<'k>, SegmentError> {
         let scored: Vec<(DocRef, f32)> = self.lexical.ranked(terms, prefix, &self.scoring)?;
+        if self.once {
+            return self.places_once(kb, &scored, scope, request);
+        }
         // Made for this search only when the index could not be kept.
         let made;
         let places = if let Some((_, places)) = &self.kept {
@@ -292,6 +303,70 @@ impl Searcher {
         Ok(ranked)
     }
 
+    /// [`Self::places`] for a process that searches once: the keys of the
+    /// leaders in growing batches, each batch's places found by one pass.
+    fn places_once<'k>(
+        &self,
+        kb: &'k KnowledgeBase,
+        scored: &[(DocRef, f32)],
+        scope: Option<&str>,
+        request: &SearchRequest<'_>,
+    ) -> Result<Ranked<'k>, SegmentError> {
+        let wanted = request.limit;
+        let mut ranked = Vec::new();
+        let (mut from, mut batch) = (0, wanted.saturating_mul(2).saturating_add(8));
+        while ranked.len() < wanted && from < scored.len() {
+            let to = from.saturating_add(batch).min(scored.len());
+            let leaders = scored.get(from..to).unwrap_or_default();
+            let keys = leaders
+                .iter()
+                .map(|(doc, _)| self.lexical.key(*doc))
+                .collect::<Result<Vec<_>, _>>()?;
+            let places = PlaceIndex::of_keys(kb, &keys);
+            for ((_, score), key) in leaders.iter().zip(&keys) {
+                for place in places.of(kb, key.as_bytes(), scope, request.hidden) {
+                    if ranked.len() < wanted {
+                        ranked.push((place, *score));
+                    }
+                }
+            }
+            from = to;
+            batch = batch.saturating_mul(4);
+        }
+        Ok(ranked)
+    }
+
+    /// The tokens of `text`, remembered by its length and hash: counting
+    /// needs the vocabulary indexed first, a third of a warm search's
+    /// process, and the same hits come back.
+    fn count_tokens(&mut self, text: &str) -> Option<usize> {
+        use std::hash::BuildHasher as _;
+        let hash = jp_kb_search::hash::FastState::default().hash_one(text);
+        let key = format!("{}:{hash:016x}", text.len());
+        let memo = self.memo.get_or_insert_with(|| {
+            self.lexical
+                .memo_file()
+                .map_or_else(Memo::default, |path| Memo::load(&path))
+        });
+        if let Some(n) = memo.get(&key).and_then(|n| usize::try_from(n).ok()) {
+            return Some(n);
+        }
+        let n = crate::tokens::count_tokens(text)?;
+        memo.put(key, n as u64);
+        Some(n)
+    }
+
+    /// Saves the token counts this searcher made (see
+    /// [`Self::count_tokens`]); a memo that cannot be saved is counted
+    /// again next time.
+    fn save_memo(&mut self) {
+        if let (Some(memo), Some(path)) = (&mut self.memo, self.lexical.memo_file())
+            && memo.is_changed()
+        {
+            let _ = memo.save(&path);
+        }
+    }
+
     fn hit(&mut self, place: &Place<'_>, score: f32, terms: &[String]) -> Hit {
         let content = read_content(&Root::new(place.root), place.path);
         let extension = place.subject.extension();
@@ -307,7 +382,7 @@ impl Searcher {
                 };
                 let snippet = jp_kb_search::snippet(&mut self.tokenizer, body, terms);
                 let formatted = format_subject_owned(place.slug, extension, Content::Text(text));
-                (crate::tokens::count_tokens(&formatted), snippet)
+                (self.count_tokens(&formatted), snippet)
             }
             Content::Skipped(reason) => (
                 None,
@@ -355,6 +430,10 @@ pub fn search_with_walks(
     request: &SearchRequest<'_>,
 ) -> Result<SearchOutcome, SearchError> {
     check_query(request.query)?;
+    // Counting a hit's tokens first indexes the vocabulary (a third of a
+    // warm search): done on the other core while the walks load and the
+    // index is asked, it is ready when the hits need it.
+    std::thread::spawn(|| crate::tokens::count_tokens("warm"));
     let dir = read::index_dir(kb.root());
     let mut notes = Vec::new();
     if let Some(dir) = &dir
@@ -366,6 +445,7 @@ pub fn search_with_walks(
         ));
     }
     let mut searcher = Searcher::open_in(dir.clone());
+    searcher.once = true;
     let mut outcome = searcher.search(kb, request)?;
     if let Some(dir) = dir.filter(|_| searcher.lexical.is_writable())
         && cache.take_changed()

@@ -218,7 +218,7 @@ struct Cursor<'a> {
     reader: Reader<'a>,
 }
 
-impl Cursor<'_> {
+impl<'a> Cursor<'a> {
     fn varint(&mut self) -> Result<u64, &'static str> {
         let rest = self.reader.data.get(self.reader.at..).ok_or("truncated")?;
         let (v, after) = read_varint(rest).ok_or("damaged (number)")?;
@@ -244,7 +244,10 @@ impl Cursor<'_> {
         Ok(i64::from_le_bytes(v.to_le_bytes()))
     }
     fn string(&mut self) -> Result<String, &'static str> {
-        self.reader.string().map_err(|_| "damaged (text)")
+        self.str().map(str::to_owned)
+    }
+    fn str(&mut self) -> Result<&'a str, &'static str> {
+        self.reader.str().map_err(|_| "damaged (text)")
     }
     fn time(&mut self) -> Result<SystemTime, &'static str> {
         time(self.i64()?).ok_or("damaged (time)")
@@ -264,29 +267,30 @@ fn decode_walk(r: &mut Cursor<'_>) -> Result<KeptWalk, &'static str> {
     let n = r.len()?;
     let mut subjects = Vec::with_capacity(n);
     for _ in 0..n {
+        // Borrowed from the file's bytes: `Subject::new` makes the one
+        // copy it keeps (owned strings here were half of the load).
         let flags = r.varint()?;
-        let path = r.string()?;
+        let path = r.str()?;
         let rel = if flags & REL_IS_TAIL == 0 {
-            r.string()?
+            r.str()?
         } else {
             let len = r.back_len()?;
             path.len()
                 .checked_sub(len)
                 .and_then(|at| path.get(at..))
                 .ok_or("damaged (path)")?
-                .to_owned()
         };
         let slug = if flags & SLUG_IS_HEAD == 0 {
-            r.string()?
+            r.str()?
         } else {
-            rel.get(..r.back_len()?).ok_or("damaged (slug)")?.to_owned()
+            rel.get(..r.back_len()?).ok_or("damaged (slug)")?
         };
         let bytes = r.varint()?;
         let modified = r.i64()?;
         subjects.push(Subject::new(
-            &slug,
-            &rel,
-            Path::new(&path),
+            slug,
+            rel,
+            Path::new(path),
             flags & HIDDEN != 0,
             bytes,
             modified,
