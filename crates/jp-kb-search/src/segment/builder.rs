@@ -96,11 +96,6 @@ impl Builder {
         })
     }
 
-    /// The segment file's bytes.
-    pub fn encode(&self, head: super::Head) -> Vec<u8> {
-        super::encode_parts(std::slice::from_ref(self), head)
-    }
-
     /// The terms in byte order, with their ids.
     pub(super) fn sorted_terms(&self) -> Vec<(&str, u32)> {
         let mut terms: Vec<(&str, u32)> = self

@@ -23,6 +23,13 @@ pub struct Head {
     pub digest: u64,
 }
 
+impl Builder {
+    /// The segment file's bytes.
+    pub fn encode(&self, head: Head) -> Vec<u8> {
+        encode_parts(std::slice::from_ref(self), head)
+    }
+}
+
 /// Each part's terms in byte order, sorted on every core.
 fn sorted_terms_of(parts: &[Builder]) -> Vec<Vec<(&str, u32)>> {
     if parts.len() < 2 {

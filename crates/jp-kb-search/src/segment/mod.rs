@@ -31,12 +31,13 @@
 mod builder;
 mod encode;
 mod reader;
+mod tables;
 #[cfg(test)]
 mod tests;
 
 pub use builder::Builder;
 pub use encode::{Head, encode_parts};
-pub use reader::{Norms, Postings, Segment};
+pub use reader::Segment;
 
 /// Bumped whenever the layout or the tokenizer changes: an index of
 /// another version is rebuilt.
@@ -94,6 +95,17 @@ pub const BODY: usize = 2;
 pub const MENTION: usize = FIELDS;
 /// A count per field.
 pub type Tfs = [u32; FIELDS];
+
+/// A term's postings: `(document, count per field)` in document order.
+pub type Postings = Vec<(u32, Tfs)>;
+
+/// One document's norms: its field lengths, and how many documents of
+/// its segment mention its name in code.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Norms {
+    pub lens: Tfs,
+    pub mentions: u32,
+}
 
 /// Why a segment file, or a part of it, cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

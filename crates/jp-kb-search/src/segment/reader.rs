@@ -5,11 +5,14 @@
 use std::borrow::Cow;
 use std::fs::File;
 
-use super::{
-    DOCS_PER_BLOCK, DocMeta, FIELDS, FORMAT_VERSION, HEADER_LEN, MAGIC, NORM_LEN, Part, SECTIONS,
-    SegmentError, TERMS_PER_BLOCK, Tfs, section,
+use super::tables::{
+    decode_postings, parse_doc_table, parse_ids, parse_names, parse_norms, parse_term_table,
 };
-use crate::codec::{Corrupt, Reader, crc, read_varint};
+use super::{
+    DOCS_PER_BLOCK, DocMeta, FIELDS, FORMAT_VERSION, HEADER_LEN, MAGIC, Norms, Part, Postings,
+    SECTIONS, SegmentError, TERMS_PER_BLOCK, section,
+};
+use crate::codec::{Corrupt, Reader, crc};
 
 /// Where a segment's bytes are: a file read by position, or memory (a
 /// segment just built, an index that is not saved).
@@ -77,17 +80,6 @@ fn read_exact_at(mut file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()
     use std::io::{Read as _, Seek as _};
     file.seek(std::io::SeekFrom::Start(at))?;
     file.read_exact(buf)
-}
-
-/// A term's postings: `(document, count per field)` in document order.
-pub type Postings = Vec<(u32, Tfs)>;
-
-/// One document's norms: its field lengths, and how many documents of
-/// its segment mention its name in code.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Norms {
-    pub lens: Tfs,
-    pub mentions: u32,
 }
 
 /// A read-only segment, open.
@@ -219,46 +211,70 @@ impl Segment {
             .ok_or(SegmentError::Corrupt("empty segment"))
     }
 
-    /// The documents of block `b`.
-    fn doc_block(&self, b: usize) -> Result<Vec<DocMeta>, SegmentError> {
+    /// Reads the documents of block `b` in order, giving each to `each`
+    /// borrowed until it returns `false`; a block read to its end is
+    /// checked to end with its last document.
+    fn each_doc(
+        &self,
+        b: usize,
+        mut each: impl FnMut(usize, &str, u64, i64) -> bool,
+    ) -> Result<(), SegmentError> {
         let part = *self.doc_blocks.get(b).ok_or(Corrupt("document"))?;
         let bytes = self.source()?.part(part)?;
         let first = b * DOCS_PER_BLOCK;
         let count = DOCS_PER_BLOCK.min(self.doc_count().saturating_sub(first));
         let mut r = Reader::new(&bytes);
-        let mut out = Vec::with_capacity(count);
         for i in first..first + count {
-            let path = r.string()?;
-            let bytes = r.u64()?;
+            let path = r.str()?;
+            let size = r.u64()?;
             let modified = i64::from_le_bytes(r.u64()?.to_le_bytes());
-            let lens = self.norms.get(i).ok_or(Corrupt("document"))?.lens;
-            out.push(DocMeta {
-                path,
-                bytes,
-                modified,
-                lens,
-            });
+            if !each(i, path, size, modified) {
+                return Ok(());
+            }
         }
         if !r.is_done() {
             return Err(SegmentError::Corrupt("document block"));
         }
-        Ok(out)
+        Ok(())
     }
 
-    /// Document `doc` (one block read).
+    fn meta(&self, i: usize, path: &str, bytes: u64, modified: i64) -> Option<DocMeta> {
+        Some(DocMeta {
+            path: path.to_owned(),
+            bytes,
+            modified,
+            lens: self.norms.get(i)?.lens,
+        })
+    }
+
+    /// Document `doc` (one block read; only its own path copied).
     pub fn doc(&self, doc: u32) -> Result<DocMeta, SegmentError> {
         let doc = doc as usize;
-        self.doc_block(doc / DOCS_PER_BLOCK)?
-            .into_iter()
-            .nth(doc % DOCS_PER_BLOCK)
-            .ok_or(SegmentError::Corrupt("document"))
+        let mut found = None;
+        self.each_doc(doc / DOCS_PER_BLOCK, |i, path, bytes, modified| {
+            if i == doc {
+                found = self.meta(i, path, bytes, modified);
+            }
+            i < doc
+        })?;
+        found.ok_or(SegmentError::Corrupt("document"))
     }
 
     /// Every document, in order (every block read).
     pub fn docs(&self) -> Result<Vec<DocMeta>, SegmentError> {
         let mut out = Vec::with_capacity(self.doc_count());
+        let mut missing = false;
         for b in 0..self.doc_blocks.len() {
-            out.extend(self.doc_block(b)?);
+            self.each_doc(b, |i, path, bytes, modified| {
+                match self.meta(i, path, bytes, modified) {
+                    Some(meta) => out.push(meta),
+                    None => missing = true,
+                }
+                true
+            })?;
+        }
+        if missing {
+            return Err(SegmentError::Corrupt("document"));
         }
         Ok(out)
     }
@@ -379,167 +395,4 @@ struct TermEntry {
     term: String,
     part: Part,
     df: usize,
-}
-
-/// Decodes a postings list of `df` documents below `doc_count`.
-fn decode_postings(mut data: &[u8], df: usize, doc_count: usize) -> Result<Postings, SegmentError> {
-    let bad = SegmentError::Corrupt("postings");
-    // Each posting takes at least four bytes.
-    if df > data.len() / 4 + 1 {
-        return Err(bad);
-    }
-    let mut out = Vec::with_capacity(df);
-    let mut doc: Option<u32> = None;
-    while !data.is_empty() {
-        let (delta, mut rest) = read_varint(data).ok_or(bad.clone())?;
-        let delta = u32::try_from(delta).map_err(|_| bad.clone())?;
-        let mut tfs = [0; FIELDS];
-        for tf in &mut tfs {
-            let (v, after) = read_varint(rest).ok_or(bad.clone())?;
-            *tf = u32::try_from(v).map_err(|_| bad.clone())?;
-            rest = after;
-        }
-        data = rest;
-        let next = match doc {
-            None => delta,
-            // Strictly increasing: a repeated document is damage.
-            Some(d) if delta > 0 => d.checked_add(delta).ok_or(bad.clone())?,
-            Some(_) => return Err(bad),
-        };
-        if next as usize >= doc_count {
-            return Err(bad);
-        }
-        doc = Some(next);
-        out.push((next, tfs));
-    }
-    if out.len() != df {
-        return Err(bad);
-    }
-    Ok(out)
-}
-
-fn parse_norms(bytes: &[u8], doc_count: usize) -> Result<Vec<Norms>, SegmentError> {
-    if bytes.len() != doc_count.saturating_mul(NORM_LEN) {
-        return Err(SegmentError::Corrupt("norms"));
-    }
-    let mut r = Reader::new(bytes);
-    let mut out = Vec::with_capacity(doc_count);
-    for _ in 0..doc_count {
-        let mut lens = [0; FIELDS];
-        for len in &mut lens {
-            *len = r.u32()?;
-        }
-        out.push(Norms {
-            lens,
-            mentions: r.u32()?,
-        });
-    }
-    Ok(out)
-}
-
-/// A count, then that many increasing ids as varint deltas (the first
-/// as is); `whole`: nothing may follow.
-fn parse_ids(r: &mut Reader<'_>, whole: bool) -> Result<Vec<u32>, SegmentError> {
-    let n = r.count(1)?;
-    let mut out: Vec<u32> = Vec::with_capacity(n);
-    for _ in 0..n {
-        let delta = u32::try_from(r.varint()?).map_err(|_| Corrupt("id"))?;
-        let id = match out.last() {
-            None => delta,
-            Some(_) if delta == 0 => return Err(SegmentError::Corrupt("id order")),
-            Some(&last) => last.checked_add(delta).ok_or(Corrupt("id"))?,
-        };
-        out.push(id);
-    }
-    if whole && !r.is_done() {
-        return Err(SegmentError::Corrupt("trailing bytes"));
-    }
-    Ok(out)
-}
-
-fn parse_names(bytes: &[u8], doc_count: usize) -> Result<Vec<(String, Vec<u32>)>, SegmentError> {
-    let mut r = Reader::new(bytes);
-    let n = r.count(2)?;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        let name = r.string()?;
-        let docs = parse_ids(&mut r, false)?;
-        if docs.last().is_some_and(|&d| d as usize >= doc_count) {
-            return Err(SegmentError::Corrupt("names"));
-        }
-        out.push((name, docs));
-    }
-    if !r.is_done() {
-        return Err(SegmentError::Corrupt("names"));
-    }
-    Ok(out)
-}
-
-fn parse_doc_table(
-    bytes: &[u8],
-    doc_count: usize,
-    parts: &[Part; SECTIONS],
-) -> Result<Vec<Part>, SegmentError> {
-    let blocks = doc_count.div_ceil(DOCS_PER_BLOCK);
-    if bytes.len() != blocks.saturating_mul(16) {
-        return Err(SegmentError::Corrupt("document table"));
-    }
-    let docs = parts[section::DOCS];
-    let mut r = Reader::new(bytes);
-    let mut out = Vec::with_capacity(blocks);
-    let mut expected = 0;
-    for _ in 0..blocks {
-        let (at, len, crc) = (r.u64()?, u64::from(r.u32()?), r.u32()?);
-        // Blocks follow each other and fill the section.
-        if at != expected {
-            return Err(SegmentError::Corrupt("document table"));
-        }
-        expected = at.checked_add(len).ok_or(Corrupt("document table"))?;
-        out.push(Part {
-            at: docs.at + at,
-            len,
-            crc,
-        });
-    }
-    if expected != docs.len {
-        return Err(SegmentError::Corrupt("document table"));
-    }
-    Ok(out)
-}
-
-fn parse_term_table(
-    bytes: &[u8],
-    term_count: usize,
-    parts: &[Part; SECTIONS],
-) -> Result<Vec<(String, Part)>, SegmentError> {
-    let blocks = term_count.div_ceil(TERMS_PER_BLOCK);
-    let terms = parts[section::TERMS];
-    let mut r = Reader::new(bytes);
-    if r.count(1)? != blocks {
-        return Err(SegmentError::Corrupt("term table"));
-    }
-    let mut out: Vec<(String, Part)> = Vec::with_capacity(blocks);
-    let mut expected = 0;
-    for _ in 0..blocks {
-        let first = r.string()?;
-        let at = r.varint()?;
-        let len = r.varint()?;
-        let crc = r.u32()?;
-        if at != expected || out.last().is_some_and(|(p, _)| *p >= first) {
-            return Err(SegmentError::Corrupt("term table"));
-        }
-        expected = at.checked_add(len).ok_or(Corrupt("term table"))?;
-        out.push((
-            first,
-            Part {
-                at: terms.at + at,
-                len,
-                crc,
-            },
-        ));
-    }
-    if expected != terms.len || !r.is_done() {
-        return Err(SegmentError::Corrupt("term table"));
-    }
-    Ok(out)
 }
