@@ -4,8 +4,7 @@
 
 use std::ops::Range;
 
-use super::tokenize::Tokenizer;
-use crate::frontmatter;
+use crate::tokenize::Tokenizer;
 
 /// Widest snippet, in characters.
 const WIDTH: usize = 160;
@@ -13,7 +12,9 @@ const WIDTH: usize = 160;
 /// A line of text and the byte ranges of its matched words.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Snippet {
+    /// The line, cut to a readable width (`…` where it was cut).
     pub text: String,
+    /// The byte ranges of the matched words in `text`, in order.
     pub marks: Vec<Range<usize>>,
 }
 
@@ -34,13 +35,10 @@ impl Snippet {
     }
 }
 
-/// The snippet of `text` for the query terms `terms`.
-pub fn snippet(tokenizer: &mut Tokenizer, text: &str, markdown: bool, terms: &[String]) -> Snippet {
-    let body = if markdown {
-        frontmatter::split(text).map_or(text, |(_, end)| text.get(end..).unwrap_or_default())
-    } else {
-        text
-    };
+/// The snippet of `body` (a file's text after any front matter) for the
+/// query terms `terms`: its line holding the most of them, else its first
+/// line that is not a heading.
+pub fn snippet(tokenizer: &mut Tokenizer, body: &str, terms: &[String]) -> Snippet {
     let mut best: Option<(usize, &str, Vec<Range<usize>>)> = None;
     let mut fallback = None;
     for line in body.lines() {
@@ -108,7 +106,7 @@ mod tests {
         let mut t = Tokenizer::new();
         let terms = t.query_terms("extract archive");
         let text = "# tar\n\n> Archiving utility.\n\n- Extract an archive:\n\n`tar xf x`";
-        let s = snippet(&mut t, text, true, &terms);
+        let s = snippet(&mut t, text, &terms);
         assert_eq!(s.marked(), "- **Extract** an **archive**:");
     }
 
@@ -117,7 +115,7 @@ mod tests {
         let mut t = Tokenizer::new();
         let terms = t.query_terms("needle");
         let text = format!("{} needle {}", "word ".repeat(100), "tail ".repeat(100));
-        let s = snippet(&mut t, &text, false, &terms);
+        let s = snippet(&mut t, &text, &terms);
         assert!(s.text.starts_with('…') && s.text.ends_with('…'));
         assert!(s.marked().contains("**needle**"));
         assert!(s.text.chars().count() <= WIDTH + 2);
@@ -127,7 +125,7 @@ mod tests {
     fn without_a_match_the_first_body_line() {
         let mut t = Tokenizer::new();
         let terms = t.query_terms("zzz");
-        let s = snippet(&mut t, "---\nname: x\n---\n# T\nFirst line.", true, &terms);
+        let s = snippet(&mut t, "# T\nFirst line.", &terms);
         assert_eq!(s.marked(), "First line.");
     }
 }

@@ -19,24 +19,24 @@
 //!
 //! - **Names**: a name that begins with a query word (`useradd` for
 //!   "user"), a short one that ends with one (`lscpu` for "cpu": 3–12
-//!   ASCII letters and digits, see [`super::abbrev::candidate`]) or one
+//!   ASCII letters and digits, see [`crate::abbrev::candidate`]) or one
 //!   that abbreviates query words (`mkdir` for "make a directory", see
-//!   [`super::abbrev`]) counts as a weaker match in the name. A
+//!   [`crate::abbrev`]) counts as a weaker match in the name. A
 //!   subject's name is the last part of its slug: the directories above
-//!   it are summary words (see [`super::segment::SUMMARY`]).
+//!   it are summary words (see [`crate::segment::SUMMARY`]).
 //!
 //! The defaults were chosen on the labelled tldr queries
 //! (`benches/search_queries.tsv`; `docs/perf.md`, "Search, second pass"
 //! to "Search, fourth pass"), and checked on held-out ones.
 
-use super::segment::FIELDS;
+use crate::segment::FIELDS;
 
 /// The ranking's parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scoring {
     /// Saturation of the (weighted, normalised) term frequency.
     pub k1: f32,
-    /// Per field ([`super::segment::NAME`], `SUMMARY`, `BODY`): weight.
+    /// Per field ([`crate::segment::NAME`], `SUMMARY`, `BODY`): weight.
     pub weights: [f32; FIELDS],
     /// Per field: length normalisation (0 none, 1 full).
     pub b: [f32; FIELDS],
@@ -56,7 +56,7 @@ pub struct Scoring {
     /// of a whole-word match in the name; 0 turns it off.
     pub name_prefix: f32,
     /// What a name that abbreviates query words (`mkdir` for "make a
-    /// directory", see [`super::abbrev`]) counts for each word it takes a
+    /// directory", see [`crate::abbrev`]) counts for each word it takes a
     /// piece of, as a share of that word in the name; 0 turns it off.
     pub abbrev: f32,
 }

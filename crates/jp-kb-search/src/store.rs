@@ -1,53 +1,24 @@
-//! Where the index lives: `$XDG_CACHE_HOME/jp-kb/search/<root name>-<hash>/`
-//! (else the platform cache directory), one directory per workspace root,
-//! never inside the workspace. Files are replaced atomically (temporary
-//! file, then rename), so a reader sees an old or a new segment, never
-//! half of one. A missing, damaged, foreign or old index is rebuilt; a
-//! cache directory that cannot be written leaves the index in memory.
+//! Where an index is saved: two segment files (`main.idx`, `delta.idx`) in
+//! a directory the caller chooses. Files are replaced atomically
+//! (temporary file, then rename), so a reader sees an old or a new
+//! segment, never half of one; an open segment keeps reading the file it
+//! opened. A missing, damaged, foreign or old index is rebuilt; a
+//! directory that cannot be written leaves the index in memory.
 
+use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::index::{Change, Index};
-use super::segment::{Segment, SegmentError, checksum};
+use crate::index::{Change, Index};
+use crate::segment::{Segment, SegmentError};
 
 const MAIN_FILE: &str = "main.idx";
 const DELTA_FILE: &str = "delta.idx";
 
-/// The cache directory for the index of the workspace at `root`, or `None`
-/// when the platform has no cache directory.
-pub fn index_dir(root: &Path) -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(dirs::cache_dir)?;
-    let name: String = root
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    let hash = checksum(root.as_os_str().as_encoded_bytes());
-    Some(
-        base.join("jp-kb")
-            .join("search")
-            .join(format!("{name}-{hash:016x}")),
-    )
-}
-
-/// An index with the place it is saved to.
+/// The directory an index is saved in, and whether it can be written.
 #[derive(Debug)]
-pub struct Store {
-    pub dir: Option<PathBuf>,
+pub(crate) struct Store {
+    dir: Option<PathBuf>,
     /// False once a write failed: the index is kept in memory only.
     writable: bool,
 }
@@ -60,20 +31,34 @@ impl Store {
         }
     }
 
-    /// False when there is no cache directory or a write to it failed.
+    /// False when there is no directory or a write to it failed.
     pub fn is_writable(&self) -> bool {
         self.writable
     }
 
-    /// Reads the saved index. Problems are returned as notes for the user
-    /// and give an empty index (rebuilt by the next refresh).
+    /// The main segment's file (for measurements and messages).
+    pub fn main_file(&self) -> Option<PathBuf> {
+        self.file(MAIN_FILE)
+    }
+
+    /// The file `name` in the directory, when it can be written.
+    pub fn file(&self, name: &str) -> Option<PathBuf> {
+        self.dir
+            .as_ref()
+            .filter(|_| self.writable)
+            .map(|d| d.join(name))
+    }
+
+    /// Opens the saved index (its files are read as queries need them).
+    /// Problems are returned as notes for the user and give an empty
+    /// index (rebuilt by the next refresh).
     pub fn open(&self) -> (Index, Vec<String>) {
         let mut notes = Vec::new();
         let Some(dir) = &self.dir else {
             notes.push("no cache directory on this system: searching an in-memory index".into());
             return (Index::default(), notes);
         };
-        let main = match read_segment(&dir.join(MAIN_FILE)) {
+        let main = match open_segment(&dir.join(MAIN_FILE)) {
             Ok(Some(main)) => main,
             Ok(None) => return (Index::default(), notes),
             Err(why) => {
@@ -84,7 +69,7 @@ impl Store {
                 return (Index::default(), notes);
             }
         };
-        let delta = match read_segment(&dir.join(DELTA_FILE)) {
+        let delta = match open_segment(&dir.join(DELTA_FILE)) {
             Ok(Some(delta)) => delta,
             Ok(None) => Segment::empty(0, main.id),
             Err(why) => {
@@ -127,11 +112,9 @@ impl Store {
 }
 
 /// `Ok(None)` when the file does not exist.
-fn read_segment(path: &Path) -> Result<Option<Segment>, String> {
-    // Guarded: a FIFO put in the cache must not hang `search` or the MCP
-    // server (issue 24, item 4).
-    match crate::config::file::read_guarded(path) {
-        Ok(bytes) => Segment::decode(bytes)
+fn open_segment(path: &Path) -> Result<Option<Segment>, String> {
+    match open_regular(path) {
+        Ok(file) => Segment::open_file(file)
             .map(Some)
             .map_err(|e: SegmentError| e.to_string()),
         // No index yet; a cache path through a file is reported once, by
@@ -139,6 +122,26 @@ fn read_segment(path: &Path) -> Result<Option<Segment>, String> {
         Err(e) if is_absent(&e) => Ok(None),
         Err(e) => Err(format!("unreadable ({e})")),
     }
+}
+
+/// Opens a regular file without blocking: a FIFO put in the cache must
+/// not hang a search or the MCP server (issue 24, item 4).
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed());
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
 }
 
 /// True when a read failed because there is nothing there.
@@ -149,7 +152,8 @@ pub fn is_absent(e: &std::io::Error) -> bool {
     )
 }
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes `bytes` to `path` through a temporary file renamed over it.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
@@ -157,23 +161,4 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     // checksum.
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dir_is_per_root_and_outside_it() {
-        let a = index_dir(Path::new("/w/one/proj")).unwrap();
-        let b = index_dir(Path::new("/w/two/proj")).unwrap();
-        assert_ne!(a, b);
-        assert!(!a.starts_with("/w"));
-        assert!(
-            a.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("proj-")
-        );
-    }
 }

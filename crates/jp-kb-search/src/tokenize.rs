@@ -5,9 +5,9 @@
 //! without spaces, are one word each.
 //!
 //! The index and the query use the same [`Tokenizer`], so a change here
-//! must bump [`super::segment::FORMAT_VERSION`].
+//! must bump [`crate::segment::FORMAT_VERSION`].
 
-use super::hash::FastMap;
+use crate::hash::FastMap;
 
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_normalization::UnicodeNormalization as _;

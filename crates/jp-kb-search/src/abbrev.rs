@@ -148,7 +148,7 @@ fn piece_len(name: &[u8], word: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::tokenize::Tokenizer;
+    use crate::tokenize::Tokenizer;
 
     fn covered(name: &str, query: &str) -> Vec<String> {
         let terms = Tokenizer::new().query_terms(query);
