@@ -5,7 +5,7 @@
 //! what the rows on screen cost. Measured at 10,000 subjects (3.9 MB):
 //! wrapping the whole view on every frame took 320 ms a key (`cargo
 //! bench --bench tui`, "Codex's view"). Pure geometry, like
-//! [`super::text_rows`] for the character-wrapped texts.
+//! [`crate::tui::text_layout::char_rows`] for the character-wrapped texts.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -107,7 +107,7 @@ impl LineRowsMemo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::preview_rows::word_rows;
+    use crate::tui::text_layout::word_rows::word_rows;
     use jp_kb_core::display::clean_text;
 
     fn key(width: usize, wrap: bool, lines: usize) -> Key {

@@ -14,10 +14,10 @@ use super::effect::{ChangedFile, Effect};
 use super::event::{Event, Msg};
 use super::model::{Fetched, LoadOutcome, Model, Need, RenderedPrompt, fetch, next_load};
 use super::plan_counts::PlanCounts;
-use super::search_worker::Searches;
 use super::token_worker::TokenCounts;
 use super::update::update;
 use super::worker::{Outbox, Worker, newest};
+use crate::tui::search::worker::Searches;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::config::{Environment, LoadOptions};
 use jp_kb_core::subjects::WatchedWalks;
@@ -26,7 +26,7 @@ use jp_kb_core::subjects::WatchedWalks;
 type PromptJob = (Arc<KnowledgeBase>, u64);
 
 /// A check to run: the loaded knowledge base, or `None` for the
-/// workspace from scratch (see [`super::findings::compute`]).
+/// workspace from scratch (see [`crate::tui::findings::state::compute`]).
 type CheckJob = Option<Arc<KnowledgeBase>>;
 
 /// What the driver needs to reload and write.
@@ -51,7 +51,7 @@ pub struct Driver {
     /// the key, as the harness wants): see [`Driver::count_in_background`].
     tokens: Option<TokenCounts>,
     /// Where the search mode's queries run (inline until a worker is
-    /// started): see [`super::search_worker`].
+    /// started): see [`crate::tui::search::worker`].
     searches: Searches,
     /// Where planned sections are counted (inline until a worker is
     /// started): see [`super::plan_counts`].
@@ -179,7 +179,7 @@ impl Driver {
     pub fn check_in_background(&mut self, outbox: &Outbox) -> std::io::Result<()> {
         let (env, options) = (self.env.clone(), self.options.clone());
         let run = move |kb: CheckJob| {
-            let report = super::findings::compute(kb.as_deref(), &env, &options);
+            let report = crate::tui::findings::state::compute(kb.as_deref(), &env, &options);
             Some(Event::Checked(Box::new(report)))
         };
         self.checks = Some(Worker::spawn(
@@ -462,7 +462,8 @@ impl Driver {
                     },
                     None => kb,
                 };
-                let report = super::findings::compute(kb.as_deref(), &self.env, &self.options);
+                let report =
+                    crate::tui::findings::state::compute(kb.as_deref(), &self.env, &self.options);
                 vec![Event::Checked(Box::new(report))]
             }
             Effect::RenderPrompt => self.render_prompt(app),

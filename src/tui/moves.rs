@@ -44,7 +44,7 @@ pub fn move_by(app: &mut App, delta: isize) {
             }
         }
         Focus::Preview if app.preview.tab == Tab::Findings => {
-            super::finding_actions::move_cursor(app, delta);
+            crate::tui::findings::actions::move_cursor(app, delta);
         }
         Focus::Preview => {
             // From the scroll drawn: after `G` (which asks for the end,

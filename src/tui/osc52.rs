@@ -148,14 +148,14 @@ fn config_text(app: &App) -> Option<String> {
 /// as the tab shows it (a hostile file name cannot smuggle escapes into
 /// the clipboard).
 fn finding_text(app: &App) -> Option<String> {
-    let f = super::finding_actions::current(app)?;
+    let f = crate::tui::findings::actions::current(app)?;
     let head = format!(
         "{} {}: {}",
         f.severity.as_str(),
         f.code.as_str(),
         clean_name(&f.message)
     );
-    let mut text = match super::view::finding_location(f) {
+    let mut text = match crate::tui::findings::text::location(f) {
         Some(place) => format!("{place}: {head}"),
         None => head,
     };

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use super::client_rows::LineRowsMemo;
 use super::effect::ChangedFile;
 use super::pane::Tab;
-use super::preview_search::Search;
-use super::text_rows::RowIndexMemo;
 use super::tree::{self, Row, RowsKey, RowsMemo};
+use crate::tui::preview_search::state::Search;
+use crate::tui::text_layout::char_rows::RowIndexMemo;
 use jp_kb_core::topic::TopicState;
 
 /// The topics list.

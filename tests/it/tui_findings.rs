@@ -188,7 +188,7 @@ fn demo_with_a_huge_topic(width: u16, height: u16) -> Demo {
     let dir = jp_kb::tui::demo::materialize().unwrap();
     let huge = dir.path().join(".jp/kb/huge");
     std::fs::create_dir_all(&huge).unwrap();
-    for i in 0..=jp_kb::tui::findings::CONTENT_SCAN_LIMIT {
+    for i in 0..=jp_kb::tui::findings::state::CONTENT_SCAN_LIMIT {
         std::fs::write(huge.join(format!("s{i}.md")), "x\n").unwrap();
     }
     // ~40k tokens of varied words, pre-loaded: over the 20k budget.
@@ -367,7 +367,7 @@ fn x_removes_a_learned_entry_that_selects_nothing() {
         codes(&d)
     );
     d.keys("t");
-    let at = jp_kb::tui::finding_actions::shown(&d.h.app)
+    let at = jp_kb::tui::findings::actions::shown(&d.h.app)
         .iter()
         .position(|f| f.code == Code::LearnedSelectsNothing)
         .unwrap();

@@ -10,7 +10,7 @@ use super::tui_support;
 use insta::assert_snapshot;
 use jp_kb::tui::app::{Focus, Mode, Tab};
 use jp_kb::tui::event::Event;
-use jp_kb::tui::search_mode::Found;
+use jp_kb::tui::search::keys::Found;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use tui_support::Demo;
 

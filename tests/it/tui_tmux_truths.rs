@@ -105,7 +105,7 @@ fn a_partial_check_says_so_and_still_checks_the_budget() {
     let root = jp_workspace(&tmux);
     let huge = root.join("huge");
     std::fs::create_dir_all(&huge).unwrap();
-    for i in 0..=jp_kb::tui::findings::CONTENT_SCAN_LIMIT {
+    for i in 0..=jp_kb::tui::findings::state::CONTENT_SCAN_LIMIT {
         std::fs::write(huge.join(format!("s{i}.md")), "x\n").unwrap();
     }
     // ~40k tokens pre-loaded: over the default 20k budget.

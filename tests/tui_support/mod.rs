@@ -70,7 +70,7 @@ impl Demo {
             .rows()
             .iter()
             .position(
-                |r| matches!(r, jp_kb::tui::picker::Row::Layer(i) if p.layers[*i].shown == shown),
+                |r| matches!(r, jp_kb::tui::picker::state::Row::Layer(i) if p.layers[*i].shown == shown),
             )
             .unwrap_or_else(|| panic!("{shown} is not offered: {:?}", p.layers));
         for _ in p.selected..at {

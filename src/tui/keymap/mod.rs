@@ -150,7 +150,7 @@ mod tests {
     #[test]
     fn a_shown_preview_search_takes_n_and_esc_first() {
         use crate::tui::app::App;
-        use crate::tui::preview_search::Search;
+        use crate::tui::preview_search::state::Search;
         let t = bindings();
         let mut app = App::new(crate::tui::theme::Theme { color: true }, (100, 30));
         let n = key(c('n'), NONE);

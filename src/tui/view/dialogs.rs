@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::centered;
 use crate::tui::app::{App, Choice, Form, FormKind};
+use crate::tui::layout::centered;
 use jp_kb_core::display::clean_name;
 
 pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {

@@ -103,13 +103,13 @@ fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<Stri
         (Focus::Preview, tab) => {
             if app.preview.search.as_ref().is_some_and(|s| s.tab == tab) {
                 v.push("n/N next/previous match".to_owned());
-            } else if crate::tui::preview_search::SEARCHED.contains(&tab) {
+            } else if crate::tui::preview_search::state::SEARCHED.contains(&tab) {
                 v.push(normal(Command::OpenFilter, "search"));
             }
             if tab == Tab::Findings {
                 // The fix key is named only here, with what it does; its
                 // slug is cut to what the footer leaves (below).
-                if let Some(fix) = crate::tui::finding_actions::fix(app).filter(|_| !ro) {
+                if let Some(fix) = crate::tui::findings::actions::fix(app).filter(|_| !ro) {
                     fix_at = Some((v.len(), fix));
                     v.push(String::new());
                 }

@@ -4,9 +4,9 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use super::centered;
 use crate::tui::app::App;
 use crate::tui::keymap::{Scope, bindings, help_rows};
+use crate::tui::layout::centered;
 use crate::tui::theme::Mark;
 
 /// Every line of the help text.
@@ -74,7 +74,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             Span::raw(format!("  {}", mark.meaning())),
         ]));
     }
-    out.extend(super::findings::legend(app));
+    out.extend(crate::tui::findings::text::legend(app));
     out
 }
 

@@ -31,7 +31,7 @@ pub fn topic_line(app: &App, state: &TopicState) -> Line<'static> {
             )
         }
     };
-    let findings = super::findings::topic_marker(app, state.id());
+    let findings = crate::tui::findings::text::topic_marker(app, state.id());
     topic_row(
         app,
         mark,

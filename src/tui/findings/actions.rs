@@ -9,11 +9,11 @@
 
 use std::path::PathBuf;
 
-use super::app::{App, Focus, Tab};
-use super::command::Command;
-use super::effect::Effect;
-use super::plans::{self, Proposal};
-use super::tree::RowKind;
+use crate::tui::app::{App, Focus, Tab};
+use crate::tui::command::Command;
+use crate::tui::effect::Effect;
+use crate::tui::plans::{self, Proposal};
+use crate::tui::tree::RowKind;
 use jp_kb_core::check::{Code, Finding};
 use jp_kb_core::edit::plan::{Intent, List};
 use jp_kb_core::topic::TopicState;
@@ -117,7 +117,7 @@ fn config_scroll(app: &App, line: u32) -> usize {
         return 0;
     };
     let line = usize::try_from(line).unwrap_or(usize::MAX);
-    let width = super::preview_rows::body_width(app);
+    let width = crate::tui::text_layout::word_rows::body_width(app);
     let text = app
         .model
         .as_ref()
@@ -127,11 +127,13 @@ fn config_scroll(app: &App, line: u32) -> usize {
     let above = text
         .lines()
         .take(line.saturating_sub(1))
-        .map(|l| super::preview_rows::word_rows(&format!("{:5}{l}", ""), width, app.wrap))
+        .map(|l| {
+            crate::tui::text_layout::word_rows::word_rows(&format!("{:5}{l}", ""), width, app.wrap)
+        })
         .sum::<usize>();
     let row = 1 + above;
     // On the first screen, the file's name stays in view too.
-    if row < super::preview_rows::body_height(app) {
+    if row < crate::tui::text_layout::word_rows::body_height(app) {
         return 0;
     }
     row.saturating_sub(2)
@@ -152,10 +154,10 @@ fn select_subject(app: &mut App, t: usize, slug: &str) -> bool {
     let rel = res.subjects()[index].rel_path().to_owned();
     app.topics.selected = t;
     // The topic's own filter comes in, then goes: the row must show.
-    super::filter::follow_topic(app);
+    crate::tui::filter::follow_topic(app);
     app.subjects.filter.clear();
     app.subjects.show_hidden = true;
-    app.usage.order = super::usage::Order::All;
+    app.usage.order = crate::tui::usage::Order::All;
     app.subjects
         .collapsed
         .retain(|(topic, dir)| topic != &id || !rel.starts_with(&format!("{dir}/")));

@@ -11,9 +11,9 @@
 
 use std::sync::Arc;
 
-use super::event::Event;
-use super::search_mode::{Found, LIMIT};
-use super::worker::{Outbox, Worker, newest};
+use crate::tui::event::Event;
+use crate::tui::search::keys::{Found, LIMIT};
+use crate::tui::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::search::{SearchRequest, Searcher};
 

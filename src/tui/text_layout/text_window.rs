@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span, Text};
 use crate::tui::app::App;
 use crate::tui::model::Model;
 use crate::tui::pane::Tab;
-use crate::tui::text_rows::{RowIndexMemo, char_rows, gutter_of};
+use crate::tui::text_layout::char_rows::{RowIndexMemo, char_rows, gutter_of};
 use jp_kb_core::display::{clean_name, clean_text, head_lines};
 use jp_kb_core::learn::Outcome;
 

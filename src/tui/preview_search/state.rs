@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::pane::Tab;
+use crate::tui::pane::Tab;
 
 /// The tabs `/` searches (the Tool and Findings tabs are not searched).
 pub const SEARCHED: [Tab; 4] = [Tab::Subject, Tab::Prompt, Tab::Learn, Tab::Config];

@@ -120,7 +120,7 @@ pub fn tab(app: &App) -> (Text<'static>, usize) {
     ];
     let mut shown = 0;
     let cursor =
-        crate::tui::finding_actions::cursor(app, crate::tui::finding_actions::shown(app).len());
+        crate::tui::findings::actions::cursor(app, crate::tui::findings::actions::shown(app).len());
     let mut cursor_line = 0;
     for f in &report.findings {
         let mine = topic.is_some() && f.topic == topic;
@@ -138,7 +138,7 @@ pub fn tab(app: &App) -> (Text<'static>, usize) {
         lines.push(Line::styled(
             format!(
                 "Not read here (over {} subjects): the contents of {}. Run `jp-kb check` for binary, size and hidden-subject findings there.",
-                crate::tui::findings::CONTENT_SCAN_LIMIT,
+                crate::tui::findings::state::CONTENT_SCAN_LIMIT,
                 report
                     .content_skipped
                     .iter()
