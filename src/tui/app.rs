@@ -9,14 +9,13 @@ use ratatui_textarea::TextArea;
 
 use super::layout::{self, Drawn};
 use super::model::{Cache, LearnKey, Model, Need};
+use super::pane::{Focus, Tab};
 use super::panes::{ConfigTab, PreviewPane, SubjectsPane, TopicsPane};
 use super::theme::Theme;
 use super::tree::{Row, RowKind};
 use crate::tui::findings::state::Findings;
 use jp_kb_core::subjects::{Resolution, Subject};
 use jp_kb_core::topic::TopicState;
-
-pub use super::pane::{Focus, Tab};
 
 /// The status line's last message.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

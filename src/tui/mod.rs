@@ -30,6 +30,7 @@ pub mod layout;
 pub mod lifecycle;
 pub mod marks;
 pub mod matcher;
+pub mod memo;
 pub mod model;
 pub mod modes;
 pub mod mouse;

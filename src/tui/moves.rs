@@ -2,7 +2,8 @@
 //! by what fits, opening and closing directories. Helpers of `update`
 //! (they change the state), with no effects.
 
-use super::app::{App, Focus, Tab};
+use super::app::App;
+use super::pane::{Focus, Tab};
 use super::tree::RowKind;
 
 pub fn topic_count(app: &App) -> usize {

@@ -11,9 +11,10 @@ use std::io::Write;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
-use super::app::Tab;
-use super::app::{App, Focus};
+use super::app::App;
 use super::effect::Effect;
+use super::pane::Focus;
+use super::pane::Tab;
 use super::tree::RowKind;
 use jp_kb_core::display::clean_name;
 use jp_kb_core::learn::Outcome;
@@ -148,7 +149,7 @@ fn config_text(app: &App) -> Option<String> {
 /// as the tab shows it (a hostile file name cannot smuggle escapes into
 /// the clipboard).
 fn finding_text(app: &App) -> Option<String> {
-    let f = crate::tui::findings::actions::current(app)?;
+    let f = crate::tui::findings::shown::current(app)?;
     let head = format!(
         "{} {}: {}",
         f.severity.as_str(),

@@ -4,7 +4,7 @@
 //! Moving through the panes is [`super::moves`]'s, the modes over the
 //! main screen (filter, tester, dialogs, forms) are [`super::modes`]'s.
 
-use super::app::{App, Focus, Mode, Status};
+use super::app::{App, Mode, Status};
 use super::command::Command;
 use super::effect::Effect;
 use super::event::{Event, Msg};
@@ -13,6 +13,7 @@ use super::forms;
 use super::model::{Fetched, LoadOutcome};
 use super::modes::{choice, filter, form, propose, quit};
 use super::moves::{clamp, cycle_focus, move_by, page, set_collapsed};
+use super::pane::Focus;
 use super::pane::Tab;
 use super::picker::keys as picker_keys;
 use super::plans;

@@ -4,9 +4,9 @@
 //! measured; docs/decisions.md) refuses and names the CLI instead of
 //! saying "copied" while nothing arrives. Read from the drawn screen.
 
-use jp_kb::tui::app::Focus;
 use jp_kb::tui::effect::Effect;
 use jp_kb::tui::harness::Harness;
+use jp_kb::tui::pane::Focus;
 
 /// A workspace whose one topic pre-loads `bytes` bytes of text, open at
 /// 200×40 with the Prompt tab focused.

@@ -227,8 +227,8 @@ fn status_line_says_partial_when_contents_were_skipped() {
 
 // Issue 16 item 5: findings you can act on.
 
-use jp_kb::tui::app::Focus;
 use jp_kb::tui::effect::Effect;
+use jp_kb::tui::pane::Focus;
 use ratatui::style::Modifier;
 
 /// The row of the screen holding `needle`.
@@ -367,7 +367,7 @@ fn x_removes_a_learned_entry_that_selects_nothing() {
         codes(&d)
     );
     d.keys("t");
-    let at = jp_kb::tui::findings::actions::shown(&d.h.app)
+    let at = jp_kb::tui::findings::shown::shown(&d.h.app)
         .iter()
         .position(|f| f.code == Code::LearnedSelectsNothing)
         .unwrap();

@@ -7,9 +7,10 @@
 
 use super::tui_support;
 
-use jp_kb::tui::app::{Focus, Mode};
+use jp_kb::tui::app::Mode;
 use jp_kb::tui::effect::Effect;
 use jp_kb::tui::event::Event;
+use jp_kb::tui::pane::Focus;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::Modifier;
 use tui_support::Demo;

@@ -8,7 +8,8 @@
 use super::tui_support;
 
 use insta::assert_snapshot;
-use jp_kb::tui::app::{Focus, Mode};
+use jp_kb::tui::app::Mode;
+use jp_kb::tui::pane::Focus;
 use jp_kb::tui::pane::Tab;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::Modifier;

@@ -11,8 +11,8 @@ use super::tui_support;
 
 use std::fmt::Write as _;
 
-use jp_kb::tui::app::Focus;
 use jp_kb::tui::harness::Harness;
+use jp_kb::tui::pane::Focus;
 use ratatui::buffer::Buffer;
 use tui_support::Demo;
 

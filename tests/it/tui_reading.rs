@@ -154,7 +154,7 @@ fn an_empty_workspace_opens() {
 
 #[test]
 fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
-    use jp_kb::tui::app::Focus;
+    use jp_kb::tui::pane::Focus;
     let mut d = Demo::new(120, 40);
     // The topics pane's border is row 0, its first topic row 1.
     d.h.click(5, 2);
@@ -274,7 +274,7 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
     let screen = d.screen();
     assert!(screen.contains("<knowledge>"), "{screen}");
     d.keys("\t");
-    assert_eq!(d.h.app.focus, jp_kb::tui::app::Focus::Preview);
+    assert_eq!(d.h.app.focus, jp_kb::tui::pane::Focus::Preview);
     for _ in 0..400 {
         d.keys("j");
     }
@@ -367,8 +367,8 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
     d.keys("cc1");
     assert!(!d.screen().contains("prompt as"));
     let help = jp_kb::tui::keymap::help_rows(
-        &jp_kb::tui::keymap::bindings(),
-        jp_kb::tui::keymap::Scope::Normal,
+        &jp_kb::tui::keymap::table::bindings(),
+        jp_kb::tui::keymap::scope::Scope::Normal,
     );
     assert!(
         help.iter()

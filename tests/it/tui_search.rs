@@ -8,9 +8,10 @@
 use super::tui_support;
 
 use insta::assert_snapshot;
-use jp_kb::tui::app::{Focus, Mode, Tab};
+use jp_kb::tui::app::Mode;
 use jp_kb::tui::event::Event;
-use jp_kb::tui::search::keys::Found;
+use jp_kb::tui::pane::{Focus, Tab};
+use jp_kb::tui::search::state::Found;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use tui_support::Demo;
 

@@ -3,5 +3,6 @@
 //! finding's texts (the tab, markers, the status span).
 
 pub mod actions;
+pub mod shown;
 pub mod state;
 pub mod text;

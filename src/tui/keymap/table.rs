@@ -4,7 +4,8 @@
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
 use super::scope::{Binding, Scope};
-use crate::tui::command::{Command, Tab};
+use crate::tui::command::Command;
+use crate::tui::pane::Tab;
 
 pub(super) const NONE: KeyModifiers = KeyModifiers::NONE;
 pub(super) const CTRL: KeyModifiers = KeyModifiers::CONTROL;

@@ -9,9 +9,10 @@
 use ratatui_textarea::TextArea;
 
 use super::matches;
-use crate::tui::app::{App, Focus, Mode};
+use crate::tui::app::{App, Mode};
 use crate::tui::command::Command;
 use crate::tui::effect::Effect;
+use crate::tui::pane::Focus;
 use crate::tui::preview_search::state::{SEARCHED, Search};
 
 /// Main-screen keys the preview search takes; `None` for the others.

@@ -7,13 +7,10 @@
 
 use crate::tui::app::App;
 use crate::tui::pane::Tab;
-use crate::tui::preview_search::state::{Hit, Hits, Search, find_in};
+use crate::tui::preview_search::state::{Hit, Hits, HitsStamp, Search, find_in};
 use crate::tui::text_layout::char_rows::char_rows;
 use crate::tui::text_layout::word_rows::{body_width, word_rows};
-use jp_kb_core::learn::Outcome;
 use ratatui::text::Text;
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 /// The search shown on the current tab, if any.
@@ -29,8 +26,7 @@ pub fn hits(app: &App) -> Option<Rc<Hits>> {
     let search = active(app)?;
     let model = app.model.as_ref()?;
     let width = body_width(app);
-    let key = key(app, search, width);
-    Some(search.memo.get(key, || {
+    Some(search.memo.get(stamp(app, search, width), || {
         let text = crate::tui::text_layout::tab_text::tab_text(app, model, usize::MAX);
         let gutter = crate::tui::text_layout::tab_text::char_gutter(app, &text);
         Hits {
@@ -40,52 +36,44 @@ pub fn hits(app: &App) -> Option<Rc<Hits>> {
     }))
 }
 
-/// What the matches depend on, cheaply: the tab, the query, the
-/// geometry, and what the tab's text is made from.
-fn key(app: &App, search: &Search, width: usize) -> u64 {
-    let mut h = DefaultHasher::new();
-    (search.tab.index(), &search.query, width, app.wrap).hash(&mut h);
-    (
-        app.topics.selected,
-        app.subjects.row,
-        &app.preview.prompt_client,
-    )
-        .hash(&mut h);
-    (&app.config.jump, app.shown_target()).hash(&mut h);
-    if let Some(model) = &app.model {
-        model.generation.hash(&mut h);
-        (model.prompt_ready, model.prompt_head.pieces).hash(&mut h);
-        model.prompt_head.text.len().hash(&mut h);
-        app.preview
-            .prompt_client
-            .as_deref()
-            .is_some_and(|c| model.client_prompt(c).is_some())
-            .hash(&mut h);
-        if let Some(file) = app
-            .config
-            .jump
-            .as_ref()
-            .map(|(f, _)| f.clone())
-            .or_else(|| app.shown_target())
-        {
-            model.config_texts.get(&file).map(String::len).hash(&mut h);
-        }
+/// What the matches depend on: the query, the geometry and the
+/// generations of what the tab's text is made from.
+fn stamp(app: &App, search: &Search, width: usize) -> HitsStamp {
+    let config_file = app
+        .config
+        .jump
+        .as_ref()
+        .map(|(f, line)| (f.clone(), Some(*line)))
+        .or_else(|| app.shown_target().map(|f| (f, None)));
+    let model = app.model.as_ref();
+    HitsStamp {
+        tab: search.tab,
+        query: search.query.clone(),
+        width,
+        wrap: app.wrap,
+        selection: (
+            app.topics.selected,
+            app.subjects.row,
+            app.preview.prompt_client.clone(),
+        ),
+        load: model.map(|m| {
+            (
+                m.generation,
+                m.prompt_ready,
+                m.prompt_head.pieces,
+                app.preview
+                    .prompt_client
+                    .as_deref()
+                    .is_some_and(|c| m.client_prompt(c).is_some()),
+            )
+        }),
+        cache: app.cache.generation,
+        config_len: model.and_then(|m| {
+            let (file, _) = config_file.as_ref()?;
+            m.config_texts.get(file).map(String::len)
+        }),
+        config_file,
     }
-    if let Some(key) = app.learn_key() {
-        app.cache
-            .learn
-            .get(&key)
-            .map(|(Outcome::Success(o) | Outcome::Error(o))| o.len())
-            .hash(&mut h);
-    }
-    if let Some(s) = app.selected_subject().and_then(|i| app.subject(i)) {
-        app.cache
-            .subjects
-            .get(s.path())
-            .map(|p| p.formatted.len())
-            .hash(&mut h);
-    }
-    h.finish()
 }
 
 /// Whether the tab's text is whole (not waiting for a read).

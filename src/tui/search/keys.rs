@@ -18,21 +18,21 @@
 
 use ratatui_textarea::CursorMove;
 
-use crate::tui::app::{App, Focus, Mode};
+use crate::tui::app::{App, Mode};
 use crate::tui::command::Command;
 use crate::tui::effect::Effect;
 use crate::tui::modes::{propose, quit};
 use crate::tui::moves::clamp;
+use crate::tui::pane::Focus;
 use crate::tui::pane::Tab;
 use crate::tui::plans;
+use crate::tui::search::state::Found;
 use crate::tui::tree::RowKind;
 use jp_kb_core::edit::plan::List;
 use jp_kb_core::search::{Hit, check_query};
 
 /// Most hits shown (each is read for its snippet and token count).
 pub const LIMIT: usize = 40;
-
-pub use crate::tui::search::state::{Found, SearchState};
 
 /// `S`: opens the mode on the query line, searching the last query again
 /// (the files may have changed since).

@@ -12,7 +12,8 @@
 use std::sync::Arc;
 
 use crate::tui::event::Event;
-use crate::tui::search::keys::{Found, LIMIT};
+use crate::tui::search::keys::LIMIT;
+use crate::tui::search::state::Found;
 use crate::tui::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::search::{SearchRequest, Searcher};

@@ -7,6 +7,7 @@
 pub mod char_rows;
 pub mod client_text;
 pub mod config_text;
+pub mod help_text;
 pub mod markdown;
 pub mod tab_text;
 pub mod text_window;

@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::app::App;
 use crate::tui::client_prompt::{ClientView, Row};
-use crate::tui::client_rows::Key;
+use crate::tui::client_rows::{Key, line_rows};
 use crate::tui::text_layout::client_text::{clean, line};
 use crate::tui::text_layout::word_rows::word_rows;
 
@@ -35,7 +35,8 @@ pub fn render(
         wrap: app.wrap,
     };
     let rows_of = |row: &Row| word_rows(&clean(row.text()), width, app.wrap);
-    let index = app.preview.client_rows.get(
+    let index = line_rows(
+        &app.preview.client_rows,
         key,
         rows,
         rows_of,

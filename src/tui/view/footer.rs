@@ -3,9 +3,13 @@
 //! while it is open), generated from the key table; and a long status
 //! message cut at a word (kept whole in the message log, `M`).
 
-use crate::tui::app::{App, Focus, Mode};
-use crate::tui::command::{Command, Tab};
-use crate::tui::keymap::{Scope, bindings, key_for};
+use crate::tui::app::{App, Mode};
+use crate::tui::command::Command;
+use crate::tui::keymap::key_for;
+use crate::tui::keymap::scope::Scope;
+use crate::tui::keymap::table::bindings;
+use crate::tui::pane::Focus;
+use crate::tui::pane::Tab;
 
 /// The hints for what the keyboard talks to now, joined with ` · `.
 pub fn hints(app: &App) -> String {
@@ -109,7 +113,7 @@ fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<Stri
             if tab == Tab::Findings {
                 // The fix key is named only here, with what it does; its
                 // slug is cut to what the footer leaves (below).
-                if let Some(fix) = crate::tui::findings::actions::fix(app).filter(|_| !ro) {
+                if let Some(fix) = crate::tui::findings::shown::fix(app).filter(|_| !ro) {
                     fix_at = Some((v.len(), fix));
                     v.push(String::new());
                 }

@@ -15,11 +15,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::app::{App, Focus, Mode};
+use super::app::{App, Mode};
 use super::layout::{Drawn, DrawnList, areas};
+use super::pane::Focus;
+use super::{picker, search, tester};
 use jp_kb_core::display::clean_text;
 
-pub use help::lines as help_lines;
 /// A bordered block whose border shows focus.
 fn pane<'a>(app: &App, title: Line<'a>, focus: Focus) -> Block<'a> {
     let focused = app.focus == focus && matches!(app.mode, Mode::Normal | Mode::Filter(_));
@@ -105,11 +106,9 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         Mode::Messages | Mode::HelpSearch(_, true) => help::render_messages(app, frame),
         Mode::Choice(c) => dialogs::choice(app, c, frame),
         Mode::Form(f) => dialogs::form(app, f, frame),
-        Mode::Picker(p) => crate::tui::picker::view::render(app, p, frame),
-        Mode::Search(hits) => crate::tui::search::view::render(app, *hits, frame),
-        Mode::Pattern(t) if app.model.is_some() => {
-            crate::tui::tester::view::render(app, t, &a, frame)
-        }
+        Mode::Picker(p) => picker::view::render(app, p, frame),
+        Mode::Search(hits) => search::view::render(app, *hits, frame),
+        Mode::Pattern(t) if app.model.is_some() => tester::view::render(app, t, &a, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) | Mode::PreviewSearch(_) => {}
     }
     drawn

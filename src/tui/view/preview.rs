@@ -8,8 +8,9 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane;
-use crate::tui::app::{App, Focus};
+use crate::tui::app::App;
 use crate::tui::layout::tab_labels;
+use crate::tui::pane::Focus;
 use crate::tui::pane::Tab;
 use jp_kb_core::display::clean_name;
 

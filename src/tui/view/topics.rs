@@ -7,8 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::pane;
-use crate::tui::app::{App, Focus, Loading};
+use crate::tui::app::{App, Loading};
 use crate::tui::layout::{DrawnList, list_offset};
+use crate::tui::pane::Focus;
 use crate::tui::theme::Mark;
 use jp_kb_core::display::clean_name;
 use jp_kb_core::topic::TopicState;
