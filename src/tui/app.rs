@@ -437,6 +437,31 @@ impl App {
         )
     }
 
+    /// The status line's message, whole (the screen may cut it).
+    pub fn status_line(&self) -> &str {
+        &self.status.message
+    }
+
+    /// The status line says an error.
+    pub fn status_is_error(&self) -> bool {
+        self.status.error
+    }
+
+    /// The pane the keys go to.
+    pub fn focused(&self) -> Focus {
+        self.focus
+    }
+
+    /// The first line the `?` help or the message log shows.
+    pub fn help_offset(&self) -> u16 {
+        self.help_scroll
+    }
+
+    /// A load has arrived (the subjects can be shown).
+    pub fn is_loaded(&self) -> bool {
+        self.model.is_some()
+    }
+
     pub fn set_status(&mut self, message: impl Into<String>, error: bool) {
         let message = message.into();
         if !message.is_empty() && self.messages.last() != Some(&message) {

@@ -84,6 +84,28 @@ impl Harness {
         (harness, rx)
     }
 
+    /// Like [`Harness::open_loading`], with every worker the terminal
+    /// starts (token counts, slow reads, search, plan counts too): what a
+    /// key costs in the real loop (benchmarks).
+    pub fn open_like_terminal(
+        root: &Path,
+        width: u16,
+        height: u16,
+    ) -> (Self, std::sync::mpsc::Receiver<Event>) {
+        let mut driver = driver_for(root);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reports = outbox(tx);
+        driver.start_workers(&reports);
+        let mut app = App::new(Theme { color: true }, (width, height));
+        driver.start_load(&mut app, &reports);
+        let harness = Self {
+            app,
+            driver,
+            outside: Vec::new(),
+        };
+        (harness, rx)
+    }
+
     fn start(mut driver: Driver, width: u16, height: u16, color: bool) -> Self {
         let mut app = App::new(Theme { color }, (width, height));
         let first = driver.load(Vec::new());

@@ -37,9 +37,9 @@ fn toggling_learned_writes_the_config_updates_the_prompt_and_undo_restores() {
             .message
             .contains("added `code-quality` to kb.topic.project.learned"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
-    assert!(d.h.app.status.message.ends_with("in .jp/kb.toml"));
+    assert!(d.h.app.status_line().ends_with("in .jp/kb.toml"));
 
     // The Prompt tab shows the subject's content, in the same frame.
     d.keys("2");
@@ -197,8 +197,8 @@ fn learning_a_disabled_subject_is_refused_with_the_reason() {
     d.keys("\t");
     d.select("roadmap");
     d.keys("l");
-    assert!(d.h.app.status.error);
-    assert!(d.h.app.status.message.contains("disabled by `drafts/**`"));
+    assert!(d.h.app.status_is_error());
+    assert!(d.h.app.status_line().contains("disabled by `drafts/**`"));
     assert_eq!(d.config_text(), before);
 }
 
@@ -301,7 +301,7 @@ fn edit_topic_form_sets_and_unsets_fields() {
             .message
             .contains("set kb.topic.project.title to \"Project\""),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
 }
 
@@ -318,14 +318,14 @@ fn a_broken_config_is_read_only_until_fixed() {
     assert!(err.contains(".jp/kb.toml:32:12: invalid TOML"), "{err}");
     assert!(!err.contains(&d.root().display().to_string()), "{err}");
     // The last good state stays on screen; edits are refused.
-    assert!(d.h.app.model.is_some());
+    assert!(d.h.app.is_loaded());
     let screen = d.screen();
     assert!(screen.contains("READ-ONLY"), "{screen}");
     assert!(screen.contains("General Project"), "{screen}");
     d.keys("\t");
     d.select("release");
     d.keys("l");
-    assert!(d.h.app.status.message.contains("read-only"));
+    assert!(d.h.app.status_line().contains("read-only"));
     assert!(d.config_text().ends_with("[kb.topic.x\n"));
     // Fixed outside: editable again.
     std::fs::write(d.config(), &good).unwrap();
@@ -354,9 +354,9 @@ fn undo_after_an_outside_edit_elsewhere_in_the_file_is_re_applied() {
 
     d.keys("u");
     assert!(
-        d.h.app.status.message.starts_with("undid:"),
+        d.h.app.status_line().starts_with("undid:"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
     assert_eq!(
         d.config_text(),
@@ -394,7 +394,7 @@ fn undo_after_an_outside_edit_of_the_value_drops_that_files_history_only() {
     d.h.action(Command::Reload);
 
     d.keys("u");
-    let message = d.h.app.status.message.clone();
+    let message = d.h.app.status_line().to_owned();
     assert!(
         message.contains(".jp.toml") && message.contains("dropped the undo history of this file"),
         "{message}"
@@ -403,17 +403,17 @@ fn undo_after_an_outside_edit_of_the_value_drops_that_files_history_only() {
     // Said once: the next undo is the other file's, and it still works.
     d.keys("u");
     assert!(
-        d.h.app.status.message.starts_with("undid:"),
+        d.h.app.status_line().starts_with("undid:"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
     assert_eq!(d.config_text(), original);
     assert_eq!(std::fs::read_to_string(&other).unwrap(), by_hand);
     d.keys("u");
     assert!(
-        d.h.app.status.message.contains("nothing to undo"),
+        d.h.app.status_line().contains("nothing to undo"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
 }
 

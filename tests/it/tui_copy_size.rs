@@ -25,7 +25,7 @@ fn prompt_of(bytes: usize) -> (tempfile::TempDir, Harness) {
     std::fs::write(root.join("docs/big.md"), &text[..bytes]).unwrap();
     let mut h = Harness::open(root, 200, 40, false);
     h.keys("2");
-    while h.app.focus != Focus::Preview {
+    while h.app.focused() != Focus::Preview {
         h.keys("\t");
     }
     (dir, h)

@@ -62,7 +62,7 @@ fn body_rows(h: &Harness) -> Vec<String> {
 }
 
 fn focus_preview(h: &mut Harness) {
-    while h.app.focus != Focus::Preview {
+    while h.app.focused() != Focus::Preview {
         h.keys("\t");
     }
 }

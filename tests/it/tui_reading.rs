@@ -130,9 +130,9 @@ fn the_edit_file_can_be_switched() {
     d.h.action(Command::Reload);
     d.pick_layer(".jp.toml");
     assert!(
-        d.h.app.status.message.contains(".jp.toml"),
+        d.h.app.status_line().contains(".jp.toml"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
     d.keys("\t");
     d.select("release");
@@ -159,7 +159,7 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     // The topics pane's border is row 0, its first topic row 1.
     d.h.click(5, 2);
     assert_eq!(d.h.app.topic_state().unwrap().id(), "skills");
-    assert_eq!(d.h.app.focus, Focus::Topics);
+    assert_eq!(d.h.app.focused(), Focus::Topics);
     // The Prompt tab label, on the preview's first inner row.
     let screen = d.screen();
     let tab_row = screen.lines().position(|l| l.contains("2 Prompt")).unwrap();
@@ -167,7 +167,7 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     let x = line[..line.find("2 Prompt").unwrap()].chars().count();
     d.h.click(u16::try_from(x).unwrap(), u16::try_from(tab_row).unwrap());
     assert_eq!(d.h.app.preview.tab, Tab::Prompt);
-    assert_eq!(d.h.app.focus, Focus::Preview);
+    assert_eq!(d.h.app.focused(), Focus::Preview);
     d.h.mouse(
         ratatui::crossterm::event::MouseEventKind::ScrollDown,
         u16::try_from(x).unwrap(),
@@ -180,7 +180,7 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     let y =
         |name: &str| u16::try_from(screen.lines().position(|l| l.contains(name)).unwrap()).unwrap();
     d.h.click(4, y("git.md"));
-    assert_eq!(d.h.app.focus, Focus::Subjects);
+    assert_eq!(d.h.app.focused(), Focus::Subjects);
     let git = d.h.app.selected_subject().unwrap();
     assert_eq!(d.h.app.subject(git).unwrap().slug(), "git");
     d.h.click(4, y("ast-grep/"));
@@ -274,7 +274,7 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
     let screen = d.screen();
     assert!(screen.contains("<knowledge>"), "{screen}");
     d.keys("\t");
-    assert_eq!(d.h.app.focus, jp_kb::tui::pane::Focus::Preview);
+    assert_eq!(d.h.app.focused(), jp_kb::tui::pane::Focus::Preview);
     for _ in 0..400 {
         d.keys("j");
     }

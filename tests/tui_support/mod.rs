@@ -120,7 +120,7 @@ impl Demo {
 
     /// Selects topic number `n` (0-based) from the topics pane.
     pub fn topic(&mut self, n: usize) {
-        while self.h.app.focus != jp_kb::tui::pane::Focus::Topics {
+        while self.h.app.focused() != jp_kb::tui::pane::Focus::Topics {
             self.h.keys("\t");
         }
         self.h.press(KeyCode::Home, KeyModifiers::NONE);
