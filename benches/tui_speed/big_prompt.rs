@@ -43,12 +43,19 @@ fn workspace(pages: &Path) -> PathBuf {
     root.canonicalize().unwrap()
 }
 
-/// Passes the workers' results to the app until none came for `quiet`.
-fn settle(s: &mut Session, quiet: Duration) {
+/// Passes the workers' results to the app, each with its frame, until
+/// none came for `quiet`; returns the longest of those frames (a key
+/// pressed meanwhile waits for it).
+fn settle(s: &mut Session, quiet: Duration) -> Duration {
+    let mut longest = Duration::ZERO;
     while let Ok(event) = s.rendered.recv_timeout(quiet) {
+        let t = Instant::now();
         s.h.action(event);
+        s.draw();
+        longest = longest.max(t.elapsed());
     }
     s.draw();
+    longest
 }
 
 /// The TUI as the terminal starts it, loaded, its prompt rendered.
@@ -70,6 +77,8 @@ pub fn bench(corpora: &Path, reps: usize, empty: &Samples) {
     let root = workspace(&corpora.join("tldr/pages"));
     let (mut copies, mut searches, mut clients, mut stars) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // The frames of the results the workers send back.
+    let (mut found, mut viewed, mut tested) = (Vec::new(), Vec::new(), Vec::new());
     let mut what = String::new();
     let began = Instant::now();
     while copies.len() < reps.min(10)
@@ -99,19 +108,19 @@ pub fn bench(corpora: &Path, reps: usize, empty: &Samples) {
             s.key(KeyCode::Char(c));
         }
         searches.push(s.key(KeyCode::Enter));
-        settle(&mut s, Duration::from_millis(300));
+        found.push(settle(&mut s, Duration::from_millis(300)));
         assert!(s.screen().contains("/tar"), "{}", s.screen());
         s.key(KeyCode::Esc);
         // A client's view.
         clients.push(s.key(KeyCode::Char('c')));
-        settle(&mut s, Duration::from_millis(300));
+        viewed.push(settle(&mut s, Duration::from_millis(300)));
         // The tester: `**` over every subject.
         s.key(KeyCode::Esc);
         s.key(KeyCode::Char('1'));
         s.key(KeyCode::Char('g'));
         stars.push(s.key(KeyCode::Char('*')));
         stars.push(s.key(KeyCode::Char('*')));
-        settle(&mut s, Duration::from_millis(300));
+        tested.push(settle(&mut s, Duration::from_millis(300)));
         assert!(s.screen().contains("**"), "{}", s.screen());
     }
     let n = 7_424;
@@ -128,6 +137,18 @@ pub fn bench(corpora: &Path, reps: usize, empty: &Samples) {
         (
             format!("tldr `**` ({what}): `*` typed in the tester"),
             stars,
+        ),
+        (
+            "… the search's matches arriving (longest frame)".to_owned(),
+            found,
+        ),
+        (
+            "… the client's view arriving (longest frame)".to_owned(),
+            viewed,
+        ),
+        (
+            "… the tester's learn output and count arriving (longest frame)".to_owned(),
+            tested,
         ),
     ] {
         row(

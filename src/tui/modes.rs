@@ -113,9 +113,11 @@ fn choice_inner(app: &mut App, command: &Command) -> Vec<Effect> {
             let plan = c.options[*n - 1].1.clone();
             let confirming = c.confirming;
             app.mode = Mode::Normal;
-            // An option that removes pre-loaded subjects, turns a topic
-            // off or crosses the budget asks once more.
-            if plan.confirm.is_empty() || confirming {
+            // The option showed what it does and why it would ask (its
+            // effect and its reasons, under it): choosing it is the
+            // confirmation. Only a budget not counted yet asks (or waits
+            // for the count) once more.
+            if confirming || !plans::still_uncounted(&plan) {
                 run_plan(app, plan)
             } else {
                 app.mode = Mode::Choice(plans::confirm(plan));

@@ -91,17 +91,16 @@ fn removing_the_glob_is_the_other_fix() {
     let mut d = Demo::new(120, 40);
     d.keys("\t");
     d.select("ryan");
-    d.keys("l1");
-    // Removing the glob removes pre-loaded subjects: confirmed first.
-    let Mode::Choice(confirm) = &d.h.app.mode else {
-        panic!("expected a confirmation");
-    };
+    d.keys("l");
+    // Removing the glob removes pre-loaded subjects: the option says so
+    // under it, and choosing it is the confirmation.
+    let screen = d.screen();
     assert!(
-        confirm.lines[0].contains("removes 2 pre-loaded subjects from the prompt"),
-        "{:?}",
-        confirm.lines
+        screen.contains("⚠ removes 2 pre-loaded subjects from the prompt"),
+        "{screen}"
     );
-    d.keys("\n");
+    d.keys("1");
+    assert!(matches!(d.h.app.mode, Mode::Normal));
     // The edit core drops the emptied array's line (and its comment).
     let text = d.config_text();
     assert!(!text.contains("maintainers/*"), "{text}");
@@ -475,20 +474,25 @@ fn disabling_a_directory_counts_hidden_subjects_and_names_what_leaves_the_prompt
     let text = choice.lines.join("\n");
     assert!(!text.contains("skips hidden"), "{text}");
     let expected = format!(
-        "disables {} (1 hidden); removes from the prompt: ast-grep/rules",
-        jp_kb_core::plural::count(under.len(), "subject", "subjects")
+        "disables {}; removes from the prompt: ast-grep/rules",
+        match under.len() - 1 {
+            0 => "1 hidden subject".to_owned(),
+            n => format!(
+                "{} and 1 hidden one",
+                jp_kb_core::plural::count(n, "subject", "subjects")
+            ),
+        }
     );
     assert!(text.contains(&expected), "{text}");
-    // Its cost is shown with the option; a pre-loaded subject leaves, so
-    // the choice is confirmed.
+    // Its cost is shown with the option, and why it would ask (a
+    // pre-loaded subject leaves): choosing it is the confirmation.
     assert!(
         choice.options[0].1.effect.leaving == ["skills/ast-grep/rules"],
         "{:?}",
         choice.options[0].1.effect
     );
     d.keys("1");
-    assert!(matches!(d.h.app.mode, Mode::Choice(_)));
-    d.keys("\n");
+    assert!(matches!(d.h.app.mode, Mode::Normal));
     // The count shown is the count the edit makes.
     let after = d.h.app.resolution().unwrap().counts().disabled;
     assert_eq!(after - before, under.len(), "{}", d.config_text());
@@ -508,7 +512,8 @@ fn pattern_tester_in_disabled_mode_counts_what_enter_disables() {
             .count()
     };
     let expected = format!(
-        "disables {newly} subjects ({hidden} hidden); {} already disabled",
+        "disables {} subjects and {hidden} hidden ones; {} already disabled",
+        newly - hidden,
         counts.disabled
     );
     // The pane is narrow: the line wraps; compare without the frame.

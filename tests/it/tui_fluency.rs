@@ -39,7 +39,9 @@ fn the_footer_follows_the_pane_and_the_mode() {
     d.keys("\tg");
     let f = footer(&d);
     assert!(
-        f.contains("Enter add to learned · Tab learned/disabled · Esc close"),
+        f.contains(
+            "Enter add to learned · Tab learned/disabled · PgDn/PgUp scroll the result · Esc close"
+        ),
         "{f}"
     );
 }

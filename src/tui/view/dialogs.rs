@@ -30,6 +30,17 @@ pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
                 t.muted(),
             ));
         }
+        // Why a plan would ask first, said under its option: choosing the
+        // option is the confirmation (a confirmation dialog shows them as
+        // its own lines).
+        if !c.confirming {
+            for reason in &plan.confirm {
+                lines.push(Line::styled(
+                    format!("     ⚠ {}", clean_name(&reason.to_string())),
+                    t.warning(),
+                ));
+            }
+        }
         // How often what it changes was loaded (the usage ledger).
         if let Some(note) = app.usage.plan_note(&plan.effect) {
             lines.push(Line::styled(

@@ -36,6 +36,7 @@ pub fn hints(app: &App) -> String {
         Mode::Pattern(_) if app.read_only_flag => vec![
             "read-only: patterns are tried, not added".to_owned(),
             "Tab learned/disabled".to_owned(),
+            "PgDn/PgUp scroll the result".to_owned(),
             "Esc close".to_owned(),
         ],
         Mode::Pattern(t) => vec![
@@ -44,6 +45,7 @@ pub fn hints(app: &App) -> String {
                 if t.to_disabled { "disabled" } else { "learned" }
             ),
             "Tab learned/disabled".to_owned(),
+            "PgDn/PgUp scroll the result".to_owned(),
             "Esc close".to_owned(),
         ],
         Mode::Help | Mode::Messages | Mode::HelpSearch(..) => vec![
