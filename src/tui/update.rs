@@ -96,7 +96,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                     // change that only waited for the count is made now.
                     if let Some(plan) = super::plan_costs::settle(app) {
                         crate::tui::preview_search::keys::settle(app);
-                        return super::modes::run_plan(app, plan);
+                        return run_waited_plan(app, plan);
                     }
                 }
                 Fetched::PromptHead(part) => {
@@ -126,7 +126,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
         }
         Event::Searched(found) => crate::tui::search::keys::found(app, *found),
         Event::Counted(counted) => match super::plan_costs::arrived(app, *counted) {
-            Some(plan) => super::modes::run_plan(app, plan),
+            Some(plan) => run_waited_plan(app, plan),
             None => Vec::new(),
         },
         Event::FilesChanged(paths) => {
@@ -460,4 +460,13 @@ fn open_editor(app: &mut App) -> Vec<Effect> {
         }
     };
     path.map(Effect::OpenEditor).into_iter().collect()
+}
+
+/// Carries out a change that waited for the section's count, as its key
+/// would have: the marks it was made on go once it is made (they stayed
+/// on screen, offering to undo what had just been done).
+fn run_waited_plan(app: &mut App, plan: super::app::Plan) -> Vec<Effect> {
+    let effects = super::modes::run_plan(app, plan);
+    super::selection::after_proposal(app, &effects);
+    effects
 }
