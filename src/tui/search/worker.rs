@@ -11,9 +11,10 @@
 
 use std::sync::Arc;
 
-use super::event::Event;
-use super::search_mode::{Found, LIMIT};
-use super::worker::{Outbox, Worker, newest};
+use crate::tui::event::Event;
+use crate::tui::search::keys::LIMIT;
+use crate::tui::search::state::Found;
+use crate::tui::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::search::{SearchRequest, Searcher};
 

@@ -8,9 +8,9 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::centered;
 use crate::tui::app::App;
-use crate::tui::picker::{Picker, Row, list_height};
+use crate::tui::layout::centered;
+use crate::tui::picker::state::{Picker, Row, list_height};
 use jp_kb_core::internal::display::clean_name;
 use jp_kb_core::internal::edit::plan::layers::Layer;
 

@@ -5,9 +5,13 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span, Text};
 
-use crate::tui::app::{App, Focus};
-use crate::tui::command::{Command, Tab};
-use crate::tui::keymap::{Scope, bindings, key_for};
+use crate::tui::app::App;
+use crate::tui::command::Command;
+use crate::tui::keymap::key_for;
+use crate::tui::keymap::scope::Scope;
+use crate::tui::keymap::table::bindings;
+use crate::tui::pane::Focus;
+use crate::tui::pane::Tab;
 use jp_kb_core::internal::check::report::summary;
 use jp_kb_core::internal::check::{Finding, Severity};
 use jp_kb_core::internal::display::clean_name;
@@ -120,7 +124,7 @@ pub fn tab(app: &App) -> (Text<'static>, usize) {
     ];
     let mut shown = 0;
     let cursor =
-        crate::tui::finding_actions::cursor(app, crate::tui::finding_actions::shown(app).len());
+        crate::tui::findings::shown::cursor(app, crate::tui::findings::shown::shown(app).len());
     let mut cursor_line = 0;
     for f in &report.findings {
         let mine = topic.is_some() && f.topic == topic;
@@ -138,7 +142,7 @@ pub fn tab(app: &App) -> (Text<'static>, usize) {
         lines.push(Line::styled(
             format!(
                 "Not read here (over {} subjects): the contents of {}. Run `jp-kb check` for binary, size and hidden-subject findings there.",
-                crate::tui::findings::CONTENT_SCAN_LIMIT,
+                crate::tui::findings::state::CONTENT_SCAN_LIMIT,
                 report
                     .content_skipped
                     .iter()

@@ -1,5 +1,5 @@
 //! The search mode's state (plain data, kept between visits) and a
-//! search's answer; what the keys do with them is [`super::search_mode`].
+//! search's answer; what the keys do with them is [`crate::tui::search::keys`].
 
 use ratatui_textarea::TextArea;
 

@@ -7,7 +7,7 @@
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::app::App;
+use crate::tui::app::App;
 
 /// The preview body's width in columns (inside the borders).
 pub fn body_width(app: &App) -> usize {
@@ -40,7 +40,7 @@ pub fn word_rows(line: &str, width: usize, wrap: bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::text_rows::{char_rows, rows_for_cols};
+    use crate::tui::text_layout::char_rows::{char_rows, rows_for_cols};
 
     #[test]
     fn rows_follow_the_wrap_of_each_kind() {

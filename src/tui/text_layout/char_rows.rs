@@ -5,10 +5,9 @@
 //! docs/perf.md). A [`RowIndex`] is made once per text and geometry:
 //! the byte offset and first row of every [`STRIDE`]th line, so a
 //! scroll position becomes a line in a binary search and a walk over at
-//! most `STRIDE` lines. [`RowIndexMemo`] keeps the last one. Pure: no
+//! most `STRIDE` lines. [`RowIndexMemo`] keeps the last one, under its text's stamp. Pure: no
 //! terminal, no I/O.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use ratatui::text::Line;
@@ -242,72 +241,26 @@ impl RowIndex {
     }
 }
 
-/// What a [`RowIndex`] was made for: the text (its address, length and
-/// a sample of its bytes: a text is never changed in place, only
-/// replaced or appended to) and the geometry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Key {
-    address: usize,
-    len: usize,
-    sample: u64,
-    width: usize,
-    wrap: bool,
-    numbered: bool,
-}
-
-impl Key {
-    fn of(text: &str, width: usize, wrap: bool, numbered: bool) -> Self {
-        use std::hash::{Hash, Hasher};
-        let bytes = text.as_bytes();
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        // The first and last KiB and 64 bytes at each eighth: a text of
-        // the same length at a reused address is told apart in practice
-        // for the cost of hashing ~3 KB.
-        bytes[..bytes.len().min(1024)].hash(&mut h);
-        bytes[bytes.len().saturating_sub(1024)..].hash(&mut h);
-        for k in 1..8 {
-            let at = bytes.len() * k / 8;
-            bytes[at..(at + 64).min(bytes.len())].hash(&mut h);
-        }
-        Self {
-            address: text.as_ptr() as usize,
-            len: text.len(),
-            sample: h.finish(),
-            width,
-            wrap,
-            numbered,
-        }
-    }
-}
-
 /// The last [`RowIndex`] made, kept by the state and filled by the view
-/// (which draws from `&App`).
-#[derive(Debug, Default)]
-pub struct RowIndexMemo(RefCell<Option<(Key, Rc<RowIndex>)>>);
+/// (which draws from `&App`), under the stamp of its text and the
+/// width, wrap and numbering it was laid out with.
+pub type RowIndexMemo<Stamp> = crate::tui::memo::Memo<(Stamp, usize, bool, bool), RowIndex>;
 
-impl RowIndexMemo {
-    /// The index of `text` at this geometry, laid out at least until row
-    /// `row` (or the text's end).
-    pub fn get(
-        &self,
-        text: &str,
-        width: usize,
-        wrap: bool,
-        numbered: bool,
-        row: usize,
-    ) -> Rc<RowIndex> {
-        let key = Key::of(text, width, wrap, numbered);
-        let mut memo = self.0.borrow_mut();
-        let index = match &mut *memo {
-            Some((k, index)) if *k == key => index,
-            _ => {
-                let fresh = Rc::new(RowIndex::new(text, width, wrap, numbered));
-                &mut memo.insert((key, fresh)).1
-            }
-        };
-        Rc::make_mut(index).reach(text, row);
-        Rc::clone(index)
-    }
+/// The index of `text` at this geometry from `memo` (made again when
+/// `stamp`, which names the text's version, or the geometry changed),
+/// laid out at least until row `row` (or the text's end).
+pub fn row_index<Stamp: PartialEq>(
+    memo: &RowIndexMemo<Stamp>,
+    stamp: Stamp,
+    text: &str,
+    (width, wrap, numbered): (usize, bool, bool),
+    row: usize,
+) -> Rc<RowIndex> {
+    memo.get_extended(
+        (stamp, width, wrap, numbered),
+        || RowIndex::new(text, width, wrap, numbered),
+        |index| index.reach(text, row),
+    )
 }
 
 #[cfg(test)]
@@ -377,15 +330,16 @@ mod tests {
 
     #[test]
     fn the_memo_is_made_again_for_another_text_or_geometry() {
-        let memo = RowIndexMemo::default();
+        let memo: RowIndexMemo<u64> = RowIndexMemo::default();
         let a = "one\ntwo\n".to_owned();
-        let first = memo.get(&a, 10, true, true, 0);
+        let first = row_index(&memo, 1, &a, (10, true, true), 0);
         assert_eq!(first.rows_reached(), 1);
-        let again = memo.get(&a, 10, true, true, 5);
+        let again = row_index(&memo, 1, &a, (10, true, true), 5);
         assert_eq!(again.rows(), Some(2), "the same index, laid out further");
         assert_eq!(first.rows_reached(), 1, "a copy handed out is not changed");
-        assert_eq!(memo.get(&a, 20, true, true, 0).geometry.width, 20);
+        let wider = row_index(&memo, 1, &a, (20, true, true), 0);
+        assert_eq!(wider.geometry.width, 20);
         let b = "one\ntwo\nthree".to_owned();
-        assert_eq!(memo.get(&b, 10, true, true, 0).lines, 3);
+        assert_eq!(row_index(&memo, 2, &b, (10, true, true), 0).lines, 3);
     }
 }

@@ -9,10 +9,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::subjects::marks;
 use crate::tui::app::App;
 use crate::tui::layout::list_offset;
 use crate::tui::theme::Mark;
+use crate::tui::view::subjects::marks;
 use jp_kb_core::internal::display::{clean_name, clean_text};
 use jp_kb_core::internal::search::{Hit, Snippet};
 

@@ -1,12 +1,12 @@
 //! The layer picker as a mode over the main screen: opening it on the
 //! current target and applying what a command did (the picker itself is
-//! plain state, [`super::picker`]).
+//! plain state, [`crate::tui::picker::state`]).
 
-use super::app::{App, Mode};
-use super::command::Command;
-use super::effect::Effect;
-use super::modes::quit;
-use super::picker::{Picker, PickerResult, chosen_message, list_height};
+use crate::tui::app::{App, Mode};
+use crate::tui::command::Command;
+use crate::tui::effect::Effect;
+use crate::tui::modes::quit;
+use crate::tui::picker::state::{Picker, PickerResult, chosen_message, list_height};
 
 /// `f`: the picker over the loaded workspace's layers.
 pub fn open(app: &mut App) {

@@ -3,13 +3,12 @@
 //! the matches found in the tab's text (kept while the text, the query
 //! and the geometry stay the same, so `n`/`N` near the end of a 3 MB
 //! prompt move through a list instead of searching and wrapping again).
-//! The matches are found by `view::search` from the text the tab draws;
-//! `finder` handles the keys.
+//! The matches are found by [`super::matches`] in the text the tab draws;
+//! [`super::keys`] handles the keys.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::path::PathBuf;
 
-use super::pane::Tab;
+use crate::tui::pane::Tab;
 
 /// The tabs `/` searches (the Tool and Findings tabs are not searched).
 pub const SEARCHED: [Tab; 4] = [Tab::Subject, Tab::Prompt, Tab::Learn, Tab::Config];
@@ -37,24 +36,31 @@ pub struct Hits {
     pub complete: bool,
 }
 
-/// The matches, kept under a key of what they depend on.
-#[derive(Debug, Default)]
-pub struct HitsMemo(RefCell<Option<(u64, Rc<Hits>)>>);
-
-impl HitsMemo {
-    /// The matches for `key`, found by `find` when the kept ones are for
-    /// another key.
-    pub fn get(&self, key: u64, find: impl FnOnce() -> Hits) -> Rc<Hits> {
-        if let Some((k, hits)) = &*self.0.borrow()
-            && *k == key
-        {
-            return Rc::clone(hits);
-        }
-        let hits = Rc::new(find());
-        *self.0.borrow_mut() = Some((key, Rc::clone(&hits)));
-        hits
-    }
+/// What a search's matches were found in: the query, the geometry and
+/// the version of the searched tab's text (the load's and the cache's
+/// generations and the selection it is the text of). Compared whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HitsStamp {
+    pub tab: Tab,
+    pub query: String,
+    pub width: usize,
+    pub wrap: bool,
+    /// The selected topic and row, and the Prompt tab's client.
+    pub selection: (usize, usize, Option<String>),
+    /// The Config tab's file (a finding's jump or the edit target).
+    pub config_file: Option<(PathBuf, Option<u32>)>,
+    /// The load's generation, whether its section is rendered and how
+    /// many of its pieces are read, whether the client view is computed.
+    pub load: Option<(u64, bool, usize, bool)>,
+    /// The cache's generation (subject previews, `learn` outputs).
+    pub cache: u64,
+    /// The Config tab's text length (its file is re-read in place).
+    pub config_len: Option<usize>,
 }
+
+/// The matches, kept under the stamp of what they were found in (see
+/// `matches::HitsStamp`).
+pub type HitsMemo = crate::tui::memo::Memo<HitsStamp, Hits>;
 
 /// A confirmed search.
 #[derive(Debug)]
@@ -113,18 +119,5 @@ mod tests {
         assert_eq!(find_in("Tar tar TAR", "Tar"), [(0, 3)]);
         assert_eq!(find_in("日本 tar", "tar"), [(7, 10)]);
         assert!(find_in("abc", "").is_empty());
-    }
-
-    #[test]
-    fn the_memo_finds_again_only_for_another_key() {
-        let memo = HitsMemo::default();
-        let mut calls = 0;
-        for key in [1, 1, 2, 2, 1] {
-            memo.get(key, || {
-                calls += 1;
-                Hits::default()
-            });
-        }
-        assert_eq!(calls, 3);
     }
 }

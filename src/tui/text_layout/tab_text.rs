@@ -16,17 +16,17 @@ use jp_kb_core::internal::display::{clean_name, clean_text, head_lines};
 /// after `limit` lines: a frame draws what its scroll can show, a search
 /// reads the whole text.
 pub fn tab_text(app: &App, model: &Model, limit: usize) -> Text<'static> {
-    if let Some(body) = super::text_window::body(app, model) {
+    if let Some(body) = crate::tui::text_layout::text_window::body(app, model) {
         return body.whole(app, limit);
     }
     match app.preview.tab {
         Tab::Subject => subject(app, limit),
         Tab::Prompt => match app.preview.prompt_client.as_deref() {
-            Some(c) => super::client_prompt::text(app, model, c, limit),
+            Some(c) => crate::tui::text_layout::client_text::text(app, model, c, limit),
             None => Text::default(),
         },
-        Tab::Config => super::config_tab::text(app, model),
-        Tab::Findings => super::findings::tab(app).0,
+        Tab::Config => crate::tui::text_layout::config_text::text(app, model),
+        Tab::Findings => crate::tui::findings::text::tab(app).0,
         // Byte-exact tabs: drawn from `text_window::body` above.
         Tab::Learn | Tab::Tool => Text::default(),
     }
@@ -153,7 +153,10 @@ fn subject(app: &App, limit: usize) -> Text<'static> {
     lines.push(Line::default());
     let mut text = Text::from(lines);
     if preview.markdown {
-        text.extend(super::markdown::render(&preview.formatted, app.theme));
+        text.extend(crate::tui::text_layout::markdown::render(
+            &preview.formatted,
+            app.theme,
+        ));
     } else {
         text.extend(plain(&preview.formatted, limit));
     }

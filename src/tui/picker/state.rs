@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::command::Command;
+use crate::tui::command::Command;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::edit::plan::layers::{Layer, layers, normalise};
 use ratatui::crossterm::event::KeyCode;

@@ -8,10 +8,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::subjects::marks;
-use crate::tui::app::{App, Tester};
+use crate::tui::app::App;
 use crate::tui::layout::Areas;
-use crate::tui::preview_rows::word_rows;
+use crate::tui::tester::state::Tester;
+use crate::tui::text_layout::word_rows::word_rows;
+use crate::tui::view::subjects::marks;
 use jp_kb_core::internal::display::clean_name;
 use jp_kb_core::internal::subjects::Resolution;
 

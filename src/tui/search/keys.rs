@@ -18,21 +18,21 @@
 
 use ratatui_textarea::CursorMove;
 
-use super::app::{App, Focus, Mode};
-use super::command::Command;
-use super::effect::Effect;
-use super::modes::{propose, quit};
-use super::moves::clamp;
-use super::pane::Tab;
-use super::plans;
-use super::tree::RowKind;
+use crate::tui::app::{App, Mode};
+use crate::tui::command::Command;
+use crate::tui::effect::Effect;
+use crate::tui::modes::{propose, quit};
+use crate::tui::moves::clamp;
+use crate::tui::pane::Focus;
+use crate::tui::pane::Tab;
+use crate::tui::plans;
+use crate::tui::search::state::Found;
+use crate::tui::tree::RowKind;
 use jp_kb_core::internal::edit::plan::List;
 use jp_kb_core::internal::search::{Hit, check_query};
 
 /// Most hits shown (each is read for its snippet and token count).
 pub const LIMIT: usize = 40;
-
-pub use super::search_state::{Found, SearchState};
 
 /// `S`: opens the mode on the query line, searching the last query again
 /// (the files may have changed since).
@@ -201,7 +201,7 @@ fn jump(app: &mut App) {
         message.push_str(" (hidden: showing hidden and disabled subjects)");
     }
     // The usage order (`U`) may leave the hit out: back to every subject.
-    app.usage.order = super::usage::Order::All;
+    app.usage.order = crate::tui::usage::Order::All;
     if let Some(row) = app
         .rows()
         .iter()
@@ -263,7 +263,7 @@ fn toggle(app: &mut App, list: List) -> Vec<Effect> {
             .collect();
         on_marks = !marks.is_empty();
         let indices = if on_marks { marks } else { vec![i] };
-        Some(super::selection::toggle_intent(
+        Some(crate::tui::selection::toggle_intent(
             res,
             hit.topic.clone(),
             &indices,

@@ -12,7 +12,8 @@ use ratatui::text::{Line, Span, Text};
 use crate::tui::app::App;
 use crate::tui::model::Model;
 use crate::tui::pane::Tab;
-use crate::tui::text_rows::{RowIndexMemo, char_rows, gutter_of};
+use crate::tui::panes::TextStamp;
+use crate::tui::text_layout::char_rows::{RowIndexMemo, char_rows, gutter_of, row_index};
 use jp_kb_core::internal::display::{clean_name, clean_text, head_lines};
 use jp_kb_core::internal::learn::Outcome;
 
@@ -24,6 +25,9 @@ pub struct Body<'a> {
     pub text: &'a str,
     /// Its lines are numbered (Prompt, Learn).
     pub numbered: bool,
+    /// Which version of which text it is: what its row index is kept
+    /// under.
+    pub stamp: TextStamp,
 }
 
 impl Body<'_> {
@@ -67,12 +71,17 @@ fn muted(app: &App, text: &str) -> Line<'static> {
 /// The shown tab's parts when it is a byte-exact tab (the Prompt tab
 /// showing the RFD's section, the Learn and Tool tabs).
 pub fn body<'a>(app: &'a App, model: &'a Model) -> Option<Body<'a>> {
-    let text = |head: Vec<Line<'static>>, text: &'a str, numbered: bool| {
+    let text = |head: Vec<Line<'static>>, text: &'a str, numbered: bool, stamp: TextStamp| {
         Some(Body {
             head,
             text,
             numbered,
+            stamp,
         })
+    };
+    let prompt = TextStamp::Prompt {
+        generation: model.generation,
+        pieces: model.prompt_head.pieces,
     };
     match app.preview.tab {
         Tab::Prompt if app.preview.prompt_client.is_some() => None,
@@ -81,8 +90,9 @@ pub fn body<'a>(app: &'a App, model: &'a Model) -> Option<Body<'a>> {
                 vec![muted(app, "(rendering the <knowledge> section…)")],
                 "",
                 false,
+                TextStamp::Empty,
             ),
-            Some(_) => text(Vec::new(), &model.prompt_head.text, true),
+            Some(_) => text(Vec::new(), &model.prompt_head.text, true, prompt),
             None => text(
                 vec![muted(
                     app,
@@ -90,11 +100,12 @@ pub fn body<'a>(app: &'a App, model: &'a Model) -> Option<Body<'a>> {
                 )],
                 "",
                 false,
+                TextStamp::Empty,
             ),
         },
         Tab::Learn => {
             let Some(key) = app.learn_key() else {
-                return text(Vec::new(), "", false);
+                return text(Vec::new(), "", false, TextStamp::Empty);
             };
             let call = match &key.pattern {
                 Some(p) => format!("learn(topic: {:?}, subjects: [{:?}])", key.topic, p),
@@ -104,23 +115,34 @@ pub fn body<'a>(app: &'a App, model: &'a Model) -> Option<Body<'a>> {
             if app.tester().is_some_and(|t| t.to_disabled) {
                 head.insert(1, muted(app, "(disabled mode: learn never serves these)"));
             }
+            let stamp = TextStamp::Learn {
+                cache: app.cache.generation,
+                key: key.clone(),
+            };
             match app.cache.learn.get(&key) {
                 None => {
                     head.push(muted(app, "(running…)"));
-                    text(head, "", false)
+                    text(head, "", false, TextStamp::Empty)
                 }
-                Some(Outcome::Success(out)) => text(head, out, true),
+                Some(Outcome::Success(out)) => text(head, out, true, stamp),
                 Some(Outcome::Error(out)) => {
                     head.push(Line::styled(
                         "error (the assistant sees a failed call):",
                         app.theme.error(),
                     ));
-                    text(head, out, true)
+                    text(head, out, true, stamp)
                 }
             }
         }
         Tab::Tool => match &model.tool {
-            Some(t) => text(Vec::new(), t, false),
+            Some(t) => text(
+                Vec::new(),
+                t,
+                false,
+                TextStamp::Tool {
+                    generation: model.generation,
+                },
+            ),
             None => text(
                 vec![muted(
                     app,
@@ -128,6 +150,7 @@ pub fn body<'a>(app: &'a App, model: &'a Model) -> Option<Body<'a>> {
                 )],
                 "",
                 false,
+                TextStamp::Empty,
             ),
         },
         Tab::Subject | Tab::Config | Tab::Findings => None,
@@ -156,11 +179,12 @@ pub struct Window {
 pub fn window(
     app: &App,
     body: &Body,
-    memo: &RowIndexMemo,
+    memo: &RowIndexMemo<TextStamp>,
     (width, height): (usize, usize),
     scroll: usize,
 ) -> Window {
-    let index = memo.get(body.text, width, app.wrap, body.numbered, 0);
+    let geometry = (width, app.wrap, body.numbered);
+    let index = row_index(memo, body.stamp.clone(), body.text, geometry, 0);
     let g = index.geometry;
     let head_rows: usize = body
         .head
@@ -173,7 +197,7 @@ pub fn window(
     // Laid out far enough to fill the view from the scroll asked for (all
     // of it after `G`, which asks for the end).
     let reach = scroll.saturating_sub(head_rows).saturating_add(height);
-    let index = memo.get(body.text, width, app.wrap, body.numbered, reach);
+    let index = row_index(memo, body.stamp.clone(), body.text, geometry, reach);
     let max_scroll = index
         .rows()
         .map(|rows| (head_rows + rows).saturating_sub(height));

@@ -86,11 +86,12 @@ pub fn compute(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::app::{App, Tab};
+    use crate::tui::app::App;
     use crate::tui::command::Command;
     use crate::tui::effect::Effect;
     use crate::tui::event::Event;
     use crate::tui::model::LoadOutcome;
+    use crate::tui::pane::Tab;
     use crate::tui::theme::Theme;
     use crate::tui::update::update;
     use jp_kb_core::internal::check::Code;

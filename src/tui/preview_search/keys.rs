@@ -3,16 +3,17 @@
 //! Enter searches and scrolls to the first match from the top of the
 //! view, `n`/`N` go to the next/previous match (wrapping), `Esc` clears.
 //! The subjects pane's `/` stays the filter. The matches come from
-//! `view::search` (found once per text, query and geometry); moving
+//! `super::matches` (found once per text, query and geometry); moving
 //! between them only changes the scroll.
 
 use ratatui_textarea::TextArea;
 
-use super::app::{App, Focus, Mode};
-use super::command::Command;
-use super::effect::Effect;
-use super::preview_search::{SEARCHED, Search};
-use super::view::search;
+use super::matches;
+use crate::tui::app::{App, Mode};
+use crate::tui::command::Command;
+use crate::tui::effect::Effect;
+use crate::tui::pane::Focus;
+use crate::tui::preview_search::state::{SEARCHED, Search};
 
 /// Main-screen keys the preview search takes; `None` for the others.
 pub fn key(app: &mut App, command: &Command) -> Option<Vec<Effect>> {
@@ -44,7 +45,7 @@ pub fn typing(app: &mut App, command: &Command) -> Vec<Effect> {
         return Vec::new();
     };
     match command {
-        Command::Quit => return super::modes::quit(app),
+        Command::Quit => return crate::tui::modes::quit(app),
         Command::Input(key) => {
             input.input(*key);
         }
@@ -70,7 +71,7 @@ pub fn settle(app: &mut App) {
     if !app.preview.search.as_ref().is_some_and(|s| s.pending) {
         return;
     }
-    let Some(hits) = search::hits(app) else {
+    let Some(hits) = matches::hits(app) else {
         return;
     };
     let top = app.preview.scroll;
@@ -101,7 +102,7 @@ pub fn settle(app: &mut App) {
 
 /// `n` (forward) or `N`: the next or previous match, wrapping around.
 fn step(app: &mut App, forward: bool) {
-    let Some(hits) = search::hits(app) else {
+    let Some(hits) = matches::hits(app) else {
         return;
     };
     let n = hits.hits.len();
@@ -130,7 +131,7 @@ fn step(app: &mut App, forward: bool) {
 /// Scrolls match `at` of `n` into view, two rows below the top, and says
 /// which it is.
 fn go_to(app: &mut App, at: usize, n: usize) {
-    let Some(hit) = search::hits(app).and_then(|h| h.hits.get(at).copied()) else {
+    let Some(hit) = matches::hits(app).and_then(|h| h.hits.get(at).copied()) else {
         return;
     };
     app.preview.scroll = hit.row.saturating_sub(2);
