@@ -14,14 +14,15 @@
 //! The indexes are this user's cache of that workspace, kept between runs.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::cast_precision_loss)]
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::search::index_dir;
 use jp_kb_core::internal::search::semantic::Semantic;
-use jp_kb_core::internal::search::store::index_dir;
 use jp_kb_core::internal::search::{Mode, SearchRequest, Searcher};
 
 const RUNS: usize = 9;
@@ -188,10 +189,11 @@ fn quality(ws: &Path, model: &Path, heldout: &Path) {
                     found += 1;
                 }
             }
-            row.push_str(&format!(
+            let _ = write!(
+                row,
                 " {mode} {:.3}",
                 f64::from(found) / labelled.len() as f64
-            ));
+            );
         }
         println!("{row}");
     }

@@ -12,6 +12,8 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::KeyCode;
 
+mod big_prompt;
+
 use super::{BUDGET, HEIGHT, MIN_REPS, Samples, Session, WIDTH, ms, repeat, row, start};
 
 /// The filter (`/`, issue 16): every typed character filters the rows
@@ -153,8 +155,20 @@ pub fn bench_real(reps: usize) {
     let dirs = [root.join("tldr"), root.join("tldr/pages")];
     let mut n = 0;
     let mut walks = Vec::new();
+    let mut finds = Vec::new();
     let mut loads = Vec::new();
+    let mut terminal_loads = Vec::new();
+    // Interleaved (find, walk, start, …): load from other processes on
+    // the machine hits all three alike.
     let starts = repeat(reps.min(10), || {
+        let t = Instant::now();
+        let listed = std::process::Command::new("find")
+            .args(&dirs)
+            .args(["-type", "f"])
+            .output()
+            .expect("find");
+        assert!(listed.status.success());
+        finds.push(t.elapsed());
         let t = Instant::now();
         n = dirs
             .iter()
@@ -163,18 +177,36 @@ pub fn bench_real(reps: usize) {
         walks.push(t.elapsed());
         let (_, first, loaded, _) = start(&root);
         loads.push(loaded);
+        terminal_loads.push(first_rows_like_terminal(&root));
         first
     });
     let walk = Samples(walks);
+    let find = Samples(finds);
     let base = "`walk_subjects` of both topics (1 thread)";
     row("tldr: start → first frame", n, &starts, base, &walk, "");
     row(
-        "tldr: … → subjects loaded (from start)",
+        "tldr: … → first frame with subject rows (from start)",
         n,
-        &Samples(loads),
+        &Samples(loads.clone()),
         base,
         &walk,
         "≤ 1.0x",
+    );
+    row(
+        "tldr: … → first frame with subject rows (from start)",
+        n,
+        &Samples(loads),
+        "`find` of both trees (a process)",
+        &find,
+        "≤ 1.5x",
+    );
+    row(
+        "tldr: … the same, every worker of the terminal running",
+        n,
+        &Samples(terminal_loads),
+        "`find` of both trees (a process)",
+        &find,
+        "≤ 1.5x",
     );
     let mut empty_term = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     let empty_app = App::new(Theme { color: true }, (WIDTH, HEIGHT));
@@ -191,6 +223,24 @@ pub fn bench_real(reps: usize) {
     s.key(KeyCode::Tab);
     let shown = s.h.app.rows().len();
     bench_filter(&mut s, shown, reps, &empty);
+    drop(s);
+    big_prompt::bench(&root, reps, &empty);
+}
+
+/// From nothing to the first frame with subject rows, as the terminal
+/// starts: every worker running (the rows' token counts among them, so the
+/// frame reads no subject file).
+fn first_rows_like_terminal(root: &Path) -> std::time::Duration {
+    let t = Instant::now();
+    let (h, rendered) = jp_kb::tui::harness::Harness::open_like_terminal(root, WIDTH, HEIGHT);
+    let mut s = Session {
+        h,
+        terminal: Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap(),
+        rendered,
+    };
+    s.draw();
+    s.loaded();
+    t.elapsed()
 }
 
 /// The tester's cost line in disabled mode (issue 14 item 6): every key

@@ -7,16 +7,15 @@ use std::rc::Rc;
 
 use ratatui_textarea::TextArea;
 
-use super::findings::Findings;
 use super::layout::{self, Drawn};
 use super::model::{Cache, LearnKey, Model, Need};
+use super::pane::{Focus, Tab};
 use super::panes::{ConfigTab, PreviewPane, SubjectsPane, TopicsPane};
 use super::theme::Theme;
 use super::tree::{Row, RowKind};
+use crate::tui::findings::state::Findings;
 use jp_kb_core::internal::subjects::{Resolution, Subject};
 use jp_kb_core::internal::topic::TopicState;
-
-pub use super::pane::{Focus, Tab};
 
 /// The status line's last message.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -91,40 +90,6 @@ pub struct Form {
     pub error: Option<String>,
 }
 
-/// The pattern tester: a glob, and where Enter adds it.
-#[derive(Debug, Clone)]
-pub struct Tester {
-    pub input: TextArea<'static>,
-    pub to_disabled: bool,
-    /// What Enter would change (the planner's cost lines), computed when
-    /// the pattern or the mode changes, not per frame.
-    pub cost: Vec<String>,
-    /// The plan Enter would carry out (its count is asked for).
-    pub plan: Option<Box<Plan>>,
-}
-
-impl Default for Tester {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Tester {
-    /// An empty tester (pre-loading).
-    pub fn new() -> Self {
-        Self {
-            input: TextArea::default(),
-            to_disabled: false,
-            cost: Vec::new(),
-            plan: None,
-        }
-    }
-
-    pub fn pattern(&self) -> String {
-        self.input.lines().join("")
-    }
-}
-
 /// What the keyboard talks to.
 #[derive(Debug, Clone)]
 pub enum Mode {
@@ -135,11 +100,11 @@ pub enum Mode {
     /// The message log: every status message, whole.
     Messages,
     Filter(TextArea<'static>),
-    Pattern(Tester),
+    Pattern(super::tester::state::Tester),
     Choice(Choice),
     Form(Form),
     /// The layer picker (`f`).
-    Picker(super::picker::Picker),
+    Picker(crate::tui::picker::state::Picker),
     /// Typing a search inside the focused preview (`/`).
     PreviewSearch(TextArea<'static>),
     /// The search mode (`S`); true while the hit list has the keys (else
@@ -242,7 +207,7 @@ pub struct App {
     /// through it).
     pub drawn: Drawn,
     /// The search mode's query and hits, kept between visits.
-    pub search: super::search_state::SearchState,
+    pub search: crate::tui::search::state::SearchState,
     /// Exact counts of the plans on screen (issue 26 item 1).
     pub costs: super::cost_store::PlanCosts,
     /// What the usage ledger says (read by the usage worker), and the
@@ -278,7 +243,7 @@ impl App {
             quit: false,
             shown_load: 0,
             drawn: Drawn::default(),
-            search: super::search_state::SearchState::default(),
+            search: crate::tui::search::state::SearchState::default(),
             costs: super::cost_store::PlanCosts::default(),
             usage: super::usage::UsageState::default(),
         }
@@ -314,7 +279,7 @@ impl App {
         self.resolution()?.subjects().get(i)
     }
 
-    pub fn tester(&self) -> Option<&Tester> {
+    pub fn tester(&self) -> Option<&super::tester::state::Tester> {
         match &self.mode {
             Mode::Pattern(t) => Some(t),
             _ => None,
@@ -330,7 +295,7 @@ impl App {
         let pattern = self
             .tester()
             .filter(|t| !t.to_disabled)
-            .map(Tester::pattern)
+            .map(super::tester::state::Tester::pattern)
             .filter(|p| !p.is_empty());
         Some(LearnKey { topic, pattern })
     }
@@ -473,6 +438,31 @@ impl App {
             self.banner.is_some() || self.load_error.is_some(),
             self.model.as_ref().map_or(0, |m| m.kb.topics.len()),
         )
+    }
+
+    /// The status line's message, whole (the screen may cut it).
+    pub fn status_line(&self) -> &str {
+        &self.status.message
+    }
+
+    /// The status line says an error.
+    pub fn status_is_error(&self) -> bool {
+        self.status.error
+    }
+
+    /// The pane the keys go to.
+    pub fn focused(&self) -> Focus {
+        self.focus
+    }
+
+    /// The first line the `?` help or the message log shows.
+    pub fn help_offset(&self) -> u16 {
+        self.help_scroll
+    }
+
+    /// A load has arrived (the subjects can be shown).
+    pub fn is_loaded(&self) -> bool {
+        self.model.is_some()
     }
 
     pub fn set_status(&mut self, message: impl Into<String>, error: bool) {

@@ -5,9 +5,8 @@
 //! what the rows on screen cost. Measured at 10,000 subjects (3.9 MB):
 //! wrapping the whole view on every frame took 320 ms a key (`cargo
 //! bench --bench tui`, "Codex's view"). Pure geometry, like
-//! [`super::text_rows`] for the character-wrapped texts.
+//! [`crate::tui::text_layout::char_rows`] for the character-wrapped texts.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::tui::client_prompt::Row;
@@ -79,35 +78,31 @@ impl LineRows {
 }
 
 /// The last [`LineRows`] made, kept by the state and filled by the view
-/// (which draws from `&App`).
-#[derive(Debug, Default)]
-pub struct LineRowsMemo(RefCell<Option<(Key, Rc<LineRows>)>>);
+/// (which draws from `&App`), under its [`Key`] (the load's generation,
+/// the client and the geometry).
+pub type LineRowsMemo = crate::tui::memo::Memo<Key, LineRows>;
 
-impl LineRowsMemo {
-    /// The layout of `rows` for `key`, laid out at least until screen
-    /// row `row` (or the view's end), a line taking `rows_of(line)` rows
-    /// (the view's wrap at `key`'s geometry).
-    pub fn get(
-        &self,
-        key: Key,
-        rows: &[Row],
-        rows_of: impl Fn(&Row) -> usize,
-        row: usize,
-    ) -> Rc<LineRows> {
-        let mut memo = self.0.borrow_mut();
-        if memo.as_ref().is_some_and(|(k, _)| *k != key) {
-            *memo = None;
-        }
-        let (_, index) = memo.get_or_insert_with(|| (key, Rc::new(LineRows::new(rows.len()))));
-        Rc::make_mut(index).reach(rows, rows_of, row);
-        Rc::clone(index)
-    }
+/// The layout of `rows` for `key` from `memo`, laid out at least until
+/// screen row `row` (or the view's end), a line taking `rows_of(line)`
+/// rows (the view's wrap at `key`'s geometry).
+pub fn line_rows(
+    memo: &LineRowsMemo,
+    key: Key,
+    rows: &[Row],
+    rows_of: impl Fn(&Row) -> usize,
+    row: usize,
+) -> Rc<LineRows> {
+    memo.get_extended(
+        key,
+        || LineRows::new(rows.len()),
+        |index| index.reach(rows, rows_of, row),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::preview_rows::word_rows;
+    use crate::tui::text_layout::word_rows::word_rows;
     use jp_kb_core::internal::display::clean_text;
 
     fn key(width: usize, wrap: bool, lines: usize) -> Key {
@@ -142,10 +137,16 @@ mod tests {
             }
             let memo = LineRowsMemo::default();
             let rows_of = |r: &Row| word_rows(&clean_text(r.text(), true), width, wrap);
-            let early = memo.get(key(width, wrap, rows.len()), &rows, rows_of, 30);
+            let early = line_rows(&memo, key(width, wrap, rows.len()), &rows, rows_of, 30);
             assert!(early.rows().is_none(), "laid out only as far as asked");
             assert!(early.rows_reached() > 30 && early.rows_reached() < naive.len());
-            let all = memo.get(key(width, wrap, rows.len()), &rows, rows_of, usize::MAX);
+            let all = line_rows(
+                &memo,
+                key(width, wrap, rows.len()),
+                &rows,
+                rows_of,
+                usize::MAX,
+            );
             assert_eq!(all.rows(), Some(naive.len()));
             for (row, want) in naive.iter().enumerate() {
                 assert_eq!(all.locate(row), *want, "row {row} at {width}, wrap {wrap}");
@@ -156,7 +157,7 @@ mod tests {
     #[test]
     fn an_empty_view_has_no_rows() {
         let memo = LineRowsMemo::default();
-        let index = memo.get(key(10, true, 0), &[], |_| 1, usize::MAX);
+        let index = line_rows(&memo, key(10, true, 0), &[], |_| 1, usize::MAX);
         assert_eq!(index.rows(), Some(0));
         assert_eq!(index.locate(5), (0, 0));
     }

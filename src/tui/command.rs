@@ -9,7 +9,7 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-pub use super::pane::{Focus, Tab};
+use super::pane::{Focus, Tab};
 
 /// One user intent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn every_bound_command_has_its_own_name() {
-        let table = super::super::keymap::bindings();
+        let table = super::super::keymap::table::bindings();
         let mut seen: Vec<(&str, std::mem::Discriminant<Command>)> = Vec::new();
         for binding in &table {
             let name = binding.command.name();

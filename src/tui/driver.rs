@@ -9,15 +9,18 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::app::{App, Loading};
-use super::edit_bridge::{self, Journal, WrittenChange};
-use super::effect::{ChangedFile, Effect};
+use super::edit_bridge::{self, Journal};
+use super::effect::Effect;
+use super::effect_reports::{done, error, relative, relative_error};
 use super::event::{Event, Msg};
-use super::model::{Fetched, LoadOutcome, Model, Need, RenderedPrompt, fetch, next_load};
+use super::model::{Fetched, LoadOutcome, Model, Need, fetch, next_load};
 use super::plan_counts::PlanCounts;
-use super::search_worker::Searches;
+use super::prompt::RenderedPrompt;
+use super::read_worker::Reads;
 use super::token_worker::TokenCounts;
 use super::update::update;
 use super::worker::{Outbox, Worker, newest};
+use crate::tui::search::worker::Searches;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::config::{Environment, LoadOptions};
 use jp_kb_core::internal::subjects::WatchedWalks;
@@ -26,7 +29,7 @@ use jp_kb_core::internal::subjects::WatchedWalks;
 type PromptJob = (Arc<KnowledgeBase>, u64);
 
 /// A check to run: the loaded knowledge base, or `None` for the
-/// workspace from scratch (see [`super::findings::compute`]).
+/// workspace from scratch (see [`crate::tui::findings::state::compute`]).
 type CheckJob = Option<Arc<KnowledgeBase>>;
 
 /// What the driver needs to reload and write.
@@ -50,8 +53,11 @@ pub struct Driver {
     /// Where token counts of rows coming into view are made (None: during
     /// the key, as the harness wants): see [`Driver::count_in_background`].
     tokens: Option<TokenCounts>,
+    /// Where the preview's slow reads run (inline until a worker is
+    /// started: the harness).
+    reads: Option<Reads>,
     /// Where the search mode's queries run (inline until a worker is
-    /// started): see [`super::search_worker`].
+    /// started): see [`crate::tui::search::worker`].
     searches: Searches,
     /// Where planned sections are counted (inline until a worker is
     /// started): see [`super::plan_counts`].
@@ -121,6 +127,7 @@ impl Driver {
             prompts: None,
             reloads: None,
             tokens: None,
+            reads: None,
             searches: Searches::default(),
             plan_counts: PlanCounts::default(),
         }
@@ -153,6 +160,7 @@ impl Driver {
         let _ = self.check_in_background(outbox);
         let _ = self.reload_in_background(outbox);
         let _ = self.count_in_background(outbox);
+        self.reads = Reads::spawn(outbox).ok();
         let _ = self.search_in_background(outbox);
         let _ = self.plan_counts.spawn(outbox);
     }
@@ -179,7 +187,7 @@ impl Driver {
     pub fn check_in_background(&mut self, outbox: &Outbox) -> std::io::Result<()> {
         let (env, options) = (self.env.clone(), self.options.clone());
         let run = move |kb: CheckJob| {
-            let report = super::findings::compute(kb.as_deref(), &env, &options);
+            let report = crate::tui::findings::state::compute(kb.as_deref(), &env, &options);
             Some(Event::Checked(Box::new(report)))
         };
         self.checks = Some(Worker::spawn(
@@ -290,8 +298,13 @@ impl Driver {
     /// carry out (the editor, quitting).
     pub fn dispatch(&mut self, app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
         let msg = msg.into();
-        if let (Some(tokens), Msg::Event(Event::Fetched(fetched))) = (self.tokens.as_mut(), &msg) {
-            tokens.answered(fetched);
+        if let Msg::Event(Event::Fetched(fetched)) = &msg {
+            if let Some(tokens) = self.tokens.as_mut() {
+                tokens.answered(fetched);
+            }
+            if let Some(reads) = self.reads.as_mut() {
+                reads.answered(fetched);
+            }
         }
         let mut queue: Vec<Msg> = vec![msg];
         let mut outside = Vec::new();
@@ -462,7 +475,8 @@ impl Driver {
                     },
                     None => kb,
                 };
-                let report = super::findings::compute(kb.as_deref(), &self.env, &self.options);
+                let report =
+                    crate::tui::findings::state::compute(kb.as_deref(), &self.env, &self.options);
                 vec![Event::Checked(Box::new(report))]
             }
             Effect::RenderPrompt => self.render_prompt(app),
@@ -513,6 +527,13 @@ impl Driver {
                 // The worker is gone: count here from now on.
                 self.tokens = None;
             }
+            if let Some(reads) = self.reads.as_mut().filter(|_| Reads::takes(&need)) {
+                if reads.request(&model.kb, &need) {
+                    continue;
+                }
+                // The worker is gone: read here from now on.
+                self.reads = None;
+            }
             let fetched = fetch(&model.kb, &need);
             update(app, Event::Fetched(Box::new(fetched)));
         }
@@ -530,65 +551,6 @@ impl Driver {
         if let Some(counted) = self.plan_counts.request(&kb, model.generation, wanted) {
             update(app, Event::Counted(Box::new(counted)));
         }
-    }
-}
-
-/// Paths inside the workspace in a load error, shown relative to it.
-fn relative_error(options: &LoadOptions, message: &str) -> String {
-    match &options.workspace {
-        Some(ws) => {
-            let ws = ws.canonicalize().unwrap_or_else(|_| ws.clone());
-            message.replace(&format!("{}/", ws.display()), "")
-        }
-        None => message.to_owned(),
-    }
-}
-
-/// The event of a finished plan, undo or redo; the Config tab highlights
-/// the first file it changed.
-fn done(saved: &[WrittenChange], message: &str, reversed: bool) -> Event {
-    let Some(saved) = saved.iter().find(|s| s.changed).or(saved.first()) else {
-        return Event::Done {
-            message: message.to_owned(),
-            error: false,
-            changed: None,
-        };
-    };
-    let (before, after) = if reversed {
-        (
-            saved.after.clone(),
-            saved.before.clone().unwrap_or_default(),
-        )
-    } else {
-        (
-            saved.before.clone().unwrap_or_default(),
-            saved.after.clone(),
-        )
-    };
-    Event::Done {
-        message: message.to_owned(),
-        error: false,
-        changed: saved.changed.then(|| ChangedFile {
-            path: saved.path.clone(),
-            before,
-            after,
-        }),
-    }
-}
-
-/// Paths inside the workspace, shown relative to it.
-fn relative(app: &App, message: &str) -> String {
-    match &app.model {
-        Some(m) => message.replace(&format!("{}/", m.kb.root().display()), ""),
-        None => message.to_owned(),
-    }
-}
-
-fn error(message: String) -> Event {
-    Event::Done {
-        message,
-        error: true,
-        changed: None,
     }
 }
 

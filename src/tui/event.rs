@@ -33,7 +33,7 @@ pub enum Event {
     /// The usage ledger was read (at start, and after it changed).
     Usage(Box<super::usage::Read>),
     /// The search mode's hits for a query.
-    Searched(Box<super::search_state::Found>),
+    Searched(Box<crate::tui::search::state::Found>),
     /// Exact token counts of planned sections (`plan_costs`).
     Counted(Box<super::cost_store::Counted>),
     /// An effect finished: a status message, and whether it failed.

@@ -14,7 +14,8 @@ use super::app::App;
 use super::driver::Driver;
 use super::effect::Effect;
 use super::event::{Event, Msg};
-use super::keymap::{bindings, resolve_in};
+use super::keymap::resolve_in;
+use super::keymap::table::bindings;
 use super::theme::Theme;
 use super::view;
 use super::worker::outbox;
@@ -74,6 +75,28 @@ impl Harness {
         }
         let mut app = App::new(Theme { color }, (width, height));
         // One channel: the load's prompt is asked for only after it.
+        driver.start_load(&mut app, &reports);
+        let harness = Self {
+            app,
+            driver,
+            outside: Vec::new(),
+        };
+        (harness, rx)
+    }
+
+    /// Like [`Harness::open_loading`], with every worker the terminal
+    /// starts (token counts, slow reads, search, plan counts too): what a
+    /// key costs in the real loop (benchmarks).
+    pub fn open_like_terminal(
+        root: &Path,
+        width: u16,
+        height: u16,
+    ) -> (Self, std::sync::mpsc::Receiver<Event>) {
+        let mut driver = driver_for(root);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reports = outbox(tx);
+        driver.start_workers(&reports);
+        let mut app = App::new(Theme { color: true }, (width, height));
         driver.start_load(&mut app, &reports);
         let harness = Self {
             app,

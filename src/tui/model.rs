@@ -48,9 +48,8 @@ pub struct Model {
     pub default_file: PathBuf,
 }
 
-pub use super::client_prompt::ClientPrompt;
-pub use super::prompt::RenderedPrompt;
-use super::prompt::{HeadPart, LaidPiece, PromptHead, PromptLayout, read_part};
+use super::client_prompt::ClientPrompt;
+use super::prompt::{HeadPart, LaidPiece, PromptHead, PromptLayout, RenderedPrompt, read_part};
 
 fn next_generation() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -306,10 +305,14 @@ pub struct Cache {
     /// Token counts by path, with the stamp they were counted for.
     pub tokens: HashMap<PathBuf, (Stamp, TokenInfo)>,
     pub learn: HashMap<LearnKey, Outcome>,
+    /// Counts every change (an insert or an invalidation): what is laid
+    /// out from the cached texts is kept under it.
+    pub generation: u64,
 }
 
 impl Cache {
     pub fn insert(&mut self, fetched: Fetched) {
+        self.generation += 1;
         match fetched {
             Fetched::Subject(path, preview) => {
                 self.subjects.insert(path, preview);
@@ -342,6 +345,7 @@ impl Cache {
     /// output (they depend on the configuration too). Token counts are
     /// kept: their stamps tell which are stale.
     pub fn invalidate(&mut self, paths: &[PathBuf]) {
+        self.generation += 1;
         for p in paths {
             self.subjects.retain(|k, _| !k.starts_with(p));
         }

@@ -92,39 +92,6 @@ pub fn filter(app: &mut App, command: &Command) -> Vec<Effect> {
     Vec::new()
 }
 
-pub fn tester(app: &mut App, command: &Command) -> Vec<Effect> {
-    let Mode::Pattern(t) = &mut app.mode else {
-        return Vec::new();
-    };
-    match command {
-        Command::Quit => quit(app),
-        Command::Cancel => {
-            app.mode = Mode::Normal;
-            Vec::new()
-        }
-        Command::NextField => {
-            t.to_disabled = !t.to_disabled;
-            plans::refresh_tester_cost(app);
-            Vec::new()
-        }
-        Command::Input(key) => {
-            t.input.input(*key);
-            app.preview.scroll = 0;
-            plans::refresh_tester_cost(app);
-            Vec::new()
-        }
-        Command::Confirm => {
-            let (pattern, to_disabled) = (t.pattern(), t.to_disabled);
-            let proposal = plans::add_pattern(app, &pattern, to_disabled);
-            if matches!(proposal, Proposal::Apply(_) | Proposal::Ask(_)) {
-                app.mode = Mode::Normal;
-            }
-            propose(app, proposal)
-        }
-        _ => Vec::new(),
-    }
-}
-
 pub fn choice(app: &mut App, command: &Command) -> Vec<Effect> {
     let effects = choice_inner(app, command);
     super::selection::after_proposal(app, &effects);
@@ -146,9 +113,11 @@ fn choice_inner(app: &mut App, command: &Command) -> Vec<Effect> {
             let plan = c.options[*n - 1].1.clone();
             let confirming = c.confirming;
             app.mode = Mode::Normal;
-            // An option that removes pre-loaded subjects, turns a topic
-            // off or crosses the budget asks once more.
-            if plan.confirm.is_empty() || confirming {
+            // The option showed what it does and why it would ask (its
+            // effect and its reasons, under it): choosing it is the
+            // confirmation. Only a budget not counted yet asks (or waits
+            // for the count) once more.
+            if confirming || !plans::still_uncounted(&plan) {
                 run_plan(app, plan)
             } else {
                 app.mode = Mode::Choice(plans::confirm(plan));

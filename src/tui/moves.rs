@@ -2,7 +2,8 @@
 //! by what fits, opening and closing directories. Helpers of `update`
 //! (they change the state), with no effects.
 
-use super::app::{App, Focus, Tab};
+use super::app::App;
+use super::pane::{Focus, Tab};
 use super::tree::RowKind;
 
 pub fn topic_count(app: &App) -> usize {
@@ -44,7 +45,7 @@ pub fn move_by(app: &mut App, delta: isize) {
             }
         }
         Focus::Preview if app.preview.tab == Tab::Findings => {
-            super::finding_actions::move_cursor(app, delta);
+            crate::tui::findings::actions::move_cursor(app, delta);
         }
         Focus::Preview => {
             // From the scroll drawn: after `G` (which asks for the end,

@@ -3,9 +3,10 @@
 //! the `?` help and the message log page (PgDn/PgUp, Ctrl-d/Ctrl-u,
 //! Home/End, g/G) and search (`/`, then `n`/`N`).
 
-use super::app::{App, Focus, Mode};
+use super::app::{App, Mode};
 use super::command::Command;
 use super::effect::Effect;
+use super::pane::Focus;
 
 /// `Esc` on the main screen: clears the topic's marks if it has some,
 /// else the filter if one is set, else leaves the preview for the
@@ -35,7 +36,7 @@ fn overlay_lines(app: &App, messages: bool) -> Vec<String> {
     if messages {
         return app.messages.clone();
     }
-    super::view::help_lines(app)
+    super::text_layout::help_text::lines(app)
         .iter()
         .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
         .collect()

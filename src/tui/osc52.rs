@@ -11,9 +11,10 @@ use std::io::Write;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
-use super::app::Tab;
-use super::app::{App, Focus};
+use super::app::App;
 use super::effect::Effect;
+use super::pane::Focus;
+use super::pane::Tab;
 use super::tree::RowKind;
 use jp_kb_core::internal::display::clean_name;
 use jp_kb_core::internal::learn::Outcome;
@@ -148,14 +149,14 @@ fn config_text(app: &App) -> Option<String> {
 /// as the tab shows it (a hostile file name cannot smuggle escapes into
 /// the clipboard).
 fn finding_text(app: &App) -> Option<String> {
-    let f = super::finding_actions::current(app)?;
+    let f = crate::tui::findings::shown::current(app)?;
     let head = format!(
         "{} {}: {}",
         f.severity.as_str(),
         f.code.as_str(),
         clean_name(&f.message)
     );
-    let mut text = match super::view::finding_location(f) {
+    let mut text = match crate::tui::findings::text::location(f) {
         Some(place) => format!("{place}: {head}"),
         None => head,
     };

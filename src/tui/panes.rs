@@ -11,10 +11,11 @@ use std::sync::Arc;
 
 use super::client_rows::LineRowsMemo;
 use super::effect::ChangedFile;
+use super::model::LearnKey;
 use super::pane::Tab;
-use super::preview_search::Search;
-use super::text_rows::RowIndexMemo;
 use super::tree::{self, Row, RowsKey, RowsMemo};
+use crate::tui::preview_search::state::Search;
+use crate::tui::text_layout::char_rows::RowIndexMemo;
 use jp_kb_core::internal::topic::TopicState;
 
 /// The topics list.
@@ -91,6 +92,21 @@ impl SubjectsPane {
     }
 }
 
+/// The version of a byte-exact tab's text, from the generation counters
+/// of what it comes from: a load (the section, read piece by piece, and
+/// the tool definition) or the cache (a `learn` output).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TextStamp {
+    /// No text (a note in the head says why).
+    Empty,
+    /// The section of load `generation`, its first `pieces` pieces.
+    Prompt { generation: u64, pieces: usize },
+    /// A `learn` output, as cached at cache generation `cache`.
+    Learn { cache: u64, key: LearnKey },
+    /// The tool definition of load `generation`.
+    Tool { generation: u64 },
+}
+
 /// The preview: its tab and scroll, and the Prompt tab's view.
 #[derive(Debug)]
 pub struct PreviewPane {
@@ -106,7 +122,7 @@ pub struct PreviewPane {
     pub search: Option<Search>,
     /// Where the rows of the byte-exact tab shown come from (kept across
     /// frames: `text_rows`).
-    pub text_rows: RowIndexMemo,
+    pub text_rows: RowIndexMemo<TextStamp>,
     /// Where the rows of the client view shown come from (kept across
     /// frames: `client_rows`).
     pub client_rows: LineRowsMemo,

@@ -15,8 +15,7 @@ use super::app::{App, Mode};
 use super::plans;
 use jp_kb_core::internal::edit::plan::{Answer, List, Plan, Step};
 
-use super::cost_store::HeaderKey;
-pub use super::cost_store::{Counted, Header, HeaderWhat, PlanCosts};
+use super::cost_store::{Counted, Header, HeaderKey, HeaderWhat};
 
 fn generation(app: &App) -> Option<u64> {
     app.model.as_ref().map(|m| m.generation)

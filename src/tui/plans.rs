@@ -91,6 +91,14 @@ pub fn confirm(plan: Plan) -> Choice {
     choice
 }
 
+/// The plan would ask about the budget while the section is still being
+/// counted: only the count can say whether it crosses it.
+pub fn still_uncounted(plan: &Plan) -> bool {
+    plan.confirm
+        .iter()
+        .any(|c| matches!(c, Confirm::MayCrossBudget { .. }))
+}
+
 /// A confirmation's lines from its plan's reasons: again when the count
 /// arrives (a bound's "may" becomes the exact figure, or goes).
 pub fn reconfirm(choice: &mut Choice) {

@@ -22,7 +22,8 @@ use super::app::App;
 use super::driver::Driver;
 use super::effect::Effect;
 use super::event::{Event, Msg};
-use super::keymap::{Binding, resolve_in};
+use super::keymap::resolve_in;
+use super::keymap::scope::Binding;
 use super::lifecycle;
 use super::view;
 use super::watch;
@@ -194,7 +195,7 @@ fn event_loop(
     // a worker and their result arrives as `Loaded`.
     driver.start_load(app, &reports);
     let permits = spawn_input(tx)?;
-    let table = super::keymap::bindings();
+    let table = super::keymap::table::bindings();
     let mut dirty = true;
     loop {
         if let (Some(w), Some(model)) = (watcher.as_mut(), app.model.as_ref())

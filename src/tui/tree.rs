@@ -3,9 +3,7 @@
 //! are collapsed, whether hidden/disabled subjects are shown, and the
 //! fuzzy filter.
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
 use std::sync::Arc;
 
 use super::matcher::SlugMatcher;
@@ -217,24 +215,8 @@ impl PartialEq for RowsKey {
 
 /// The last rows built and what they were built from: a frame and the
 /// key presses before it ask for the rows many times, and a tree of 100k
-/// subjects takes tens of milliseconds to build. A cache, not state: it
-/// never changes what `rows` returns.
-#[derive(Debug, Default)]
-pub struct RowsMemo(RefCell<Option<(RowsKey, Rc<Vec<Row>>)>>);
-
-impl RowsMemo {
-    /// The rows for `key`, built with `build` unless they are kept.
-    pub fn get(&self, key: RowsKey, build: impl FnOnce() -> Vec<Row>) -> Rc<Vec<Row>> {
-        if let Some((k, rows)) = &*self.0.borrow()
-            && *k == key
-        {
-            return Rc::clone(rows);
-        }
-        let rows = Rc::new(build());
-        *self.0.borrow_mut() = Some((key, Rc::clone(&rows)));
-        rows
-    }
-}
+/// subjects takes tens of milliseconds to build.
+pub type RowsMemo = crate::tui::memo::Memo<RowsKey, Vec<Row>>;
 
 /// The subjects under a directory slug prefix (all of them, any state).
 pub fn subjects_under(resolution: &Resolution, rel_dir: &str) -> Vec<usize> {

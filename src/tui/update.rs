@@ -4,18 +4,21 @@
 //! Moving through the panes is [`super::moves`]'s, the modes over the
 //! main screen (filter, tester, dialogs, forms) are [`super::modes`]'s.
 
-use super::app::{App, Focus, Mode, Status, Tester};
+use super::app::{App, Mode, Status};
 use super::command::Command;
 use super::effect::Effect;
 use super::event::{Event, Msg};
-use super::finding_actions::FindingKey;
+use super::findings::actions::FindingKey;
 use super::forms;
 use super::model::{Fetched, LoadOutcome};
-use super::modes::{choice, filter, form, propose, quit, tester};
+use super::modes::{choice, filter, form, propose, quit};
 use super::moves::{clamp, cycle_focus, move_by, page, set_collapsed};
+use super::pane::Focus;
 use super::pane::Tab;
-use super::picking;
+use super::picker::keys as picker_keys;
 use super::plans;
+use super::tester::keys::tester;
+use super::tester::state::Tester;
 use jp_kb_core::internal::edit::plan::List;
 
 /// Applies one command or event.
@@ -46,9 +49,9 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             Mode::Pattern(_) => tester(app, &command),
             Mode::Choice(_) => choice(app, &command),
             Mode::Form(_) => form(app, &command),
-            Mode::Picker(_) => picking::key(app, &command),
-            Mode::PreviewSearch(_) => super::finder::typing(app, &command),
-            Mode::Search(hits) => super::search_mode::key(app, &command, hits),
+            Mode::Picker(_) => picker_keys::key(app, &command),
+            Mode::PreviewSearch(_) => crate::tui::preview_search::keys::typing(app, &command),
+            Mode::Search(hits) => crate::tui::search::keys::key(app, &command, hits),
         },
     }
 }
@@ -80,7 +83,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             if app.model.as_ref().is_some_and(|m| !m.prompt_ready) {
                 effects.push(Effect::RenderPrompt);
             }
-            effects.extend(super::search_mode::after_load(app));
+            effects.extend(crate::tui::search::keys::after_load(app));
             effects
         }
         Event::Fetched(fetched) => {
@@ -92,8 +95,8 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                     // Plans made while the section was being counted: a
                     // change that only waited for the count is made now.
                     if let Some(plan) = super::plan_costs::settle(app) {
-                        super::finder::settle(app);
-                        return super::modes::run_plan(app, plan);
+                        crate::tui::preview_search::keys::settle(app);
+                        return run_waited_plan(app, plan);
                     }
                 }
                 Fetched::PromptHead(part) => {
@@ -109,7 +112,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                 other => app.cache.insert(other),
             }
             // A search waiting for the text it searches.
-            super::finder::settle(app);
+            crate::tui::preview_search::keys::settle(app);
             Vec::new()
         }
         Event::Checked(report) => {
@@ -121,9 +124,9 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             clamp(app);
             Vec::new()
         }
-        Event::Searched(found) => super::search_mode::found(app, *found),
+        Event::Searched(found) => crate::tui::search::keys::found(app, *found),
         Event::Counted(counted) => match super::plan_costs::arrived(app, *counted) {
-            Some(plan) => super::modes::run_plan(app, plan),
+            Some(plan) => run_waited_plan(app, plan),
             None => Vec::new(),
         },
         Event::FilesChanged(paths) => {
@@ -194,10 +197,10 @@ fn while_loading(msg: &Msg) -> bool {
 }
 
 fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
-    if let Some(effects) = super::finder::key(app, command) {
+    if let Some(effects) = crate::tui::preview_search::keys::key(app, command) {
         return effects;
     }
-    match super::finding_actions::key(app, command) {
+    match crate::tui::findings::actions::key(app, command) {
         Some(FindingKey::Propose(proposal)) => return propose(app, *proposal),
         Some(FindingKey::Effects(effects)) => return effects,
         None => {}
@@ -217,7 +220,7 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
             Focus::Topics => app.focus = Focus::Subjects,
             Focus::Subjects => set_collapsed(app, None),
             Focus::Preview if app.preview.tab == Tab::Findings => {
-                match super::finding_actions::jump(app) {
+                match crate::tui::findings::actions::jump(app) {
                     Ok(place) => app.set_status(place, false),
                     Err(why) => app.set_status(why, true),
                 }
@@ -327,8 +330,8 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
             );
         }
         Command::OpenEditor => return open_editor(app),
-        Command::PickLayer => picking::open(app),
-        Command::OpenSearch => return super::search_mode::open(app),
+        Command::PickLayer => picker_keys::open(app),
+        Command::OpenSearch => return crate::tui::search::keys::open(app),
         Command::Reload => return vec![Effect::Reload { paths: Vec::new() }],
         Command::ToggleFindingsScope => toggle_findings_scope(app),
         Command::CyclePromptView => {
@@ -457,4 +460,13 @@ fn open_editor(app: &mut App) -> Vec<Effect> {
         }
     };
     path.map(Effect::OpenEditor).into_iter().collect()
+}
+
+/// Carries out a change that waited for the section's count, as its key
+/// would have: the marks it was made on go once it is made (they stayed
+/// on screen, offering to undo what had just been done).
+fn run_waited_plan(app: &mut App, plan: super::app::Plan) -> Vec<Effect> {
+    let effects = super::modes::run_plan(app, plan);
+    super::selection::after_proposal(app, &effects);
+    effects
 }

@@ -84,6 +84,7 @@ mod tui_search;
 mod tui_selection;
 mod tui_signals;
 mod tui_snapshots;
+mod tui_tester_words;
 mod tui_tmux;
 mod tui_tmux_actions;
 mod tui_tmux_layers;

@@ -229,14 +229,22 @@ fn damaged_or_foreign_index_is_rebuilt() {
     hits(&sb, &["tar"]);
     let main = index_dir(&sb).join("main.idx");
     let good = std::fs::read(&main).unwrap();
+    // The index is read in parts, each checked when a search reads it:
+    // damage in the header, or in the part that names the best hit.
+    let mut flipped_header = good.clone();
+    flipped_header[40] ^= 0x01;
     let mut flipped = good.clone();
-    let middle = flipped.len() / 2;
-    flipped[middle] ^= 0xFF;
+    let name = flipped
+        .windows(6)
+        .position(|w| w == b"tar.md")
+        .expect("the hit's path is in the index");
+    flipped[name] ^= 0xFF;
     let mut other_version = good.clone();
     other_version[8..12].copy_from_slice(&999u32.to_le_bytes());
     for (bytes, says) in [
         (b"not an index at all".to_vec(), "not a jp-kb search index"),
         (good[..good.len() / 3].to_vec(), "damaged"),
+        (flipped_header, "damaged"),
         (flipped, "damaged"),
         (other_version, "another version"),
         (Vec::new(), "not a jp-kb search index"),

@@ -37,9 +37,9 @@ fn toggling_learned_writes_the_config_updates_the_prompt_and_undo_restores() {
             .message
             .contains("added `code-quality` to kb.topic.project.learned"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
-    assert!(d.h.app.status.message.ends_with("in .jp/kb.toml"));
+    assert!(d.h.app.status_line().ends_with("in .jp/kb.toml"));
 
     // The Prompt tab shows the subject's content, in the same frame.
     d.keys("2");
@@ -91,17 +91,16 @@ fn removing_the_glob_is_the_other_fix() {
     let mut d = Demo::new(120, 40);
     d.keys("\t");
     d.select("ryan");
-    d.keys("l1");
-    // Removing the glob removes pre-loaded subjects: confirmed first.
-    let Mode::Choice(confirm) = &d.h.app.mode else {
-        panic!("expected a confirmation");
-    };
+    d.keys("l");
+    // Removing the glob removes pre-loaded subjects: the option says so
+    // under it, and choosing it is the confirmation.
+    let screen = d.screen();
     assert!(
-        confirm.lines[0].contains("removes 2 pre-loaded subjects from the prompt"),
-        "{:?}",
-        confirm.lines
+        screen.contains("⚠ removes 2 pre-loaded subjects from the prompt"),
+        "{screen}"
     );
-    d.keys("\n");
+    d.keys("1");
+    assert!(matches!(d.h.app.mode, Mode::Normal));
     // The edit core drops the emptied array's line (and its comment).
     let text = d.config_text();
     assert!(!text.contains("maintainers/*"), "{text}");
@@ -197,8 +196,8 @@ fn learning_a_disabled_subject_is_refused_with_the_reason() {
     d.keys("\t");
     d.select("roadmap");
     d.keys("l");
-    assert!(d.h.app.status.error);
-    assert!(d.h.app.status.message.contains("disabled by `drafts/**`"));
+    assert!(d.h.app.status_is_error());
+    assert!(d.h.app.status_line().contains("disabled by `drafts/**`"));
     assert_eq!(d.config_text(), before);
 }
 
@@ -301,7 +300,7 @@ fn edit_topic_form_sets_and_unsets_fields() {
             .message
             .contains("set kb.topic.project.title to \"Project\""),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
 }
 
@@ -318,14 +317,14 @@ fn a_broken_config_is_read_only_until_fixed() {
     assert!(err.contains(".jp/kb.toml:32:12: invalid TOML"), "{err}");
     assert!(!err.contains(&d.root().display().to_string()), "{err}");
     // The last good state stays on screen; edits are refused.
-    assert!(d.h.app.model.is_some());
+    assert!(d.h.app.is_loaded());
     let screen = d.screen();
     assert!(screen.contains("READ-ONLY"), "{screen}");
     assert!(screen.contains("General Project"), "{screen}");
     d.keys("\t");
     d.select("release");
     d.keys("l");
-    assert!(d.h.app.status.message.contains("read-only"));
+    assert!(d.h.app.status_line().contains("read-only"));
     assert!(d.config_text().ends_with("[kb.topic.x\n"));
     // Fixed outside: editable again.
     std::fs::write(d.config(), &good).unwrap();
@@ -354,9 +353,9 @@ fn undo_after_an_outside_edit_elsewhere_in_the_file_is_re_applied() {
 
     d.keys("u");
     assert!(
-        d.h.app.status.message.starts_with("undid:"),
+        d.h.app.status_line().starts_with("undid:"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
     assert_eq!(
         d.config_text(),
@@ -394,7 +393,7 @@ fn undo_after_an_outside_edit_of_the_value_drops_that_files_history_only() {
     d.h.action(Command::Reload);
 
     d.keys("u");
-    let message = d.h.app.status.message.clone();
+    let message = d.h.app.status_line().to_owned();
     assert!(
         message.contains(".jp.toml") && message.contains("dropped the undo history of this file"),
         "{message}"
@@ -403,17 +402,17 @@ fn undo_after_an_outside_edit_of_the_value_drops_that_files_history_only() {
     // Said once: the next undo is the other file's, and it still works.
     d.keys("u");
     assert!(
-        d.h.app.status.message.starts_with("undid:"),
+        d.h.app.status_line().starts_with("undid:"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
     assert_eq!(d.config_text(), original);
     assert_eq!(std::fs::read_to_string(&other).unwrap(), by_hand);
     d.keys("u");
     assert!(
-        d.h.app.status.message.contains("nothing to undo"),
+        d.h.app.status_line().contains("nothing to undo"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
 }
 
@@ -475,20 +474,25 @@ fn disabling_a_directory_counts_hidden_subjects_and_names_what_leaves_the_prompt
     let text = choice.lines.join("\n");
     assert!(!text.contains("skips hidden"), "{text}");
     let expected = format!(
-        "disables {} (1 hidden); removes from the prompt: ast-grep/rules",
-        jp_kb_core::internal::plural::count(under.len(), "subject", "subjects")
+        "disables {}; removes from the prompt: ast-grep/rules",
+        match under.len() - 1 {
+            0 => "1 hidden subject".to_owned(),
+            n => format!(
+                "{} and 1 hidden one",
+                jp_kb_core::internal::plural::count(n, "subject", "subjects")
+            ),
+        }
     );
     assert!(text.contains(&expected), "{text}");
-    // Its cost is shown with the option; a pre-loaded subject leaves, so
-    // the choice is confirmed.
+    // Its cost is shown with the option, and why it would ask (a
+    // pre-loaded subject leaves): choosing it is the confirmation.
     assert!(
         choice.options[0].1.effect.leaving == ["skills/ast-grep/rules"],
         "{:?}",
         choice.options[0].1.effect
     );
     d.keys("1");
-    assert!(matches!(d.h.app.mode, Mode::Choice(_)));
-    d.keys("\n");
+    assert!(matches!(d.h.app.mode, Mode::Normal));
     // The count shown is the count the edit makes.
     let after = d.h.app.resolution().unwrap().counts().disabled;
     assert_eq!(after - before, under.len(), "{}", d.config_text());
@@ -508,7 +512,8 @@ fn pattern_tester_in_disabled_mode_counts_what_enter_disables() {
             .count()
     };
     let expected = format!(
-        "disables {newly} subjects ({hidden} hidden); {} already disabled",
+        "disables {} subjects and {hidden} hidden ones; {} already disabled",
+        newly - hidden,
         counts.disabled
     );
     // The pane is narrow: the line wraps; compare without the frame.

@@ -183,7 +183,7 @@ fn a_long_client_view_draws_every_scroll_as_wrapping_it_whole_would() {
     // Narrow, so the 3,000-character subject wraps into many rows.
     let mut d = long_demo(70, 20);
     show(&mut d, "codex");
-    while d.h.app.focus != jp_kb::tui::app::Focus::Preview {
+    while d.h.app.focused() != jp_kb::tui::pane::Focus::Preview {
         d.keys("\t");
     }
     let last_line = rows(&d, "codex").last().unwrap().text().to_owned();

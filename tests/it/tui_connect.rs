@@ -37,7 +37,7 @@ fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
             .message
             .contains("synced .claude/rules/jp-kb.md"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
     assert!(rules(&d).contains("<subject \"code-quality\">"));
     assert_eq!(rules(&d), prompt(&d));
@@ -52,8 +52,8 @@ fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
     d.keys("u");
     assert_eq!(rules(&d), "mine\n");
     assert!(
-        d.h.app.status.message.contains("not overwritten"),
+        d.h.app.status_line().contains("not overwritten"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
 }

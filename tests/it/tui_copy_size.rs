@@ -4,9 +4,9 @@
 //! measured; docs/decisions.md) refuses and names the CLI instead of
 //! saying "copied" while nothing arrives. Read from the drawn screen.
 
-use jp_kb::tui::app::Focus;
 use jp_kb::tui::effect::Effect;
 use jp_kb::tui::harness::Harness;
+use jp_kb::tui::pane::Focus;
 
 /// A workspace whose one topic pre-loads `bytes` bytes of text, open at
 /// 200×40 with the Prompt tab focused.
@@ -25,7 +25,7 @@ fn prompt_of(bytes: usize) -> (tempfile::TempDir, Harness) {
     std::fs::write(root.join("docs/big.md"), &text[..bytes]).unwrap();
     let mut h = Harness::open(root, 200, 40, false);
     h.keys("2");
-    while h.app.focus != Focus::Preview {
+    while h.app.focused() != Focus::Preview {
         h.keys("\t");
     }
     (dir, h)

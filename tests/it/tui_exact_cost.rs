@@ -208,7 +208,7 @@ fn tldr_double_star_asks_before_passing_the_budget() {
     // Not counted yet: the counts forgotten, and straight to `update`,
     // so nothing counts.
     h.keys("\u{1b}");
-    h.app.costs = jp_kb::tui::plan_costs::PlanCosts::default();
+    h.app.costs = jp_kb::tui::cost_store::PlanCosts::default();
     jp_kb::tui::update::update(&mut h.app, Command::OpenPatternTester);
     for ch in "**".chars() {
         jp_kb::tui::update::update(&mut h.app, input(ch));

@@ -188,7 +188,7 @@ fn demo_with_a_huge_topic(width: u16, height: u16) -> Demo {
     let dir = jp_kb::tui::demo::materialize().unwrap();
     let huge = dir.path().join(".jp/kb/huge");
     std::fs::create_dir_all(&huge).unwrap();
-    for i in 0..=jp_kb::tui::findings::CONTENT_SCAN_LIMIT {
+    for i in 0..=jp_kb::tui::findings::state::CONTENT_SCAN_LIMIT {
         std::fs::write(huge.join(format!("s{i}.md")), "x\n").unwrap();
     }
     // ~40k tokens of varied words, pre-loaded: over the 20k budget.
@@ -227,8 +227,8 @@ fn status_line_says_partial_when_contents_were_skipped() {
 
 // Issue 16 item 5: findings you can act on.
 
-use jp_kb::tui::app::Focus;
 use jp_kb::tui::effect::Effect;
+use jp_kb::tui::pane::Focus;
 use ratatui::style::Modifier;
 
 /// The row of the screen holding `needle`.
@@ -244,7 +244,7 @@ fn row_of(d: &Demo, needle: &str) -> String {
 fn the_findings_cursor_moves_with_j_k_and_shows_with_a_glyph_and_the_selection_style() {
     let mut d = Demo::new(160, 48);
     d.keys("t");
-    assert_eq!(d.h.app.focus, Focus::Preview, "t focuses the findings");
+    assert_eq!(d.h.app.focused(), Focus::Preview, "t focuses the findings");
     assert!(row_of(&d, "KB006").contains("❯✗ KB006"));
     d.keys("jjj");
     assert!(row_of(&d, "KB107").contains("❯⚠ KB107"), "{}", d.screen());
@@ -270,7 +270,7 @@ fn enter_on_a_subject_finding_selects_its_row_on_the_subject_tab() {
     d.select("notes");
     d.keys("tG\n");
     assert_eq!(d.h.app.preview.tab, Tab::Subject);
-    assert_eq!(d.h.app.focus, Focus::Subjects);
+    assert_eq!(d.h.app.focused(), Focus::Subjects);
     let state = d.h.app.topic_state().unwrap();
     assert_eq!(state.id(), "formats");
     let i = d.h.app.selected_subject().expect("a subject row");
@@ -367,7 +367,7 @@ fn x_removes_a_learned_entry_that_selects_nothing() {
         codes(&d)
     );
     d.keys("t");
-    let at = jp_kb::tui::finding_actions::shown(&d.h.app)
+    let at = jp_kb::tui::findings::shown::shown(&d.h.app)
         .iter()
         .position(|f| f.code == Code::LearnedSelectsNothing)
         .unwrap();
@@ -409,5 +409,5 @@ fn read_only_refuses_the_fix() {
     let before = d.config_text();
     d.keys("tGx");
     assert_eq!(d.config_text(), before);
-    assert!(d.h.app.status.error, "{:?}", d.h.app.status);
+    assert!(d.h.app.status_is_error(), "{:?}", d.h.app.status);
 }

@@ -7,9 +7,10 @@
 
 use super::tui_support;
 
-use jp_kb::tui::app::{Focus, Mode};
+use jp_kb::tui::app::Mode;
 use jp_kb::tui::effect::Effect;
 use jp_kb::tui::event::Event;
+use jp_kb::tui::pane::Focus;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::Modifier;
 use tui_support::Demo;
@@ -30,7 +31,7 @@ fn the_footer_follows_the_pane_and_the_mode() {
     assert!(f.contains("t all/this topic"), "{f}");
     // The preview pane: its own keys, and how to leave it.
     d.keys("1\t");
-    assert_eq!(d.h.app.focus, Focus::Preview);
+    assert_eq!(d.h.app.focused(), Focus::Preview);
     let f = footer(&d);
     assert!(f.contains("w wrap · y copy · Esc back"), "{f}");
     assert!(!f.contains("l learn"), "{f}");
@@ -38,7 +39,9 @@ fn the_footer_follows_the_pane_and_the_mode() {
     d.keys("\tg");
     let f = footer(&d);
     assert!(
-        f.contains("Enter add to learned · Tab learned/disabled · Esc close"),
+        f.contains(
+            "Enter add to learned · Tab learned/disabled · PgDn/PgUp scroll the result · Esc close"
+        ),
         "{f}"
     );
 }
@@ -49,36 +52,40 @@ fn help_pages_searches_and_documents_mouse_and_esc() {
     d.keys("?");
     assert!(matches!(d.h.app.mode, Mode::Help));
     d.h.press(KeyCode::PageDown, KeyModifiers::NONE);
-    let page = d.h.app.help_scroll;
+    let page = d.h.app.help_offset();
     assert!(page >= 20, "{page}");
     d.ctrl('d');
-    assert_eq!(d.h.app.help_scroll, page * 2);
+    assert_eq!(d.h.app.help_offset(), page * 2);
     d.ctrl('u');
-    assert_eq!(d.h.app.help_scroll, page);
+    assert_eq!(d.h.app.help_offset(), page);
     d.keys("G");
-    let end = d.h.app.help_scroll;
+    let end = d.h.app.help_offset();
     assert!(end > page, "{end}");
     d.h.press(KeyCode::End, KeyModifiers::NONE);
-    assert_eq!(d.h.app.help_scroll, end);
+    assert_eq!(d.h.app.help_offset(), end);
     d.keys("j");
-    assert_eq!(d.h.app.help_scroll, end, "scrolls no further than the end");
+    assert_eq!(
+        d.h.app.help_offset(),
+        end,
+        "scrolls no further than the end"
+    );
     d.keys("g");
-    assert_eq!(d.h.app.help_scroll, 0);
+    assert_eq!(d.h.app.help_offset(), 0);
     // `/` searches; the line found is shown (at the top, or on the
     // last page).
     d.keys("/mouse\n");
-    assert!(d.h.app.help_scroll > 0);
+    assert!(d.h.app.help_offset() > 0);
     let screen = d.screen();
     assert!(screen.contains("Mouse"), "{screen}");
     assert!(screen.contains("wheel"), "{screen}");
     assert!(d.screen().contains("backs out one level"), "{}", d.screen());
     // `n` goes on to the next match, `N` back.
     d.keys("g/page\n");
-    let first = d.h.app.help_scroll;
+    let first = d.h.app.help_offset();
     d.keys("n");
-    assert!(d.h.app.help_scroll > first);
+    assert!(d.h.app.help_offset() > first);
     d.keys("N");
-    assert_eq!(d.h.app.help_scroll, first);
+    assert_eq!(d.h.app.help_offset(), first);
     d.keys("\u{1b}");
     assert!(matches!(d.h.app.mode, Mode::Normal));
 }
@@ -89,16 +96,16 @@ fn esc_backs_out_one_level_filter_then_preview() {
     // The filter is the subjects pane's `/` (the focused preview's `/`
     // searches the preview).
     d.keys("\t");
-    assert_eq!(d.h.app.focus, Focus::Subjects);
+    assert_eq!(d.h.app.focused(), Focus::Subjects);
     d.keys("/jean\n");
     assert_eq!(d.h.app.subjects.filter, "jean");
-    assert_eq!(d.h.app.focus, Focus::Subjects);
+    assert_eq!(d.h.app.focused(), Focus::Subjects);
     d.keys("\t\u{1b}");
     // First the filter goes, the focus stays.
     assert_eq!(d.h.app.subjects.filter, "");
-    assert_eq!(d.h.app.focus, Focus::Preview);
+    assert_eq!(d.h.app.focused(), Focus::Preview);
     d.keys("\u{1b}");
-    assert_eq!(d.h.app.focus, Focus::Subjects);
+    assert_eq!(d.h.app.focused(), Focus::Subjects);
     // A dialog first: Esc closes it and leaves the filter.
     d.keys("/ryan\nn");
     assert!(matches!(d.h.app.mode, Mode::Form(_)));
@@ -165,7 +172,7 @@ fn y_copies_the_slug_the_prompt_and_the_learn_output() {
     let mut d = Demo::new(100, 30);
     d.keys("\t/jean\ny");
     assert_eq!(copied(&d), ["maintainers/jean"]);
-    assert!(d.h.app.status.message.contains("copied the slug"));
+    assert!(d.h.app.status_line().contains("copied the slug"));
     d.keys("2\ty");
     let prompt = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
     assert_eq!(copied(&d).last().unwrap(), &prompt);
@@ -185,7 +192,7 @@ fn the_prompt_wraps_with_a_marker_and_numbers_and_w_cuts() {
     d.keys("w");
     let screen = d.screen();
     assert!(!screen.contains("↪"), "{screen}");
-    assert!(d.h.app.status.message.contains("cut"));
+    assert!(d.h.app.status_line().contains("cut"));
     d.keys("3");
     assert!(d.screen().contains("   1 "), "{}", d.screen());
 }
@@ -198,17 +205,17 @@ fn read_only_refuses_every_edit_and_says_so() {
     for keys in ["\t/code\nl", "d", "e", "u", "i", "n", "o"] {
         d.keys(keys);
         assert!(
-            d.h.app.status.message.contains("--read-only"),
+            d.h.app.status_line().contains("--read-only"),
             "{keys}: {}",
-            d.h.app.status.message
+            d.h.app.status_line()
         );
         assert!(matches!(d.h.app.mode, Mode::Normal), "{keys}");
     }
     d.ctrl('r');
-    assert!(d.h.app.status.message.contains("--read-only"));
+    assert!(d.h.app.status_line().contains("--read-only"));
     // The pattern tester browses, its Enter is refused.
     d.keys("gcode\n");
-    assert!(d.h.app.status.message.contains("--read-only"));
+    assert!(d.h.app.status_line().contains("--read-only"));
     assert_eq!(d.config_text(), before);
     assert!(
         d.h.outside
@@ -285,7 +292,7 @@ fn y_on_the_findings_copies_the_finding_under_the_cursor_only() {
     assert!(!text.contains('❯'), "{text}");
     let place = text.split(": warning").next().unwrap();
     assert!(shown.contains(place), "{place:?} not on screen:\n{shown}");
-    assert!(d.h.app.status.message.contains("copied the finding"));
+    assert!(d.h.app.status_line().contains("copied the finding"));
 }
 
 #[test]

@@ -38,7 +38,7 @@ fn a_picked_layer_that_does_not_declare_the_topic_declares_it() {
     d.keys("\u{1b}");
     assert!(matches!(d.h.app.mode, Mode::Normal));
     d.pick_layer(".jp.toml");
-    let status = d.h.app.status.message.clone();
+    let status = d.h.app.status_line().to_owned();
     assert!(
         status.contains("edits now go to .jp.toml (.jp.toml); created on the first edit"),
         "{status}"

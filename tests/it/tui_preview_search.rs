@@ -8,7 +8,8 @@
 use super::tui_support;
 
 use insta::assert_snapshot;
-use jp_kb::tui::app::{Focus, Mode};
+use jp_kb::tui::app::Mode;
+use jp_kb::tui::pane::Focus;
 use jp_kb::tui::pane::Tab;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::Modifier;
@@ -26,7 +27,7 @@ fn search_line(d: &Demo) -> String {
 /// The Config tab, focused.
 fn config_focused(d: &mut Demo) {
     d.keys("5");
-    while d.h.app.focus != Focus::Preview {
+    while d.h.app.focused() != Focus::Preview {
         d.keys("\t");
     }
 }
@@ -71,9 +72,9 @@ fn slash_in_the_focused_preview_searches_it_and_in_the_subjects_pane_filters() {
     d.h.press(KeyCode::Esc, KeyModifiers::NONE);
     assert!(d.h.app.preview.search.is_none());
     assert!(!d.screen().contains("n/N next/previous · Esc clear"));
-    assert_eq!(d.h.app.focus, Focus::Preview);
+    assert_eq!(d.h.app.focused(), Focus::Preview);
     d.h.press(KeyCode::Esc, KeyModifiers::NONE);
-    assert_eq!(d.h.app.focus, Focus::Subjects);
+    assert_eq!(d.h.app.focused(), Focus::Subjects);
 }
 
 #[test]
@@ -116,7 +117,7 @@ fn a_query_with_no_match_says_so_and_smart_case_applies() {
     config_focused(&mut d);
     d.keys("/no-such-text\n");
     assert!(search_line(&d).contains("no match"), "{}", search_line(&d));
-    assert!(d.h.app.status.error);
+    assert!(d.h.app.status_is_error());
     d.h.press(KeyCode::Esc, KeyModifiers::NONE);
     // Lower case ignores case; an upper-case letter makes it exact.
     d.keys("/broken topic\n");
@@ -134,7 +135,7 @@ fn the_search_shows_on_its_own_tab_and_subject_and_learn_tabs_search_too() {
     d.select("jean");
     d.keys("\n");
     assert_eq!(d.h.app.preview.tab, Tab::Subject);
-    assert_eq!(d.h.app.focus, Focus::Preview);
+    assert_eq!(d.h.app.focused(), Focus::Preview);
     d.keys("/engine\n");
     assert!(search_line(&d).contains("1/1"), "{}", search_line(&d));
     // Another tab does not show it.
@@ -179,7 +180,7 @@ fn near_the_end_of_a_3_mb_prompt_the_match_is_scrolled_into_view() {
     // row count (65,535 rows), which 40,000 wrapped lines would exceed.
     let mut d = big_prompt(220, 40);
     d.keys("2");
-    while d.h.app.focus != Focus::Preview {
+    while d.h.app.focused() != Focus::Preview {
         d.keys("\t");
     }
     let prompt =

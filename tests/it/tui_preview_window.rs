@@ -11,8 +11,8 @@ use super::tui_support;
 
 use std::fmt::Write as _;
 
-use jp_kb::tui::app::Focus;
 use jp_kb::tui::harness::Harness;
+use jp_kb::tui::pane::Focus;
 use ratatui::buffer::Buffer;
 use tui_support::Demo;
 
@@ -62,7 +62,7 @@ fn body_rows(h: &Harness) -> Vec<String> {
 }
 
 fn focus_preview(h: &mut Harness) {
-    while h.app.focus != Focus::Preview {
+    while h.app.focused() != Focus::Preview {
         h.keys("\t");
     }
 }

@@ -133,9 +133,9 @@ fn the_edit_file_can_be_switched() {
     d.h.action(Command::Reload);
     d.pick_layer(".jp.toml");
     assert!(
-        d.h.app.status.message.contains(".jp.toml"),
+        d.h.app.status_line().contains(".jp.toml"),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
     d.keys("\t");
     d.select("release");
@@ -157,12 +157,12 @@ fn an_empty_workspace_opens() {
 
 #[test]
 fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
-    use jp_kb::tui::app::Focus;
+    use jp_kb::tui::pane::Focus;
     let mut d = Demo::new(120, 40);
     // The topics pane's border is row 0, its first topic row 1.
     d.h.click(5, 2);
     assert_eq!(d.h.app.topic_state().unwrap().id(), "skills");
-    assert_eq!(d.h.app.focus, Focus::Topics);
+    assert_eq!(d.h.app.focused(), Focus::Topics);
     // The Prompt tab label, on the preview's first inner row.
     let screen = d.screen();
     let tab_row = screen.lines().position(|l| l.contains("2 Prompt")).unwrap();
@@ -170,7 +170,7 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     let x = line[..line.find("2 Prompt").unwrap()].chars().count();
     d.h.click(u16::try_from(x).unwrap(), u16::try_from(tab_row).unwrap());
     assert_eq!(d.h.app.preview.tab, Tab::Prompt);
-    assert_eq!(d.h.app.focus, Focus::Preview);
+    assert_eq!(d.h.app.focused(), Focus::Preview);
     d.h.mouse(
         ratatui::crossterm::event::MouseEventKind::ScrollDown,
         u16::try_from(x).unwrap(),
@@ -183,7 +183,7 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     let y =
         |name: &str| u16::try_from(screen.lines().position(|l| l.contains(name)).unwrap()).unwrap();
     d.h.click(4, y("git.md"));
-    assert_eq!(d.h.app.focus, Focus::Subjects);
+    assert_eq!(d.h.app.focused(), Focus::Subjects);
     let git = d.h.app.selected_subject().unwrap();
     assert_eq!(d.h.app.subject(git).unwrap().slug(), "git");
     d.h.click(4, y("ast-grep/"));
@@ -277,7 +277,7 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
     let screen = d.screen();
     assert!(screen.contains("<knowledge>"), "{screen}");
     d.keys("\t");
-    assert_eq!(d.h.app.focus, jp_kb::tui::app::Focus::Preview);
+    assert_eq!(d.h.app.focused(), jp_kb::tui::pane::Focus::Preview);
     for _ in 0..400 {
         d.keys("j");
     }
@@ -370,8 +370,8 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
     d.keys("cc1");
     assert!(!d.screen().contains("prompt as"));
     let help = jp_kb::tui::keymap::help_rows(
-        &jp_kb::tui::keymap::bindings(),
-        jp_kb::tui::keymap::Scope::Normal,
+        &jp_kb::tui::keymap::table::bindings(),
+        jp_kb::tui::keymap::scope::Scope::Normal,
     );
     assert!(
         help.iter()

@@ -8,9 +8,10 @@
 use super::tui_support;
 
 use insta::assert_snapshot;
-use jp_kb::tui::app::{Focus, Mode, Tab};
+use jp_kb::tui::app::Mode;
 use jp_kb::tui::event::Event;
-use jp_kb::tui::search_mode::Found;
+use jp_kb::tui::pane::{Focus, Tab};
+use jp_kb::tui::search::state::Found;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use tui_support::Demo;
 
@@ -97,7 +98,7 @@ fn enter_goes_to_the_subject_in_its_topic_on_the_subject_tab() {
     assert!(matches!(d.h.app.mode, Mode::Normal));
     assert_eq!(topic_id(&d), "skills");
     assert_eq!(selected_slug(&d).as_deref(), Some("git"));
-    assert_eq!(d.h.app.focus, Focus::Subjects);
+    assert_eq!(d.h.app.focused(), Focus::Subjects);
     assert_eq!(d.h.app.preview.tab, Tab::Subject);
     assert!(d.screen().contains("Commit often"), "{}", d.screen());
 }

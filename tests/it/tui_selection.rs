@@ -69,7 +69,7 @@ fn space_and_v_mark_and_l_learns_the_marks_as_one_undo_step() {
     d.keys("l");
     let mut got = learned(&d);
     got.sort();
-    assert_eq!(got, want, "{}", d.h.app.status.message);
+    assert_eq!(got, want, "{}", d.h.app.status_line());
     assert!(marked(&d).is_empty(), "marks go once the edit is made");
     assert_eq!(
         d.config_text().matches("learned = [").count(),
@@ -161,7 +161,7 @@ fn a_cancelled_question_keeps_the_marks_and_writes_nothing() {
     assert!(
         matches!(d.h.app.mode, Mode::Choice(_)),
         "{}",
-        d.h.app.status.message
+        d.h.app.status_line()
     );
     d.keys("\u{1b}");
     assert_eq!(d.config_text(), before);

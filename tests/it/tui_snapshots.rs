@@ -364,7 +364,7 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     let dir = jp_kb::tui::demo::materialize().expect("demo");
     let (h, loads) = jp_kb::tui::harness::Harness::open_loading(dir.path(), 100, 30, true, false);
     let mut d = Demo { dir, h };
-    assert!(d.h.app.model.is_none() && d.h.app.loading.is_some());
+    assert!(!d.h.app.is_loaded() && d.h.app.loading.is_some());
     assert_snapshot!(d.screen());
     // Keys that need subjects are ignored, never a panic or an edit.
     let before = d.config_text();
@@ -372,7 +372,7 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     d.ctrl('r');
     assert!(d.h.outside.is_empty(), "{:?}", d.h.outside);
     assert_eq!(d.config_text(), before);
-    assert!(d.h.app.model.is_none());
+    assert!(!d.h.app.is_loaded());
     // The load replaces the pre-load screen with the synchronous one.
     let loaded = loads.recv().expect("the load arrives");
     assert!(matches!(loaded, Event::Loaded(_)));

@@ -68,7 +68,11 @@ fn search_mode_finds_learns_and_goes_to_a_subject_in_a_real_terminal() {
     tmux.literal("S");
     tmux.wait_for("the query line", |s| s.contains("Search:"));
     tmux.literal("undo the last commit");
-    let screen = tmux.wait_for("the hits", |s| s.contains("git/git-reset"));
+    // The hits of the whole query (the first ones can show while it is
+    // still being typed).
+    let screen = tmux.wait_for("the hits", |s| {
+        s.contains("git/git-reset") && s.contains("Search: undo the last commit")
+    });
     assert!(screen.contains("Search: undo the last commit"), "{screen}");
     // The hidden page is found and marked.
     tmux.send(&["C-u"]);

@@ -69,19 +69,22 @@ fn disabling_a_directory_names_what_leaves_the_prompt_in_a_real_jp_workspace() {
     let joined: String = dialog.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(!joined.contains("skips hidden"), "{dialog}");
     assert!(
-        joined.contains("disables 2 subjects (1 hidden)"),
+        joined.contains("disables 1 subject and 1 hidden one"),
         "{dialog}"
     );
     assert!(joined.contains("rules/core"), "{dialog}");
-    tmux.literal("1");
-    // Removing a pre-loaded subject asks once more (the planner's
-    // confirmation), naming what leaves the prompt.
-    let confirm = tmux.wait_for("the confirmation", |s| s.contains("pre-loaded subject"));
+    // Removing a pre-loaded subject is said under the option, with what
+    // leaves the prompt: choosing it is the confirmation (not asked
+    // again with the same lines).
     assert!(
-        confirm.contains("leaves <knowledge>: docs/rules/core"),
-        "{confirm}"
+        joined.contains("removes 1 pre-loaded subject from the prompt"),
+        "{dialog}"
     );
-    tmux.send(&["Enter"]);
+    assert!(
+        joined.contains("leaves <knowledge>: docs/rules/core"),
+        "{dialog}"
+    );
+    tmux.literal("1");
     tmux.wait_for("the edit", |s| s.contains("added"));
     let text = kb_toml(&root);
     assert!(text.contains("disabled = [\"rules/**\"]"), "{text}");
@@ -105,7 +108,7 @@ fn a_partial_check_says_so_and_still_checks_the_budget() {
     let root = jp_workspace(&tmux);
     let huge = root.join("huge");
     std::fs::create_dir_all(&huge).unwrap();
-    for i in 0..=jp_kb::tui::findings::CONTENT_SCAN_LIMIT {
+    for i in 0..=jp_kb::tui::findings::state::CONTENT_SCAN_LIMIT {
         std::fs::write(huge.join(format!("s{i}.md")), "x\n").unwrap();
     }
     // ~40k tokens pre-loaded: over the default 20k budget.

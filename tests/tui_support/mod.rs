@@ -70,7 +70,7 @@ impl Demo {
             .rows()
             .iter()
             .position(
-                |r| matches!(r, jp_kb::tui::picker::Row::Layer(i) if p.layers[*i].shown == shown),
+                |r| matches!(r, jp_kb::tui::picker::state::Row::Layer(i) if p.layers[*i].shown == shown),
             )
             .unwrap_or_else(|| panic!("{shown} is not offered: {:?}", p.layers));
         for _ in p.selected..at {
@@ -120,7 +120,7 @@ impl Demo {
 
     /// Selects topic number `n` (0-based) from the topics pane.
     pub fn topic(&mut self, n: usize) {
-        while self.h.app.focus != jp_kb::tui::app::Focus::Topics {
+        while self.h.app.focused() != jp_kb::tui::pane::Focus::Topics {
             self.h.keys("\t");
         }
         self.h.press(KeyCode::Home, KeyModifiers::NONE);

@@ -5,16 +5,15 @@
 //! configuration; adding a command is a variant, a row here, and an arm
 //! in `update`.
 
-mod scope;
-mod table;
+pub mod scope;
+pub mod table;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Focus, Mode};
+use super::app::{App, Mode};
 use super::command::Command;
-
-pub use scope::{Binding, Scope};
-pub use table::bindings;
+use super::pane::Focus;
+use scope::{Binding, Scope};
 
 /// Shift is part of the character itself (`G`, `?`), so it is ignored
 /// for character keys.
@@ -108,9 +107,9 @@ pub fn key_for(table: &[Binding], scope: Scope, command: &Command) -> Option<Str
 
 #[cfg(test)]
 mod tests {
-    use super::table::{CTRL, NONE, c};
+    use super::table::{CTRL, NONE, bindings, c};
     use super::*;
-    use crate::tui::command::Tab;
+    use crate::tui::pane::Tab;
 
     fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, mods)
@@ -150,7 +149,7 @@ mod tests {
     #[test]
     fn a_shown_preview_search_takes_n_and_esc_first() {
         use crate::tui::app::App;
-        use crate::tui::preview_search::Search;
+        use crate::tui::preview_search::state::Search;
         let t = bindings();
         let mut app = App::new(crate::tui::theme::Theme { color: true }, (100, 30));
         let n = key(c('n'), NONE);

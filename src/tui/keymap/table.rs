@@ -4,7 +4,8 @@
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
 use super::scope::{Binding, Scope};
-use crate::tui::command::{Command, Tab};
+use crate::tui::command::Command;
+use crate::tui::pane::Tab;
 
 pub(super) const NONE: KeyModifiers = KeyModifiers::NONE;
 pub(super) const CTRL: KeyModifiers = KeyModifiers::CONTROL;
@@ -315,6 +316,20 @@ fn dialog_bindings() -> Vec<Binding> {
             NONE,
             A::NextField,
             "learned ↔ disabled (tester)",
+        ),
+        b(
+            Line,
+            K::PageDown,
+            NONE,
+            A::PageDown,
+            "scroll the result down (tester)",
+        ),
+        b(
+            Line,
+            K::PageUp,
+            NONE,
+            A::PageUp,
+            "scroll the result up (tester)",
         ),
         b(Line, c('c'), CTRL, A::Quit, "quit"),
         b(Choice, K::Esc, NONE, A::Cancel, "cancel"),

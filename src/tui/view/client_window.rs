@@ -9,11 +9,11 @@ use ratatui::layout::Rect;
 use ratatui::text::Text;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::client_prompt::{clean, line};
 use crate::tui::app::App;
 use crate::tui::client_prompt::{ClientView, Row};
-use crate::tui::client_rows::Key;
-use crate::tui::preview_rows::word_rows;
+use crate::tui::client_rows::{Key, line_rows};
+use crate::tui::text_layout::client_text::{clean, line};
+use crate::tui::text_layout::word_rows::word_rows;
 
 /// Draws rows `scroll..scroll + height` of `view`: only the lines
 /// reaching into view are styled and wrapped (where each row falls comes
@@ -35,7 +35,8 @@ pub fn render(
         wrap: app.wrap,
     };
     let rows_of = |row: &Row| word_rows(&clean(row.text()), width, app.wrap);
-    let index = app.preview.client_rows.get(
+    let index = line_rows(
+        &app.preview.client_rows,
         key,
         rows,
         rows_of,
@@ -57,7 +58,7 @@ pub fn render(
         rows.get(first..=last).unwrap_or_default()
     };
     let mut text = Text::from(shown.iter().map(|row| line(app, row)).collect::<Vec<_>>());
-    super::search::highlight(app, &mut text, first, scroll, height);
+    crate::tui::preview_search::view::highlight(app, &mut text, first, scroll, height);
     let paragraph = if app.wrap {
         Paragraph::new(text).wrap(Wrap { trim: false })
     } else {

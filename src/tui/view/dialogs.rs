@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::centered;
 use crate::tui::app::{App, Choice, Form, FormKind};
+use crate::tui::layout::centered;
 use jp_kb_core::internal::display::clean_name;
 
 pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
@@ -29,6 +29,17 @@ pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
                 format!("     {}", clean_name(&cost)),
                 t.muted(),
             ));
+        }
+        // Why a plan would ask first, said under its option: choosing the
+        // option is the confirmation (a confirmation dialog shows them as
+        // its own lines).
+        if !c.confirming {
+            for reason in &plan.confirm {
+                lines.push(Line::styled(
+                    format!("     ⚠ {}", clean_name(&reason.to_string())),
+                    t.warning(),
+                ));
+            }
         }
         // How often what it changes was loaded (the usage ledger).
         if let Some(note) = app.usage.plan_note(&plan.effect) {

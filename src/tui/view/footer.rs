@@ -3,9 +3,13 @@
 //! while it is open), generated from the key table; and a long status
 //! message cut at a word (kept whole in the message log, `M`).
 
-use crate::tui::app::{App, Focus, Mode};
-use crate::tui::command::{Command, Tab};
-use crate::tui::keymap::{Scope, bindings, key_for};
+use crate::tui::app::{App, Mode};
+use crate::tui::command::Command;
+use crate::tui::keymap::key_for;
+use crate::tui::keymap::scope::Scope;
+use crate::tui::keymap::table::bindings;
+use crate::tui::pane::Focus;
+use crate::tui::pane::Tab;
 
 /// The hints for what the keyboard talks to now, joined with ` · `.
 pub fn hints(app: &App) -> String {
@@ -32,6 +36,7 @@ pub fn hints(app: &App) -> String {
         Mode::Pattern(_) if app.read_only_flag => vec![
             "read-only: patterns are tried, not added".to_owned(),
             "Tab learned/disabled".to_owned(),
+            "PgDn/PgUp scroll the result".to_owned(),
             "Esc close".to_owned(),
         ],
         Mode::Pattern(t) => vec![
@@ -40,6 +45,7 @@ pub fn hints(app: &App) -> String {
                 if t.to_disabled { "disabled" } else { "learned" }
             ),
             "Tab learned/disabled".to_owned(),
+            "PgDn/PgUp scroll the result".to_owned(),
             "Esc close".to_owned(),
         ],
         Mode::Help | Mode::Messages | Mode::HelpSearch(..) => vec![
@@ -103,13 +109,13 @@ fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<Stri
         (Focus::Preview, tab) => {
             if app.preview.search.as_ref().is_some_and(|s| s.tab == tab) {
                 v.push("n/N next/previous match".to_owned());
-            } else if crate::tui::preview_search::SEARCHED.contains(&tab) {
+            } else if crate::tui::preview_search::state::SEARCHED.contains(&tab) {
                 v.push(normal(Command::OpenFilter, "search"));
             }
             if tab == Tab::Findings {
                 // The fix key is named only here, with what it does; its
                 // slug is cut to what the footer leaves (below).
-                if let Some(fix) = crate::tui::finding_actions::fix(app).filter(|_| !ro) {
+                if let Some(fix) = crate::tui::findings::shown::fix(app).filter(|_| !ro) {
                     fix_at = Some((v.len(), fix));
                     v.push(String::new());
                 }

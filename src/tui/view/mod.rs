@@ -1,37 +1,26 @@
 //! Drawing: state in, frame out, no I/O. One module per pane; this one
 //! lays the screen out and stacks overlays.
 
-mod client_prompt;
 mod client_window;
-mod config_tab;
 mod dialogs;
-mod findings;
 mod footer;
 mod help;
-pub mod markdown;
-pub mod picker;
 pub mod preview;
-pub mod search;
-mod search_hits;
 mod status;
-mod subjects;
-mod tab_text;
-mod tester;
-mod text_window;
+pub(crate) mod subjects;
 mod topics;
-pub mod wrap;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::app::{App, Focus, Mode};
+use super::app::{App, Mode};
 use super::layout::{Drawn, DrawnList, areas};
+use super::pane::Focus;
+use super::{picker, search, tester};
 use jp_kb_core::internal::display::clean_text;
 
-pub use findings::location as finding_location;
-pub use help::lines as help_lines;
 /// A bordered block whose border shows focus.
 fn pane<'a>(app: &App, title: Line<'a>, focus: Focus) -> Block<'a> {
     let focused = app.focus == focus && matches!(app.mode, Mode::Normal | Mode::Filter(_));
@@ -117,46 +106,10 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         Mode::Messages | Mode::HelpSearch(_, true) => help::render_messages(app, frame),
         Mode::Choice(c) => dialogs::choice(app, c, frame),
         Mode::Form(f) => dialogs::form(app, f, frame),
-        Mode::Picker(p) => picker::render(app, p, frame),
-        Mode::Search(hits) => search_hits::render(app, *hits, frame),
-        Mode::Pattern(t) if app.model.is_some() => tester::render(app, t, &a, frame),
+        Mode::Picker(p) => picker::view::render(app, p, frame),
+        Mode::Search(hits) => search::view::render(app, *hits, frame),
+        Mode::Pattern(t) if app.model.is_some() => tester::view::render(app, t, &a, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) | Mode::PreviewSearch(_) => {}
     }
     drawn
-}
-
-/// A centered rectangle of at most `w`×`h` cells. Kept instead of
-/// ratatui's `Rect::centered`, which rounds an odd leftover the other way
-/// (measured: see `an_odd_leftover_goes_below_unlike_rect_centered`), so
-/// the dialogs and their snapshots stay where they are.
-fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    }
-}
-
-#[cfg(test)]
-mod centered_tests {
-    use ratatui::layout::{Constraint, Rect};
-
-    /// Why `centered` is not ratatui's `Rect::centered`: with an odd
-    /// leftover ratatui's layout solver puts the extra cell above and to
-    /// the left of the box, ours below and to the right, so every dialog
-    /// would move one row and the snapshots change. When this test fails
-    /// on a ratatui upgrade, `Rect::centered` can replace ours.
-    #[test]
-    fn an_odd_leftover_goes_below_unlike_rect_centered() {
-        let area = Rect::new(0, 0, 81, 24);
-        assert_eq!(super::centered(area, 70, 3), Rect::new(5, 10, 70, 3));
-        assert_eq!(
-            area.centered(Constraint::Length(70), Constraint::Length(3)),
-            Rect::new(6, 11, 70, 3)
-        );
-        assert_eq!(super::centered(area, 100, 30), area);
-    }
 }

@@ -1,5 +1,5 @@
 //! The preview pane: its tab row, the shown tab's text (see
-//! [`super::tab_text`]) scrolled, wrapped and searched, and the search line
+//! [`crate::tui::text_layout::tab_text`]) scrolled, wrapped and searched, and the search line
 //! under it; the Findings tab kept scrolled to its cursor.
 
 use ratatui::Frame;
@@ -8,8 +8,9 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane;
-use crate::tui::app::{App, Focus};
+use crate::tui::app::App;
 use crate::tui::layout::tab_labels;
+use crate::tui::pane::Focus;
 use crate::tui::pane::Tab;
 use jp_kb_core::internal::display::clean_name;
 
@@ -47,7 +48,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
     let title = match client {
         Some(c) => format!(
             " Preview · prompt as {} ",
-            super::client_prompt::title(model, c)
+            crate::tui::text_layout::client_text::title(model, c)
         ),
         None => " Preview ".to_owned(),
     };
@@ -61,7 +62,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
     let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
     frame.render_widget(Paragraph::new(tabs_line(app, tabs.width)), tabs);
     // The search line (typing `/`, or a search's count) under the text.
-    let body_area = match super::search::line(app) {
+    let body_area = match crate::tui::preview_search::view::line(app) {
         Some(line) => {
             let [body, bottom] =
                 Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(body);
@@ -70,20 +71,20 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
         }
         None => body,
     };
-    if let Some(body) = super::text_window::body(app, model) {
+    if let Some(body) = crate::tui::text_layout::text_window::body(app, model) {
         return render_window(app, &body, frame, body_area);
     }
-    if let Some(view) = super::client_prompt::shown(app, model) {
+    if let Some(view) = crate::tui::text_layout::client_text::shown(app, model) {
         return super::client_window::render(app, view, frame, body_area);
     }
     // The Findings tab scrolls to its cursor, not by the preview's scroll.
     let mut scroll = app.preview.scroll;
     let mut text = if app.preview.tab == Tab::Findings {
-        let (text, at) = super::findings::tab(app);
+        let (text, at) = crate::tui::findings::text::tab(app);
         scroll = cursor_scroll(&text, at, body_area, app.wrap);
         text
     } else {
-        super::tab_text::tab_text(app, model, app.shown_lines())
+        crate::tui::text_layout::tab_text::tab_text(app, model, app.shown_lines())
     };
     let findings = app.preview.tab == Tab::Findings;
     let height = usize::from(body_area.height);
@@ -103,7 +104,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
             .saturating_sub(height)
     });
     let scroll = max_scroll.map_or(scroll, |max| scroll.min(max));
-    super::search::highlight(app, &mut text, 0, scroll, height);
+    crate::tui::preview_search::view::highlight(app, &mut text, 0, scroll, height);
     let scroll = u16::try_from(scroll).unwrap_or(u16::MAX);
     frame.render_widget(paragraph(text).scroll((scroll, 0)), body_area);
     max_scroll
@@ -114,20 +115,20 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
 /// last scroll that still fills the view, once the text is all laid out.
 fn render_window(
     app: &App,
-    body: &super::text_window::Body,
+    body: &crate::tui::text_layout::text_window::Body,
     frame: &mut Frame,
     area: Rect,
 ) -> Option<usize> {
     let width = usize::from(area.width);
     let height = usize::from(area.height);
-    let mut window = super::text_window::window(
+    let mut window = crate::tui::text_layout::text_window::window(
         app,
         body,
         &app.preview.text_rows,
         (width, height),
         app.preview.scroll,
     );
-    super::search::highlight(
+    crate::tui::preview_search::view::highlight(
         app,
         &mut window.text,
         window.first_line,
@@ -136,7 +137,7 @@ fn render_window(
     );
     // `w` cuts long lines instead (one row each).
     let text = if app.wrap {
-        super::wrap::wrap(
+        crate::tui::text_layout::wrap::wrap(
             window.text,
             width,
             window.gutter,
@@ -163,7 +164,7 @@ fn cursor_scroll(text: &Text, at: usize, body: Rect, wrap: bool) -> usize {
             .iter()
             .map(|l| {
                 let s: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
-                crate::tui::preview_rows::word_rows(&s, width, wrap)
+                crate::tui::text_layout::word_rows::word_rows(&s, width, wrap)
             })
             .sum()
     };

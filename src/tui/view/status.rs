@@ -63,7 +63,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         }
         // What is left after the check count (and `  ws …`).
         let room = usize::from(area.width).saturating_sub(Line::from(first.clone()).width() + 8);
-        if let Some(check) = super::findings::status_span(app, room) {
+        if let Some(check) = crate::tui::findings::text::status_span(app, room) {
             first.push(Span::raw("  "));
             first.push(check);
         }

@@ -8,10 +8,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane;
-use crate::tui::app::{App, Focus, Loading, Mode};
+use crate::tui::app::{App, Loading, Mode};
 use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::matcher::SlugMatcher;
 use crate::tui::model::{FileKind, TokenInfo};
+use crate::tui::pane::Focus;
 use crate::tui::theme::Mark;
 use crate::tui::tree::{Row, RowKind};
 use jp_kb_core::internal::display::clean_name;

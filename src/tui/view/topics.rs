@@ -7,8 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::pane;
-use crate::tui::app::{App, Focus, Loading};
+use crate::tui::app::{App, Loading};
 use crate::tui::layout::{DrawnList, list_offset};
+use crate::tui::pane::Focus;
 use crate::tui::theme::Mark;
 use jp_kb_core::internal::display::clean_name;
 use jp_kb_core::internal::topic::TopicState;
@@ -31,7 +32,7 @@ pub fn topic_line(app: &App, state: &TopicState) -> Line<'static> {
             )
         }
     };
-    let findings = super::findings::topic_marker(app, state.id());
+    let findings = crate::tui::findings::text::topic_marker(app, state.id());
     topic_row(
         app,
         mark,

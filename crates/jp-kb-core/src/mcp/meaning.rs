@@ -7,8 +7,8 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::KnowledgeBase;
+use crate::search::index_dir;
 use crate::search::semantic::{Semantic, choose_model};
-use crate::search::store::index_dir;
 
 #[derive(Debug, Default)]
 pub(super) enum State {

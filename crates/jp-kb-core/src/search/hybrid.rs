@@ -106,6 +106,7 @@ impl Searcher {
                 hits.push(self.hit(place, score, &terms));
             }
         }
+        self.save_memo();
         let mut notes = std::mem::take(&mut self.notes);
         notes.append(&mut semantic.take_notes());
         Ok(SearchOutcome { hits, notes, mode })

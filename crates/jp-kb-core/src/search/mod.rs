@@ -7,40 +7,28 @@
 //! user's cache directory, brought up to date before every search by the
 //! files' sizes and modification times. Nothing else depends on it.
 
-pub mod abbrev;
-pub mod codec;
-pub mod hash;
 #[cfg(feature = "semantic")]
 mod hybrid;
-pub mod index;
-mod indexer;
 mod places;
-pub mod rank;
-pub mod segment;
+mod read;
 #[cfg(feature = "semantic")]
 pub mod semantic;
-pub mod snippet;
-pub mod store;
-pub mod tokenize;
 pub mod walks;
 
-use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::path::Path;
 
-use hash::FastSet;
+#[cfg(feature = "semantic")]
+pub use hybrid::Mode;
+use jp_kb_search::{DocRef, Lexical, Memo, SegmentError, Tokenizer};
+pub use jp_kb_search::{Scoring, Snippet};
+pub use read::index_dir;
 
 use crate::KnowledgeBase;
 use crate::content::{Content, Root, format_subject_owned, read_content};
-use crate::frontmatter::is_markdown;
+use crate::frontmatter::{self, is_markdown};
 use crate::subjects::WalkCache;
-#[cfg(feature = "semantic")]
-pub use hybrid::Mode;
-use index::{Index, IndexedFile};
 use places::{Place, PlaceIndex};
-pub use snippet::Snippet;
-use store::Store;
-use tokenize::Tokenizer;
 
 /// Longest query accepted, in bytes (the MCP limits of `learn` are alike).
 pub const MAX_QUERY_BYTES: usize = 4096;
@@ -117,15 +105,14 @@ pub fn parse_query(tokenizer: &mut Tokenizer, query: &str) -> Result<Vec<String>
 
 /// A search index kept open between searches (the MCP server, the TUI):
 /// each search still re-checks the files, but reads none that did not
-/// change and no index file.
+/// change (the index itself is `jp_kb_search`'s [`Lexical`]).
 #[derive(Debug)]
 pub struct Searcher {
-    store: Store,
-    index: Index,
+    lexical: Lexical,
     tokenizer: Tokenizer,
     notes: Vec<String>,
     /// The ranking's parameters (changed by measurements only).
-    pub scoring: rank::Scoring,
+    pub scoring: Scoring,
     /// The walks the index was last brought up to date with (held: by
     /// identity) and the subjects of their files: a search over the same
     /// walks compares nothing, and one over walks taken again compares
@@ -134,26 +121,32 @@ pub struct Searcher {
     /// (The subjects are mapped at the first search that needs them: a
     /// refresh alone, as after an edit, does not pay for it.)
     kept: Option<(places::Walks, OnceCell<PlaceIndex>)>,
+    /// A process that searches once: the hits' places are found by one
+    /// pass over the subjects instead of a map of them all.
+    once: bool,
+    /// Token counts of hits, by their text (read at the first hit).
+    memo: Option<Memo>,
 }
 
 impl Searcher {
     /// Opens the saved index of the workspace at `root` (building nothing
     /// yet).
     pub fn open(root: &Path) -> Self {
-        Self::open_in(store::index_dir(root))
+        Self::open_in(read::index_dir(root))
     }
 
     /// Opens the index saved in `dir` (`None`: memory only).
     pub fn open_in(dir: Option<std::path::PathBuf>) -> Self {
-        let store = Store::new(dir);
-        let (index, notes) = store.open();
+        let mut lexical = Lexical::open(dir);
+        let notes = lexical.take_notes();
         Self {
-            store,
-            index,
+            lexical,
             tokenizer: Tokenizer::new(),
             notes,
-            scoring: rank::Scoring::default(),
+            scoring: Scoring::default(),
             kept: None,
+            once: false,
+            memo: None,
         }
     }
 
@@ -166,8 +159,8 @@ impl Searcher {
     }
 
     /// The index (for measurements).
-    pub fn index(&self) -> &Index {
-        &self.index
+    pub fn index(&self) -> &Lexical {
+        &self.lexical
     }
 
     /// Brings the index up to date with `kb`'s files and saves what changed.
@@ -198,20 +191,24 @@ impl Searcher {
     /// saves what changed: the files read, or `None` when the index could
     /// not be brought up to date.
     fn sync(&mut self, kb: &KnowledgeBase) -> Option<usize> {
-        let targets = targets(kb);
-        let now = now_nanos();
-        let change = match self.index.refresh(&targets, now) {
-            Ok(change) => change,
-            Err(e) => {
-                // Only a segment this process just wrote can fail here.
-                self.notes
-                    .push(format!("the search index was {e}; rebuilding it"));
-                self.index = Index::default();
-                self.index.refresh(&targets, now).ok()?
+        let targets = read::targets(kb);
+        let stamps: Vec<_> = targets.iter().map(|t| t.stamp.clone()).collect();
+        let root = kb.root();
+        // One guarded root per thread (it keeps its directory open).
+        let readers = || {
+            let root = Root::new(root);
+            let targets = &targets;
+            move |i: usize| {
+                targets
+                    .get(i)
+                    .map_or_else(jp_kb_search::Document::unreadable, |t| {
+                        read::document(&root, t.subject)
+                    })
             }
         };
-        self.store.save(&change, &mut self.notes);
-        Some(change.indexed)
+        let read = self.lexical.refresh(&stamps, now_nanos(), &readers);
+        self.notes.append(&mut self.lexical.take_notes());
+        read
     }
 
     /// Searches `kb` (refreshing the index first).
@@ -225,6 +222,7 @@ impl Searcher {
             .iter()
             .map(|(place, score)| self.hit(place, *score, &terms))
             .collect();
+        self.save_memo();
         Ok(SearchOutcome {
             hits,
             notes: std::mem::take(&mut self.notes),
@@ -265,8 +263,37 @@ impl Searcher {
         };
         self.refresh(kb);
         let prefix = Tokenizer::last_word(request.query);
-        let mut scored = self.index.score(&terms, prefix.as_deref(), &self.scoring);
-        scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+        let prefix = prefix.as_deref();
+        let ranked = match self.places(kb, &terms, prefix, scope, request) {
+            Ok(ranked) => ranked,
+            Err(e) => {
+                // A part of the saved index is damaged: built anew, then
+                // asked again.
+                self.lexical.forget(&e);
+                self.kept = None;
+                self.refresh(kb);
+                self.places(kb, &terms, prefix, scope, request)
+                    .unwrap_or_default()
+            }
+        };
+        self.notes.append(&mut self.lexical.take_notes());
+        Ok((terms, ranked))
+    }
+
+    /// The places the ranked documents are, best first, at most
+    /// `request.limit`, in topic `scope` when given.
+    fn places<'k>(
+        &self,
+        kb: &'k KnowledgeBase,
+        terms: &[String],
+        prefix: Option<&str>,
+        scope: Option<&str>,
+        request: &SearchRequest<'_>,
+    ) -> Result<Ranked<'k>, SegmentError> {
+        let scored: Vec<(DocRef, f32)> = self.lexical.ranked(terms, prefix, &self.scoring)?;
+        if self.once {
+            return self.places_once(kb, &scored, scope, request);
+        }
         // Made for this search only when the index could not be kept.
         let made;
         let places = if let Some((_, places)) = &self.kept {
@@ -281,16 +308,78 @@ impl Searcher {
             if ranked.len() >= wanted {
                 break;
             }
-            let Some(meta) = self.index.meta(doc) else {
-                continue;
-            };
-            for place in places.of(kb, meta.path.as_bytes(), scope, request.hidden) {
+            let key = self.lexical.key(doc)?;
+            for place in places.of(kb, key.as_bytes(), scope, request.hidden) {
                 if ranked.len() < wanted {
                     ranked.push((place, score));
                 }
             }
         }
-        Ok((terms, ranked))
+        Ok(ranked)
+    }
+
+    /// [`Self::places`] for a process that searches once: the keys of the
+    /// leaders in growing batches, each batch's places found by one pass.
+    fn places_once<'k>(
+        &self,
+        kb: &'k KnowledgeBase,
+        scored: &[(DocRef, f32)],
+        scope: Option<&str>,
+        request: &SearchRequest<'_>,
+    ) -> Result<Ranked<'k>, SegmentError> {
+        let wanted = request.limit;
+        let mut ranked = Vec::new();
+        let (mut from, mut batch) = (0, wanted.saturating_mul(2).saturating_add(8));
+        while ranked.len() < wanted && from < scored.len() {
+            let to = from.saturating_add(batch).min(scored.len());
+            let leaders = scored.get(from..to).unwrap_or_default();
+            let keys = leaders
+                .iter()
+                .map(|(doc, _)| self.lexical.key(*doc))
+                .collect::<Result<Vec<_>, _>>()?;
+            let places = PlaceIndex::of_keys(kb, &keys);
+            for ((_, score), key) in leaders.iter().zip(&keys) {
+                for place in places.of(kb, key.as_bytes(), scope, request.hidden) {
+                    if ranked.len() < wanted {
+                        ranked.push((place, *score));
+                    }
+                }
+            }
+            from = to;
+            batch = batch.saturating_mul(4);
+        }
+        Ok(ranked)
+    }
+
+    /// The tokens of `text`, remembered by its length and hash: counting
+    /// needs the vocabulary indexed first, a third of a warm search's
+    /// process, and the same hits come back.
+    fn count_tokens(&mut self, text: &str) -> Option<usize> {
+        use std::hash::BuildHasher as _;
+        let hash = jp_kb_search::hash::FastState::default().hash_one(text);
+        let key = format!("{}:{hash:016x}", text.len());
+        let memo = self.memo.get_or_insert_with(|| {
+            self.lexical
+                .memo_file()
+                .map_or_else(Memo::default, |path| Memo::load(&path))
+        });
+        if let Some(n) = memo.get(&key).and_then(|n| usize::try_from(n).ok()) {
+            return Some(n);
+        }
+        let n = crate::tokens::count_tokens(text)?;
+        memo.put(key, n as u64);
+        Some(n)
+    }
+
+    /// Saves the token counts this searcher made (see
+    /// [`Self::count_tokens`]); a memo that cannot be saved is counted
+    /// again next time.
+    fn save_memo(&mut self) {
+        if let (Some(memo), Some(path)) = (&mut self.memo, self.lexical.memo_file())
+            && memo.is_changed()
+        {
+            let _ = memo.save(&path);
+        }
     }
 
     fn hit(&mut self, place: &Place<'_>, score: f32, terms: &[String]) -> Hit {
@@ -299,9 +388,16 @@ impl Searcher {
         let markdown = is_markdown(extension);
         let (tokens, snippet) = match content {
             Content::Text(text) => {
-                let snippet = snippet::snippet(&mut self.tokenizer, &text, markdown, terms);
+                let body = if markdown {
+                    frontmatter::split(&text).map_or(text.as_str(), |(_, end)| {
+                        text.get(end..).unwrap_or_default()
+                    })
+                } else {
+                    &text
+                };
+                let snippet = jp_kb_search::snippet(&mut self.tokenizer, body, terms);
                 let formatted = format_subject_owned(place.slug, extension, Content::Text(text));
-                (crate::tokens::count_tokens(&formatted), snippet)
+                (self.count_tokens(&formatted), snippet)
             }
             Content::Skipped(reason) => (
                 None,
@@ -352,15 +448,20 @@ pub fn search_with_walks(
     with_saved_walks(kb, cache, |searcher, _| searcher.search(kb, request))
 }
 
-/// Runs `run` with a [`Searcher`] over the index saved for `kb`'s
-/// workspace (and that index's directory, `None` when there is none),
-/// with the walks the last search saved, as [`search_with_walks`] does.
+/// Runs `run` with a [`Searcher`] for a process that searches once, over
+/// the index saved for `kb`'s workspace (and that index's directory,
+/// `None` when there is none), with the walks the last search saved, as
+/// [`search_with_walks`] does.
 pub fn with_saved_walks(
     kb: &KnowledgeBase,
     cache: &WalkCache,
     run: impl FnOnce(&mut Searcher, Option<&Path>) -> Result<SearchOutcome, SearchError>,
 ) -> Result<SearchOutcome, SearchError> {
-    let dir = store::index_dir(kb.root());
+    // Counting a hit's tokens first indexes the vocabulary (a third of a
+    // warm search): done on the other core while the walks load and the
+    // index is asked, it is ready when the hits need it.
+    std::thread::spawn(|| crate::tokens::count_tokens("warm"));
+    let dir = read::index_dir(kb.root());
     let mut notes = Vec::new();
     if let Some(dir) = &dir
         && let Err(why) = walks::load(dir, cache, std::time::SystemTime::now())
@@ -371,8 +472,9 @@ pub fn with_saved_walks(
         ));
     }
     let mut searcher = Searcher::open_in(dir.clone());
+    searcher.once = true;
     let mut outcome = run(&mut searcher, dir.as_deref())?;
-    if let Some(dir) = dir.filter(|_| searcher.store.is_writable())
+    if let Some(dir) = dir.filter(|_| searcher.lexical.is_writable())
         && cache.take_changed()
         && let Err(e) = walks::save(&dir, cache)
     {
@@ -388,48 +490,6 @@ pub fn with_saved_walks(
 
 /// Places found, best first, with their scores.
 type Ranked<'a> = Vec<(Place<'a>, f32)>;
-
-/// The index key of a file: its path as walked (borrowed; the walk
-/// skips file names that are not UTF-8).
-fn key(path: &Path) -> Cow<'_, str> {
-    // `to_str` first: `to_string_lossy` walks the bytes in chunks, and
-    // with the set below it was a quarter of a warm query's time
-    // (38k paths a query, `perf record` on the tldr tree).
-    path.to_str()
-        .map_or_else(|| path.to_string_lossy(), Cow::Borrowed)
-}
-
-/// Every file that belongs in the index: the subjects of enabled topics
-/// that are not disabled (a file in two topics once).
-fn targets(kb: &KnowledgeBase) -> Vec<IndexedFile<'_>> {
-    let mut seen = FastSet::default();
-    let mut out = Vec::new();
-    for topic in kb.enabled_topics() {
-        let Some(resolution) = topic.resolution() else {
-            continue;
-        };
-        for (i, s) in resolution.subjects().iter().enumerate() {
-            if resolution.is_disabled(i) {
-                continue;
-            }
-            let path = key(s.path());
-            // By the path's bytes: `Path`'s own hash goes component by
-            // component (14% of a warm query).
-            if seen.insert(s.path().as_os_str()) {
-                out.push(IndexedFile {
-                    path,
-                    abs: s.path(),
-                    root: kb.root(),
-                    slug: s.slug(),
-                    markdown: is_markdown(s.extension()),
-                    bytes: s.bytes,
-                    modified: s.modified,
-                });
-            }
-        }
-    }
-    out
-}
 
 fn now_nanos() -> i64 {
     std::time::SystemTime::now()

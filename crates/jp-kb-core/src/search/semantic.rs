@@ -15,6 +15,7 @@ use jp_kb_embed::{Model, ModelError, Source, Update, Vectors, VectorsError};
 
 use crate::KnowledgeBase;
 use crate::content::{Content, Root, read_content};
+use crate::frontmatter::is_markdown;
 
 /// The vectors file in a workspace's index directory.
 pub const EMBEDDINGS_FILE: &str = "embeddings.bin";
@@ -87,22 +88,23 @@ impl Semantic {
         kb: &KnowledgeBase,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Update, ModelError> {
-        let targets = super::targets(kb);
+        let targets = super::read::targets(kb);
         let sources: Vec<Source<'_>> = targets
             .iter()
             .map(|t| Source {
-                key: &t.path,
-                slug: t.slug,
-                markdown: t.markdown,
-                bytes: t.bytes,
-                modified: t.modified,
+                key: t.stamp.key(),
+                slug: t.subject.slug(),
+                markdown: is_markdown(t.subject.extension()),
+                bytes: t.subject.bytes,
+                modified: t.subject.modified,
             })
             .collect();
-        let by_key: std::collections::HashMap<&str, &super::index::IndexedFile<'_>> =
-            targets.iter().map(|t| (&*t.path, t)).collect();
+        let by_key: std::collections::HashMap<&str, &super::read::Target<'_>> =
+            targets.iter().map(|t| (t.stamp.key(), t)).collect();
+        let root = Root::new(kb.root());
         let read = |s: &Source<'_>| {
             let t = by_key.get(s.key)?;
-            match read_content(&Root::new(t.root), t.abs) {
+            match read_content(&root, t.subject.path()) {
                 Content::Text(text) => Some(text),
                 Content::Skipped(_) => None,
             }

@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::codec::{Reader, checksum, put_string, put_varint, read_varint};
 use crate::subjects::cache::KeptWalk;
 use crate::subjects::{Collision, Subject, WalkCache, WalkResult, WalkWarning};
+use jp_kb_search::codec::{Reader, checksum, put_string, put_varint, read_varint};
 
 /// The file, in the index's directory.
 pub const WALKS_FILE: &str = "walks.bin";
@@ -39,7 +39,7 @@ const VERSION: u32 = 2;
 pub fn load(dir: &Path, cache: &WalkCache, now: SystemTime) -> Result<usize, String> {
     let bytes = match crate::config::file::read_guarded(&dir.join(WALKS_FILE)) {
         Ok(bytes) => bytes,
-        Err(e) if super::store::is_absent(&e) => return Ok(0),
+        Err(e) if jp_kb_search::is_absent(&e) => return Ok(0),
         Err(e) => return Err(e.to_string()),
     };
     let walks = decode(&bytes, now).map_err(str::to_owned)?;
@@ -218,7 +218,7 @@ struct Cursor<'a> {
     reader: Reader<'a>,
 }
 
-impl Cursor<'_> {
+impl<'a> Cursor<'a> {
     fn varint(&mut self) -> Result<u64, &'static str> {
         let rest = self.reader.data.get(self.reader.at..).ok_or("truncated")?;
         let (v, after) = read_varint(rest).ok_or("damaged (number)")?;
@@ -244,7 +244,10 @@ impl Cursor<'_> {
         Ok(i64::from_le_bytes(v.to_le_bytes()))
     }
     fn string(&mut self) -> Result<String, &'static str> {
-        self.reader.string().map_err(|_| "damaged (text)")
+        self.str().map(str::to_owned)
+    }
+    fn str(&mut self) -> Result<&'a str, &'static str> {
+        self.reader.str().map_err(|_| "damaged (text)")
     }
     fn time(&mut self) -> Result<SystemTime, &'static str> {
         time(self.i64()?).ok_or("damaged (time)")
@@ -264,29 +267,30 @@ fn decode_walk(r: &mut Cursor<'_>) -> Result<KeptWalk, &'static str> {
     let n = r.len()?;
     let mut subjects = Vec::with_capacity(n);
     for _ in 0..n {
+        // Borrowed from the file's bytes: `Subject::new` makes the one
+        // copy it keeps (owned strings here were half of the load).
         let flags = r.varint()?;
-        let path = r.string()?;
+        let path = r.str()?;
         let rel = if flags & REL_IS_TAIL == 0 {
-            r.string()?
+            r.str()?
         } else {
             let len = r.back_len()?;
             path.len()
                 .checked_sub(len)
                 .and_then(|at| path.get(at..))
                 .ok_or("damaged (path)")?
-                .to_owned()
         };
         let slug = if flags & SLUG_IS_HEAD == 0 {
-            r.string()?
+            r.str()?
         } else {
-            rel.get(..r.back_len()?).ok_or("damaged (slug)")?.to_owned()
+            rel.get(..r.back_len()?).ok_or("damaged (slug)")?
         };
         let bytes = r.varint()?;
         let modified = r.i64()?;
         subjects.push(Subject::new(
-            &slug,
-            &rel,
-            Path::new(&path),
+            slug,
+            rel,
+            Path::new(path),
             flags & HIDDEN != 0,
             bytes,
             modified,

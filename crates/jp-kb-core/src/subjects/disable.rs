@@ -56,16 +56,13 @@ impl DisableEffect {
         effect
     }
 
-    /// One line: `disables 8 subjects (2 hidden); 1 already disabled;
-    /// removes from the prompt: ast-grep/rules`.
+    /// One line: `disables 6 subjects and 2 hidden ones; 1 already
+    /// disabled; removes from the prompt: ast-grep/rules` (the count in
+    /// the words of the planner's effect lines, [`disables`]).
     pub fn summary(&self) -> String {
-        let mut parts = vec![format!(
-            "disables {}",
-            count(self.newly.len(), "subject", "subjects")
-        )];
-        if self.hidden > 0 {
-            parts[0] = format!("{} ({} hidden)", parts[0], self.hidden);
-        }
+        let visible = self.newly.len() - self.hidden;
+        let mut parts =
+            vec![disables(visible, self.hidden).unwrap_or_else(|| "disables 0 subjects".into())];
         if self.already > 0 {
             parts.push(format!("{} already disabled", self.already));
         }
@@ -76,6 +73,26 @@ impl DisableEffect {
             ));
         }
         parts.join("; ")
+    }
+}
+
+/// How many subjects a change disables, hidden ones apart: `disables 6
+/// subjects and 2 hidden ones`, `disables 2 hidden subjects`, `disables 6
+/// subjects`; `None` for none. The one wording of this count: the pattern
+/// tester, the dialogs and the planner's effect lines all say it so.
+pub(crate) fn disables(visible: usize, hidden: usize) -> Option<String> {
+    match (visible, hidden) {
+        (0, 0) => None,
+        (n, 0) => Some(format!("disables {}", count(n, "subject", "subjects"))),
+        (0, h) => Some(format!(
+            "disables {}",
+            count(h, "hidden subject", "hidden subjects")
+        )),
+        (n, h) => Some(format!(
+            "disables {} and {}",
+            count(n, "subject", "subjects"),
+            count(h, "hidden one", "hidden ones")
+        )),
     }
 }
 
@@ -93,7 +110,7 @@ mod tests {
         };
         assert_eq!(
             effect.summary(),
-            "disables 8 subjects (2 hidden); 1 already disabled; removes from the prompt: ast-grep/rules"
+            "disables 6 subjects and 2 hidden ones; 1 already disabled; removes from the prompt: ast-grep/rules"
         );
         let one = DisableEffect {
             newly: vec![3],

@@ -18,6 +18,7 @@ pub mod watched;
 
 pub use cache::WalkCache;
 pub use disable::DisableEffect;
+pub(crate) use disable::disables;
 pub use pattern::{GlobHits, PatternList, is_glob};
 pub use resolve::{Counts, DisabledStates, LearnedBy, LearnedStates, Resolution};
 pub use walk::{Collision, Subject, WalkResult, WalkWarning, walk_subjects};

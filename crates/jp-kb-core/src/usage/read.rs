@@ -13,12 +13,8 @@ use std::path::Path;
 
 use super::record::{Entry, Kind};
 use super::scan::View;
-// The search index's fixed-seed fast maps when search is compiled in;
-// std's maps in a build without it (`default-features = false`).
-#[cfg(feature = "search")]
-use crate::search::hash::FastMap;
-#[cfg(not(feature = "search"))]
-type FastMap<K, V> = std::collections::HashMap<K, V>;
+// Fast, fixed-seed maps (foldhash, as the search index uses).
+type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 
 /// What the ledger says of one subject in the window.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

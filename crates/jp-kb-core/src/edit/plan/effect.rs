@@ -19,7 +19,7 @@ use crate::KnowledgeBase;
 use crate::config::{Origin, TopicField, Valued};
 use crate::edit::ops::{Edit, FieldValue};
 use crate::plural::{count, thousands};
-use crate::subjects::{PatternList, Resolution};
+use crate::subjects::{PatternList, Resolution, disables};
 use crate::topic::TopicState;
 
 use super::{Plan, Step};
@@ -157,20 +157,13 @@ impl ViewChange {
             lines.push(format!("leaves <knowledge>: {}", names(&self.leaving)));
         }
         let hidden = &self.disabled_hidden;
-        match (self.disabled.len(), hidden.len()) {
-            (0, 0) => {}
-            (n, 0) => lines.push(format!("disables {}", count(n, "subject", "subjects"))),
-            (0, h) => lines.push(format!(
-                "disables {}: {}",
-                count(h, "hidden subject", "hidden subjects"),
-                names(hidden)
-            )),
-            (n, h) => lines.push(format!(
-                "disables {} and {}: {}",
-                count(n, "subject", "subjects"),
-                count(h, "hidden one", "hidden ones"),
-                names(hidden)
-            )),
+        if let Some(line) = disables(self.disabled.len(), hidden.len()) {
+            // The hidden ones are named: nothing else on screen shows them.
+            lines.push(if hidden.is_empty() {
+                line
+            } else {
+                format!("{line}: {}", names(hidden))
+            });
         }
         if self.already_disabled > 0 {
             lines.push(format!(

@@ -1,0 +1,207 @@
+//! A small saved map from text keys to numbers, beside an index: what a
+//! search computed about a hit (its token count) and need not compute
+//! again while the key (which names the file's size and time) holds.
+//! Bounded to [`MAX_ENTRIES`], the oldest dropped first; checksummed and
+//! replaced atomically like the segments; a damaged file is an error
+//! (the caller starts an empty memo), never a panic nor a wrong number.
+//!
+//! Layout (little-endian): magic, version, entry count (varint), entries
+//! `(key, value)` as a length-prefixed string and a varint, oldest first,
+//! then the CRC-32 of everything before it and the file's length.
+
+use std::path::Path;
+
+use crate::codec::{Corrupt, Reader, crc, put_string, put_varint};
+use crate::hash::FastMap;
+
+const MAGIC: &[u8; 8] = b"JPKBMEMO";
+const VERSION: u32 = 1;
+/// The most entries kept: a few hundred kilobytes at most.
+pub const MAX_ENTRIES: usize = 4096;
+
+/// Keys to numbers, oldest first.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Memo {
+    order: Vec<String>,
+    values: FastMap<String, u64>,
+    changed: bool,
+}
+
+impl Memo {
+    /// The value kept for `key`.
+    pub fn get(&self, key: &str) -> Option<u64> {
+        self.values.get(key).copied()
+    }
+
+    /// Keeps `value` for `key` (the oldest entry goes past
+    /// [`MAX_ENTRIES`]).
+    pub fn put(&mut self, key: String, value: u64) {
+        if self.values.insert(key.clone(), value) == Some(value) {
+            return;
+        }
+        self.changed = true;
+        self.order.retain(|k| *k != key);
+        self.order.push(key);
+        if self.order.len() > MAX_ENTRIES {
+            let old = self.order.remove(0);
+            self.values.remove(&old);
+        }
+    }
+
+    /// True when something was put since it was read.
+    pub fn is_changed(&self) -> bool {
+        self.changed
+    }
+
+    /// The file's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        put_varint(&mut out, self.order.len() as u64);
+        for key in &self.order {
+            put_string(&mut out, key);
+            put_varint(&mut out, self.values.get(key).copied().unwrap_or(0));
+        }
+        let sum = crc(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        let len = out.len() as u64 + 8;
+        out.extend_from_slice(&len.to_le_bytes());
+        out
+    }
+
+    /// Reads a memo's bytes.
+    pub fn decode(bytes: &[u8]) -> Result<Self, Corrupt> {
+        if bytes.get(..MAGIC.len()) != Some(&MAGIC[..]) {
+            return Err(Corrupt("not a jp-kb memo"));
+        }
+        let body = bytes.len().checked_sub(12).ok_or(Corrupt("truncated"))?;
+        let mut tail = Reader {
+            data: bytes,
+            at: body,
+        };
+        let (sum, len) = (tail.u32()?, tail.u64()?);
+        if len != bytes.len() as u64 || bytes.get(..body).map(crc) != Some(sum) {
+            return Err(Corrupt("checksum mismatch"));
+        }
+        let mut r = Reader {
+            data: bytes.get(..body).ok_or(Corrupt("truncated"))?,
+            at: MAGIC.len(),
+        };
+        if r.u32()? != VERSION {
+            return Err(Corrupt("another version"));
+        }
+        let n = r.count(2)?;
+        let mut memo = Self::default();
+        for _ in 0..n {
+            let key = r.string()?;
+            let value = r.varint()?;
+            if memo.values.insert(key.clone(), value).is_some() {
+                return Err(Corrupt("a key twice"));
+            }
+            memo.order.push(key);
+        }
+        if !r.is_done() || memo.order.len() > MAX_ENTRIES {
+            return Err(Corrupt("trailing bytes"));
+        }
+        Ok(memo)
+    }
+
+    /// Reads the memo saved at `path`: empty when there is none, and when
+    /// it is damaged (it is only a cache).
+    pub fn load(path: &Path) -> Self {
+        let Ok(file) = crate::store::open_regular(path) else {
+            return Self::default();
+        };
+        let mut bytes = Vec::new();
+        // Bounded: a memo holds at most MAX_ENTRIES short keys.
+        let read = std::io::Read::read_to_end(
+            &mut std::io::Read::take(file, 64 * MAX_ENTRIES as u64 * 16),
+            &mut bytes,
+        );
+        match read {
+            Ok(_) => Self::decode(&bytes).unwrap_or_default(),
+            Err(_) => Self::default(),
+        }
+    }
+
+    /// Saves the memo at `path` (atomically); unchanged from then on.
+    pub fn save(&mut self, path: &Path) -> std::io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        crate::store::write_atomic(path, &self.encode())?;
+        self.changed = false;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Memo {
+        let mut memo = Memo::default();
+        memo.put("12:00000000000000ab".into(), 150);
+        memo.put("ü:7".into(), 7);
+        memo.put("c".into(), 1 << 40);
+        memo
+    }
+
+    #[test]
+    fn round_trips_and_keeps_the_newest() {
+        let memo = sample();
+        let back = Memo::decode(&memo.encode()).unwrap();
+        assert_eq!(back.get("c"), Some(1 << 40));
+        assert_eq!(back.order, memo.order);
+        assert!(!back.is_changed());
+        let mut full = Memo::default();
+        for i in 0..=MAX_ENTRIES {
+            full.put(i.to_string(), i as u64);
+        }
+        assert_eq!(full.get("0"), None);
+        assert_eq!(full.get(&MAX_ENTRIES.to_string()), Some(MAX_ENTRIES as u64));
+    }
+
+    #[test]
+    fn damage_is_an_error_never_a_panic() {
+        let good = sample().encode();
+        for cut in 0..good.len() {
+            assert!(Memo::decode(&good[..cut]).is_err(), "{cut}");
+        }
+        // Damage behind checksums that match it: an error or a memo,
+        // never a panic.
+        for i in 8..good.len() - 12 {
+            let mut bad = good[..good.len() - 12].to_vec();
+            bad[i] ^= 0xFF;
+            let sum = crc(&bad);
+            bad.extend_from_slice(&sum.to_le_bytes());
+            let len = bad.len() as u64 + 8;
+            bad.extend_from_slice(&len.to_le_bytes());
+            let _ = Memo::decode(&bad);
+        }
+    }
+
+    proptest::proptest! {
+        /// Up to three flipped bits anywhere, or a cut anywhere, is an
+        /// error, never a memo that answers differently.
+        #[test]
+        fn any_small_damage_is_an_error(
+            bits in proptest::collection::vec(0usize..100_000, 1..=3),
+            cut in 0usize..100_000,
+        ) {
+            let good = sample().encode();
+            let mut bad = good.clone();
+            let mut flipped = std::collections::BTreeSet::new();
+            for bit in bits {
+                let bit = bit % (good.len() * 8);
+                if flipped.insert(bit) {
+                    bad[bit / 8] ^= 1 << (bit % 8);
+                }
+            }
+            proptest::prop_assert!(Memo::decode(&bad).is_err());
+            let cut = cut % good.len();
+            proptest::prop_assert!(Memo::decode(&good[..cut]).is_err());
+        }
+    }
+}
