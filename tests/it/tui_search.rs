@@ -205,6 +205,7 @@ fn an_answer_to_an_older_query_is_dropped() {
         generation: asked - 1,
         result: Ok(Vec::new()),
         notes: Vec::new(),
+        mode: "lexical",
     })));
     assert_eq!(hits(&d), shown);
 }

@@ -81,7 +81,11 @@ fn the_picker_on_jps_67_layers_fits_folds_scrolls_and_filters() {
     // inside the screen, with a marker saying which rows show.
     tmux.send(&["End"]);
     tmux.send(&["Enter"]);
-    let screen = tmux.wait_for("the unfolded list", |s| s.contains("rows 1–41 of 68"));
+    // Under load a capture can catch a frame half drawn: wait for the
+    // title and every row of the list.
+    let screen = tmux.wait_for("the unfolded list", |s| {
+        s.contains("rows 1–41 of 68") && picker(s).1.len() == 41
+    });
     let (top, rows, _) = picker(&screen);
     assert_eq!(rows.len(), 41, "{screen}");
     assert!(top.contains("↓"), "{top}");

@@ -127,6 +127,7 @@ pub fn found(app: &mut App, found: Found) -> Vec<Effect> {
     for note in found.notes {
         app.set_status(format!("search: {note}"), false);
     }
+    app.search.mode = found.mode;
     match found.result {
         Ok(hits) => settle(app, hits, None),
         Err(e) => settle(app, Vec::new(), Some(e)),

@@ -22,6 +22,8 @@ pub struct SearchState {
     /// again (after a load), and goes to the best hit when it changed.
     pub(crate) asked_query: String,
     pub(crate) shown_query: String,
+    /// The rankings of the hits shown (see [`Found::mode`]).
+    pub mode: &'static str,
 }
 
 impl SearchState {
@@ -47,4 +49,6 @@ pub struct Found {
     pub result: Result<Vec<Hit>, String>,
     /// Notes about the index (rebuilt, kept in memory…).
     pub notes: Vec<String>,
+    /// The rankings that ran: `lexical`, or `hybrid` (words and meaning).
+    pub mode: &'static str,
 }

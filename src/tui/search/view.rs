@@ -40,7 +40,13 @@ pub fn render(app: &App, hits_focused: bool, frame: &mut Frame) {
     };
     let block = Block::bordered()
         .border_style(t.border(true))
-        .title(Line::styled(format!(" Search · {count} "), t.title()));
+        .title(Line::styled(
+            match app.search.mode {
+                "hybrid" => format!(" Search · {count} · words and meaning "),
+                _ => format!(" Search · {count} "),
+            },
+            t.title(),
+        ));
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);

@@ -16,7 +16,18 @@ use crate::tui::search::keys::LIMIT;
 use crate::tui::search::state::Found;
 use crate::tui::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
+#[cfg(feature = "semantic")]
+use jp_kb_core::internal::search::background::{Meaning, Ready};
 use jp_kb_core::internal::search::{SearchRequest, Searcher};
+
+/// Search by meaning in the worker: the embeddings are built in their own
+/// thread at the first query, searches go by words until they are ready
+/// (the status says so), then hybrid. Built without the `semantic`
+/// feature: nothing.
+#[cfg(feature = "semantic")]
+type Embeddings = Meaning;
+#[cfg(not(feature = "semantic"))]
+type Embeddings = ();
 
 /// A query to answer: the loaded knowledge base, the query, its
 /// generation.
@@ -45,10 +56,15 @@ impl Searches {
         open: fn(&std::path::Path) -> Searcher,
     ) -> std::io::Result<()> {
         let mut searcher: Option<Searcher> = None;
+        let embeddings = Embeddings::default();
         let run = move |(kb, query, generation): Job| {
             let searcher = searcher.get_or_insert_with(|| open(kb.root()));
             Some(Event::Searched(Box::new(search(
-                searcher, &kb, &query, generation,
+                searcher,
+                &kb,
+                &query,
+                generation,
+                Some(&embeddings),
             ))))
         };
         self.worker = Some(Worker::spawn(
@@ -82,29 +98,67 @@ impl Searches {
 
     fn inline(&mut self, kb: &KnowledgeBase, query: &str, generation: u64) -> Event {
         let searcher = self.inline.get_or_insert_with(Searcher::memory);
-        Event::Searched(Box::new(search(searcher, kb, query, generation)))
+        Event::Searched(Box::new(search(searcher, kb, query, generation, None)))
     }
 }
 
 /// One search over every enabled topic, hidden subjects included (the
 /// mode marks them).
-fn search(searcher: &mut Searcher, kb: &KnowledgeBase, query: &str, generation: u64) -> Found {
+fn search(
+    searcher: &mut Searcher,
+    kb: &KnowledgeBase,
+    query: &str,
+    generation: u64,
+    embeddings: Option<&Embeddings>,
+) -> Found {
     let request = SearchRequest {
         query,
         topic: None,
         limit: LIMIT,
         hidden: true,
     };
-    match searcher.search(kb, &request) {
-        Ok(outcome) => Found {
-            generation,
-            result: Ok(outcome.hits),
-            notes: outcome.notes,
-        },
+    let mut notes = Vec::new();
+    #[cfg(feature = "semantic")]
+    let (result, mode) = {
+        let mut ready = embeddings.map(|m| m.ready(kb));
+        if let Some(Ready::Building(note)) = &ready {
+            notes.push(note.clone());
+        }
+        let result = match ready.as_mut().and_then(Ready::semantic) {
+            Some(semantic) => searcher.search_in_mode(
+                kb,
+                &request,
+                Some(semantic),
+                jp_kb_core::internal::search::Mode::Hybrid,
+                &mut |_, _| {},
+            ),
+            None => searcher.search(kb, &request),
+        };
+        drop(ready);
+        notes.extend(embeddings.map(Meaning::take_notes).unwrap_or_default());
+        let mode = result.as_ref().map_or("lexical", |o| o.mode.name());
+        (result, mode)
+    };
+    #[cfg(not(feature = "semantic"))]
+    let (result, mode) = {
+        let _ = embeddings;
+        (searcher.search(kb, &request), "lexical")
+    };
+    match result {
+        Ok(mut outcome) => {
+            outcome.notes.append(&mut notes);
+            Found {
+                generation,
+                result: Ok(outcome.hits),
+                notes: outcome.notes,
+                mode,
+            }
+        }
         Err(e) => Found {
             generation,
             result: Err(e.to_string()),
-            notes: Vec::new(),
+            notes,
+            mode,
         },
     }
 }

@@ -6,8 +6,6 @@
 //! `jp-kb schema` print.
 
 pub mod instructions;
-#[cfg(feature = "semantic")]
-mod meaning;
 pub mod mime;
 pub mod resource;
 #[cfg(feature = "search")]

@@ -68,7 +68,7 @@ pub struct SearchService {
     searcher: Mutex<Option<Searcher>>,
     /// Search by meaning too, once the embeddings are built.
     #[cfg(feature = "semantic")]
-    meaning: super::meaning::Meaning,
+    meaning: crate::search::background::Meaning,
 }
 
 impl SearchService {
@@ -93,7 +93,7 @@ impl SearchService {
         let searcher = guard.get_or_insert_with(|| Searcher::open(kb.root()));
         #[cfg(feature = "semantic")]
         let (result, footnote) = {
-            use super::meaning::Ready;
+            use crate::search::background::Ready;
             let mut ready = self.meaning.ready(kb);
             let footnote = match &ready {
                 Ready::Building(note) => Some(note.clone()),
@@ -109,6 +109,9 @@ impl SearchService {
                 ),
                 None => searcher.search(kb, &request),
             };
+            for note in self.meaning.take_notes() {
+                eprintln!("jp-kb mcp: {note}");
+            }
             (result, footnote)
         };
         #[cfg(not(feature = "semantic"))]

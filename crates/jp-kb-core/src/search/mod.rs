@@ -8,6 +8,8 @@
 //! files' sizes and modification times. Nothing else depends on it.
 
 #[cfg(feature = "semantic")]
+pub mod background;
+#[cfg(feature = "semantic")]
 mod hybrid;
 mod places;
 mod read;

@@ -1,8 +1,9 @@
-//! The embeddings behind the `search` tool of a running server: built in
-//! a thread of their own at the first call (a first build over thousands
-//! of subjects takes minutes), while calls search by words and say so;
-//! once built, every call brings them up to date (only changed files are
-//! embedded again) and searches by words and meaning (hybrid).
+//! The embeddings of a long-running process (the MCP server's `search`
+//! tool, the TUI's search mode): built in a thread of their own at the
+//! first search (a first build over thousands of subjects takes minutes),
+//! while searches go by words and say so; once built, every search brings
+//! them up to date (only changed files are embedded again) and searches by
+//! words and meaning (hybrid).
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -11,7 +12,7 @@ use crate::search::index_dir;
 use crate::search::semantic::{Semantic, choose_model};
 
 #[derive(Debug, Default)]
-pub(super) enum State {
+pub enum State {
     #[default]
     Unstarted,
     /// The first build: chunks embedded of those to embed.
@@ -24,14 +25,18 @@ pub(super) enum State {
     Unavailable,
 }
 
-/// The embeddings of a server's knowledge base.
+/// The embeddings of a long-running process's knowledge base.
 #[derive(Debug, Default)]
-pub(super) struct Meaning {
+pub struct Meaning {
     state: Arc<Mutex<State>>,
+    /// Notes for the person (a damaged file rebuilt, the model that
+    /// failed, the build done): the caller shows them where it can (the
+    /// server's stderr, the TUI's status), never this thread.
+    notes: Arc<Mutex<Vec<String>>>,
 }
 
-/// What a call may use.
-pub(super) enum Ready<'a> {
+/// What a search may use.
+pub enum Ready<'a> {
     /// The embeddings, up to date as of the last call.
     Semantic(MutexGuard<'a, State>),
     /// Being built: searches are by words meanwhile (the note says so).
@@ -54,6 +59,11 @@ impl Ready<'_> {
 }
 
 impl Meaning {
+    /// The notes since the last call.
+    pub fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *lock(&self.notes))
+    }
+
     /// The embeddings for a call on `kb`, starting their build at the
     /// first call when a model is available.
     pub fn ready(&self, kb: &KnowledgeBase) -> Ready<'_> {
@@ -71,6 +81,8 @@ impl Meaning {
         *state = State::Building { done: 0, total: 0 };
         drop(state);
         let shared = Arc::clone(&self.state);
+        let notes = Arc::clone(&self.notes);
+        let note = move |text: String| lock(&notes).push(text);
         // The thread walks its own copy of the configuration: the call's
         // knowledge base is dropped when the call ends.
         let loaded = kb.loaded.clone();
@@ -88,27 +100,33 @@ impl Meaning {
                 });
                 *lock(&shared) = match built {
                     Ok(mut semantic) => {
-                        for note in semantic.take_notes() {
-                            eprintln!("jp-kb mcp: {note}");
-                        }
-                        eprintln!(
-                            "jp-kb mcp: search by meaning is ready ({} subject files embedded)",
+                        semantic.take_notes().into_iter().for_each(&note);
+                        note(format!(
+                            "search by meaning is ready ({} subject files embedded)",
                             semantic.len()
-                        );
+                        ));
                         State::Ready(Box::new(semantic))
                     }
                     Err(e) => {
-                        eprintln!("jp-kb mcp: {e}; the search tool searches by words only");
+                        note(format!("{e}; searching by words only"));
                         State::Unavailable
                     }
                 };
             });
         if let Err(e) = spawned {
-            eprintln!("jp-kb mcp: cannot start embedding the subjects ({e}); searching by words");
+            self.notes_push(format!(
+                "cannot start embedding the subjects ({e}); searching by words"
+            ));
             *lock(&self.state) = State::Unavailable;
             return Ready::None;
         }
         Ready::Building(building(0, 0))
+    }
+}
+
+impl Meaning {
+    fn notes_push(&self, text: String) {
+        lock(&self.notes).push(text);
     }
 }
 
@@ -122,8 +140,8 @@ fn building(done: usize, total: usize) -> String {
     }
 }
 
-/// A poisoned lock still holds a whole state: each is replaced whole.
-fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+/// A poisoned lock still holds a whole value: each is replaced whole.
+fn lock<T>(state: &Mutex<T>) -> MutexGuard<'_, T> {
     match state.lock() {
         Ok(guard) => guard,
         Err(poisoned) => poisoned.into_inner(),
