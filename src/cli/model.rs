@@ -10,7 +10,7 @@ use std::process::{Command as Process, ExitCode, Stdio};
 
 use clap::{Args, Subcommand};
 use jp_kb_core::internal::search::semantic::{DEFAULT_MODEL, models_dir};
-use jp_kb_embed::{install, known_model};
+use jp_kb_embed::{check_destination, install, known_model};
 
 use super::output::CliError;
 
@@ -49,6 +49,8 @@ pub fn run(command: &ModelCommand) -> Result<ExitCode, CliError> {
             })?
             .join(model.name),
     };
+    // A directory that is not a model's is refused before any download.
+    check_destination(&dest).map_err(|e| CliError::runtime(e.to_string()))?;
     let url = std::env::var(URL_VAR).unwrap_or_else(|_| model.url.to_owned());
     eprintln!(
         "downloading {} ({:.1} MB) from {url}\ninto {}",

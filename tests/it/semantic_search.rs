@@ -368,3 +368,20 @@ fn the_mcp_search_tool_searches_by_meaning_once_built_in_the_background() {
         "{text}"
     );
 }
+
+#[test]
+fn model_fetch_never_replaces_a_directory_that_is_not_a_model() {
+    let sb = workspace();
+    let precious = sb.write("home/notes.txt", "keep me");
+    let out = sb
+        .cmd()
+        .env("JP_KB_MODEL_URL", "file:///nonexistent/package.whl")
+        .args(["model", "fetch", "--dir"])
+        .arg(sb.path().join("home"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("notes.txt") && err.contains("nothing was removed"), "{err}");
+    assert_eq!(std::fs::read_to_string(precious).unwrap(), "keep me");
+}

