@@ -382,6 +382,9 @@ fn model_fetch_never_replaces_a_directory_that_is_not_a_model() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("notes.txt") && err.contains("nothing was removed"), "{err}");
+    assert!(
+        err.contains("notes.txt") && err.contains("nothing was removed"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_to_string(precious).unwrap(), "keep me");
 }
