@@ -273,14 +273,15 @@ impl Vectors {
         // (place in `kept`, its chunks' texts) of the files to embed.
         let mut pending: Vec<(usize, Vec<String>)> = Vec::new();
         for s in sources {
-            let previous = old.remove(s.key);
-            if let Some(e) = previous
-                .as_ref()
-                .filter(|e| e.bytes == s.bytes && e.modified == s.modified)
-            {
-                kept.push(e.clone());
-                continue;
-            }
+            let previous = match old.remove(s.key) {
+                // Unchanged: moved over, not copied (every search of a
+                // long-running process refreshes; its vectors are MBs).
+                Some(e) if e.bytes == s.bytes && e.modified == s.modified => {
+                    kept.push(e);
+                    continue;
+                }
+                previous => previous,
+            };
             let text = read(s);
             let hash = text.as_deref().map_or(0, content_hash);
             let mut entry = Entry {
