@@ -45,7 +45,7 @@ fn cache(sb: &Sandbox) -> PathBuf {
 }
 
 /// Runs `jp-kb` with the cache directory inside the sandbox.
-fn run(sb: &Sandbox, args: &[&str]) -> std::process::Output {
+pub(super) fn run(sb: &Sandbox, args: &[&str]) -> std::process::Output {
     sb.cmd()
         .env("XDG_CACHE_HOME", cache(sb))
         .args(args)
@@ -53,7 +53,7 @@ fn run(sb: &Sandbox, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-fn hits(sb: &Sandbox, query: &[&str]) -> Vec<Value> {
+pub(super) fn hits(sb: &Sandbox, query: &[&str]) -> Vec<Value> {
     let mut args = vec!["search", "--json"];
     args.extend(query);
     let out = run(sb, &args);

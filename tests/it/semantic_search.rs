@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::common::Sandbox;
+// The same cache directory and JSON reading as the lexical search's tests.
+use super::search::{hits as json, run};
 use crate::needs::{Need, require};
 
 /// Pages in the words of their tools, and questions in other words.
@@ -47,30 +49,6 @@ fn workspace() -> Sandbox {
 
 fn model() -> PathBuf {
     require(Need::Model)
-}
-
-fn run(sb: &Sandbox, args: &[&str]) -> std::process::Output {
-    sb.cmd()
-        .env("XDG_CACHE_HOME", sb.path().join("cache"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn json(sb: &Sandbox, args: &[&str]) -> Vec<Value> {
-    let mut all = vec!["search", "--json"];
-    all.extend(args);
-    let out = run(sb, &all);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice::<Value>(&out.stdout)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .clone()
 }
 
 fn slugs(hits: &[Value]) -> Vec<&str> {
