@@ -11,7 +11,7 @@ use std::path::Path;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::search::semantic::{ModelChoice, Semantic, choose_model};
 use jp_kb_core::internal::search::{
-    Mode, SearchError, SearchOutcome, SearchRequest, with_saved_walks,
+    Mode, SearchError, SearchOutcome, SearchRequest, index_dir, with_saved_walks,
 };
 use jp_kb_core::internal::subjects::WalkCache;
 
@@ -65,17 +65,10 @@ pub fn search(
         )));
     };
     let mut fallback_note = None;
-    let outcome = with_saved_walks(kb, walks, |searcher, dir| {
-        let mut semantic = match Semantic::open(choice.dir(), dir) {
-            Ok(semantic) => semantic,
-            // A model found by default that does not load: say so, search
-            // by words. One a person named: an error.
-            Err(e) if !choice.named() => {
-                fallback_note = Some(format!("{e}; searching by words only (lexical)"));
-                return searcher.search(kb, request);
-            }
-            Err(e) => return Err(SearchError::Semantic(model_error(&choice, &e.to_string()))),
-        };
+    // The model loads, and embeds the query, while the words are ranked.
+    let index = index_dir(kb.root());
+    let mut semantic = Semantic::open_in_background(choice.dir(), index.as_deref(), request.query);
+    let outcome = with_saved_walks(kb, walks, |searcher, _| {
         let mut progress = Progress::new();
         let result = searcher.search_in_mode(
             kb,
@@ -85,9 +78,20 @@ pub fn search(
             &mut |done, total| progress.show(done, total),
         );
         progress.finish();
-        result
+        match result {
+            // A model found by default that does not load: say so, search
+            // by words. One a person named: an error.
+            Err(SearchError::Semantic(e)) if !choice.named() && e.is_loading() => {
+                fallback_note = Some(format!("{e}; searching by words only (lexical)"));
+                searcher.search(kb, request)
+            }
+            other => other,
+        }
     });
-    let mut outcome = outcome.map_err(search_error)?;
+    let mut outcome = outcome.map_err(|e| match e {
+        SearchError::Semantic(e) => CliError::runtime(model_error(&choice, &e.to_string())),
+        other => search_error(other),
+    })?;
     if let Some(note) = fallback_note {
         outcome.notes.push(note);
     }
@@ -103,7 +107,8 @@ fn model_error(choice: &ModelChoice, error: &str) -> String {
 
 fn search_error(e: SearchError) -> CliError {
     match e {
-        SearchError::Topic(message) | SearchError::Semantic(message) => CliError::runtime(message),
+        SearchError::Topic(message) => CliError::runtime(message),
+        SearchError::Semantic(e) => CliError::runtime(e.to_string()),
         other => CliError::usage(other.to_string()),
     }
 }

@@ -62,6 +62,41 @@ fn embeddings_equal_an_independent_numpy_forward_pass() {
     assert!(drift < 1e-5, "padding changed a vector by {drift}");
 }
 
+/// A process's first query reads only its own rows of the word table (a
+/// smaller encoder); later ones use the whole one: both give the numpy
+/// reference, whatever the text (repeated pieces, the 256-piece cut).
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn a_first_query_reading_only_its_rows_equals_the_reference() {
+    let dir = require(Need::Model);
+    for case in reference(&dir) {
+        let model = Model::load(&dir).expect("the model loads");
+        let first = model.embed_query(&case.text).expect("embeds");
+        let again = model.embed_query(&case.text).expect("embeds");
+        for vector in [&first, &again] {
+            let worst = vector
+                .iter()
+                .zip(&case.embedding)
+                .map(|(a, b)| (f64::from(*a) - b).abs())
+                .fold(0.0, f64::max);
+            assert!(worst < 1e-4, "{:?}: off by {worst}", case.text);
+        }
+        let apart = first
+            .iter()
+            .zip(&again)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        assert!(
+            apart < 1e-5,
+            "{:?}: the two encoders differ by {apart}",
+            case.text
+        );
+    }
+}
+
 #[test]
 #[cfg_attr(
     lacks = "model",

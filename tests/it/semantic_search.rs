@@ -182,6 +182,55 @@ fn kb_search_model_is_relative_to_its_file_and_makes_hybrid_the_default() {
     );
 }
 
+/// A copy of the model whose `model.safetensors` is well formed but whose
+/// tensors do not fit its config.json: found only when the weights are
+/// read, at the first query.
+fn misfit_model(to: &Path) {
+    super::common::copy_tree(&model(), to);
+    let header = br#"{"embeddings.word_embeddings.weight":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}}"#;
+    let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
+    bytes.extend_from_slice(header);
+    bytes.extend_from_slice(&[0u8; 16]);
+    std::fs::write(to.join("model.safetensors"), bytes).unwrap();
+}
+
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn a_model_found_unusable_at_the_query_falls_back_or_fails_as_when_opened() {
+    // The default model, fetched: searching by words, with a note.
+    let sb = workspace();
+    misfit_model(&sb.path().join("xdg-data/jp-kb/models/all-minilm-l6-v2"));
+    let out = run(&sb, &["search", "tar"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("(lexical search: words)"), "{text}");
+    assert!(
+        err.contains("do not fit config.json") && err.contains("searching by words only"),
+        "{err}"
+    );
+    // A configured one: an error naming the file and where it is set.
+    let sb = workspace();
+    misfit_model(&sb.ws().join(".jp/models/mini"));
+    let config = std::fs::read_to_string(sb.ws().join(".jp/config.toml")).unwrap();
+    sb.write(
+        "ws/.jp/config.toml",
+        format!("[kb.search]\nmodel = \"models/mini\"\n\n{config}"),
+    );
+    let out = run(&sb, &["search", "tar"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("model.safetensors")
+            && err.contains("kb.search.model")
+            && err.contains("config.toml"),
+        "{err}"
+    );
+}
+
 #[test]
 #[cfg_attr(
     lacks = "model",

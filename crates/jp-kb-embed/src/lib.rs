@@ -23,6 +23,7 @@ mod fuse;
 mod model;
 mod read;
 mod vectors;
+mod weights;
 
 pub use chunk::{MAX_CHUNK_BYTES, MAX_CHUNKS, chunks};
 pub use fetch::{FetchError, KNOWN_MODELS, KnownModel, check_destination, install, known_model};

@@ -8,6 +8,8 @@
 //! an independent numpy forward pass (tests/semantic/reference.py) to 1e-4.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -16,11 +18,13 @@ use serde::Deserialize;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 use crate::read::read_bounded;
+use crate::weights::Weights;
 
 /// The files of a model directory, and the most of each that is read.
 const CONFIG: (&str, u64) = ("config.json", 1 << 20);
 const TOKENIZER: (&str, u64) = ("tokenizer.json", 64 << 20);
-const WEIGHTS: (&str, u64) = ("model.safetensors", 4 << 30);
+/// Read tensor by tensor, as its checked header places them (`weights.rs`).
+const WEIGHTS: &str = "model.safetensors";
 const POOLING: (&str, u64) = ("1_Pooling/config.json", 1 << 20);
 const SENTENCE: (&str, u64) = ("sentence_bert_config.json", 1 << 20);
 
@@ -64,6 +68,14 @@ pub enum ModelError {
     },
 }
 
+impl ModelError {
+    /// Whether the model could not be loaded (its files missing or not
+    /// usable), rather than failing on a text.
+    pub fn is_loading(&self) -> bool {
+        matches!(self, Self::Read { .. } | Self::Invalid { .. })
+    }
+}
+
 /// The sentence-transformers pooling config (`1_Pooling/config.json`),
 /// its own field names.
 #[derive(Deserialize)]
@@ -85,10 +97,17 @@ struct SentenceConfig {
     max_seq_length: Option<usize>,
 }
 
-/// A loaded embedding model.
+/// An embedding model: its tokenizer and configuration, loaded; its
+/// weights read when a text is first embedded.
 pub struct Model {
     dir: PathBuf,
-    bert: BertModel,
+    config: Config,
+    weights: Weights,
+    /// The whole encoder, once anything but a process's first query was
+    /// embedded.
+    full: OnceLock<BertModel>,
+    /// Queries embedded ([`Model::embed_query`]).
+    queries: AtomicUsize,
     tokenizer: Tokenizer,
     dims: usize,
     fingerprint: u32,
@@ -133,23 +152,81 @@ impl Model {
             pad_id: u32::try_from(config.pad_token_id).unwrap_or(0),
             ..PaddingParams::default()
         }));
-        let weights = read(WEIGHTS)?;
-        let fingerprint = fingerprint(&config_bytes, &tokenizer_bytes, &weights, max_tokens);
-        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
-            .map_err(|e| invalid(WEIGHTS.0, e.to_string()))?;
-        let bert = BertModel::load(vb, &config).map_err(|e| {
-            invalid(
-                WEIGHTS.0,
-                format!("its tensors do not fit config.json ({e})"),
-            )
-        })?;
+        let weights = Weights::open(&dir.join(WEIGHTS))?;
+        let mut hasher = crc32fast::Hasher::new();
+        for part in [&config_bytes, &tokenizer_bytes] {
+            hasher.update(&(part.len() as u64).to_le_bytes());
+            hasher.update(part);
+        }
+        hasher.update(&(max_tokens as u64).to_le_bytes());
+        weights.fingerprint(&mut hasher)?;
         Ok(Self {
             dir: dir.to_owned(),
-            bert,
-            tokenizer,
             dims: config.hidden_size,
-            fingerprint,
+            config,
+            weights,
+            full: OnceLock::new(),
+            queries: AtomicUsize::new(0),
+            tokenizer,
+            fingerprint: hasher.finalize(),
         })
+    }
+
+    /// The whole encoder, read at the first call.
+    fn full(&self) -> Result<&BertModel, ModelError> {
+        if let Some(bert) = self.full.get() {
+            return Ok(bert);
+        }
+        let bert = self.encoder(self.weights.clone(), &self.config)?;
+        Ok(self.full.get_or_init(|| bert))
+    }
+
+    /// The encoder over `weights`, for `config`.
+    fn encoder(&self, weights: Weights, config: &Config) -> Result<BertModel, ModelError> {
+        let vb = VarBuilder::from_backend(Box::new(weights), DType::F32, Device::Cpu);
+        BertModel::load(vb, config).map_err(|e| ModelError::Invalid {
+            path: self.dir.join(WEIGHTS),
+            why: format!("its tensors do not fit config.json ({e})"),
+        })
+    }
+
+    /// The embedding of one query. A process's first query reads only the
+    /// rows of the word-embedding table its word pieces use (half of
+    /// all-MiniLM-L6-v2's file is that table: a one-off search as a
+    /// process spends most of its time reading weights); a process that
+    /// asks again keeps the whole encoder.
+    pub fn embed_query(&self, query: &str) -> Result<Vec<f32>, ModelError> {
+        if self.full.get().is_some() || self.queries.fetch_add(1, Ordering::Relaxed) > 0 {
+            return Ok(self
+                .embed_batch(self.full()?, &[query])?
+                .pop()
+                .unwrap_or_default());
+        }
+        let run = |why: String| ModelError::Run {
+            dir: self.dir.clone(),
+            why,
+        };
+        let encoding = self
+            .tokenizer
+            .encode(query, true)
+            .map_err(|e| run(e.to_string()))?;
+        // The table the encoder gets: the distinct word pieces, and each
+        // word piece's row in it.
+        let mut rows: Vec<u32> = encoding.get_ids().to_vec();
+        rows.sort_unstable();
+        rows.dedup();
+        let ids: Vec<u32> = encoding
+            .get_ids()
+            .iter()
+            .map(|id| u32::try_from(rows.partition_point(|r| r < id)).unwrap_or(0))
+            .collect();
+        let config = Config {
+            vocab_size: rows.len(),
+            ..self.config.clone()
+        };
+        let bert = self.encoder(self.weights.with_rows(&rows), &config)?;
+        let vectors = self.forward(&bert, ids, encoding.get_attention_mask().to_vec(), 1)?;
+        Ok(vectors.into_iter().next().unwrap_or_default())
     }
 
     /// The length of every vector.
@@ -177,6 +254,7 @@ impl Model {
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
         let batches: Vec<&[usize]> = order.chunks(BATCH).collect();
+        let bert = self.full()?;
         let threads = std::thread::available_parallelism()
             .map_or(1, std::num::NonZero::get)
             .clamp(1, MAX_THREADS)
@@ -190,7 +268,7 @@ impl Model {
                     return Ok(out);
                 };
                 let inputs: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
-                out.extend(batch.iter().copied().zip(self.embed_batch(&inputs)?));
+                out.extend(batch.iter().copied().zip(self.embed_batch(bert, &inputs)?));
             }
         };
         let parts: Vec<Embedded> = if threads > 1 {
@@ -220,15 +298,14 @@ impl Model {
         Ok(vectors)
     }
 
-    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
-        let run = |why: String| ModelError::Run {
-            dir: self.dir.clone(),
-            why,
-        };
+    fn embed_batch(&self, bert: &BertModel, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
         let encodings = self
             .tokenizer
             .encode_batch(texts.to_vec(), true)
-            .map_err(|e| run(e.to_string()))?;
+            .map_err(|e| ModelError::Run {
+                dir: self.dir.clone(),
+                why: e.to_string(),
+            })?;
         let rows = encodings.len();
         let width = encodings.first().map_or(0, |e| e.get_ids().len());
         let mut ids = Vec::with_capacity(rows * width);
@@ -237,11 +314,28 @@ impl Model {
             ids.extend_from_slice(e.get_ids());
             mask.extend_from_slice(e.get_attention_mask());
         }
+        self.forward(bert, ids, mask, rows)
+    }
+
+    /// The pooled, normalised vectors of `rows` texts given as word-piece
+    /// ids and attention masks of one width.
+    fn forward(
+        &self,
+        bert: &BertModel,
+        ids: Vec<u32>,
+        mask: Vec<u32>,
+        rows: usize,
+    ) -> Result<Vec<Vec<f32>>, ModelError> {
+        let run = |why: String| ModelError::Run {
+            dir: self.dir.clone(),
+            why,
+        };
+        let width = ids.len() / rows.max(1);
         let c = |e: candle_core::Error| run(e.to_string());
         let ids = Tensor::from_vec(ids, (rows, width), &Device::Cpu).map_err(c)?;
         let mask = Tensor::from_vec(mask, (rows, width), &Device::Cpu).map_err(c)?;
         let types = ids.zeros_like().map_err(c)?;
-        let hidden = self.bert.forward(&ids, &types, Some(&mask)).map_err(c)?;
+        let hidden = bert.forward(&ids, &types, Some(&mask)).map_err(c)?;
         // Mean over the kept tokens: sum(h · mask) / sum(mask).
         let mask = mask
             .to_dtype(DType::F32)
@@ -308,15 +402,4 @@ fn max_tokens(dir: &Path, config: &Config) -> Result<usize, ModelError> {
     };
     let most = config.max_position_embeddings;
     Ok(given.map_or(most, |n| n.min(most)).max(2))
-}
-
-/// A checksum of everything that decides a vector.
-fn fingerprint(config: &[u8], tokenizer: &[u8], weights: &[u8], max_tokens: usize) -> u32 {
-    let mut h = crc32fast::Hasher::new();
-    for part in [config, tokenizer, weights] {
-        h.update(&(part.len() as u64).to_le_bytes());
-        h.update(part);
-    }
-    h.update(&(max_tokens as u64).to_le_bytes());
-    h.finalize()
 }

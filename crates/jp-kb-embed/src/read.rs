@@ -7,19 +7,7 @@ use std::path::Path;
 
 /// The bytes of the regular file at `path`, at most `limit` of them.
 pub(crate) fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
-    // Opened first, then asked what it is: the answer is about the file
-    // read, not about whatever the name pointed at a moment before.
-    let mut file = File::options()
-        .read(true)
-        .custom_flags_nonblocking()
-        .open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
+    let (mut file, meta) = open_regular(path)?;
     if meta.len() > limit {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
@@ -35,6 +23,24 @@ pub(crate) fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> 
         ));
     }
     Ok(bytes)
+}
+
+/// The regular file at `path`, open, and what it is. Opened first, then
+/// asked what it is: the answer is about the file read, not about whatever
+/// the name pointed at a moment before.
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<(File, std::fs::Metadata)> {
+    let file = File::options()
+        .read(true)
+        .custom_flags_nonblocking()
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok((file, meta))
 }
 
 /// Opening without blocking on a FIFO (whose open waits for a writer).

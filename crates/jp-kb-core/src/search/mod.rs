@@ -73,7 +73,7 @@ pub struct SearchOutcome {
 }
 
 /// A query that cannot be searched.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum SearchError {
     #[error("the query is empty: give one or more words to search for")]
     Empty,
@@ -86,8 +86,9 @@ pub enum SearchError {
     #[error("{0}")]
     Topic(String),
     /// The embedding model failed (semantic and hybrid modes).
+    #[cfg(feature = "semantic")]
     #[error("{0}")]
-    Semantic(String),
+    Semantic(#[from] jp_kb_embed::ModelError),
 }
 
 /// The query's terms, or why it cannot be searched.

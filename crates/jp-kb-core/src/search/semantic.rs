@@ -24,55 +24,110 @@ pub const EMBEDDINGS_FILE: &str = "embeddings.bin";
 /// searches (the MCP server, the TUI) or for one (the CLI).
 #[derive(Debug)]
 pub struct Semantic {
-    model: Model,
-    vectors: Vectors,
+    state: State,
     /// Where the vectors are saved (`None`: memory only).
     path: Option<PathBuf>,
+    model_dir: PathBuf,
     notes: Vec<String>,
+}
+
+/// The model and vectors, or the thread still loading them.
+#[derive(Debug)]
+enum State {
+    Ready(Box<Loaded>),
+    Loading(std::thread::JoinHandle<Result<Loaded, ModelError>>),
+    /// Only while a thread's answer is taken (or its thread died).
+    Gone,
+}
+
+#[derive(Debug)]
+struct Loaded {
+    model: Model,
+    vectors: Vectors,
+    notes: Vec<String>,
+    /// A query embedded while loading, and its vector.
+    query: Option<(String, Vec<f32>)>,
 }
 
 impl Semantic {
     /// Loads the model in `model_dir` and the vectors saved in `index_dir`
     /// (the lexical index's directory; `None`: kept in memory only).
     pub fn open(model_dir: &Path, index_dir: Option<&Path>) -> Result<Self, ModelError> {
-        let model = Model::load(model_dir)?;
         let path = index_dir.map(|d| d.join(EMBEDDINGS_FILE));
-        let mut notes = Vec::new();
-        let vectors = match path.as_deref().map(|p| (p, Vectors::load(p, &model))) {
-            None => Vectors::empty(&model),
-            Some((_, Ok(vectors))) => vectors,
-            Some((_, Err(VectorsError::Io(e)))) if e.kind() == std::io::ErrorKind::NotFound => {
-                Vectors::empty(&model)
-            }
-            Some((p, Err(why))) => {
-                notes.push(format!(
-                    "the embeddings {} were {why}; embedding every subject again",
-                    p.display()
-                ));
-                Vectors::empty(&model)
-            }
-        };
+        let loaded = load(model_dir, path.as_deref(), None)?;
         Ok(Self {
-            model,
-            vectors,
+            state: State::Ready(Box::new(loaded)),
             path,
-            notes,
+            model_dir: model_dir.to_owned(),
+            notes: Vec::new(),
         })
+    }
+
+    /// [`Semantic::open`] on another thread, which also embeds `query`:
+    /// a one-off search ranks by words meanwhile (the model's files and
+    /// the query's forward pass are most of a search by meaning as a
+    /// process). The model's errors come at the first use.
+    pub fn open_in_background(model_dir: &Path, index_dir: Option<&Path>, query: &str) -> Self {
+        let path = index_dir.map(|d| d.join(EMBEDDINGS_FILE));
+        let (dir, saved, query) = (model_dir.to_owned(), path.clone(), query.to_owned());
+        let state = match std::thread::Builder::new()
+            .name("jp-kb-model".to_owned())
+            .spawn(move || load(&dir, saved.as_deref(), Some(query)))
+        {
+            Ok(handle) => State::Loading(handle),
+            // No thread to be had: load here, at the first use.
+            Err(_) => State::Gone,
+        };
+        Self {
+            state,
+            path,
+            model_dir: model_dir.to_owned(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The model and vectors, waiting for the loading thread if needed.
+    fn loaded(&mut self) -> Result<&mut Loaded, ModelError> {
+        if !matches!(self.state, State::Ready(_)) {
+            let loaded = match std::mem::replace(&mut self.state, State::Gone) {
+                State::Loading(handle) => handle.join().unwrap_or_else(|_| {
+                    Err(ModelError::Run {
+                        dir: self.model_dir.clone(),
+                        why: "the thread loading the model panicked".to_owned(),
+                    })
+                }),
+                _ => load(&self.model_dir, self.path.as_deref(), None),
+            }?;
+            self.state = State::Ready(Box::new(loaded));
+        }
+        match &mut self.state {
+            State::Ready(loaded) => {
+                self.notes.append(&mut loaded.notes);
+                Ok(&mut **loaded)
+            }
+            _ => Err(ModelError::Run {
+                dir: self.model_dir.clone(),
+                why: "the model is not loaded".to_owned(),
+            }),
+        }
     }
 
     /// The model's directory.
     pub fn model_dir(&self) -> &Path {
-        self.model.dir()
+        &self.model_dir
     }
 
-    /// Subjects (files) embedded.
+    /// Subjects (files) embedded (0 while loading).
     pub fn len(&self) -> usize {
-        self.vectors.len()
+        match &self.state {
+            State::Ready(loaded) => loaded.vectors.len(),
+            _ => 0,
+        }
     }
 
     /// Nothing embedded yet.
     pub fn is_empty(&self) -> bool {
-        self.vectors.is_empty()
+        self.len() == 0
     }
 
     /// Notes for the user since the last call (damage, a failed save).
@@ -109,11 +164,16 @@ impl Semantic {
                 Content::Skipped(_) => None,
             }
         };
-        let update = self.vectors.update(&sources, read, &self.model, progress)?;
-        if update.changed()
-            && let Some(path) = &self.path
-            && let Err(e) = self.vectors.save(path)
-        {
+        let path = self.path.clone();
+        let loaded = self.loaded()?;
+        let update = loaded
+            .vectors
+            .update(&sources, read, &loaded.model, progress)?;
+        let unsaved = match &path {
+            Some(path) if update.changed() => loaded.vectors.save(path).err(),
+            _ => None,
+        };
+        if let (Some(e), Some(path)) = (unsaved, &path) {
             self.notes.push(format!(
                 "cannot save the embeddings to {} ({e}); the next search embeds again",
                 path.display()
@@ -123,15 +183,57 @@ impl Semantic {
     }
 
     /// The files closest in meaning to `query`, best first: (key, cosine).
-    pub fn rank(&self, query: &str) -> Result<Vec<(String, f32)>, ModelError> {
-        let vector = self.model.embed(&[query])?.pop().unwrap_or_default();
-        Ok(self
+    pub fn rank(&mut self, query: &str) -> Result<Vec<(String, f32)>, ModelError> {
+        let loaded = self.loaded()?;
+        let vector = match loaded.query.take() {
+            Some((embedded, vector)) if embedded == query => vector,
+            _ => loaded.model.embed_query(query)?,
+        };
+        Ok(loaded
             .vectors
             .search(&vector)
             .into_iter()
             .map(|s| (s.key, s.score))
             .collect())
     }
+}
+
+/// The model in `model_dir`, the vectors saved at `path` (damaged ones:
+/// a note, and none), and `query` embedded.
+fn load(
+    model_dir: &Path,
+    path: Option<&Path>,
+    query: Option<String>,
+) -> Result<Loaded, ModelError> {
+    let model = Model::load(model_dir)?;
+    let query = match query {
+        Some(query) => {
+            let vector = model.embed_query(&query)?;
+            Some((query, vector))
+        }
+        None => None,
+    };
+    let mut notes = Vec::new();
+    let vectors = match path.map(|p| (p, Vectors::load(p, &model))) {
+        None => Vectors::empty(&model),
+        Some((_, Ok(vectors))) => vectors,
+        Some((_, Err(VectorsError::Io(e)))) if e.kind() == std::io::ErrorKind::NotFound => {
+            Vectors::empty(&model)
+        }
+        Some((p, Err(why))) => {
+            notes.push(format!(
+                "the embeddings {} were {why}; embedding every subject again",
+                p.display()
+            ));
+            Vectors::empty(&model)
+        }
+    };
+    Ok(Loaded {
+        model,
+        vectors,
+        notes,
+        query,
+    })
 }
 
 /// The model `jp-kb model fetch` installs by default, and the one search
