@@ -14,6 +14,7 @@
 //! The indexes are this user's cache of that workspace, kept between runs.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::cast_precision_loss)]
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -172,6 +173,9 @@ fn open(ws: &Path, model: &Path) -> (KnowledgeBase, Searcher, Semantic) {
 
 fn quality(ws: &Path, model: &Path, heldout: &[PathBuf]) {
     let (kb, mut searcher, mut semantic) = open(ws, model);
+    // Each query's time in this process, which stays up as the MCP server
+    // and the TUI do (model and vectors loaded once).
+    let mut took: BTreeMap<&str, Vec<Duration>> = BTreeMap::new();
     let mut files: Vec<PathBuf> = heldout
         .iter()
         .flat_map(|dir| std::fs::read_dir(dir).unwrap())
@@ -181,17 +185,15 @@ fn quality(ws: &Path, model: &Path, heldout: &[PathBuf]) {
     files.sort();
     for file in files {
         let labelled = parse(&std::fs::read_to_string(&file).unwrap());
+        let name = |p: Option<&Path>| {
+            p.and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
         let mut row = format!(
-            "recall@5, {} ({} questions):",
-            file.iter()
-                .rev()
-                .take(2)
-                .collect::<Vec<_>>()
-                .iter()
-                .rev()
-                .map(|c| c.to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/"),
+            "recall@5, {}/{} ({} questions):",
+            name(file.parent()),
+            name(Some(&file)),
             labelled.len()
         );
         for mode in [Mode::Lexical, Mode::Semantic, Mode::Hybrid] {
@@ -203,6 +205,7 @@ fn quality(ws: &Path, model: &Path, heldout: &[PathBuf]) {
                     limit: 5,
                     hidden: false,
                 };
+                let start = Instant::now();
                 let Ok(outcome) = searcher.search_in_mode(
                     &kb,
                     &request,
@@ -212,6 +215,7 @@ fn quality(ws: &Path, model: &Path, heldout: &[PathBuf]) {
                 ) else {
                     continue;
                 };
+                took.entry(mode.name()).or_default().push(start.elapsed());
                 if outcome.hits.iter().any(|h| answers.contains(&h.slug)) {
                     found += 1;
                 }
@@ -224,6 +228,14 @@ fn quality(ws: &Path, model: &Path, heldout: &[PathBuf]) {
         }
         println!("{row}");
     }
+    let medians: Vec<String> = took
+        .into_iter()
+        .map(|(mode, runs)| format!("{mode} {}", ms(median(runs))))
+        .collect();
+    println!(
+        "a query in a process that stays up (MCP, TUI), median over the questions above: {}",
+        medians.join(", ")
+    );
 }
 
 /// `query<TAB>slug,slug` lines; `#` lines are comments.
