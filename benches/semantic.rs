@@ -145,10 +145,7 @@ fn speed(ws: &Path, model: &Path) {
 
 fn quality(ws: &Path, model: &Path, heldout: &Path) {
     let env = Environment::workspace_only(ws);
-    let options = LoadOptions {
-        workspace: Some(ws.to_owned()),
-        ..LoadOptions::default()
-    };
+    let options = LoadOptions::default().workspace(ws);
     let kb = KnowledgeBase::load(&env, &options).unwrap();
     // The index the processes above used (they share this environment).
     let dir = index_dir(kb.root());

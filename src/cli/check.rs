@@ -41,11 +41,9 @@ pub fn run(
     options: &LoadOptions,
     args: &CheckArgs,
 ) -> Result<ExitCode, CliError> {
-    let thresholds = Thresholds {
-        max_subject_tokens: args.max_subject_tokens,
-        max_prompt_tokens: args.max_prompt_tokens,
-        content_scan_limit: None,
-    };
+    let thresholds = Thresholds::default()
+        .max_subject_tokens(args.max_subject_tokens)
+        .max_prompt_tokens(args.max_prompt_tokens);
     let mut report = check(env, options, &thresholds);
     if let Some(client) = &args.client {
         report
@@ -100,8 +98,5 @@ fn client_findings(
 /// anything (<https://no-color.org>).
 fn human_style() -> HumanStyle {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    HumanStyle {
-        color: !no_color && std::io::stdout().is_terminal(),
-        ..HumanStyle::default()
-    }
+    HumanStyle::default().color(!no_color && std::io::stdout().is_terminal())
 }

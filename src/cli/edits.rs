@@ -87,6 +87,10 @@ impl EditContext<'_> {
                     _ => Err(CliError::runtime(glob_refusal(&question, intent))),
                 }
             }
+            // An answer newer than this CLI: named, never guessed at.
+            other => Err(CliError::runtime(format!(
+                "the planner gave an answer this command cannot carry out: {other:?}"
+            ))),
         }
     }
 

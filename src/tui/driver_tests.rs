@@ -17,10 +17,7 @@ fn workspace() -> (tempfile::TempDir, Driver) {
     )
     .unwrap();
     let env = Environment::workspace_only(dir.path());
-    let options = LoadOptions {
-        workspace: Some(dir.path().to_path_buf()),
-        ..LoadOptions::default()
-    };
+    let options = LoadOptions::default().workspace(dir.path());
     (dir, Driver::new(env, options))
 }
 

@@ -90,10 +90,7 @@ pub fn run(start: StartOptions) -> Result<(), String> {
         let root: PathBuf = dir.path().to_path_buf();
         let banner = crate::tui::demo::banner(start.demo, &env.cwd);
         let env = Environment::workspace_only(root.clone());
-        let options = LoadOptions {
-            workspace: Some(root),
-            ..start.load
-        };
+        let options = start.load.workspace(root);
         demo_dir = Some(dir);
         (env, options, Some(banner))
     } else {

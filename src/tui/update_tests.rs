@@ -102,15 +102,11 @@ fn quit_from_every_mode() {
 }
 
 fn plan(file: &str, edit: Edit) -> jp_kb_core::internal::edit::plan::Plan {
-    jp_kb_core::internal::edit::plan::Plan {
-        steps: vec![jp_kb_core::internal::edit::plan::Step {
-            path: PathBuf::from(file),
-            edits: vec![edit],
-            reason: String::new(),
-            declare: false,
-        }],
-        ..Default::default()
-    }
+    jp_kb_core::internal::edit::plan::Plan::new(vec![jp_kb_core::internal::edit::plan::Step::new(
+        PathBuf::from(file),
+        vec![edit],
+        "",
+    )])
 }
 
 fn choice() -> Choice {

@@ -17,6 +17,7 @@ pub const MAX_LISTED_IN_ERROR: usize = 200;
 /// The tool result: text for the assistant, or an error the assistant sees
 /// as a failed call.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// The answer's text.
     Success(String),

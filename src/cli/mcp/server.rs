@@ -287,10 +287,8 @@ impl ServerHandler for KbServer {
         if let Some(usage) = &self.usage
             && let Some((topic, slug)) = mcp::parse_subject_uri(&request.uri)
         {
-            let text = match &content.body {
-                Body::Text(text) => text.clone(),
-                Body::Blob(_) => String::new(),
-            };
+            // Only text is counted: a blob has no tokens.
+            let text = content.body.as_text().unwrap_or_default().to_owned();
             usage.resource(&ctx.peer, &kb, topic, &slug, text);
         }
         let contents = match content.body {
@@ -299,6 +297,12 @@ impl ServerHandler for KbServer {
                 base64::engine::general_purpose::STANDARD.encode(bytes),
                 content.uri,
             ),
+            other => {
+                return Err(ErrorData::internal_error(
+                    format!("a resource body this server cannot send: {other:?}"),
+                    None,
+                ));
+            }
         }
         .with_mime_type(content.mime_type);
         Ok(ReadResourceResult::new(vec![contents]).into())

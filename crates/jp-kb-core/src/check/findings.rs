@@ -8,6 +8,7 @@ use std::path::PathBuf;
 /// How bad a finding is. Errors make `jp-kb check` exit 1; warnings only
 /// with `--deny-warnings`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Severity {
     /// Something that keeps the assistant from getting what was meant.
     Error,
@@ -29,6 +30,7 @@ macro_rules! codes {
         /// The stable code of a finding. Codes are never renumbered or
         /// reused; `KB0xx` are errors, `KB1xx` warnings.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
         pub enum Code {
             $($variant,)*
         }
@@ -180,6 +182,7 @@ impl Finding {
 
 /// Thresholds of the size findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Thresholds {
     /// A subject above this many tokens is reported (KB111).
     pub max_subject_tokens: usize,
@@ -195,6 +198,28 @@ pub struct Thresholds {
 impl Thresholds {
     pub const DEFAULT_MAX_SUBJECT_TOKENS: usize = 10_000;
     pub const DEFAULT_MAX_PROMPT_TOKENS: usize = crate::edit::plan::DEFAULT_BUDGET;
+
+    /// Reports a subject above `tokens` tokens (KB111).
+    #[must_use]
+    pub fn max_subject_tokens(mut self, tokens: usize) -> Self {
+        self.max_subject_tokens = tokens;
+        self
+    }
+
+    /// Reports a `<knowledge>` section above `tokens` tokens (KB112).
+    #[must_use]
+    pub fn max_prompt_tokens(mut self, tokens: usize) -> Self {
+        self.max_prompt_tokens = tokens;
+        self
+    }
+
+    /// Reads subject contents only in topics of at most `limit` subjects
+    /// (`None`: always).
+    #[must_use]
+    pub fn content_scan_limit(mut self, limit: Option<usize>) -> Self {
+        self.content_scan_limit = limit;
+        self
+    }
 }
 
 impl Default for Thresholds {
@@ -210,6 +235,7 @@ impl Default for Thresholds {
 /// Everything one check found, with the texts of the files the findings
 /// point into (so a report can quote them without reading files again).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CheckReport {
     /// The workspace root, when one was found.
     pub root: Option<PathBuf>,

@@ -56,6 +56,7 @@ impl Client {
 
 /// How a file relates to the knowledge base.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Part {
     /// The whole file is generated from the knowledge base (the JP layer,
     /// the Claude Code rules file): every edit changes it.

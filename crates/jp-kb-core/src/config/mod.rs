@@ -31,6 +31,7 @@ use overrides::{CfgArg, apply_knowledge, assignment_layer, classify_cfg, find_cf
 
 /// What the command line adds to configuration loading.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LoadOptions {
     /// `--workspace DIR`.
     pub workspace: Option<PathBuf>,

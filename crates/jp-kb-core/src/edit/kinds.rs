@@ -92,6 +92,7 @@ pub enum FieldValue {
 
 /// What applying an [`Edit`] (or a step's edits) to a file's text gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Applied {
     /// The new file content (the input itself when nothing changed).
     pub text: String,

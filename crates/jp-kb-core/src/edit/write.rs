@@ -264,6 +264,7 @@ fn sync_dir(dir: &Path) {
 
 /// What [`save`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Saved {
     pub path: PathBuf,
     pub applied: Applied,

@@ -77,12 +77,31 @@ fn entry(state: &TopicState, subject: &Subject, learned: bool) -> ResourceEntry 
 
 /// A subject's bytes as served.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Body {
     /// The file as it is (not trimmed, not fenced): valid UTF-8 without a
     /// NUL byte in its first 8192 bytes.
     Text(String),
     /// Anything else, to be sent base64-encoded.
     Blob(Vec<u8>),
+}
+
+impl Body {
+    /// The bytes served, text or not.
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            Body::Text(text) => text.as_bytes(),
+            Body::Blob(bytes) => bytes,
+        }
+    }
+
+    /// The text, when the body is one.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Body::Text(text) => Some(text),
+            Body::Blob(_) => None,
+        }
+    }
 }
 
 /// What reading a resource gives.

@@ -203,6 +203,7 @@ pub enum Intent {
 
 /// The edits of one file, carried out as one write.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Step {
     pub path: PathBuf,
     pub edits: Vec<Edit>,
@@ -214,6 +215,17 @@ pub struct Step {
 }
 
 impl Step {
+    /// A step applying `edits` to the file at `path`, in order; `reason`
+    /// says why this file (shown to the person).
+    pub fn new(path: PathBuf, edits: Vec<Edit>, reason: impl Into<String>) -> Self {
+        Self {
+            path,
+            edits,
+            reason: reason.into(),
+            declare: false,
+        }
+    }
+
     /// A step replacing the whole file at `path` by `text` when it still
     /// holds `expected` (`None`: missing): how `connect` and `sync` write
     /// client files through [`crate::edit::apply`].
@@ -265,6 +277,7 @@ impl Step {
 
 /// A change ready to be carried out.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Plan {
     /// The files to write and their edits, in order.
     pub steps: Vec<Step>,
@@ -278,6 +291,16 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// A plan writing `steps` in order, and nothing more: no effect on the
+    /// assistant's view worked out, nothing to confirm, no notes (edits a
+    /// caller made itself, carried out by [`crate::edit::apply`]).
+    pub fn new(steps: Vec<Step>) -> Self {
+        Self {
+            steps,
+            ..Self::default()
+        }
+    }
+
     /// The files the plan writes, in order.
     pub fn files(&self) -> Vec<&Path> {
         self.steps.iter().map(|s| s.path.as_path()).collect()
@@ -339,6 +362,7 @@ pub struct Question {
 
 /// The planner's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Answer {
     /// Carry this plan out (after its confirmations, if any).
     Do(Plan),
