@@ -26,12 +26,14 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The text, answer or error.
     pub fn text(&self) -> &str {
         match self {
             Outcome::Success(t) | Outcome::Error(t) => t,
         }
     }
 
+    /// Whether it is an error (a failed tool call).
     pub fn is_error(&self) -> bool {
         matches!(self, Outcome::Error(_))
     }

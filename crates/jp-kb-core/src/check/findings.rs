@@ -17,6 +17,7 @@ pub enum Severity {
 }
 
 impl Severity {
+    /// `error` or `warning`, as reports spell it.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -32,7 +33,10 @@ macro_rules! codes {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
         pub enum Code {
-            $($variant,)*
+            $(
+                #[doc = concat!("`", $code, "` (", stringify!($severity), "): ", $label, ".")]
+                $variant,
+            )*
         }
 
         impl Code {
@@ -46,6 +50,7 @@ macro_rules! codes {
                 }
             }
 
+            /// Error or warning: fixed for each code.
             pub fn severity(self) -> Severity {
                 match self {
                     $(Code::$variant => Severity::$severity,)*
@@ -152,18 +157,21 @@ impl Finding {
         }
     }
 
+    /// About the topic `topic`.
     #[must_use]
     pub fn topic(mut self, topic: &str) -> Self {
         self.topic = Some(topic.to_owned());
         self
     }
 
+    /// About the subject `slug` (of its topic).
     #[must_use]
     pub fn subject(mut self, slug: &str) -> Self {
         self.subject = Some(slug.to_owned());
         self
     }
 
+    /// With a hint on how to fix it.
     #[must_use]
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
@@ -171,6 +179,7 @@ impl Finding {
     }
 
     #[must_use]
+    #[doc(hidden)]
     pub fn at(mut self, location: super::locate::Location) -> Self {
         self.file = location.file;
         self.line = location.line;
@@ -196,7 +205,10 @@ pub struct Thresholds {
 }
 
 impl Thresholds {
+    /// The default of [`Thresholds::max_subject_tokens`].
     pub const DEFAULT_MAX_SUBJECT_TOKENS: usize = 10_000;
+    /// The default of [`Thresholds::max_prompt_tokens`]: the planner's
+    /// budget.
     pub const DEFAULT_MAX_PROMPT_TOKENS: usize = crate::edit::plan::DEFAULT_BUDGET;
 
     /// Reports a subject above `tokens` tokens (KB111).
@@ -250,10 +262,12 @@ pub struct CheckReport {
 }
 
 impl CheckReport {
+    /// How many findings are errors.
     pub fn errors(&self) -> usize {
         self.count(Severity::Error)
     }
 
+    /// How many findings are warnings.
     pub fn warnings(&self) -> usize {
         self.count(Severity::Warning)
     }

@@ -33,6 +33,7 @@ pub enum Client {
 }
 
 impl Client {
+    /// Every client jp-kb connects.
     pub const ALL: [Client; 3] = [Client::Jp, Client::ClaudeCode, Client::Codex];
 
     /// The name on the command line (its profile's id).
@@ -85,6 +86,7 @@ pub struct FileWrite {
 }
 
 impl FileWrite {
+    /// Whether writing it changes anything.
     pub fn changed(&self) -> bool {
         self.before.as_deref() != Some(self.after.as_str())
     }
@@ -117,6 +119,7 @@ pub struct Texts {
 }
 
 impl Texts {
+    /// The texts of `kb` as it is now.
     pub fn of(kb: &KnowledgeBase) -> Self {
         let topics = kb.learnable_topics();
         Self {

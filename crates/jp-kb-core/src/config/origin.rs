@@ -17,10 +17,16 @@ pub fn is_editable_toml(path: &Path) -> bool {
 
 /// The source of one configuration value.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Origin {
     /// A configuration file, with the 1-based line of the value when known
     /// (TOML files always know it; JSON and YAML layers do not).
-    File { path: PathBuf, line: Option<u32> },
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The value's 1-based line, when known.
+        line: Option<u32>,
+    },
     /// A `--cfg` argument, as written on the command line.
     Cfg(String),
     /// A `-k`/`--knowledge` argument, as written on the command line.

@@ -26,8 +26,10 @@ pub enum InstructionsMode {
 }
 
 impl InstructionsMode {
+    /// Every mode's name, as [`InstructionsMode::name`] spells it.
     pub const NAMES: [&'static str; 3] = ["full", "menu", "none"];
 
+    /// The mode's name (`full`, `menu`, `none`).
     pub fn name(self) -> &'static str {
         match self {
             Self::Full => "full",

@@ -108,7 +108,9 @@ impl Body {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ResourceContent {
+    /// The subject's URI (`kb://{topic}/{slug}`).
     pub uri: String,
+    /// Its MIME type, by the file's extension.
     pub mime_type: &'static str,
     /// Its content.
     pub body: Body,
@@ -123,29 +125,48 @@ pub enum ReadError {
     InvalidUri(String),
     /// No enabled topic of that id.
     #[error("resource not found: {uri} (no enabled topic \"{topic}\")")]
-    UnknownTopic { uri: String, topic: String },
+    UnknownTopic {
+        /// The URI asked for.
+        uri: String,
+        /// The topic's id.
+        topic: String,
+    },
     /// The topic's directory cannot be read.
     #[error("resource not found: {uri} (topic \"{topic}\" cannot be read: {reason})")]
     TopicUnreadable {
+        /// The URI asked for.
         uri: String,
+        /// The topic's id.
         topic: String,
+        /// Why its directory cannot be read.
         reason: String,
     },
     /// The topic has no such subject.
     #[error("resource not found: {uri} (topic \"{topic}\" has no subject \"{slug}\")")]
     NoSubject {
+        /// The URI asked for.
         uri: String,
+        /// The topic's id.
         topic: String,
+        /// The subject's slug.
         slug: String,
     },
     /// The subject is disabled.
     #[error("Subject \"{slug}\" of topic \"{topic}\" is disabled and cannot be read.")]
-    Disabled { topic: String, slug: String },
+    Disabled {
+        /// The topic's id.
+        topic: String,
+        /// The subject's slug.
+        slug: String,
+    },
     /// The subject's file cannot be read.
     #[error("subject \"{slug}\" of topic \"{topic}\" cannot be read: {reason}")]
     Unreadable {
+        /// The topic's id.
         topic: String,
+        /// The subject's slug.
         slug: String,
+        /// Why the file cannot be read.
         reason: String,
     },
     /// The subject is larger than a resource may be.
@@ -153,9 +174,13 @@ pub enum ReadError {
         "subject \"{slug}\" of topic \"{topic}\" is too large to read as a resource: {bytes} bytes, above the limit of {limit} bytes"
     )]
     TooLarge {
+        /// The topic's id.
         topic: String,
+        /// The subject's slug.
         slug: String,
+        /// The file's size.
         bytes: u64,
+        /// The largest resource served.
         limit: u64,
     },
 }

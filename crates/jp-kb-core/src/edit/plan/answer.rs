@@ -13,28 +13,52 @@ use super::Plan;
 pub enum Refusal {
     /// No topic has this id.
     #[error("unknown topic `{topic}`; valid topics: {}", known_topics(.known))]
-    UnknownTopic { topic: String, known: Vec<String> },
+    UnknownTopic {
+        /// The id asked for.
+        topic: String,
+        /// Every topic's id.
+        known: Vec<String>,
+    },
     /// Nothing was typed.
     #[error("type a pattern first")]
     NoPattern,
     /// Pre-loading a subject a `disabled` entry turns off changes nothing.
     #[error("`{slug}` is disabled by `{entry}`: disabled beats learned; enable it first")]
-    DisabledBeatsLearned { slug: String, entry: String },
+    DisabledBeatsLearned {
+        /// The subject's slug.
+        slug: String,
+        /// The `disabled` entry that turns it off.
+        entry: String,
+    },
     /// The topic's directory could not be walked.
     #[error("topic `{topic}`: its subjects cannot be read")]
-    SubjectsUnreadable { topic: String },
+    SubjectsUnreadable {
+        /// The topic's id.
+        topic: String,
+    },
     /// A directory with nothing to change under it.
     #[error("nothing to change for `{dir}/`")]
-    NothingUnder { dir: String },
+    NothingUnder {
+        /// The directory, relative to the topic's `subjects`.
+        dir: String,
+    },
     /// A title or introduction with a line break.
     #[error("{field} must be a single line")]
-    MultiLine { field: &'static str },
+    MultiLine {
+        /// The field's key.
+        field: &'static str,
+    },
     /// A new topic's id is not usable.
     #[error("{0}")]
     InvalidTopicId(String),
     /// A new topic's id is taken.
     #[error("topic `{topic}` already exists (declared at {declared})")]
-    TopicExists { topic: String, declared: String },
+    TopicExists {
+        /// The topic's id.
+        topic: String,
+        /// Where it is declared (file and line).
+        declared: String,
+    },
     /// A `subjects` value that is absolute, leaves the workspace, or is
     /// not a directory.
     #[error("{0}")]

@@ -192,10 +192,20 @@ pub enum Confirm {
     /// A whole topic goes.
     DisablesTopic(String),
     /// The section goes over its token budget.
-    CrossesBudget { after: usize, budget: usize },
+    CrossesBudget {
+        /// The section's tokens after the change.
+        after: usize,
+        /// The budget.
+        budget: usize,
+    },
     /// Not counted yet, and the section could go over its budget (up to
     /// `bound`, when the section's count now is known).
-    MayCrossBudget { bound: Option<usize>, budget: usize },
+    MayCrossBudget {
+        /// At most this many tokens after the change, when known.
+        bound: Option<usize>,
+        /// The budget.
+        budget: usize,
+    },
     /// The first `kb` table goes into a file JP loads (shown path): today's
     /// JP refuses to start with it (contract §2, check KB120).
     KbInJpFile(String),

@@ -164,48 +164,74 @@ impl Chosen {
 pub enum Intent {
     /// Pre-load (`learned`) or disable (`disabled`) these.
     Add {
+        /// `learned` or `disabled`.
         list: List,
+        /// The topic's id (or title).
         topic: String,
+        /// Slugs or patterns to add.
         entries: Vec<String>,
     },
     /// Stop pre-loading / disabling these: each is an entry, or the slug
     /// of a subject some entry selects.
     Remove {
+        /// `learned` or `disabled`.
         list: List,
+        /// The topic's id (or title).
         topic: String,
+        /// Entries, or slugs of subjects an entry selects.
         entries: Vec<String>,
     },
     /// `l`/`d` on a directory (relative path as walked, `.`s kept).
     Directory {
+        /// `learned` or `disabled`.
         list: List,
+        /// The topic's id (or title).
         topic: String,
+        /// The directory, relative to the topic's `subjects`.
         dir: String,
     },
     /// Turn the whole topic on or off.
-    Enable { topic: String, enable: bool },
+    Enable {
+        /// The topic's id (or title).
+        topic: String,
+        /// On (`true`) or off.
+        enable: bool,
+    },
     /// Set (`Some`) or unset (`None`) fields; an empty text unsets.
     /// Several fields are one step (the TUI's topic form).
     Fields {
+        /// The topic's id (or title).
         topic: String,
+        /// Each field with its new value (`None`: unset).
         fields: Vec<(TopicField, Option<FieldValue>)>,
     },
     /// Declare a new topic.
     NewTopic {
+        /// The new topic's id.
         id: String,
+        /// Its `subjects` directory, relative to the workspace root.
         subjects: String,
+        /// Its `title`, if any.
         title: Option<String>,
+        /// Its `introduction`, if any.
         introduction: Option<String>,
+        /// Its `description`, if any.
         description: Option<String>,
     },
     /// Remove a topic from every TOML file declaring it (or the chosen one).
-    RemoveTopic { topic: String },
+    RemoveTopic {
+        /// The topic's id (or title).
+        topic: String,
+    },
 }
 
 /// The edits of one file, carried out as one write.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Step {
+    /// The file.
     pub path: PathBuf,
+    /// Its edits, applied in order.
     pub edits: Vec<Edit>,
     /// Why this file (shown to the person).
     pub reason: String,
