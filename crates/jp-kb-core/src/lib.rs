@@ -44,7 +44,9 @@ use internal::{
     tokens, topic, unique, usage,
 };
 
-pub use internal::config::{ConfigError, ConfigWarning, Environment, LoadOptions, Origin};
+pub use internal::config::{
+    ConfigError, ConfigWarning, Environment, LoadOptions, Origin, OverrideError,
+};
 pub use internal::kb::{KnowledgeBase, UnknownTopic};
 pub use internal::learn::Outcome;
 
@@ -72,8 +74,8 @@ pub mod edit {
     #[allow(unused_imports)]
     pub(crate) use crate::internal::edit::*;
     pub use crate::internal::edit::{
-        Applied, ApplyError, Boundaries, Change, Edit, EditError, Journal, JournalError, SaveError,
-        WriteError,
+        Applied, ApplyError, BadEdit, Boundaries, Change, Edit, EditError, Journal, JournalError,
+        SaveError, WriteError,
     };
 
     /// The planner: an [`Intent`] in a [`Workspace`] becomes an [`Answer`]
@@ -82,6 +84,7 @@ pub mod edit {
     pub mod plan {
         pub use crate::internal::config::{FieldKind, TopicField};
         pub use crate::internal::edit::FieldValue;
+        pub use crate::internal::edit::plan::TopicIdError;
         #[allow(unused_imports)]
         pub(crate) use crate::internal::edit::plan::*;
         pub use crate::internal::edit::plan::{

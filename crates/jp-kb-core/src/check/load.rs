@@ -92,7 +92,7 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
             .at(location)
             .hint("fix the path (it is relative to the file that declares it), or remove the entry")
         }
-        ConfigError::Usage(message) => Finding::new(Code::BadArgument, message.clone())
+        ConfigError::Usage(why) => Finding::new(Code::BadArgument, why.to_string())
             .hint("see `jp-kb --help` for the forms --cfg and -k accept"),
     }
 }

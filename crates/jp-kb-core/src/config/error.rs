@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use super::origin::Origin;
+use super::override_error::OverrideError;
 
 /// Why a workspace's configuration cannot be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -95,8 +96,8 @@ pub enum ConfigError {
     },
 
     /// A `--cfg` or `-k` value cannot be used.
-    #[error("{0}")]
-    Usage(String),
+    #[error(transparent)]
+    Usage(OverrideError),
 }
 
 impl ConfigError {

@@ -57,6 +57,19 @@ impl Origin {
         }
     }
 
+    /// The same origin with its file relative to `root` when inside it
+    /// (what a message shows: `.jp/kb.toml:7`).
+    #[must_use]
+    pub fn relative_to(&self, root: &Path) -> Origin {
+        match self {
+            Origin::File { path, line } => Origin::File {
+                path: path.strip_prefix(root).unwrap_or(path).to_path_buf(),
+                line: *line,
+            },
+            other => other.clone(),
+        }
+    }
+
     /// Renders the origin with file paths shown relative to `root` when they
     /// lie inside it (`.jp/config.toml:7`, `--cfg kb.topic.x.learned+=a`).
     pub fn display_relative(&self, root: &Path) -> String {

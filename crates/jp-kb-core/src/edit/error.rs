@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use crate::config::{FieldKind, TopicField};
+
 /// Why an edit could not be computed. Nothing is written when one occurs.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -55,7 +57,7 @@ pub enum EditError {
     },
     /// The edit itself makes no sense (empty id, text for `enable`, …).
     #[error("invalid edit: {0}")]
-    InvalidEdit(String),
+    InvalidEdit(BadEdit),
     /// The file no longer holds what was read when the change was
     /// computed ([`crate::edit::Edit::WholeFile`]); it is left alone.
     #[error("the file changed since it was read; not overwritten")]
@@ -63,6 +65,25 @@ pub enum EditError {
     /// jp-kb could not produce a correct result; the input is untouched.
     #[error("internal error, nothing changed: {0}")]
     Internal(String),
+}
+
+/// What makes an edit senseless, whatever the file holds.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BadEdit {
+    /// The edit names no topic.
+    #[error("the topic id is empty")]
+    EmptyTopicId,
+    /// An addition or removal with nothing to add or remove.
+    #[error("no pattern or slug given")]
+    NothingGiven,
+    /// A list field set or unset as a whole.
+    #[error("`{}` is a list: add or remove its entries", .0.key())]
+    ListField(TopicField),
+    /// A value of the wrong kind for the field (text for `enable`, a flag
+    /// for a text).
+    #[error("`{}` takes {}", .0.key(), if .0.kind() == FieldKind::Flag { "true or false" } else { "text" })]
+    WrongValue(TopicField),
 }
 
 impl From<jp_kb_toml::TomlError> for EditError {

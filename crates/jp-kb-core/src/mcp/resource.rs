@@ -17,7 +17,7 @@ use crate::content::open::{open_subject, os_reason};
 use crate::content::{MAX_RESOURCE_BYTES, looks_binary};
 use crate::subjects::pattern::find_exact;
 use crate::subjects::{Resolution, Subject};
-use crate::topic::TopicState;
+use crate::topic::{TopicError, TopicState};
 
 use super::mime::{mime_type, served_type};
 use super::uri::{parse_subject_uri, subject_uri};
@@ -132,14 +132,18 @@ pub enum ReadError {
         topic: String,
     },
     /// The topic's directory cannot be read.
-    #[error("resource not found: {uri} (topic \"{topic}\" cannot be read: {reason})")]
+    #[error(
+        "resource not found: {uri} (topic \"{topic}\" cannot be read: {})",
+        .reason.as_ref().map(ToString::to_string).unwrap_or_default()
+    )]
     TopicUnreadable {
         /// The URI asked for.
         uri: String,
         /// The topic's id.
         topic: String,
-        /// Why its directory cannot be read.
-        reason: String,
+        /// Why its directory cannot be read, when it is the directory
+        /// itself (not its walk).
+        reason: Option<TopicError>,
     },
     /// The topic has no such subject.
     #[error("resource not found: {uri} (topic \"{topic}\" has no subject \"{slug}\")")]
@@ -272,10 +276,6 @@ fn resolution_of<'a>(state: &'a TopicState, uri: &str) -> Result<&'a Resolution,
         .ok_or_else(|| ReadError::TopicUnreadable {
             uri: uri.to_owned(),
             topic: state.id().to_owned(),
-            reason: state
-                .dir
-                .as_ref()
-                .err()
-                .map_or_else(String::new, ToString::to_string),
+            reason: state.dir.as_ref().err().cloned(),
         })
 }

@@ -5,7 +5,11 @@
 //! ([`Alternative`], each with a [`AlternativeKind`] to pick it by, never
 //! a position).
 
-use super::Plan;
+use crate::config::{Origin, TopicField};
+use crate::topic::TopicError;
+
+use super::topic_id::TopicIdError;
+use super::{List, Plan};
 
 /// Why the planner will not make a change.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,30 +47,56 @@ pub enum Refusal {
         dir: String,
     },
     /// A title or introduction with a line break.
-    #[error("{field} must be a single line")]
+    #[error("{} must be a single line", .field.key())]
     MultiLine {
-        /// The field's key.
-        field: &'static str,
+        /// The field.
+        field: TopicField,
     },
     /// A new topic's id is not usable.
-    #[error("{0}")]
-    InvalidTopicId(String),
+    #[error(transparent)]
+    InvalidTopicId(TopicIdError),
     /// A new topic's id is taken.
     #[error("topic `{topic}` already exists (declared at {declared})")]
     TopicExists {
         /// The topic's id.
         topic: String,
-        /// Where it is declared (file and line).
-        declared: String,
+        /// Where it is declared: the file (relative to the workspace root
+        /// when inside it) and line.
+        declared: Origin,
     },
+    /// A new `subjects` value is empty.
+    #[error("the subjects directory is required")]
+    SubjectsRequired,
     /// A `subjects` value that is absolute, leaves the workspace, or is
     /// not a directory.
-    #[error("{0}")]
-    Subjects(String),
+    #[error(transparent)]
+    Subjects(TopicError),
     /// An entry that no TOML file jp-kb can edit holds (`--cfg`, `-k`, a
-    /// JSON layer).
-    #[error("{0}")]
-    NotEditable(String),
+    /// JSON or YAML layer).
+    #[error(
+        "`{entry}` in kb.topic.{topic}.{} comes from {}, not from a TOML file jp-kb can edit; drop that argument or edit that file",
+        .list.key(),
+        joined(.origins)
+    )]
+    NotEditable {
+        /// The topic's id.
+        topic: String,
+        /// The list holding the entry.
+        list: List,
+        /// The entry.
+        entry: String,
+        /// Where it is set (files relative to the workspace root when
+        /// inside it).
+        origins: Vec<Origin>,
+    },
+}
+
+fn joined(origins: &[Origin]) -> String {
+    origins
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn known_topics(known: &[String]) -> String {

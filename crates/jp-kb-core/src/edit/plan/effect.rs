@@ -206,9 +206,10 @@ pub enum Confirm {
         /// The budget.
         budget: usize,
     },
-    /// The first `kb` table goes into a file JP loads (shown path): today's
-    /// JP refuses to start with it (contract §2, check KB120).
-    KbInJpFile(String),
+    /// The first `kb` table goes into a file JP loads (its path, relative
+    /// to the workspace root when inside it): today's JP refuses to start
+    /// with it (contract §2, check KB120).
+    KbInJpFile(PathBuf),
 }
 
 impl fmt::Display for Confirm {
@@ -239,7 +240,8 @@ impl fmt::Display for Confirm {
             }
             Confirm::KbInJpFile(file) => write!(
                 f,
-                "puts a `kb` table into {file}, which JP loads: today's JP refuses to start with it (`jp-kb migrate` moves it to a kb.toml)"
+                "puts a `kb` table into {}, which JP loads: today's JP refuses to start with it (`jp-kb migrate` moves it to a kb.toml)",
+                file.display()
             ),
         }
     }

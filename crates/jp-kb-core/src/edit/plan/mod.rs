@@ -22,6 +22,7 @@ mod lists;
 mod planned;
 #[cfg(test)]
 mod tests;
+mod topic_id;
 mod topics;
 
 use std::path::{Path, PathBuf};
@@ -37,7 +38,7 @@ pub use counting::Counting;
 pub use effect::{Confirm, NoTokens, TokenChange, TokenSource, ViewChange};
 pub use list::{List, list_edit};
 pub use planned::planned;
-pub use topics::{TopicIdError, check_topic_id, is_valid_topic_id};
+pub use topic_id::{TopicIdError, check_topic_id, is_valid_topic_id};
 
 /// The `<knowledge>` section's token budget a plan is measured against
 /// unless the caller gives another (`check`'s KB112 uses the same).
@@ -431,8 +432,7 @@ fn guard_jp_files(kb: &KnowledgeBase, answer: Answer) -> Answer {
             if layers::jp_loads(&kb.loaded, &step.path)
                 && !layers::holds_topics(&kb.loaded, &step.path)
             {
-                let shown = kb.display_path(&step.path).display().to_string();
-                let reason = Confirm::KbInJpFile(shown);
+                let reason = Confirm::KbInJpFile(kb.display_path(&step.path));
                 plan.notes.push(format!("this change {reason}"));
                 plan.confirm.push(reason);
             }
