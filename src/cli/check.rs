@@ -50,6 +50,7 @@ pub fn run(
             .findings
             .extend(client_findings(env, options, client)?);
     }
+    jp_kb::hints::with_commands(&mut report);
     let text = if args.json {
         render_json_lines(&report)
     } else {

@@ -188,10 +188,11 @@ pub fn sync(kb: &KnowledgeBase, args: &SyncArgs) -> Result<ExitCode, CliError> {
 /// After an edit: keeps the generated files current (prints what it did).
 pub fn after_write(before: &KnowledgeBase, after: &KnowledgeBase) {
     for line in after_edit(before, after) {
-        if line.starts_with("warning:") {
-            eprintln!("{line}");
+        let text = jp_kb::hints::synced(&line);
+        if line.is_warning() {
+            eprintln!("{text}");
         } else {
-            println!("{line}");
+            println!("{text}");
         }
     }
 }

@@ -117,7 +117,11 @@ impl EditContext<'_> {
                 print_human(&format!("{shown}: {}", escape_name(&saved.applied.summary)));
             }
         }
-        for note in &plan.notes {
+        for note in plan
+            .notes
+            .iter()
+            .chain(&jp_kb::hints::unasked(&plan.confirm))
+        {
             warn(&escape_name(note));
         }
         if changed_any {
@@ -142,7 +146,8 @@ impl EditContext<'_> {
         match KnowledgeBase::load(self.env, self.options) {
             Ok(after) => super::connect::after_write(&self.kb, &after),
             Err(e) => eprintln!(
-                "warning: the generated client files were not updated: the configuration no longer loads: {e}"
+                "warning: the generated client files were not updated: the configuration no longer loads: {}",
+                jp_kb::hints::config_error(&e)
             ),
         }
     }
@@ -153,7 +158,10 @@ impl EditContext<'_> {
         let kb = match KnowledgeBase::load(self.env, self.options) {
             Ok(kb) => kb,
             Err(e) => {
-                warn(&format!("the configuration no longer loads: {e}"));
+                warn(&format!(
+                    "the configuration no longer loads: {}",
+                    jp_kb::hints::config_error(&e)
+                ));
                 return;
             }
         };

@@ -234,7 +234,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         }
         let kb = KnowledgeBase::load(&env, &plain).map_err(|e| {
             CliError::runtime(format!(
-                "the configuration does not load, so nothing is written: {e}\n(fix it first; `jp-kb check` shows where)"
+                "the configuration does not load, so nothing is written: {}\n(fix it first; `jp-kb check` shows where)",
+                jp_kb::hints::config_error(&e)
             ))
         })?;
         output::print_config_warnings(&kb);
@@ -300,6 +301,6 @@ fn config_error(err: &ConfigError) -> CliError {
     if err.is_usage() {
         CliError::usage(err.to_string())
     } else {
-        CliError::runtime(err.to_string())
+        CliError::runtime(jp_kb::hints::config_error(err))
     }
 }

@@ -120,7 +120,7 @@ pub fn reconfirm(choice: &mut Choice) {
     } else {
         plan.confirm
             .iter()
-            .map(|c| format!("This change {c}."))
+            .map(|c| format!("This change {}.", crate::hints::confirm(c)))
             .collect()
     };
 }

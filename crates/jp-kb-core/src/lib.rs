@@ -58,7 +58,7 @@ pub mod check {
     #[allow(unused_imports)]
     pub(crate) use crate::internal::check::*;
     pub use crate::internal::check::{
-        CheckReport, Code, Finding, Severity, Thresholds, check, check_knowledge_base,
+        CheckReport, Code, Finding, Remedy, Severity, Thresholds, check, check_knowledge_base,
     };
 }
 

@@ -65,7 +65,8 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
             );
         }
         Err(e) => eprintln!(
-            "jp-kb mcp: serving on stdio, but the knowledge base is unavailable until this is fixed: {e}"
+            "jp-kb mcp: serving on stdio, but the knowledge base is unavailable until this is fixed: {}",
+            jp_kb::hints::config_error(&e)
         ),
     }
     let runtime = tokio::runtime::Builder::new_current_thread()

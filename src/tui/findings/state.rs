@@ -77,10 +77,13 @@ pub fn compute(
     options: &LoadOptions,
 ) -> CheckReport {
     let thresholds = tui_thresholds();
-    match kb {
+    let mut report = match kb {
         Some(kb) => check_knowledge_base(kb, &thresholds),
         None => check(env, options, &thresholds),
-    }
+    };
+    // The hints `jp-kb check` prints, commands included.
+    crate::hints::with_commands(&mut report);
+    report
 }
 
 #[cfg(test)]

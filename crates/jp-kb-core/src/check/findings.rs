@@ -5,6 +5,8 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
+use super::remedy::Remedy;
+
 /// How bad a finding is. Errors make `jp-kb check` exit 1; warnings only
 /// with `--deny-warnings`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -133,8 +135,11 @@ pub struct Finding {
     pub topic: Option<String>,
     /// The subject's slug.
     pub subject: Option<String>,
-    /// How to fix it.
+    /// How to fix it, in plain words.
     pub hint: Option<String>,
+    /// The action the hint names, when a front end may word it as one of
+    /// its commands (the hint holds its [`Remedy::phrase`]).
+    pub remedy: Option<Remedy>,
     /// The byte range of `file` the finding points at (for rendering).
     pub span: Option<Range<usize>>,
 }
@@ -153,6 +158,7 @@ impl Finding {
             topic: None,
             subject: None,
             hint: None,
+            remedy: None,
             span: None,
         }
     }
@@ -175,6 +181,15 @@ impl Finding {
     #[must_use]
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// With `remedy` as (part of) its hint: `hint` is given the remedy's
+    /// phrase and returns the whole hint.
+    #[must_use]
+    pub fn remedy(mut self, remedy: Remedy, hint: impl FnOnce(&str) -> String) -> Self {
+        self.hint = Some(hint(&remedy.phrase()));
+        self.remedy = Some(remedy);
         self
     }
 

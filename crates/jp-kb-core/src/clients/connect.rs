@@ -363,7 +363,7 @@ pub fn plan(
                 layer.notes.push(
                     "JP's user-workspace layer is not known here (no `.jp/.id` yet, or no data \
                      directory): JP run inside the workspace works; for `jp -w DIR` from \
-                     elsewhere, run `jp-kb connect jp` again once JP has made `.jp/.id`"
+                     elsewhere, set up JP again once JP has made `.jp/.id`"
                         .to_owned(),
                 );
             }
@@ -384,7 +384,7 @@ fn import_note(rel: &str, texts: &Texts) -> Option<String> {
     (!imports.is_empty()).then(|| {
         format!(
             "{rel}: wrote {} as code so that Claude Code does not import the files they name \
-             (`jp-kb prompt --client claude-code` shows what arrives)",
+             (the section as Claude Code receives it shows what arrives)",
             imports.join(", ")
         )
     })

@@ -10,9 +10,10 @@ use super::override_error::OverrideError;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
-    /// No `.jp/` directory from `start` upwards.
+    /// No `.jp/` directory from `start` upwards. (A front end adds how it
+    /// names another workspace or creates one.)
     #[error(
-        "no JP workspace found from {start} upwards (a workspace is a directory containing `.jp/`); pass --workspace DIR, or run `jp-kb init`"
+        "no JP workspace found from {start} upwards (a workspace is a directory containing `.jp/`)"
     )]
     NoWorkspace {
         /// The directory the search started from.

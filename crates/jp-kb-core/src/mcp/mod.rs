@@ -13,9 +13,7 @@ pub mod search;
 pub mod tool;
 pub mod uri;
 
-pub use instructions::{
-    InstructionsMode, ModeError, instructions, knowledge_menu, unavailable_text,
-};
+pub use instructions::{InstructionsMode, ModeError, instructions, knowledge_menu};
 pub use resource::{
     Body, ReadError, ResourceContent, ResourceEntry, list_resources, read_resource,
 };

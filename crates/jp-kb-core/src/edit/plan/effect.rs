@@ -240,7 +240,7 @@ impl fmt::Display for Confirm {
             }
             Confirm::KbInJpFile(file) => write!(
                 f,
-                "puts a `kb` table into {}, which JP loads: today's JP refuses to start with it (`jp-kb migrate` moves it to a kb.toml)",
+                "puts a `kb` table into {}, which JP loads: today's JP refuses to start with it",
                 file.display()
             ),
         }

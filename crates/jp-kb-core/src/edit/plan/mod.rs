@@ -424,17 +424,18 @@ pub fn plan(ws: &Workspace<'_>, intent: &Intent) -> Answer {
 }
 
 /// A plan that puts the first `kb` table into a file JP loads breaks
-/// today's JP: it says so (a note for the CLI) and asks first (the TUI).
-/// Files that already hold topics are KB120's business, not each edit's.
+/// today's JP: it asks first ([`Confirm::KbInJpFile`]; a front end that
+/// carries plans out without asking says it, with its own way to move
+/// the table). Files that already hold topics are KB120's business, not
+/// each edit's.
 fn guard_jp_files(kb: &KnowledgeBase, answer: Answer) -> Answer {
     let guard = |mut plan: Plan| {
         for step in &plan.steps {
             if layers::jp_loads(&kb.loaded, &step.path)
                 && !layers::holds_topics(&kb.loaded, &step.path)
             {
-                let reason = Confirm::KbInJpFile(kb.display_path(&step.path));
-                plan.notes.push(format!("this change {reason}"));
-                plan.confirm.push(reason);
+                plan.confirm
+                    .push(Confirm::KbInJpFile(kb.display_path(&step.path)));
             }
         }
         plan
