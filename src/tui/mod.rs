@@ -48,6 +48,7 @@ pub mod preview_search;
 pub mod prompt;
 pub mod read_worker;
 pub mod readonly;
+pub mod reads;
 pub mod search;
 pub mod selection;
 pub mod terminal;
