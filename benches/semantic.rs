@@ -160,10 +160,7 @@ fn speed(ws: &Path, model: &Path) {
 /// processes above left them (they share this environment).
 fn open(ws: &Path, model: &Path) -> (KnowledgeBase, Searcher, Semantic) {
     let env = Environment::workspace_only(ws);
-    let options = LoadOptions {
-        workspace: Some(ws.to_owned()),
-        ..LoadOptions::default()
-    };
+    let options = LoadOptions::default().workspace(ws);
     let kb = KnowledgeBase::load(&env, &options).unwrap();
     let dir = index_dir(kb.root());
     let searcher = Searcher::open_in(dir.clone());

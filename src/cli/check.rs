@@ -41,17 +41,16 @@ pub fn run(
     options: &LoadOptions,
     args: &CheckArgs,
 ) -> Result<ExitCode, CliError> {
-    let thresholds = Thresholds {
-        max_subject_tokens: args.max_subject_tokens,
-        max_prompt_tokens: args.max_prompt_tokens,
-        content_scan_limit: None,
-    };
+    let thresholds = Thresholds::default()
+        .max_subject_tokens(args.max_subject_tokens)
+        .max_prompt_tokens(args.max_prompt_tokens);
     let mut report = check(env, options, &thresholds);
     if let Some(client) = &args.client {
         report
             .findings
             .extend(client_findings(env, options, client)?);
     }
+    jp_kb::hints::with_commands(&mut report);
     let text = if args.json {
         render_json_lines(&report)
     } else {
@@ -100,8 +99,5 @@ fn client_findings(
 /// anything (<https://no-color.org>).
 fn human_style() -> HumanStyle {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    HumanStyle {
-        color: !no_color && std::io::stdout().is_terminal(),
-        ..HumanStyle::default()
-    }
+    HumanStyle::default().color(!no_color && std::io::stdout().is_terminal())
 }

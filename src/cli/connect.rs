@@ -101,6 +101,8 @@ pub fn connect(kb: &KnowledgeBase, args: &ConnectArgs) -> Result<ExitCode, CliEr
             (Part::Generated, _) => "created (generated)",
             (Part::Entry, false) => "created",
             (Part::Entry, true) => "updated, every other byte kept",
+            // A kind of file newer than this CLI.
+            _ => "written",
         };
         println!("{}: {what}", shown(kb, write));
     }
@@ -167,6 +169,8 @@ pub fn sync(kb: &KnowledgeBase, args: &SyncArgs) -> Result<ExitCode, CliError> {
                     }
                     (Part::Entry, Some(_)) =>
                         "jp-kb's entry differed; rewritten, every other byte kept",
+                    // A kind of file newer than this CLI.
+                    (_, Some(_)) => "differed; rewritten",
                 }
             );
         }
@@ -184,10 +188,11 @@ pub fn sync(kb: &KnowledgeBase, args: &SyncArgs) -> Result<ExitCode, CliError> {
 /// After an edit: keeps the generated files current (prints what it did).
 pub fn after_write(before: &KnowledgeBase, after: &KnowledgeBase) {
     for line in after_edit(before, after) {
-        if line.starts_with("warning:") {
-            eprintln!("{line}");
+        let text = jp_kb::hints::synced(&line);
+        if line.is_warning() {
+            eprintln!("{text}");
         } else {
-            println!("{line}");
+            println!("{text}");
         }
     }
 }

@@ -87,6 +87,10 @@ impl EditContext<'_> {
                     _ => Err(CliError::runtime(glob_refusal(&question, intent))),
                 }
             }
+            // An answer newer than this CLI: named, never guessed at.
+            other => Err(CliError::runtime(format!(
+                "the planner gave an answer this command cannot carry out: {other:?}"
+            ))),
         }
     }
 
@@ -113,7 +117,11 @@ impl EditContext<'_> {
                 print_human(&format!("{shown}: {}", escape_name(&saved.applied.summary)));
             }
         }
-        for note in &plan.notes {
+        for note in plan
+            .notes
+            .iter()
+            .chain(&jp_kb::hints::unasked(&plan.confirm))
+        {
             warn(&escape_name(note));
         }
         if changed_any {
@@ -138,7 +146,8 @@ impl EditContext<'_> {
         match KnowledgeBase::load(self.env, self.options) {
             Ok(after) => super::connect::after_write(&self.kb, &after),
             Err(e) => eprintln!(
-                "warning: the generated client files were not updated: the configuration no longer loads: {e}"
+                "warning: the generated client files were not updated: the configuration no longer loads: {}",
+                jp_kb::hints::config_error(&e)
             ),
         }
     }
@@ -149,7 +158,10 @@ impl EditContext<'_> {
         let kb = match KnowledgeBase::load(self.env, self.options) {
             Ok(kb) => kb,
             Err(e) => {
-                warn(&format!("the configuration no longer loads: {e}"));
+                warn(&format!(
+                    "the configuration no longer loads: {}",
+                    jp_kb::hints::config_error(&e)
+                ));
                 return;
             }
         };

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use jp_kb_core::{KnowledgeBase, Outcome};
+use jp_kb_core::KnowledgeBase;
 
 use super::output::{CliError, print_text, print_topic_warnings};
 
@@ -22,16 +22,13 @@ pub fn run(kb: &KnowledgeBase, args: &LearnArgs) -> Result<ExitCode, CliError> {
         print_topic_warnings(kb, state);
     }
     let patterns = (!args.patterns.is_empty()).then_some(args.patterns.as_slice());
-    match kb.learn(&args.topic, patterns) {
-        Outcome::Success(text) => {
-            print_text(&text);
-            Ok(ExitCode::SUCCESS)
-        }
+    let outcome = kb.learn(&args.topic, patterns);
+    if outcome.is_error() {
         // The tool's own error text, unprefixed: it is what the assistant
         // (and an MCP client) would see.
-        Outcome::Error(message) => {
-            eprintln!("{message}");
-            Ok(ExitCode::from(1))
-        }
+        eprintln!("{}", outcome.text());
+        return Ok(ExitCode::from(1));
     }
+    print_text(outcome.text());
+    Ok(ExitCode::SUCCESS)
 }

@@ -78,6 +78,24 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// What the global options add to loading: `--workspace`, then every
+    /// `--cfg` and `-k` in order.
+    pub fn load_options(&self) -> LoadOptions {
+        let options = self.workspace_options();
+        let options = self.cfg.iter().fold(options, LoadOptions::cfg);
+        self.knowledge.iter().fold(options, LoadOptions::knowledge)
+    }
+
+    /// `--workspace` alone, without this command line's overrides.
+    pub fn workspace_options(&self) -> LoadOptions {
+        match &self.workspace {
+            Some(dir) => LoadOptions::default().workspace(dir),
+            None => LoadOptions::default(),
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List topics, or the subjects of one topic with their states and sizes.
@@ -196,11 +214,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     }
     let env = Environment::from_process()
         .map_err(|e| CliError::runtime(format!("cannot read the current directory: {e}")))?;
-    let options = LoadOptions {
-        workspace: cli.workspace.clone(),
-        cfg: cli.cfg.clone(),
-        knowledge: cli.knowledge.clone(),
-    };
+    let options = cli.load_options();
     // `check` reports a configuration that does not load as a finding.
     if let Command::Check(args) = &cli.command {
         return check::run(&env, &options, args);
@@ -212,10 +226,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         // A broken configuration would generate a wrong section: refuse.
         // Generated files hold the workspace's configuration, never this
         // command line's --cfg/-k overrides.
-        let plain = LoadOptions {
-            workspace: options.workspace.clone(),
-            ..LoadOptions::default()
-        };
+        let plain = cli.workspace_options();
         if !options.cfg.is_empty() || !options.knowledge.is_empty() {
             eprintln!(
                 "note: --cfg and -k are ignored: generated files hold the workspace's configuration"
@@ -223,7 +234,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         }
         let kb = KnowledgeBase::load(&env, &plain).map_err(|e| {
             CliError::runtime(format!(
-                "the configuration does not load, so nothing is written: {e}\n(fix it first; `jp-kb check` shows where)"
+                "the configuration does not load, so nothing is written: {}\n(fix it first; `jp-kb check` shows where)",
+                jp_kb::hints::config_error(&e)
             ))
         })?;
         output::print_config_warnings(&kb);
@@ -289,6 +301,6 @@ fn config_error(err: &ConfigError) -> CliError {
     if err.is_usage() {
         CliError::usage(err.to_string())
     } else {
-        CliError::runtime(err.to_string())
+        CliError::runtime(jp_kb::hints::config_error(err))
     }
 }

@@ -4,7 +4,6 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb::tui::StartOptions;
-use jp_kb_core::internal::config::LoadOptions;
 
 use super::{Cli, CliError};
 
@@ -20,11 +19,7 @@ pub struct TuiArgs {
 
 pub fn run(cli: &Cli, args: &TuiArgs) -> Result<ExitCode, CliError> {
     let start = StartOptions {
-        load: LoadOptions {
-            workspace: cli.workspace.clone(),
-            cfg: cli.cfg.clone(),
-            knowledge: cli.knowledge.clone(),
-        },
+        load: cli.load_options(),
         demo: args.demo,
         read_only: args.read_only,
     };

@@ -111,9 +111,7 @@ impl ClientPrompt {
                     .as_ref()
                     .map(|f| format!(" ({})", f.display()))
                     .unwrap_or_default();
-                let hint = finding
-                    .hint
-                    .as_ref()
+                let hint = crate::hints::finding_hint(&finding)
                     .map(|h| format!("; {h}"))
                     .unwrap_or_default();
                 notes.push(format!("warning: {}{place}{hint}", finding.message));

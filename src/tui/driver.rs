@@ -254,7 +254,7 @@ impl Driver {
         let kb = match KnowledgeBase::load_watched(&self.env, &self.options, &self.walks) {
             Ok(kb) => kb,
             Err(e) => {
-                let message = relative_error(&self.options, &e.to_string());
+                let message = relative_error(&self.options, &crate::hints::config_error(&e));
                 let outcome = LoadOutcome {
                     result: Err(message),
                     changed: Vec::new(),
@@ -357,7 +357,7 @@ impl Driver {
         match &outcome.result {
             Ok(after) => jp_kb_core::internal::clients::sync::after_edit(&before.kb, &after.kb)
                 .iter()
-                .map(|line| format!(" · {line}"))
+                .map(|line| format!(" · {}", crate::hints::synced(line)))
                 .collect::<Vec<_>>()
                 .concat(),
             Err(_) => String::new(),

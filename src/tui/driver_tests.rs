@@ -17,10 +17,7 @@ fn workspace() -> (tempfile::TempDir, Driver) {
     )
     .unwrap();
     let env = Environment::workspace_only(dir.path());
-    let options = LoadOptions {
-        workspace: Some(dir.path().to_path_buf()),
-        ..LoadOptions::default()
-    };
+    let options = LoadOptions::default().workspace(dir.path());
     (dir, Driver::new(env, options))
 }
 
@@ -35,7 +32,7 @@ fn a_background_load_always_arrives_in_the_state() {
     let mut app = App::new(Theme { color: false }, (80, 24));
     let first = driver.load(Vec::new());
     driver.dispatch(&mut app, first);
-    let before = app.model.as_ref().map(|m| m.generation);
+    let before = app.model().map(|m| m.generation);
     assert!(before.is_some());
     let subjects = dir.path().join(".jp/kb/p");
     for n in 0..5 {
@@ -54,8 +51,8 @@ fn a_background_load_always_arrives_in_the_state() {
         }
         assert!(std::time::Instant::now() < deadline, "shows {shown}");
     }
-    assert_ne!(app.model.as_ref().map(|m| m.generation), before);
-    assert!(app.load_error.is_none());
+    assert_ne!(app.model().map(|m| m.generation), before);
+    assert!(app.load_error().is_none());
 }
 
 #[test]
@@ -124,7 +121,7 @@ fn token_counts_arrive_from_their_worker_as_an_event() {
     let mut app = App::new(Theme { color: false }, (80, 24));
     let first = driver.load(Vec::new());
     driver.dispatch(&mut app, first);
-    let counted = |app: &App| app.cache.tokens.len();
+    let counted = |app: &App| app.cache().tokens.len();
     assert_eq!(counted(&app), 0, "counted during the key");
     let event = rx.recv_timeout(Duration::from_secs(30)).unwrap();
     assert!(
@@ -176,12 +173,12 @@ fn the_shown_load_gets_its_prompt_when_an_older_load_arrives_late() {
     let stale = driver.loader().load(Vec::new(), early);
     driver.dispatch(&mut app, fresh);
     driver.dispatch(&mut app, stale);
-    let shown = app.model.as_ref().map(|m| m.generation);
+    let shown = app.model().map(|m| m.generation);
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while !app.model.as_ref().is_some_and(|m| m.prompt_ready) {
+    while !app.model().is_some_and(|m| m.prompt_ready) {
         let event = rx.recv_timeout(Duration::from_secs(30)).unwrap();
         driver.dispatch(&mut app, event);
         assert!(std::time::Instant::now() < deadline);
     }
-    assert_eq!(app.model.as_ref().map(|m| m.generation), shown);
+    assert_eq!(app.model().map(|m| m.generation), shown);
 }

@@ -78,15 +78,7 @@ mod tests {
     use jp_kb_core::internal::edit::plan::Step;
 
     fn plan(path: &std::path::Path, edits: Vec<Edit>) -> Plan {
-        Plan {
-            steps: vec![Step {
-                path: path.to_path_buf(),
-                edits,
-                reason: String::new(),
-                declare: false,
-            }],
-            ..Plan::default()
-        }
+        Plan::new(vec![Step::new(path.to_path_buf(), edits, "")])
     }
 
     fn journal(dir: &tempfile::TempDir) -> Journal {

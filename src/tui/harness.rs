@@ -203,10 +203,7 @@ impl Harness {
 /// A driver for the workspace at `root`, with no user configuration.
 fn driver_for(root: &Path) -> Driver {
     let env = Environment::workspace_only(root);
-    let options = LoadOptions {
-        workspace: Some(root.to_path_buf()),
-        ..LoadOptions::default()
-    };
+    let options = LoadOptions::default().workspace(root);
     Driver::new(env, options)
 }
 

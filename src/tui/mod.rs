@@ -48,6 +48,7 @@ pub mod preview_search;
 pub mod prompt;
 pub mod read_worker;
 pub mod readonly;
+pub mod reads;
 pub mod search;
 pub mod selection;
 pub mod terminal;
@@ -90,10 +91,7 @@ pub fn run(start: StartOptions) -> Result<(), String> {
         let root: PathBuf = dir.path().to_path_buf();
         let banner = crate::tui::demo::banner(start.demo, &env.cwd);
         let env = Environment::workspace_only(root.clone());
-        let options = LoadOptions {
-            workspace: Some(root),
-            ..start.load
-        };
+        let options = start.load.workspace(root);
         demo_dir = Some(dir);
         (env, options, Some(banner))
     } else {

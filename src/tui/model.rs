@@ -73,7 +73,8 @@ impl Model {
         options: &LoadOptions,
         walks: &Arc<WatchedWalks>,
     ) -> Result<Self, String> {
-        let kb = KnowledgeBase::load_watched(env, options, walks).map_err(|e| e.to_string())?;
+        let kb = KnowledgeBase::load_watched(env, options, walks)
+            .map_err(|e| crate::hints::config_error(&e))?;
         Ok(Self::from_kb(kb))
     }
 

@@ -27,7 +27,11 @@ pub fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    for note in &plan.notes {
+    for note in plan
+        .notes
+        .iter()
+        .chain(&crate::hints::unasked(&plan.confirm))
+    {
         // Shown now; the save's summary replaces it when it lands.
         app.set_status(format!("note: {note}"), false);
     }

@@ -17,7 +17,6 @@ use super::pane::Focus;
 use super::pane::Tab;
 use super::tree::RowKind;
 use jp_kb_core::internal::display::clean_name;
-use jp_kb_core::internal::learn::Outcome;
 
 /// The most bytes of text one OSC 52 sequence carries through tmux:
 /// tmux (3.3a, measured) drops a sequence whose body (`52;c;` and the
@@ -134,9 +133,7 @@ fn selected_slug(app: &App) -> Option<String> {
 }
 
 fn learn_output(app: &App) -> Option<String> {
-    match app.cache.learn.get(&app.learn_key()?)? {
-        Outcome::Success(out) | Outcome::Error(out) => Some(out.clone()),
-    }
+    Some(app.cache.learn.get(&app.learn_key()?)?.text().to_owned())
 }
 
 fn config_text(app: &App) -> Option<String> {

@@ -163,7 +163,9 @@ fn header(app: &App, key: HeaderKey) -> Option<Header> {
     let what = match plans::ask(app, &intent)? {
         Answer::Do(plan) => HeaderWhat::Plan(Box::new(plan)),
         Answer::Choose(_) => HeaderWhat::Asks,
-        Answer::Nothing(_) | Answer::Refuse(_) => return None,
+        // Nothing, a refusal, or an answer newer than this TUI: no cost
+        // to show.
+        _ => return None,
     };
     Some(Header { key, label, what })
 }

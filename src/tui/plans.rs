@@ -58,6 +58,10 @@ pub fn propose(answer: Option<Answer>) -> Proposal {
         }),
         Some(Answer::Nothing(why)) => Proposal::Note(format!("nothing changed: {why}")),
         Some(Answer::Refuse(why)) => Proposal::Refuse(refusal(&why)),
+        // An answer newer than this TUI: named, never guessed at.
+        Some(other) => Proposal::Refuse(format!(
+            "the planner gave an answer this TUI cannot carry out: {other:?}"
+        )),
     }
 }
 
@@ -116,7 +120,7 @@ pub fn reconfirm(choice: &mut Choice) {
     } else {
         plan.confirm
             .iter()
-            .map(|c| format!("This change {c}."))
+            .map(|c| format!("This change {}.", crate::hints::confirm(c)))
             .collect()
     };
 }

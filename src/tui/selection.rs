@@ -158,6 +158,8 @@ pub fn toggle_intent(
     let on = |i: usize| match list {
         List::Learned => res.is_learned(i),
         List::Disabled => res.is_disabled(i),
+        // The TUI's keys toggle only the two lists above.
+        _ => false,
     };
     let slug = |&i: &usize| res.subjects()[i].slug().to_owned();
     if indices.iter().all(|&i| on(i)) {

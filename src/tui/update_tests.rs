@@ -26,20 +26,20 @@ fn key(ch: char) -> Command {
 fn focus_and_tabs_cycle() {
     let mut app = app();
     run(&mut app, vec![Command::FocusNext, Command::FocusNext]);
-    assert_eq!(app.focus, Focus::Preview);
+    assert_eq!(app.focused(), Focus::Preview);
     run(&mut app, vec![Command::FocusNext]);
-    assert_eq!(app.focus, Focus::Topics);
+    assert_eq!(app.focused(), Focus::Topics);
     run(&mut app, vec![Command::FocusPrev]);
-    assert_eq!(app.focus, Focus::Preview);
+    assert_eq!(app.focused(), Focus::Preview);
     run(
         &mut app,
         vec![Command::SelectTab(Tab::Config), Command::NextTab],
     );
-    assert_eq!(app.preview.tab, Tab::Findings);
+    assert_eq!(app.preview_tab(), Tab::Findings);
     run(&mut app, vec![Command::NextTab]);
-    assert_eq!(app.preview.tab, Tab::Subject);
+    assert_eq!(app.preview_tab(), Tab::Subject);
     run(&mut app, vec![Command::PrevTab]);
-    assert_eq!(app.preview.tab, Tab::Findings);
+    assert_eq!(app.preview_tab(), Tab::Findings);
 }
 
 #[test]
@@ -50,17 +50,17 @@ fn preview_scrolls_and_tab_change_resets_scroll() {
         &mut app,
         vec![Command::MoveDown, Command::MoveDown, Command::PageDown],
     );
-    assert!(app.preview.scroll > 2, "{}", app.preview.scroll);
+    assert!(app.preview_scroll() > 2, "{}", app.preview_scroll());
     run(&mut app, vec![Command::MoveUp]);
-    let before = app.preview.scroll;
+    let before = app.preview_scroll();
     run(&mut app, vec![Command::Top]);
-    assert_eq!(app.preview.scroll, 0);
+    assert_eq!(app.preview_scroll(), 0);
     assert!(before > 0);
     run(
         &mut app,
         vec![Command::PageDown, Command::SelectTab(Tab::Prompt)],
     );
-    assert_eq!(app.preview.scroll, 0);
+    assert_eq!(app.preview_scroll(), 0);
 }
 
 #[test]
@@ -70,25 +70,25 @@ fn help_opens_scrolls_and_closes() {
         &mut app,
         vec![Command::ToggleHelp, Command::MoveDown, Command::MoveDown],
     );
-    assert!(matches!(app.mode, Mode::Help));
-    assert_eq!(app.help_scroll, 2);
+    assert!(matches!(app.mode(), Mode::Help));
+    assert_eq!(app.help_offset(), 2);
     // Keys of the main screen do nothing under the overlay.
     assert!(run(&mut app, vec![Command::ToggleLearned]).is_empty());
     run(&mut app, vec![Command::Cancel]);
-    assert!(matches!(app.mode, Mode::Normal));
+    assert!(matches!(app.mode(), Mode::Normal));
 }
 
 #[test]
 fn filter_types_live_and_escape_clears() {
     let mut app = app();
     run(&mut app, vec![Command::OpenFilter, key('m'), key('j')]);
-    assert_eq!(app.subjects.filter, "mj");
-    assert_eq!(app.focus, Focus::Subjects);
+    assert_eq!(app.subject_filter(), "mj");
+    assert_eq!(app.focused(), Focus::Subjects);
     run(&mut app, vec![Command::Confirm]);
-    assert!(matches!(app.mode, Mode::Normal));
-    assert_eq!(app.subjects.filter, "mj");
+    assert!(matches!(app.mode(), Mode::Normal));
+    assert_eq!(app.subject_filter(), "mj");
     run(&mut app, vec![Command::OpenFilter, Command::Cancel]);
-    assert_eq!(app.subjects.filter, "");
+    assert_eq!(app.subject_filter(), "");
 }
 
 #[test]
@@ -97,20 +97,16 @@ fn quit_from_every_mode() {
         let mut app = app();
         let effects = run(&mut app, vec![open, Command::Quit]);
         assert_eq!(effects, vec![Effect::Quit]);
-        assert!(app.quit);
+        assert!(app.quits());
     }
 }
 
 fn plan(file: &str, edit: Edit) -> jp_kb_core::internal::edit::plan::Plan {
-    jp_kb_core::internal::edit::plan::Plan {
-        steps: vec![jp_kb_core::internal::edit::plan::Step {
-            path: PathBuf::from(file),
-            edits: vec![edit],
-            reason: String::new(),
-            declare: false,
-        }],
-        ..Default::default()
-    }
+    jp_kb_core::internal::edit::plan::Plan::new(vec![jp_kb_core::internal::edit::plan::Step::new(
+        PathBuf::from(file),
+        vec![edit],
+        "",
+    )])
 }
 
 fn choice() -> Choice {
@@ -146,7 +142,7 @@ fn a_choice_returns_the_chosen_plan_as_effects() {
             }
         )))]
     );
-    assert!(matches!(app.mode, Mode::Normal));
+    assert!(matches!(app.mode(), Mode::Normal));
 }
 
 #[test]
@@ -155,8 +151,8 @@ fn read_only_refuses_edits_and_undo() {
     app.load_error = Some(".jp/config.toml:3:1: invalid TOML".into());
     app.mode = Mode::Choice(choice());
     assert!(run(&mut app, vec![Command::Choose(1)]).is_empty());
-    assert!(app.status.error);
-    assert!(app.status.message.contains("read-only"));
+    assert!(app.status_is_error());
+    assert!(app.status_line().contains("read-only"));
     assert!(run(&mut app, vec![Command::Undo, Command::Redo]).is_empty());
 }
 
@@ -171,7 +167,7 @@ fn files_changed_asks_for_a_reload_and_edits_refuse_without_a_model() {
         }]
     );
     assert!(run(&mut app, vec![Command::ToggleLearned]).is_empty());
-    assert!(app.status.error);
+    assert!(app.status_is_error());
     assert_eq!(run(&mut app, vec![Command::Undo]), vec![Effect::Undo]);
 }
 
@@ -191,6 +187,6 @@ fn done_sets_status_and_remembers_the_change() {
             changed: Some(changed.clone()),
         }],
     );
-    assert_eq!(app.status.message, "added");
-    assert_eq!(app.config.last_change, Some(changed));
+    assert_eq!(app.status_line(), "added");
+    assert_eq!(app.config_last_change(), Some(&changed));
 }

@@ -11,10 +11,7 @@ use tempfile::TempDir;
 /// configuration.
 pub fn load_kb(root: &Path) -> jp_kb_core::KnowledgeBase {
     let env = jp_kb_core::internal::config::Environment::workspace_only(root);
-    let options = jp_kb_core::internal::config::LoadOptions {
-        workspace: Some(root.to_path_buf()),
-        ..jp_kb_core::internal::config::LoadOptions::default()
-    };
+    let options = jp_kb_core::internal::config::LoadOptions::default().workspace(root);
     jp_kb_core::KnowledgeBase::load(&env, &options).unwrap()
 }
 

@@ -291,7 +291,12 @@ fn kb011_malformed_arguments() {
 fn kb012_no_workspace() {
     let sb = Sandbox::new();
     std::fs::create_dir_all(sb.ws()).unwrap();
-    assert_only(&sb, &[], "KB012", &At::Nowhere, 1);
+    let f = assert_only(&sb, &[], "KB012", &At::Nowhere, 1);
+    // The core's finding names its remedy; the CLI words it as its commands.
+    assert_eq!(
+        f["hint"],
+        "run `jp-kb check` inside a JP workspace, pass --workspace DIR, or create one with `jp-kb init`"
+    );
 }
 
 // ---------------------------------------------------------------- warnings

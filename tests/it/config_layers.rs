@@ -70,7 +70,11 @@ fn no_workspace_is_an_error_naming_the_start() {
         .arg("prompt")
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("no JP workspace found from"));
+        .stderr(predicate::str::contains("no JP workspace found from"))
+        // The core says what is missing; the CLI adds its own ways out.
+        .stderr(predicate::str::contains(
+            "(a workspace is a directory containing `.jp/`); pass --workspace DIR, or run `jp-kb init`",
+        ));
 }
 
 #[test]

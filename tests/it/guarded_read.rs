@@ -176,10 +176,7 @@ fn cli_prompt_and_learn_never_read_a_topic_swapped_for_an_outside_link() {
 fn workspace(ws: &Path) -> mcp::Workspace {
     mcp::Workspace::new(
         Environment::workspace_only(ws),
-        LoadOptions {
-            workspace: Some(ws.to_path_buf()),
-            ..LoadOptions::default()
-        },
+        LoadOptions::default().workspace(ws),
     )
 }
 

@@ -20,11 +20,10 @@ fn env(cwd: &Path) -> Environment {
 }
 
 fn load(ws: &Path, cfg: &[&str], knowledge: &[&str]) -> KnowledgeBase {
-    let options = LoadOptions {
-        workspace: Some(ws.to_path_buf()),
-        cfg: cfg.iter().map(ToString::to_string).collect(),
-        knowledge: knowledge.iter().map(ToString::to_string).collect(),
-    };
+    let options = cfg
+        .iter()
+        .fold(LoadOptions::default().workspace(ws), |o, c| o.cfg(*c));
+    let options = knowledge.iter().fold(options, |o, k| o.knowledge(*k));
     KnowledgeBase::load(&env(ws), &options).expect("fixture loads")
 }
 
@@ -217,16 +216,16 @@ fn reads_listed_and_hidden_subjects_as_they_are_on_disk() {
     for entry in mcp::list_resources(&kb) {
         let read = mcp::read_resource(&kb, &entry.uri).unwrap();
         assert_eq!(read.uri, entry.uri);
-        let len = match &read.body {
-            Body::Text(t) => t.len(),
-            Body::Blob(b) => b.len(),
-        };
+        let len = read.body.as_bytes().len();
         assert_eq!(len as u64, entry.size, "{}", entry.uri);
     }
     let dir = ws.join(".jp/kb");
-    let text = |uri: &str| match mcp::read_resource(&kb, uri).unwrap().body {
-        Body::Text(t) => t,
-        Body::Blob(_) => panic!("{uri} read as a blob"),
+    let text = |uri: &str| {
+        let body = mcp::read_resource(&kb, uri).unwrap().body;
+        let Some(text) = body.as_text() else {
+            panic!("{uri} read as {body:?}, not as text")
+        };
+        text.to_owned()
     };
     let file = |rel: &str| std::fs::read_to_string(dir.join(rel)).unwrap();
     // Hidden: by exact slug, dotted slug or relative path.
@@ -365,10 +364,7 @@ fn config_watch_notices_changes_and_new_layers() {
     std::fs::create_dir_all(ws.join(".jp/kb/t/sub")).unwrap();
     let config = ws.join(".jp/config.toml");
     std::fs::write(&config, "[kb.topic.t]\nsubjects = \".jp/kb/t\"\n").unwrap();
-    let options = LoadOptions {
-        workspace: Some(ws.clone()),
-        ..LoadOptions::default()
-    };
+    let options = LoadOptions::default().workspace(&ws);
     let environment = Environment::workspace_only(ws.join(".jp/kb/t/sub"))
         .with_global_config_dir(dir.path().join("global"))
         .with_user_data_dir(dir.path().join("data"));
@@ -435,13 +431,7 @@ fn a_reused_walk_still_sees_every_change() {
     std::fs::write(topic.join("sub/b.md"), "B").unwrap();
     age(&topic);
     age(&topic.join("sub"));
-    let workspace = mcp::Workspace::new(
-        env(&ws),
-        LoadOptions {
-            workspace: Some(ws.clone()),
-            ..LoadOptions::default()
-        },
-    );
+    let workspace = mcp::Workspace::new(env(&ws), LoadOptions::default().workspace(&ws));
     let learn = |args: Value| mcp::call_learn(&workspace.load().unwrap(), object(&args));
     let all = json!({"topic": "t", "subjects": "**"});
     assert_eq!(

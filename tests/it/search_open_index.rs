@@ -148,10 +148,7 @@ fn a_reload_sharing_the_walks_reports_what_the_new_config_says() {
     let walks = std::sync::Arc::new(jp_kb_core::internal::subjects::WalkCache::new());
     let load = || {
         let env = jp_kb_core::internal::config::Environment::workspace_only(&root);
-        let options = jp_kb_core::internal::config::LoadOptions {
-            workspace: Some(root.clone()),
-            ..jp_kb_core::internal::config::LoadOptions::default()
-        };
+        let options = jp_kb_core::internal::config::LoadOptions::default().workspace(&root);
         KnowledgeBase::load_with(&env, &options, &walks).unwrap()
     };
     let learned = |searcher: &mut Searcher, kb: &KnowledgeBase| -> Vec<(String, bool)> {

@@ -18,7 +18,7 @@ const ORIGINAL_LEARNED: &str =
 fn toggling_learned_writes_the_config_updates_the_prompt_and_undo_restores() {
     let mut d = Demo::new(120, 40);
     let original = std::fs::read(d.config()).unwrap();
-    let prompt_before = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
+    let prompt_before = d.h.app.section().unwrap();
     assert!(!prompt_before.contains("<subject \"code-quality\">"));
 
     d.keys("\t");
@@ -43,7 +43,7 @@ fn toggling_learned_writes_the_config_updates_the_prompt_and_undo_restores() {
 
     // The Prompt tab shows the subject's content, in the same frame.
     d.keys("2");
-    let prompt = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
+    let prompt = d.h.app.section().unwrap();
     assert!(prompt.contains("<subject \"code-quality\">\n# Code quality\n"));
     let screen = d.screen();
     assert!(screen.contains("<subject \"code-quality\">"), "{screen}");
@@ -63,8 +63,8 @@ fn unlearning_a_glob_selected_subject_offers_both_fixes() {
     d.keys("\t");
     d.select("jean");
     d.keys("l");
-    let Mode::Choice(choice) = &d.h.app.mode else {
-        panic!("expected a choice, got {:?}", d.h.app.mode);
+    let Mode::Choice(choice) = d.h.app.mode() else {
+        panic!("expected a choice, got {:?}", d.h.app.mode());
     };
     assert_eq!(choice.options.len(), 2);
     assert!(
@@ -81,7 +81,7 @@ fn unlearning_a_glob_selected_subject_offers_both_fixes() {
     d.keys("2");
     let text = d.config_text();
     assert!(text.contains("learned = [\"maintainers/ryan\"]"), "{text}");
-    let prompt = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
+    let prompt = d.h.app.section().unwrap();
     assert!(prompt.contains("<subject \"maintainers/ryan\">"));
     assert!(!prompt.contains("<subject \"maintainers/jean\">"));
 }
@@ -100,11 +100,11 @@ fn removing_the_glob_is_the_other_fix() {
         "{screen}"
     );
     d.keys("1");
-    assert!(matches!(d.h.app.mode, Mode::Normal));
+    assert!(matches!(d.h.app.mode(), Mode::Normal));
     // The edit core drops the emptied array's line (and its comment).
     let text = d.config_text();
     assert!(!text.contains("maintainers/*"), "{text}");
-    let prompt = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
+    let prompt = d.h.app.section().unwrap();
     assert!(!prompt.contains("<subject \"maintainers/ryan\">"));
 }
 
@@ -119,7 +119,7 @@ fn a_directory_is_learned_as_a_glob_or_slug_by_slug() {
         ratatui::crossterm::event::KeyModifiers::NONE,
     );
     d.keys("l");
-    let Mode::Choice(choice) = &d.h.app.mode else {
+    let Mode::Choice(choice) = d.h.app.mode() else {
         panic!("expected a choice");
     };
     assert!(choice.options[0].0.contains("`onboarding/**`"));
@@ -178,7 +178,7 @@ fn toggling_enable_off_and_on_leaves_the_file_as_it_was() {
     assert!(d.h.app.topic_state().unwrap().enabled());
     d.keys("e");
     // Turning a whole topic off asks first; Esc keeps it.
-    assert!(matches!(d.h.app.mode, Mode::Choice(_)));
+    assert!(matches!(d.h.app.mode(), Mode::Choice(_)));
     d.keys("\u{1b}");
     assert_eq!(d.config_text(), original);
     d.keys("e\n");
@@ -205,7 +205,7 @@ fn learning_a_disabled_subject_is_refused_with_the_reason() {
 fn pattern_tester_shows_learn_output_live_and_adds_the_pattern() {
     let mut d = Demo::new(120, 40);
     d.keys("gonboarding/**");
-    assert_eq!(d.h.app.preview.tab, Tab::Learn);
+    assert_eq!(d.h.app.preview_tab(), Tab::Learn);
     let screen = d.screen();
     assert!(screen.contains("selects 2 subjects "), "{screen}");
     assert!(
@@ -215,7 +215,7 @@ fn pattern_tester_shows_learn_output_live_and_adds_the_pattern() {
     // Tab switches the destination to `disabled`, and back.
     d.keys("\t\t\n");
     assert!(d.config_text().contains("\"onboarding/**\"]"));
-    assert!(matches!(d.h.app.mode, Mode::Normal));
+    assert!(matches!(d.h.app.mode(), Mode::Normal));
 }
 
 #[test]
@@ -233,7 +233,7 @@ fn pattern_tester_selects_hidden_subjects_only_by_exact_slug() {
 fn new_topic_form_validates_and_creates() {
     let mut d = Demo::new(120, 40);
     d.keys("nskills\n");
-    let Mode::Form(form) = &d.h.app.mode else {
+    let Mode::Form(form) = d.h.app.mode() else {
         panic!("form expected");
     };
     assert!(
@@ -252,7 +252,7 @@ fn new_topic_form_validates_and_creates() {
     }
     // A directory that leaves the workspace is refused.
     d.keys("notes\t../nowhere\n");
-    let Mode::Form(form) = &d.h.app.mode else {
+    let Mode::Form(form) = d.h.app.mode() else {
         panic!("form expected");
     };
     assert!(
@@ -269,7 +269,7 @@ fn new_topic_form_validates_and_creates() {
         );
     }
     d.keys(".jp/kb/archive\tNotes\n");
-    assert!(matches!(d.h.app.mode, Mode::Normal));
+    assert!(matches!(d.h.app.mode(), Mode::Normal));
     let text = d.config_text();
     assert!(
         text.ends_with("[kb.topic.notes]\ntitle = \"Notes\"\nsubjects = \".jp/kb/archive\"\n"),
@@ -313,7 +313,7 @@ fn a_broken_config_is_read_only_until_fixed() {
         d.config(),
         d.root().join(".jp/kb"),
     ]));
-    let err = d.h.app.load_error.clone().expect("load error");
+    let err = d.h.app.load_error().map(str::to_owned).expect("load error");
     assert!(err.contains(".jp/kb.toml:32:12: invalid TOML"), "{err}");
     assert!(!err.contains(&d.root().display().to_string()), "{err}");
     // The last good state stays on screen; edits are refused.
@@ -332,7 +332,7 @@ fn a_broken_config_is_read_only_until_fixed() {
         d.config(),
         d.root().join(".jp/kb"),
     ]));
-    assert!(d.h.app.load_error.is_none());
+    assert!(d.h.app.load_error().is_none());
     d.keys("l");
     assert!(d.config_text().contains("\"release\""));
 }
@@ -436,7 +436,7 @@ fn learning_a_hidden_directory_offers_the_exact_slugs_and_no_glob_that_selects_n
     let hidden = subjects_named(&d, "hidden-dir");
     assert!(!hidden.is_empty());
     d.keys("l");
-    let Mode::Choice(choice) = &d.h.app.mode else {
+    let Mode::Choice(choice) = d.h.app.mode() else {
         panic!("expected a choice, status: {:?}", d.screen());
     };
     let labels: Vec<&str> = choice.options.iter().map(|o| o.0.as_str()).collect();
@@ -468,7 +468,7 @@ fn disabling_a_directory_counts_hidden_subjects_and_names_what_leaves_the_prompt
     let under = subjects_named(&d, "ast-grep/");
     let before = d.h.app.resolution().unwrap().counts().disabled;
     d.keys("d");
-    let Mode::Choice(choice) = &d.h.app.mode else {
+    let Mode::Choice(choice) = d.h.app.mode() else {
         panic!("expected a choice");
     };
     let text = choice.lines.join("\n");
@@ -492,7 +492,7 @@ fn disabling_a_directory_counts_hidden_subjects_and_names_what_leaves_the_prompt
         choice.options[0].1.effect
     );
     d.keys("1");
-    assert!(matches!(d.h.app.mode, Mode::Normal));
+    assert!(matches!(d.h.app.mode(), Mode::Normal));
     // The count shown is the count the edit makes.
     let after = d.h.app.resolution().unwrap().counts().disabled;
     assert_eq!(after - before, under.len(), "{}", d.config_text());
@@ -526,7 +526,7 @@ fn pattern_tester_in_disabled_mode_counts_what_enter_disables() {
     assert!(shown.contains(&expected), "{expected}\n{screen}");
     // Every subject goes: the topic as a whole, confirmed first.
     d.keys("\n");
-    assert!(matches!(d.h.app.mode, Mode::Choice(_)));
+    assert!(matches!(d.h.app.mode(), Mode::Choice(_)));
     d.keys("\n");
     let after = d.h.app.resolution().unwrap().counts().disabled;
     assert_eq!(after - counts.disabled, newly);

@@ -12,7 +12,7 @@ fn rules(d: &Demo) -> String {
 }
 
 fn prompt(d: &Demo) -> String {
-    let section = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
+    let section = d.h.app.section().unwrap();
     format!("{section}\n")
 }
 
@@ -20,7 +20,7 @@ fn prompt(d: &Demo) -> String {
 fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
     let mut d = Demo::new(120, 40);
     {
-        let kb = &d.h.app.model.as_ref().unwrap().kb;
+        let kb = d.h.app.kb().unwrap();
         let writes = plan(Client::ClaudeCode, kb, &Texts::of(kb)).unwrap();
         let mut journal = jp_kb_core::internal::edit::Journal::new(kb.boundaries());
         jp_kb_core::internal::clients::carry_out::write_all(&writes, &mut journal).unwrap();

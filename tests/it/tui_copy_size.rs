@@ -59,7 +59,7 @@ fn y_refuses_a_prompt_over_what_tmux_carries_and_names_the_cli() {
     assert!(status.contains("2.1 MiB"), "{status}");
     assert!(h.outside.is_empty(), "{:?}", h.outside.len());
     // The whole message, with the CLI, is in the message log.
-    let log = h.app.messages.join("\n");
+    let log = h.app.messages().join("\n");
     assert!(
         log.contains("`jp-kb prompt | xclip -selection clipboard` or `jp-kb prompt > file`"),
         "{log}"

@@ -91,7 +91,7 @@ fn the_marks_line_shows_the_total_after_l() {
 fn the_testers_total_is_the_total_after_enter() {
     let mut d = project();
     d.keys("gonboarding/**");
-    let Mode::Pattern(t) = &d.h.app.mode else {
+    let Mode::Pattern(t) = d.h.app.mode() else {
         panic!("tester")
     };
     assert!(t.cost[0].contains(" tok → "), "{:?}", t.cost);
@@ -109,7 +109,7 @@ fn each_dialog_option_shows_the_total_after_it() {
         let mut d = project();
         d.select("jean");
         d.keys("l");
-        let Mode::Choice(c) = &d.h.app.mode else {
+        let Mode::Choice(c) = d.h.app.mode() else {
             panic!("a dialog\n{}", d.screen())
         };
         assert_eq!(c.options.len(), 2, "{}", d.screen());
@@ -124,7 +124,7 @@ fn each_dialog_option_shows_the_total_after_it() {
         let n = usize::from(option == "2");
         let shown = shown_total(lines[n], "");
         d.keys(option);
-        if matches!(d.h.app.mode, Mode::Choice(_)) {
+        if matches!(d.h.app.mode(), Mode::Choice(_)) {
             // A confirmation: its option shows the same total.
             assert_eq!(shown_total(&d.screen(), ""), shown, "{}", d.screen());
             d.keys("\n");
@@ -139,7 +139,7 @@ fn a_confirmation_shows_the_total_after_it() {
     let mut d = Demo::new(120, 40);
     d.topic(0);
     d.keys("e");
-    assert!(matches!(d.h.app.mode, Mode::Choice(_)), "{}", d.screen());
+    assert!(matches!(d.h.app.mode(), Mode::Choice(_)), "{}", d.screen());
     let shown = shown_total(&d.screen(), "");
     d.keys("\n");
     assert_eq!(stats(&d.root()), shown);
@@ -213,12 +213,12 @@ fn tldr_double_star_asks_before_passing_the_budget() {
     for ch in "**".chars() {
         jp_kb::tui::update::update(&mut h.app, input(ch));
     }
-    let Mode::Pattern(t) = &h.app.mode else {
+    let Mode::Pattern(t) = h.app.mode() else {
         panic!("tester")
     };
     assert_eq!(t.cost[0], "counting tokens…, budget 20,000");
     jp_kb::tui::update::update(&mut h.app, Command::Confirm);
-    let Mode::Choice(c) = &h.app.mode else {
+    let Mode::Choice(c) = h.app.mode() else {
         panic!("Enter before the count asks first")
     };
     assert!(
@@ -245,7 +245,7 @@ fn a_question_asked_before_the_section_was_counted_settles_when_it_arrives() {
     };
     // Straight to `update`: no driver, so nothing counts meanwhile.
     jp_kb::tui::update::update(&mut d.h.app, Command::ToggleLearned);
-    let Mode::Choice(c) = &d.h.app.mode else {
+    let Mode::Choice(c) = d.h.app.mode() else {
         panic!("an uncounted addition asks first")
     };
     assert!(
@@ -256,7 +256,7 @@ fn a_question_asked_before_the_section_was_counted_settles_when_it_arrives() {
         c.lines
     );
     let prompt = {
-        let model = d.h.app.model.as_ref().unwrap();
+        let model = d.h.app.model().unwrap();
         jp_kb::tui::prompt::RenderedPrompt::render(&model.kb, generation)
     };
     let effects = jp_kb::tui::update::update(
@@ -271,7 +271,7 @@ fn a_question_asked_before_the_section_was_counted_settles_when_it_arrives() {
             .any(|e| matches!(e, jp_kb::tui::effect::Effect::Apply(_))),
         "{effects:?}"
     );
-    assert!(matches!(d.h.app.mode, Mode::Normal));
+    assert!(matches!(d.h.app.mode(), Mode::Normal));
     let screen = d.screen();
     assert!(!screen.contains("still counting"), "{screen}");
 }

@@ -50,7 +50,7 @@ fn the_footer_follows_the_pane_and_the_mode() {
 fn help_pages_searches_and_documents_mouse_and_esc() {
     let mut d = Demo::new(100, 30);
     d.keys("?");
-    assert!(matches!(d.h.app.mode, Mode::Help));
+    assert!(matches!(d.h.app.mode(), Mode::Help));
     d.h.press(KeyCode::PageDown, KeyModifiers::NONE);
     let page = d.h.app.help_offset();
     assert!(page >= 20, "{page}");
@@ -87,7 +87,7 @@ fn help_pages_searches_and_documents_mouse_and_esc() {
     d.keys("N");
     assert_eq!(d.h.app.help_offset(), first);
     d.keys("\u{1b}");
-    assert!(matches!(d.h.app.mode, Mode::Normal));
+    assert!(matches!(d.h.app.mode(), Mode::Normal));
 }
 
 #[test]
@@ -98,20 +98,20 @@ fn esc_backs_out_one_level_filter_then_preview() {
     d.keys("\t");
     assert_eq!(d.h.app.focused(), Focus::Subjects);
     d.keys("/jean\n");
-    assert_eq!(d.h.app.subjects.filter, "jean");
+    assert_eq!(d.h.app.subject_filter(), "jean");
     assert_eq!(d.h.app.focused(), Focus::Subjects);
     d.keys("\t\u{1b}");
     // First the filter goes, the focus stays.
-    assert_eq!(d.h.app.subjects.filter, "");
+    assert_eq!(d.h.app.subject_filter(), "");
     assert_eq!(d.h.app.focused(), Focus::Preview);
     d.keys("\u{1b}");
     assert_eq!(d.h.app.focused(), Focus::Subjects);
     // A dialog first: Esc closes it and leaves the filter.
     d.keys("/ryan\nn");
-    assert!(matches!(d.h.app.mode, Mode::Form(_)));
+    assert!(matches!(d.h.app.mode(), Mode::Form(_)));
     d.keys("\u{1b}");
-    assert!(matches!(d.h.app.mode, Mode::Normal));
-    assert_eq!(d.h.app.subjects.filter, "ryan");
+    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert_eq!(d.h.app.subject_filter(), "ryan");
 }
 
 #[test]
@@ -123,15 +123,15 @@ fn each_topic_keeps_its_own_filter_and_the_count_shows() {
     assert!(screen.contains(" 1/9"), "{screen}");
     // Another topic: no filter there (not `(no subject matches)`).
     d.topic(1);
-    assert_eq!(d.h.app.subjects.filter, "");
+    assert_eq!(d.h.app.subject_filter(), "");
     assert!(!d.screen().contains("(no subject matches)"));
     d.keys("\t/e\n");
-    assert_eq!(d.h.app.subjects.filter, "e");
+    assert_eq!(d.h.app.subject_filter(), "e");
     // Back: each topic's own filter.
     d.topic(0);
-    assert_eq!(d.h.app.subjects.filter, "jean");
+    assert_eq!(d.h.app.subject_filter(), "jean");
     d.topic(1);
-    assert_eq!(d.h.app.subjects.filter, "e");
+    assert_eq!(d.h.app.subject_filter(), "e");
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn y_copies_the_slug_the_prompt_and_the_learn_output() {
     assert_eq!(copied(&d), ["maintainers/jean"]);
     assert!(d.h.app.status_line().contains("copied the slug"));
     d.keys("2\ty");
-    let prompt = d.h.app.model.as_ref().unwrap().full_prompt().unwrap();
+    let prompt = d.h.app.section().unwrap();
     assert_eq!(copied(&d).last().unwrap(), &prompt);
     d.keys("3y");
     let learn = copied(&d).last().unwrap().clone();
@@ -209,7 +209,7 @@ fn read_only_refuses_every_edit_and_says_so() {
             "{keys}: {}",
             d.h.app.status_line()
         );
-        assert!(matches!(d.h.app.mode, Mode::Normal), "{keys}");
+        assert!(matches!(d.h.app.mode(), Mode::Normal), "{keys}");
     }
     d.ctrl('r');
     assert!(d.h.app.status_line().contains("--read-only"));
@@ -268,11 +268,11 @@ fn a_long_status_message_is_cut_at_a_word_and_kept_whole_in_the_log() {
     assert!(f.contains("… (M: whole message)"), "{f}");
     assert!(!f.contains("terminal"), "{f}");
     d.keys("M");
-    assert!(matches!(d.h.app.mode, Mode::Messages));
+    assert!(matches!(d.h.app.mode(), Mode::Messages));
     let screen = d.screen();
     assert!(screen.contains("keeps on running far past"), "{screen}");
     d.keys("\u{1b}");
-    assert!(matches!(d.h.app.mode, Mode::Normal));
+    assert!(matches!(d.h.app.mode(), Mode::Normal));
 }
 
 #[test]
@@ -299,19 +299,19 @@ fn y_on_the_findings_copies_the_finding_under_the_cursor_only() {
 fn slash_again_starts_a_new_filter_and_an_arrow_keeps_the_old_one() {
     let mut d = Demo::new(100, 30);
     d.keys("\t/jean\n");
-    assert_eq!(d.h.app.subjects.filter, "jean");
+    assert_eq!(d.h.app.subject_filter(), "jean");
     // Typing right after `/` replaces the old filter (it used to append).
     d.keys("/ryan\n");
-    assert_eq!(d.h.app.subjects.filter, "ryan");
+    assert_eq!(d.h.app.subject_filter(), "ryan");
     // An arrow key first keeps it, to edit.
     d.keys("/");
     d.h.press(KeyCode::End, KeyModifiers::NONE);
     d.keys("x\n");
-    assert_eq!(d.h.app.subjects.filter, "ryanx");
+    assert_eq!(d.h.app.subject_filter(), "ryanx");
     // Backspace right after `/` clears it whole.
     d.keys("/");
     d.h.press(KeyCode::Backspace, KeyModifiers::NONE);
-    assert!(d.h.app.subjects.filter.is_empty());
+    assert!(d.h.app.subject_filter().is_empty());
 }
 
 #[test]

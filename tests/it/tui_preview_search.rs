@@ -38,13 +38,14 @@ fn slash_in_the_focused_preview_searches_it_and_in_the_subjects_pane_filters() {
     d.keys("\t");
     d.keys("/jean\n");
     assert_eq!(
-        d.h.app.subjects.filter, "jean",
+        d.h.app.subject_filter(),
+        "jean",
         "the subjects pane's / filters"
     );
     d.h.press(KeyCode::Esc, KeyModifiers::NONE);
     config_focused(&mut d);
     d.keys("/");
-    assert!(matches!(d.h.app.mode, Mode::PreviewSearch(_)));
+    assert!(matches!(d.h.app.mode(), Mode::PreviewSearch(_)));
     assert!(
         d.screen().contains("/▏  Enter find · Esc cancel"),
         "{}",
@@ -52,7 +53,7 @@ fn slash_in_the_focused_preview_searches_it_and_in_the_subjects_pane_filters() {
     );
     d.keys("kb.topic\n");
     assert!(
-        d.h.app.subjects.filter.is_empty(),
+        d.h.app.subject_filter().is_empty(),
         "the filter is untouched"
     );
     // Five topics in the demo's kb.toml.
@@ -70,7 +71,7 @@ fn slash_in_the_focused_preview_searches_it_and_in_the_subjects_pane_filters() {
     assert!(search_line(&d).contains("1/5"), "n wraps to the first");
     // Esc clears the search (and the highlight), then leaves the preview.
     d.h.press(KeyCode::Esc, KeyModifiers::NONE);
-    assert!(d.h.app.preview.search.is_none());
+    assert!(!d.h.app.preview_search_open());
     assert!(!d.screen().contains("n/N next/previous · Esc clear"));
     assert_eq!(d.h.app.focused(), Focus::Preview);
     d.h.press(KeyCode::Esc, KeyModifiers::NONE);
@@ -134,7 +135,7 @@ fn the_search_shows_on_its_own_tab_and_subject_and_learn_tabs_search_too() {
     d.keys("\t");
     d.select("jean");
     d.keys("\n");
-    assert_eq!(d.h.app.preview.tab, Tab::Subject);
+    assert_eq!(d.h.app.preview_tab(), Tab::Subject);
     assert_eq!(d.h.app.focused(), Focus::Preview);
     d.keys("/engine\n");
     assert!(search_line(&d).contains("1/1"), "{}", search_line(&d));

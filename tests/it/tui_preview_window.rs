@@ -169,7 +169,7 @@ fn the_end_of_a_prompt_longer_than_65535_rows_is_reached() {
     h.keys("G");
     let rows = body_rows(&h);
     assert!(rows.last().unwrap().contains("</knowledge>"), "{rows:#?}");
-    assert!(h.app.drawn.preview_max_scroll.unwrap() > 70_000);
+    assert!(h.app.preview_max_scroll().unwrap() > 70_000);
 }
 
 #[test]
@@ -201,6 +201,6 @@ fn g_on_the_word_wrapped_tabs_shows_their_last_page_not_a_blank_view() {
         // `k` moves from what is on screen.
         d.keys("k");
         let up = body_rows(&d.h);
-        assert!(up != rows || d.h.app.preview.scroll == 0, "tab {tab}");
+        assert!(up != rows || d.h.app.preview_scroll() == 0, "tab {tab}");
     }
 }

@@ -50,8 +50,8 @@ fn token_counts_follow_file_stamps_not_directory_events() {
         let res = app.resolution().unwrap();
         let s = res.subjects().iter().find(|s| s.path() == path).unwrap();
         (
-            app.cache.tokens.get(&path).map(|(stamp, _)| *stamp),
-            app.cache.tokens_of(s).and_then(|t| t.tokens),
+            app.cache().tokens.get(&path).map(|(stamp, _)| *stamp),
+            app.cache().tokens_of(s).and_then(|t| t.tokens),
         )
     };
     let (release_stamp, release_before) = counted(&d, "release.md");
@@ -169,14 +169,14 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     let line = screen.lines().nth(tab_row).unwrap();
     let x = line[..line.find("2 Prompt").unwrap()].chars().count();
     d.h.click(u16::try_from(x).unwrap(), u16::try_from(tab_row).unwrap());
-    assert_eq!(d.h.app.preview.tab, Tab::Prompt);
+    assert_eq!(d.h.app.preview_tab(), Tab::Prompt);
     assert_eq!(d.h.app.focused(), Focus::Preview);
     d.h.mouse(
         ratatui::crossterm::event::MouseEventKind::ScrollDown,
         u16::try_from(x).unwrap(),
         20,
     );
-    assert_eq!(d.h.app.preview.scroll, 3);
+    assert_eq!(d.h.app.preview_scroll(), 3);
     // A click on a row selects it; a click on the selected directory
     // row closes it.
     let screen = d.screen();
@@ -249,7 +249,7 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
         d.config(),
         d.root().join(".jp/kb"),
     ]));
-    let model = d.h.app.model.as_ref().unwrap();
+    let model = d.h.app.model().unwrap();
     let expected = model.kb.knowledge_section().unwrap();
     assert_eq!(model.full_prompt().unwrap(), expected);
     assert_eq!(
@@ -265,7 +265,7 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
     assert_eq!(model.prompt_head.pieces, 0);
 
     d.keys("2");
-    let head = &d.h.app.model.as_ref().unwrap().prompt_head;
+    let head = &d.h.app.model().unwrap().prompt_head;
     assert!(head.pieces > 0 && head.pieces < layout.pieces.len());
     assert!(expected.starts_with(&head.text));
     assert!(
@@ -281,7 +281,7 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
     for _ in 0..400 {
         d.keys("j");
     }
-    let head = &d.h.app.model.as_ref().unwrap().prompt_head;
+    let head = &d.h.app.model().unwrap().prompt_head;
     assert!(head.pieces > before, "{} <= {before}", head.pieces);
     assert!(expected.starts_with(&head.text));
     let screen = d.screen();
@@ -322,13 +322,13 @@ fn background_reloads_arrive_later_and_overtaken_ones_are_dropped() {
     d.select("code-q");
     d.keys("l");
     assert!(d.config_text().contains("\"code-quality\""));
-    let generation = d.h.app.model.as_ref().unwrap().generation;
+    let generation = d.h.app.model().unwrap().generation;
     d.keys("/\u{1b}");
     let screen = d.screen();
     assert!(screen.contains("omega.md"), "{screen}");
     let stale = recv(&rx);
     d.h.action(stale);
-    assert_eq!(d.h.app.model.as_ref().unwrap().generation, generation);
+    assert_eq!(d.h.app.model().unwrap().generation, generation);
     assert!(d.screen().contains("omega.md"));
 }
 
@@ -337,8 +337,8 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
     let mut d = Demo::new(120, 40);
     // From another tab, the key first shows the Prompt tab as it was.
     d.keys("c");
-    assert_eq!(d.h.app.preview.tab, Tab::Prompt);
-    assert_eq!(d.h.app.preview.prompt_client, None);
+    assert_eq!(d.h.app.preview_tab(), Tab::Prompt);
+    assert_eq!(d.h.app.prompt_client(), None);
     let rfd = d.screen();
     assert!(rfd.contains("┌ Preview ─"), "{rfd}");
     let mut titles = Vec::new();
@@ -364,7 +364,7 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
         ]
     );
     d.keys("c");
-    assert_eq!(d.h.app.preview.prompt_client, None);
+    assert_eq!(d.h.app.prompt_client(), None);
     assert_eq!(d.screen(), rfd);
     // Other tabs ignore the view; the help lists the key.
     d.keys("cc1");

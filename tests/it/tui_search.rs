@@ -42,7 +42,7 @@ fn topic_id(d: &Demo) -> String {
 fn s_opens_a_query_line_whose_hits_follow_the_typing() {
     let mut d = demo();
     d.keys("S");
-    assert!(matches!(d.h.app.mode, Mode::Search(false)));
+    assert!(matches!(d.h.app.mode(), Mode::Search(false)));
     assert!(d.screen().contains("Search:"), "{}", d.screen());
     d.keys("releas");
     // A word still being typed matches by its prefix.
@@ -64,7 +64,7 @@ fn s_opens_a_query_line_whose_hits_follow_the_typing() {
     // `l` on the query line is a letter of the query, not a toggle.
     let before = d.config_text();
     d.keys(" l");
-    assert_eq!(d.h.app.search.query(), "release l");
+    assert_eq!(d.h.app.search().query(), "release l");
     assert_eq!(d.config_text(), before);
 }
 
@@ -95,11 +95,11 @@ fn enter_goes_to_the_subject_in_its_topic_on_the_subject_tab() {
     d.keys("commit messages");
     assert_eq!(hits(&d).first().map(String::as_str), Some("skills/git"));
     d.keys("\n");
-    assert!(matches!(d.h.app.mode, Mode::Normal));
+    assert!(matches!(d.h.app.mode(), Mode::Normal));
     assert_eq!(topic_id(&d), "skills");
     assert_eq!(selected_slug(&d).as_deref(), Some("git"));
     assert_eq!(d.h.app.focused(), Focus::Subjects);
-    assert_eq!(d.h.app.preview.tab, Tab::Subject);
+    assert_eq!(d.h.app.preview_tab(), Tab::Subject);
     assert!(d.screen().contains("Commit often"), "{}", d.screen());
 }
 
@@ -108,7 +108,7 @@ fn enter_on_a_hidden_hit_shows_hidden_subjects_to_select_its_row() {
     let mut d = demo();
     // Hidden and disabled subjects are not shown in the subjects pane.
     d.keys("\t.");
-    assert!(!d.h.app.subjects.show_hidden);
+    assert!(!d.h.app.shows_hidden());
     d.keys("S");
     d.keys("release key");
     assert_eq!(
@@ -116,7 +116,7 @@ fn enter_on_a_hidden_hit_shows_hidden_subjects_to_select_its_row() {
         Some("project/internal-notes")
     );
     d.keys("\n");
-    assert!(d.h.app.subjects.show_hidden);
+    assert!(d.h.app.shows_hidden());
     assert_eq!(topic_id(&d), "project");
     assert_eq!(selected_slug(&d).as_deref(), Some("internal-notes"));
 }
@@ -132,20 +132,20 @@ fn l_and_d_on_a_hit_edit_through_the_planner_as_on_a_row_and_u_undoes() {
     );
     // Tab gives the keys to the hit list; `l` learns the hit's subject.
     d.keys("\tl");
-    assert!(matches!(d.h.app.mode, Mode::Search(true)));
+    assert!(matches!(d.h.app.mode(), Mode::Search(true)));
     let text = d.config_text();
     assert!(
         text.contains(r#"learned = ["maintainers/*", "release"]"#),
         "{text}"
     );
     // The reload searched again: the hit now shows as learned.
-    let hit = d.h.app.search.hits.first().unwrap();
+    let hit = d.h.app.search().hits.first().unwrap();
     assert!(hit.learned, "{hit:?}");
     assert!(d.screen().contains("● project/release"), "{}", d.screen());
     // `u` undoes, still in the mode.
     d.keys("u");
     assert!(d.config_text().contains(r#"learned = ["maintainers/*"]"#));
-    assert!(!d.h.app.search.hits.first().unwrap().learned);
+    assert!(!d.h.app.search().hits.first().unwrap().learned);
     // `d` disables it: it leaves the hits (disabled never appear).
     d.keys("d");
     assert!(
@@ -167,14 +167,14 @@ fn esc_leaves_and_s_comes_back_to_the_same_query() {
     d.keys("S");
     d.keys("git");
     d.keys("\u{1b}");
-    assert!(matches!(d.h.app.mode, Mode::Normal));
+    assert!(matches!(d.h.app.mode(), Mode::Normal));
     assert!(!d.screen().contains("Search:"));
     d.keys("S");
-    assert_eq!(d.h.app.search.query(), "git");
+    assert_eq!(d.h.app.search().query(), "git");
     assert!(hits(&d).contains(&"skills/git".to_owned()));
     // Ctrl-c still quits from the query line.
     d.ctrl('c');
-    assert!(d.h.app.quit);
+    assert!(d.h.app.quits());
 }
 
 #[test]
@@ -182,14 +182,14 @@ fn a_query_without_words_says_why_and_searches_nothing() {
     let mut d = demo();
     d.keys("S");
     d.keys("*.[");
-    assert!(d.h.app.search.hits.is_empty());
+    assert!(d.h.app.search().hits.is_empty());
     let screen = d.screen();
     assert!(screen.contains("has no letters or digits"), "{screen}");
     // Backspace to empty: the hint, no error.
     for _ in 0..3 {
         d.h.press(KeyCode::Backspace, KeyModifiers::NONE);
     }
-    assert!(d.h.app.search.error.is_none());
+    assert!(d.h.app.search().error.is_none());
     assert!(d.screen().contains("Type words to search"));
 }
 
@@ -199,7 +199,7 @@ fn an_answer_to_an_older_query_is_dropped() {
     d.keys("S");
     d.keys("git");
     let shown = hits(&d);
-    let asked = d.h.app.search.asked;
+    let asked = d.h.app.search().asked;
     // A worker's late answer to the query before: not shown.
     d.h.action(Event::Searched(Box::new(Found {
         generation: asked - 1,
@@ -315,7 +315,7 @@ fn space_marks_hits_and_l_acts_on_the_marks_of_the_hits_topic() {
         go(&mut h, at(name));
         h.keys(" ");
     }
-    assert_eq!(h.app.marks.of("alpha"), ["more", "notes"]);
+    assert_eq!(h.app.marks().of("alpha"), ["more", "notes"]);
     let screen = h.screen();
     for name in ["alpha/notes", "alpha/more"] {
         let line = screen.lines().find(|l| l.contains(name)).unwrap();
@@ -334,7 +334,7 @@ fn space_marks_hits_and_l_acts_on_the_marks_of_the_hits_topic() {
     let text = std::fs::read_to_string(&config).unwrap();
     let (alpha, _) = text.split_once("[kb.topic.beta]").unwrap();
     assert!(alpha.contains(r#"learned = ["more", "notes"]"#), "{text}");
-    assert_eq!(h.app.marks.count("alpha"), 0);
+    assert_eq!(h.app.marks().count("alpha"), 0);
     // One undo step takes both out.
     h.keys("u");
     let text = std::fs::read_to_string(&config).unwrap();

@@ -33,7 +33,7 @@ fn slugs(d: &Demo) -> Vec<String> {
 
 fn marked(d: &Demo) -> Vec<String> {
     let topic = d.h.app.topic_state().unwrap().id().to_owned();
-    d.h.app.marks.of(&topic)
+    d.h.app.marks().of(&topic)
 }
 
 fn learned(d: &Demo) -> Vec<String> {
@@ -135,9 +135,9 @@ fn esc_clears_marks_before_the_filter_and_marks_are_per_topic() {
     assert_eq!(marked(&d).len(), 1);
     d.keys("\u{1b}");
     assert!(marked(&d).is_empty());
-    assert_eq!(d.h.app.subjects.filter, "o", "the filter stays");
+    assert_eq!(d.h.app.subject_filter(), "o", "the filter stays");
     d.keys("\u{1b}");
-    assert!(d.h.app.subjects.filter.is_empty());
+    assert!(d.h.app.subject_filter().is_empty());
 
     d.keys(" ");
     d.topic(0);
@@ -159,7 +159,7 @@ fn a_cancelled_question_keeps_the_marks_and_writes_nothing() {
     assert_eq!(marked(&d), ["maintainers/jean", "maintainers/ryan"]);
     d.keys("l");
     assert!(
-        matches!(d.h.app.mode, Mode::Choice(_)),
+        matches!(d.h.app.mode(), Mode::Choice(_)),
         "{}",
         d.h.app.status_line()
     );

@@ -364,7 +364,7 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     let dir = jp_kb::tui::demo::materialize().expect("demo");
     let (h, loads) = jp_kb::tui::harness::Harness::open_loading(dir.path(), 100, 30, true, false);
     let mut d = Demo { dir, h };
-    assert!(!d.h.app.is_loaded() && d.h.app.loading.is_some());
+    assert!(!d.h.app.is_loaded() && d.h.app.is_loading());
     assert_snapshot!(d.screen());
     // Keys that need subjects are ignored, never a panic or an edit.
     let before = d.config_text();
@@ -377,7 +377,7 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     let loaded = loads.recv().expect("the load arrives");
     assert!(matches!(loaded, Event::Loaded(_)));
     d.h.action(loaded);
-    assert!(d.h.app.loading.is_none());
+    assert!(!d.h.app.is_loading());
     assert_eq!(d.screen(), demo().screen());
 }
 

@@ -26,10 +26,7 @@ pub fn corpora() -> PathBuf {
 /// The workspace at `root`, with no user configuration.
 pub fn load(root: &Path) -> KnowledgeBase {
     let env = Environment::workspace_only(root);
-    let options = LoadOptions {
-        workspace: Some(root.to_path_buf()),
-        ..LoadOptions::default()
-    };
+    let options = LoadOptions::default().workspace(root);
     KnowledgeBase::load(&env, &options).expect("the corpora workspace loads")
 }
 

@@ -59,11 +59,11 @@ impl Demo {
     pub fn pick_layer(&mut self, shown: &str) {
         self.keys("f");
         assert!(
-            matches!(self.h.app.mode, jp_kb::tui::app::Mode::Picker(_)),
+            matches!(self.h.app.mode(), jp_kb::tui::app::Mode::Picker(_)),
             "f opens the layer picker"
         );
         self.keys(shown);
-        let jp_kb::tui::app::Mode::Picker(p) = &self.h.app.mode else {
+        let jp_kb::tui::app::Mode::Picker(p) = self.h.app.mode() else {
             panic!("typing keeps the layer picker open");
         };
         let at = p

@@ -17,6 +17,7 @@ pub const MAX_LISTED_IN_ERROR: usize = 200;
 /// The tool result: text for the assistant, or an error the assistant sees
 /// as a failed call.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// The answer's text.
     Success(String),
@@ -25,12 +26,14 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The text, answer or error.
     pub fn text(&self) -> &str {
         match self {
             Outcome::Success(t) | Outcome::Error(t) => t,
         }
     }
 
+    /// Whether it is an error (a failed tool call).
     pub fn is_error(&self) -> bool {
         matches!(self, Outcome::Error(_))
     }

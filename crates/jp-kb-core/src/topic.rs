@@ -10,17 +10,30 @@ use crate::subjects::{Resolution, WalkCache, WatchedWalks, walk_subjects};
 /// Why a topic's subjects cannot be read (contract §2.1: the topic is shown
 /// with the error; other topics still work).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TopicError {
+    /// The topic has no `subjects`.
     #[error("`subjects` is not set (it is required)")]
     MissingSubjects,
+    /// The `subjects` value (given) is an absolute path.
     #[error("`subjects` = {0:?} is absolute; it must be relative to the workspace root")]
     Absolute(String),
+    /// The `subjects` value (given) climbs out of the workspace root.
     #[error("`subjects` = {0:?} leaves the workspace root")]
     Escapes(String),
+    /// The `subjects` directory is, or passes through, a symbolic link
+    /// leading out of the workspace root.
     #[error("`subjects` = {path:?} resolves to {target}, outside the workspace root")]
-    EscapesViaSymlink { path: String, target: PathBuf },
+    EscapesViaSymlink {
+        /// The `subjects` value.
+        path: String,
+        /// Where it really leads.
+        target: PathBuf,
+    },
+    /// The directory (its path) does not exist.
     #[error("subjects directory {0} does not exist")]
     NotFound(PathBuf),
+    /// The path (given) is not a directory.
     #[error("subjects path {0} is not a directory")]
     NotADirectory(PathBuf),
 }

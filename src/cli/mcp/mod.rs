@@ -65,7 +65,8 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
             );
         }
         Err(e) => eprintln!(
-            "jp-kb mcp: serving on stdio, but the knowledge base is unavailable until this is fixed: {e}"
+            "jp-kb mcp: serving on stdio, but the knowledge base is unavailable until this is fixed: {}",
+            jp_kb::hints::config_error(&e)
         ),
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -129,12 +130,12 @@ async fn serve(
 async fn announce_changes(mut watch: ConfigWatch, workspace: Workspace, peer: Peer<RoleServer>) {
     let mut ticker = tokio::time::interval(POLL_INTERVAL);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    let mut broken = workspace.load_config().is_err();
+    let mut broken = workspace.config_loads().is_err();
     loop {
         ticker.tick().await;
         let mut changed = watch.changed();
         if changed || broken {
-            let now_broken = workspace.load_config().is_err();
+            let now_broken = workspace.config_loads().is_err();
             if now_broken != broken {
                 eprintln!(
                     "jp-kb mcp: the knowledge base is {}",

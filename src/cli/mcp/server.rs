@@ -85,7 +85,7 @@ impl KbServer {
     /// The knowledge base as it is on disk now, or what the server says
     /// while it cannot be loaded.
     fn current(&self) -> Result<KnowledgeBase, String> {
-        self.workspace.load().map_err(|e| mcp::unavailable_text(&e))
+        self.workspace.load().map_err(|e| unavailable_text(&e))
     }
 
     fn load(&self) -> Result<KnowledgeBase, ErrorData> {
@@ -287,10 +287,8 @@ impl ServerHandler for KbServer {
         if let Some(usage) = &self.usage
             && let Some((topic, slug)) = mcp::parse_subject_uri(&request.uri)
         {
-            let text = match &content.body {
-                Body::Text(text) => text.clone(),
-                Body::Blob(_) => String::new(),
-            };
+            // Only text is counted: a blob has no tokens.
+            let text = content.body.as_text().unwrap_or_default().to_owned();
             usage.resource(&ctx.peer, &kb, topic, &slug, text);
         }
         let contents = match content.body {
@@ -299,10 +297,27 @@ impl ServerHandler for KbServer {
                 base64::engine::general_purpose::STANDARD.encode(bytes),
                 content.uri,
             ),
+            other => {
+                return Err(ErrorData::internal_error(
+                    format!("a resource body this server cannot send: {other:?}"),
+                    None,
+                ));
+            }
         }
         .with_mime_type(content.mime_type);
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
+}
+
+/// What the server says, in its instructions and in every `learn` call,
+/// while the knowledge base cannot be loaded: the error (it names the file
+/// and line, or the missing workspace and the command that makes one) and
+/// how the server gets out of that state.
+fn unavailable_text(err: &jp_kb_core::ConfigError) -> String {
+    format!(
+        "The jp-kb knowledge base is unavailable: {}\n\nFix that (`jp-kb check` lists every problem); this server reads the configuration again on every request, so no restart is needed.",
+        jp_kb::hints::config_error(err)
+    )
 }
 
 fn to_tool(tool: LearnTool) -> Tool {

@@ -171,6 +171,7 @@ pub fn fix(app: &App) -> Option<Fix> {
     let entries = match list {
         List::Learned => &state.config.learned,
         List::Disabled => &state.config.disabled,
+        _ => return None,
     };
     // The message quotes the entry; the longest quoted one wins.
     let entry = entries

@@ -47,6 +47,9 @@ impl Findings {
             .fold((0, 0), |(e, w), f| match f.severity {
                 Severity::Error => (e + 1, w),
                 Severity::Warning => (e, w + 1),
+                // A kind of finding this version does not count (neither
+                // an error nor a warning) changes neither total.
+                _ => (e, w),
             })
     }
 }
@@ -60,10 +63,7 @@ pub const CONTENT_SCAN_LIMIT: usize = 5_000;
 
 /// The thresholds the TUI checks with.
 pub fn tui_thresholds() -> Thresholds {
-    Thresholds {
-        content_scan_limit: Some(CONTENT_SCAN_LIMIT),
-        ..Thresholds::default()
-    }
+    Thresholds::default().content_scan_limit(Some(CONTENT_SCAN_LIMIT))
 }
 
 /// Runs the check on what the app shows: the loaded knowledge base
@@ -77,10 +77,13 @@ pub fn compute(
     options: &LoadOptions,
 ) -> CheckReport {
     let thresholds = tui_thresholds();
-    match kb {
+    let mut report = match kb {
         Some(kb) => check_knowledge_base(kb, &thresholds),
         None => check(env, options, &thresholds),
-    }
+    };
+    // The hints `jp-kb check` prints, commands included.
+    crate::hints::with_commands(&mut report);
+    report
 }
 
 #[cfg(test)]
@@ -97,13 +100,12 @@ mod tests {
     use jp_kb_core::internal::check::Code;
 
     fn report(codes: &[(Code, &str)]) -> CheckReport {
-        CheckReport {
-            findings: codes
-                .iter()
-                .map(|(c, topic)| Finding::new(*c, c.label()).topic(topic))
-                .collect(),
-            ..CheckReport::default()
-        }
+        let mut report = CheckReport::default();
+        report.findings = codes
+            .iter()
+            .map(|(c, topic)| Finding::new(*c, c.label()).topic(topic))
+            .collect();
+        report
     }
 
     #[test]
@@ -130,7 +132,7 @@ mod tests {
             (Code::BinarySubject, "p"),
         ]);
         assert!(update(&mut app, Event::Checked(Box::new(first))).is_empty());
-        let codes: Vec<Code> = app.findings.all().iter().map(|f| f.code).collect();
+        let codes: Vec<Code> = app.findings().iter().map(|f| f.code).collect();
         // Errors first, the library's order otherwise.
         assert_eq!(
             codes,
@@ -140,26 +142,26 @@ mod tests {
                 Code::BinarySubject
             ]
         );
-        assert_eq!(app.findings.topic_counts("p"), (0, 2));
-        assert_eq!(app.findings.topic_counts("q"), (1, 0));
+        assert_eq!(app.finding_counts("p"), (0, 2));
+        assert_eq!(app.finding_counts("q"), (1, 0));
         // The next check replaces the cached result.
         update(
             &mut app,
             Event::Checked(Box::new(report(&[(Code::TopicEmpty, "p")]))),
         );
-        assert_eq!(app.findings.all().len(), 1);
-        assert_eq!(app.findings.topic_counts("q"), (0, 0));
+        assert_eq!(app.findings().len(), 1);
+        assert_eq!(app.finding_counts("q"), (0, 0));
     }
 
     #[test]
     fn t_shows_the_tab_then_toggles_the_scope() {
         let mut app = App::new(Theme { color: true }, (100, 30));
         assert!(update(&mut app, Command::ToggleFindingsScope).is_empty());
-        assert_eq!(app.preview.tab, Tab::Findings);
-        assert!(!app.findings.only_topic);
+        assert_eq!(app.preview_tab(), Tab::Findings);
+        assert!(!app.findings_of_topic_only());
         update(&mut app, Command::ToggleFindingsScope);
-        assert!(app.findings.only_topic);
+        assert!(app.findings_of_topic_only());
         update(&mut app, Command::ToggleFindingsScope);
-        assert!(!app.findings.only_topic);
+        assert!(!app.findings_of_topic_only());
     }
 }

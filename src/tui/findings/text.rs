@@ -21,6 +21,9 @@ pub fn glyph(severity: Severity) -> &'static str {
     match severity {
         Severity::Error => "✗",
         Severity::Warning => "⚠",
+        // A severity newer than this TUI: a neutral mark (the line's code
+        // and message still say what it is).
+        _ => "•",
     }
 }
 
@@ -28,6 +31,7 @@ fn style(app: &App, severity: Severity) -> Style {
     match severity {
         Severity::Error => app.theme.error(),
         Severity::Warning => app.theme.warning(),
+        _ => Style::default(),
     }
 }
 

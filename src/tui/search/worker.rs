@@ -175,10 +175,7 @@ mod tests {
         let dir = crate::tui::demo::materialize().unwrap();
         let root = dir.path().to_path_buf();
         let env = Environment::workspace_only(root.clone());
-        let options = LoadOptions {
-            workspace: Some(root),
-            ..LoadOptions::default()
-        };
+        let options = LoadOptions::default().workspace(root);
         let kb = KnowledgeBase::load(&env, &options).unwrap();
         (dir, Arc::new(kb))
     }

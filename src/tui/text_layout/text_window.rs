@@ -15,7 +15,6 @@ use crate::tui::pane::Tab;
 use crate::tui::panes::TextStamp;
 use crate::tui::text_layout::char_rows::{RowIndexMemo, char_rows, gutter_of, row_index};
 use jp_kb_core::internal::display::{clean_name, clean_text, head_lines};
-use jp_kb_core::internal::learn::Outcome;
 
 /// A byte-exact tab's parts.
 pub struct Body<'a> {
@@ -124,14 +123,14 @@ pub fn body<'a>(app: &'a App, model: &'a Model) -> Option<Body<'a>> {
                     head.push(muted(app, "(running…)"));
                     text(head, "", false, TextStamp::Empty)
                 }
-                Some(Outcome::Success(out)) => text(head, out, true, stamp),
-                Some(Outcome::Error(out)) => {
+                Some(out) if out.is_error() => {
                     head.push(Line::styled(
                         "error (the assistant sees a failed call):",
                         app.theme.error(),
                     ));
-                    text(head, out, true, stamp)
+                    text(head, out.text(), true, stamp)
                 }
+                Some(out) => text(head, out.text(), true, stamp),
             }
         }
         Tab::Tool => match &model.tool {

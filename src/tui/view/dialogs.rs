@@ -36,7 +36,7 @@ pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
         if !c.confirming {
             for reason in &plan.confirm {
                 lines.push(Line::styled(
-                    format!("     ⚠ {}", clean_name(&reason.to_string())),
+                    format!("     ⚠ {}", clean_name(&crate::hints::confirm(reason))),
                     t.warning(),
                 ));
             }

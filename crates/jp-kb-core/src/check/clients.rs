@@ -1,6 +1,6 @@
 //! Findings about what JP and the other clients load: a `kb` table in a
 //! file JP loads (KB120; JP refuses to start), and a generated client file
-//! that differs from what `jp-kb sync` writes (KB121).
+//! that differs from what jp-kb generates now (KB121).
 
 use crate::KnowledgeBase;
 use crate::clients::sync::stale;
@@ -9,6 +9,7 @@ use crate::edit::move_kb::kb_in_jp_files;
 
 use super::findings::{Code, Finding};
 use super::locate::Locator;
+use super::remedy::Remedy;
 
 /// Whether `--cfg` or `-k` changed the configuration checked.
 fn has_overrides(kb: &KnowledgeBase) -> bool {
@@ -28,21 +29,22 @@ pub fn findings(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Finding
             Some(line) => locator.line_column(&file.path, line, 1),
             None => locator.file(&file.path),
         };
-        let hint = match &file.target {
-            Some(target) => format!(
-                "run `jp-kb migrate`: it moves the table to {}, byte for byte (jp-kb reads it there, JP does not)",
-                locator.display(target).display()
+        let finding = Finding::new(
+            Code::KbInJpFile,
+            "a `kb` table in a file JP loads: today's JP refuses to start (`unknown field kb`)",
+        )
+        .at(location);
+        out.push(match &file.target {
+            Some(target) => {
+                let to = locator.display(target);
+                finding.remedy(Remedy::MoveKbTable { to }, |move_it| {
+                    format!("{move_it}, byte for byte (jp-kb reads it there, JP does not)")
+                })
+            }
+            None => finding.hint(
+                "move the table by hand into .jp/kb.toml (or the user-workspace kb.toml): no kb.toml is read beside this file",
             ),
-            None => "move the table by hand into .jp/kb.toml (or the user-workspace kb.toml): no kb.toml is read beside this file".to_owned(),
-        };
-        out.push(
-            Finding::new(
-                Code::KbInJpFile,
-                "a `kb` table in a file JP loads: today's JP refuses to start (`unknown field kb`)",
-            )
-            .at(location)
-            .hint(hint),
-        );
+        });
     }
     if has_overrides(kb) {
         // Generated files hold the workspace's configuration; compared with
@@ -55,12 +57,14 @@ pub fn findings(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Finding
             Finding::new(
                 Code::GeneratedStale,
                 format!(
-                    "this {} file differs from what `jp-kb sync` writes (edited by hand, or the knowledge base changed outside jp-kb)",
+                    "this {} file differs from what jp-kb generates now (edited by hand, or the knowledge base changed outside jp-kb)",
                     write.client.name()
                 ),
             )
             .at(locator.file(&write.path))
-            .hint("run `jp-kb sync` (it overwrites hand edits of generated files)"),
+            .remedy(Remedy::Regenerate, |regenerate| {
+                format!("{regenerate} (it overwrites hand edits of generated files)")
+            }),
         );
     }
     for error in errors {
@@ -69,7 +73,7 @@ pub fn findings(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Finding
                 Code::GeneratedStale,
                 format!("a client file cannot be synced: {error}"),
             )
-            .hint("fix the file; `jp-kb sync` never writes a file that does not parse"),
+            .hint("fix the file; a client file that does not parse is never regenerated"),
         );
     }
 }

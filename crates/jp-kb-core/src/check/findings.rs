@@ -5,9 +5,12 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
+use super::remedy::Remedy;
+
 /// How bad a finding is. Errors make `jp-kb check` exit 1; warnings only
 /// with `--deny-warnings`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Severity {
     /// Something that keeps the assistant from getting what was meant.
     Error,
@@ -16,6 +19,7 @@ pub enum Severity {
 }
 
 impl Severity {
+    /// `error` or `warning`, as reports spell it.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -29,8 +33,12 @@ macro_rules! codes {
         /// The stable code of a finding. Codes are never renumbered or
         /// reused; `KB0xx` are errors, `KB1xx` warnings.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
         pub enum Code {
-            $($variant,)*
+            $(
+                #[doc = concat!("`", $code, "` (", stringify!($severity), "): ", $label, ".")]
+                $variant,
+            )*
         }
 
         impl Code {
@@ -44,6 +52,7 @@ macro_rules! codes {
                 }
             }
 
+            /// Error or warning: fixed for each code.
             pub fn severity(self) -> Severity {
                 match self {
                     $(Code::$variant => Severity::$severity,)*
@@ -126,8 +135,11 @@ pub struct Finding {
     pub topic: Option<String>,
     /// The subject's slug.
     pub subject: Option<String>,
-    /// How to fix it.
+    /// How to fix it, in plain words.
     pub hint: Option<String>,
+    /// The action the hint names, when a front end may word it as one of
+    /// its commands (the hint holds its [`Remedy::phrase`]).
+    pub remedy: Option<Remedy>,
     /// The byte range of `file` the finding points at (for rendering).
     pub span: Option<Range<usize>>,
 }
@@ -146,29 +158,43 @@ impl Finding {
             topic: None,
             subject: None,
             hint: None,
+            remedy: None,
             span: None,
         }
     }
 
+    /// About the topic `topic`.
     #[must_use]
     pub fn topic(mut self, topic: &str) -> Self {
         self.topic = Some(topic.to_owned());
         self
     }
 
+    /// About the subject `slug` (of its topic).
     #[must_use]
     pub fn subject(mut self, slug: &str) -> Self {
         self.subject = Some(slug.to_owned());
         self
     }
 
+    /// With a hint on how to fix it.
     #[must_use]
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
     }
 
+    /// With `remedy` as (part of) its hint: `hint` is given the remedy's
+    /// phrase and returns the whole hint.
     #[must_use]
+    pub fn remedy(mut self, remedy: Remedy, hint: impl FnOnce(&str) -> String) -> Self {
+        self.hint = Some(hint(&remedy.phrase()));
+        self.remedy = Some(remedy);
+        self
+    }
+
+    #[must_use]
+    #[doc(hidden)]
     pub fn at(mut self, location: super::locate::Location) -> Self {
         self.file = location.file;
         self.line = location.line;
@@ -180,6 +206,7 @@ impl Finding {
 
 /// Thresholds of the size findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Thresholds {
     /// A subject above this many tokens is reported (KB111).
     pub max_subject_tokens: usize,
@@ -193,8 +220,33 @@ pub struct Thresholds {
 }
 
 impl Thresholds {
+    /// The default of [`Thresholds::max_subject_tokens`].
     pub const DEFAULT_MAX_SUBJECT_TOKENS: usize = 10_000;
+    /// The default of [`Thresholds::max_prompt_tokens`]: the planner's
+    /// budget.
     pub const DEFAULT_MAX_PROMPT_TOKENS: usize = crate::edit::plan::DEFAULT_BUDGET;
+
+    /// Reports a subject above `tokens` tokens (KB111).
+    #[must_use]
+    pub fn max_subject_tokens(mut self, tokens: usize) -> Self {
+        self.max_subject_tokens = tokens;
+        self
+    }
+
+    /// Reports a `<knowledge>` section above `tokens` tokens (KB112).
+    #[must_use]
+    pub fn max_prompt_tokens(mut self, tokens: usize) -> Self {
+        self.max_prompt_tokens = tokens;
+        self
+    }
+
+    /// Reads subject contents only in topics of at most `limit` subjects
+    /// (`None`: always).
+    #[must_use]
+    pub fn content_scan_limit(mut self, limit: Option<usize>) -> Self {
+        self.content_scan_limit = limit;
+        self
+    }
 }
 
 impl Default for Thresholds {
@@ -210,6 +262,7 @@ impl Default for Thresholds {
 /// Everything one check found, with the texts of the files the findings
 /// point into (so a report can quote them without reading files again).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CheckReport {
     /// The workspace root, when one was found.
     pub root: Option<PathBuf>,
@@ -224,10 +277,12 @@ pub struct CheckReport {
 }
 
 impl CheckReport {
+    /// How many findings are errors.
     pub fn errors(&self) -> usize {
         self.count(Severity::Error)
     }
 
+    /// How many findings are warnings.
     pub fn warnings(&self) -> usize {
         self.count(Severity::Warning)
     }

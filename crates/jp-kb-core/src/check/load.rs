@@ -3,6 +3,7 @@
 
 use super::findings::{Code, Finding};
 use super::locate::{Locator, PointAt};
+use super::remedy::Remedy;
 use crate::config::overrides::apply_knowledge;
 use crate::config::workspace::BAD_ID_PREFIX;
 use crate::config::{ConfigError, ConfigWarning, KbConfig, Origin};
@@ -12,7 +13,7 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
     match err {
         ConfigError::NoWorkspace { .. } | ConfigError::BadWorkspace { .. } => {
             Finding::new(Code::LoadFailed, err.to_string())
-                .hint("run `jp-kb check` inside a JP workspace, pass --workspace DIR, or create one with `jp-kb init`")
+                .remedy(Remedy::CreateWorkspace, str::to_owned)
         }
         ConfigError::Io { path, source } => Finding::new(
             Code::LoadFailed,
@@ -30,7 +31,9 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
             let message = message.lines().next().unwrap_or(message).trim();
             Finding::new(Code::ConfigParse, format!("invalid {format}: {message}"))
                 .at(locator.line_column(path, *line, *column))
-                .hint(format!("fix the {format} syntax; nothing of this file is used until it parses"))
+                .hint(format!(
+                    "fix the {format} syntax; nothing of this file is used until it parses"
+                ))
         }
         ConfigError::WrongType {
             origin,
@@ -52,13 +55,7 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
             value,
             reason,
         } => {
-            let mut location = locator.origin(
-                origin,
-                &PointAt::Item {
-                    keys: key,
-                    value,
-                },
-            );
+            let mut location = locator.origin(origin, &PointAt::Item { keys: key, value });
             if location.span.is_none() || location.column == Some(1) {
                 location = locator.origin(origin, &PointAt::Value(key));
             }
@@ -92,8 +89,8 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
             .at(location)
             .hint("fix the path (it is relative to the file that declares it), or remove the entry")
         }
-        ConfigError::Usage(message) => Finding::new(Code::BadArgument, message.clone())
-            .hint("see `jp-kb --help` for the forms --cfg and -k accept"),
+        ConfigError::Usage(why) => Finding::new(Code::BadArgument, why.to_string())
+            .remedy(Remedy::OverrideForms, str::to_owned),
     }
 }
 

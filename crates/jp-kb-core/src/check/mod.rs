@@ -12,12 +12,14 @@ mod contents;
 pub mod findings;
 mod load;
 pub mod locate;
+pub mod remedy;
 pub mod report;
 mod snippet;
 mod topics;
 
 pub use findings::{CheckReport, Code, Finding, Severity, Thresholds};
 pub use load::error_finding;
+pub use remedy::Remedy;
 
 use crate::KnowledgeBase;
 use crate::config::workspace::resolve_root;

@@ -20,11 +20,28 @@ use crate::display::{EscapedSource, escape_json, escape_lines, escape_name};
 
 /// How human output looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct HumanStyle {
     /// ANSI colours (only for a terminal, and never with `NO_COLOR`).
     pub color: bool,
     /// Wrapping width.
     pub width: usize,
+}
+
+impl HumanStyle {
+    /// With ANSI colours (`true`) or without.
+    #[must_use]
+    pub fn color(mut self, color: bool) -> Self {
+        self.color = color;
+        self
+    }
+
+    /// Wrapped at `width` columns.
+    #[must_use]
+    pub fn width(mut self, width: usize) -> Self {
+        self.width = width;
+        self
+    }
 }
 
 impl Default for HumanStyle {

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use super::findings::{Code, Finding};
 use super::load::{from_argument, nearest};
 use super::locate::{Location, Locator, PointAt};
+use super::remedy::Remedy;
 use crate::config::{Origin, Topic, TopicField, Valued};
 use crate::subjects::{PatternList, Resolution, is_glob};
 use crate::topic::{TopicError, TopicState};
@@ -160,8 +161,20 @@ fn entry_location(
     })
 }
 
-fn list_hint(id: &str) -> String {
-    format!("`jp-kb list {id} --all` shows every slug")
+/// A hint ending in the listing of every slug of topic `id`: `before`,
+/// then that remedy's phrase.
+fn every_slug(id: &str, before: &str) -> (String, Option<Remedy>) {
+    let remedy = Remedy::ListEverySlug {
+        topic: id.to_owned(),
+    };
+    (format!("{before}{}", remedy.phrase()), Some(remedy))
+}
+
+/// `finding` with a hint and the remedy it names, if any.
+fn hinted(mut finding: Finding, (hint, remedy): (String, Option<Remedy>)) -> Finding {
+    finding.hint = Some(hint);
+    finding.remedy = remedy;
+    finding
 }
 
 fn quoted(slugs: &[&str]) -> String {
@@ -199,11 +212,14 @@ pub fn learned_findings(
                     .map(|(_, s)| s.slug())
                     .collect();
                 if hidden.is_empty() {
-                    format!("no slug matches this glob; {}", list_hint(&topic.id))
+                    every_slug(&topic.id, "no slug matches this glob; ")
                 } else {
-                    format!(
-                        "globs skip hidden subjects; name them exactly instead: {}",
-                        quoted(&hidden)
+                    (
+                        format!(
+                            "globs skip hidden subjects; name them exactly instead: {}",
+                            quoted(&hidden)
+                        ),
+                        None,
                     )
                 }
             } else {
@@ -213,18 +229,20 @@ pub fn learned_findings(
                         .iter()
                         .map(super::super::subjects::walk::Subject::slug),
                 ) {
-                    Some(slug) => format!("did you mean `{slug}`?"),
-                    None => list_hint(&topic.id),
+                    Some(slug) => (format!("did you mean `{slug}`?"), None),
+                    None => every_slug(&topic.id, ""),
                 }
             };
-            Finding::new(
-                Code::LearnedSelectsNothing,
-                format!(
-                    "`learned` entry \"{pattern}\"{from} of topic `{}` selects no subject",
-                    topic.id
+            hinted(
+                Finding::new(
+                    Code::LearnedSelectsNothing,
+                    format!(
+                        "`learned` entry \"{pattern}\"{from} of topic `{}` selects no subject",
+                        topic.id
+                    ),
                 ),
+                hint,
             )
-            .hint(hint)
         } else if bucket.iter().all(|&i| resolution.is_disabled(i)) {
             let slugs: Vec<&str> = bucket.iter().map(|&i| subjects[i].slug()).collect();
             let disabled_by = bucket
@@ -285,14 +303,16 @@ pub fn disabled_findings(
         let from = valued.map(|e| from_argument(&e.origin)).unwrap_or_default();
         let location = entry_location(topic, TopicField::Disabled, valued, locator);
         let finding = if is_glob(entry) {
-            Finding::new(
-                Code::DisabledSelectsNothing,
-                format!(
-                    "`disabled` glob \"{entry}\"{from} of topic `{}` matches no subject",
-                    topic.id
+            hinted(
+                Finding::new(
+                    Code::DisabledSelectsNothing,
+                    format!(
+                        "`disabled` glob \"{entry}\"{from} of topic `{}` matches no subject",
+                        topic.id
+                    ),
                 ),
+                every_slug(&topic.id, "remove it, or fix it; "),
             )
-            .hint(format!("remove it, or fix it; {}", list_hint(&topic.id)))
         } else {
             let hint = match nearest(
                 entry,
@@ -300,17 +320,19 @@ pub fn disabled_findings(
                     .iter()
                     .map(super::super::subjects::walk::Subject::slug),
             ) {
-                Some(slug) => format!("did you mean `{slug}`?"),
-                None => format!("no slug is close; {}", list_hint(&topic.id)),
+                Some(slug) => (format!("did you mean `{slug}`?"), None),
+                None => every_slug(&topic.id, "no slug is close; "),
             };
-            Finding::new(
-                Code::DisabledNotASlug,
-                format!(
-                    "`disabled` entry \"{entry}\"{from} is not a slug of topic `{}`",
-                    topic.id
+            hinted(
+                Finding::new(
+                    Code::DisabledNotASlug,
+                    format!(
+                        "`disabled` entry \"{entry}\"{from} is not a slug of topic `{}`",
+                        topic.id
+                    ),
                 ),
+                hint,
             )
-            .hint(hint)
         };
         out.push(finding.at(location).topic(&topic.id));
     }

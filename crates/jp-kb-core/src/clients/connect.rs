@@ -33,6 +33,7 @@ pub enum Client {
 }
 
 impl Client {
+    /// Every client jp-kb connects.
     pub const ALL: [Client; 3] = [Client::Jp, Client::ClaudeCode, Client::Codex];
 
     /// The name on the command line (its profile's id).
@@ -56,6 +57,7 @@ impl Client {
 
 /// How a file relates to the knowledge base.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Part {
     /// The whole file is generated from the knowledge base (the JP layer,
     /// the Claude Code rules file): every edit changes it.
@@ -84,6 +86,7 @@ pub struct FileWrite {
 }
 
 impl FileWrite {
+    /// Whether writing it changes anything.
     pub fn changed(&self) -> bool {
         self.before.as_deref() != Some(self.after.as_str())
     }
@@ -116,6 +119,7 @@ pub struct Texts {
 }
 
 impl Texts {
+    /// The texts of `kb` as it is now.
     pub fn of(kb: &KnowledgeBase) -> Self {
         let topics = kb.learnable_topics();
         Self {
@@ -359,7 +363,7 @@ pub fn plan(
                 layer.notes.push(
                     "JP's user-workspace layer is not known here (no `.jp/.id` yet, or no data \
                      directory): JP run inside the workspace works; for `jp -w DIR` from \
-                     elsewhere, run `jp-kb connect jp` again once JP has made `.jp/.id`"
+                     elsewhere, set up JP again once JP has made `.jp/.id`"
                         .to_owned(),
                 );
             }
@@ -380,7 +384,7 @@ fn import_note(rel: &str, texts: &Texts) -> Option<String> {
     (!imports.is_empty()).then(|| {
         format!(
             "{rel}: wrote {} as code so that Claude Code does not import the files they name \
-             (`jp-kb prompt --client claude-code` shows what arrives)",
+             (the section as Claude Code receives it shows what arrives)",
             imports.join(", ")
         )
     })

@@ -8,6 +8,7 @@ use std::fmt;
 
 /// What a client's length limit counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Unit {
     /// Unicode scalar values (`str::chars`).
     Chars,
@@ -17,6 +18,7 @@ pub enum Unit {
 
 /// What `Unit::cut` keeps of a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Kept {
     /// The text as it arrives, without the client's marker.
     pub text: String,

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use crate::KnowledgeBase;
 use crate::check::findings::{Code, Finding, Severity};
 use crate::check::locate::Locator;
+use crate::check::remedy::Remedy;
 
 use super::arrival::{Arrival, losses};
 use super::profile::{Channel, Profile};
@@ -43,10 +44,14 @@ pub fn client_findings(
         if let Some(why) = &setup.not_loaded {
             let _ = write!(message, " ({why})");
         }
-        out.push(Finding::new(Code::ClientLoss, message).hint(format!(
-            "`jp-kb connect {}` sets up the routes that carry it whole (docs/check.md, KB122)",
-            profile.id
-        )));
+        let connect = Remedy::Connect {
+            client: profile.id.clone(),
+        };
+        out.push(
+            Finding::new(Code::ClientLoss, message).remedy(connect, |connect| {
+                format!("{connect} sets up the routes that carry it whole (docs/check.md, KB122)")
+            }),
+        );
     }
     out
 }
@@ -68,15 +73,17 @@ pub fn setup_findings(kb: &KnowledgeBase, profile: &Profile) -> Vec<Finding> {
             Code::GeneratedStale,
             format!(
                 "{} receives an out-of-date copy: this generated file differs from what \
-                 `jp-kb sync` writes (the knowledge base changed outside jp-kb, or it was \
+                 jp-kb generates now (the knowledge base changed outside jp-kb, or it was \
                  edited by hand)",
                 profile.display_name()
             ),
         )
         .at(locator.file(&write.path))
-        .hint(
-            "run `jp-kb sync`; a JP conversation already started keeps its copy: start a new one",
-        );
+        .remedy(Remedy::Regenerate, |regenerate| {
+            format!(
+                "{regenerate}; a JP conversation already started keeps its copy: start a new one"
+            )
+        });
         finding.severity = Severity::Error;
         out.push(finding);
     }
@@ -88,6 +95,7 @@ pub fn setup_findings(kb: &KnowledgeBase, profile: &Profile) -> Vec<Finding> {
                 Code::ClientCannotStart
             };
             let mut finding = Finding::new(code, problem.message).hint(problem.fix);
+            finding.remedy = problem.remedy;
             if let Some(file) = &problem.file {
                 finding = finding.at(match problem.line {
                     Some(line) => locator.line_column(file, line, 1),

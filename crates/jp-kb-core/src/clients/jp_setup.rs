@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::KnowledgeBase;
+use crate::check::Remedy;
 use crate::config::LayerKind;
 use crate::config::file::read_config_file;
 use crate::config::raw::{RawKind, RawNode};
@@ -24,7 +25,11 @@ pub struct SetupProblem {
     pub file: Option<PathBuf>,
     pub line: Option<u32>,
     pub message: String,
+    /// How to fix it, in plain words.
     pub fix: String,
+    /// The action `fix` names by its phrase, when it is one a front end
+    /// words as its own command.
+    pub remedy: Option<Remedy>,
     /// An error (JP does not get what `connect` promised) or a warning.
     pub error: bool,
 }
@@ -79,6 +84,8 @@ pub fn jp_problems(kb: &KnowledgeBase) -> Vec<SetupProblem> {
         out.push(SetupProblem {
             file: None,
             line: None,
+            // A fact about the entry JP has (its `command` and arguments),
+            // not a command offered to the person.
             message: "`jp-kb` is not on PATH: JP starts `jp-kb mcp` by name and every query \
                       would fail (`Cannot spawn process`)"
                 .to_owned(),
@@ -86,6 +93,7 @@ pub fn jp_problems(kb: &KnowledgeBase) -> Vec<SetupProblem> {
                   or set `command` in [providers.mcp.kb] of JP's user-workspace config.toml \
                   to its absolute path"
                 .to_owned(),
+            remedy: None,
             error: false,
         });
     }
@@ -150,6 +158,9 @@ fn machine_entry(root: &Path, path: &Path, node: &RawNode, out: &mut Vec<SetupPr
     if let Some(named) = named
         && !same(Path::new(named), root)
     {
+        let reconnect = Remedy::ConnectHere {
+            client: "jp".to_owned(),
+        };
         out.push(SetupProblem {
             file: Some(path.to_path_buf()),
             line: server.line,
@@ -157,9 +168,11 @@ fn machine_entry(root: &Path, path: &Path, node: &RawNode, out: &mut Vec<SetupPr
                 "JP's user-workspace layer starts jp-kb on {named}, not on this workspace: JP here \
                  would be served that workspace's subjects"
             ),
-            fix:
-                "run `jp-kb connect jp` in this workspace (it rewrites the entry for this checkout)"
-                    .to_owned(),
+            fix: format!(
+                "{} (it rewrites the entry for this checkout)",
+                reconnect.phrase()
+            ),
+            remedy: Some(reconnect),
             error: true,
         });
     }
@@ -183,8 +196,10 @@ fn overrides(path: &Path, layer: &str, node: &RawNode, out: &mut Vec<SetupProble
                      takes this file's values"
                 ),
                 fix: format!(
-                    "remove the [{name}] table from this file; `jp-kb connect jp` writes it"
+                    "remove the [{name}] table from this file; the generated layer and JP's \
+                     user-workspace entry set it"
                 ),
+                remedy: None,
                 error: true,
             });
         }
@@ -214,8 +229,9 @@ fn twice(path: &Path, layer: &str, node: &RawNode, out: &mut Vec<SetupProblem>) 
                      well as the generated one ({layer}), so the model sees it twice"
                 ),
                 fix: "remove this [[assistant.system_prompt_sections]] entry; the generated \
-                      layer carries the section and `jp-kb sync` keeps it current"
+                      layer carries the section and is regenerated with it"
                     .to_owned(),
+                remedy: None,
                 error: true,
             });
         }

@@ -39,6 +39,7 @@ pub enum Channel {
 }
 
 impl Channel {
+    /// Every channel, in the order profiles list them.
     pub const ALL: [Channel; 4] = [
         Channel::SystemPromptSection,
         Channel::ProjectMemory,
@@ -75,6 +76,7 @@ impl fmt::Display for Channel {
 
 /// What a client does with a channel's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Delivery {
     /// It arrives byte for byte.
     Whole,
@@ -83,8 +85,11 @@ pub enum Delivery {
     /// Cut to its first `max` units (characters or UTF-16 code units, as
     /// the client counts), `marker` appended.
     Truncated {
+        /// How many units arrive.
         max: usize,
+        /// What the client counts.
         unit: Unit,
+        /// What the client appends to the cut text.
         marker: String,
     },
     /// Only its first sentence arrives.
@@ -93,9 +98,11 @@ pub enum Delivery {
 
 /// How the client reads its MCP servers from a file in the project.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct McpConfig {
     /// Relative to the workspace root.
     pub file: String,
+    /// The file's format.
     pub format: Format,
     /// Dotted key of the table of servers.
     pub servers: String,
@@ -108,16 +115,23 @@ pub struct McpConfig {
     pub loaded_through_extends_of: Option<String>,
 }
 
+/// The format of a client's MCP configuration file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
+    /// TOML (JP, Codex).
     Toml,
+    /// JSON (Claude Code's `.mcp.json`).
     Json,
 }
 
 /// One channel of a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ChannelFacts {
+    /// The channel.
     pub channel: Channel,
+    /// What the client does with its text.
     pub delivery: Delivery,
     /// The file carrying the text (system-prompt section, project memory),
     /// relative to the workspace root.
@@ -134,6 +148,7 @@ pub struct ChannelFacts {
 /// What `jp-kb connect` writes for a client: the `kb` server entry in the
 /// client's MCP file, and the words it ends with.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ConnectFacts {
     /// The entry's `type`, when the client's format has one.
     pub server_type: Option<String>,
@@ -162,6 +177,7 @@ pub struct Profile {
 }
 
 impl Profile {
+    /// The facts of `channel`, when the client has it.
     pub fn channel(&self, channel: Channel) -> Option<&ChannelFacts> {
         self.channels.iter().find(|c| c.channel == channel)
     }

@@ -5,7 +5,7 @@
 //! A generated file that differs from what jp-kb would have written before
 //! the edit was changed by someone else (edited by hand, or a subject
 //! changed outside jp-kb): an edit leaves it alone and says so, and only
-//! `jp-kb sync` overwrites it.
+//! a sync on purpose (`jp-kb sync`) overwrites it.
 
 use crate::KnowledgeBase;
 use crate::edit::journal::Journal;
@@ -16,6 +16,49 @@ use super::carry_out::write_all;
 use super::connect::{
     Client, FileWrite, Part, Texts, generated_files, is_connected, plan, read_text,
 };
+
+/// What [`after_edit`] did with one generated file (or client), for the
+/// person to read: its `Display` is the line.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Synced {
+    /// Rewritten for the edit.
+    Wrote {
+        /// The file, relative to the workspace root.
+        file: String,
+        /// The client it is for.
+        client: Client,
+    },
+    /// Left alone: it no longer held what jp-kb generated (a front end
+    /// adds how to regenerate it anyway).
+    LeftEdited {
+        /// The file, relative to the workspace root.
+        file: String,
+    },
+    /// It could not be read or written.
+    Failed(String),
+}
+
+impl Synced {
+    /// Whether the line is a warning (said on stderr by the CLI).
+    pub fn is_warning(&self) -> bool {
+        !matches!(self, Synced::Wrote { .. })
+    }
+}
+
+impl std::fmt::Display for Synced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Synced::Wrote { file, client } => write!(f, "synced {file} ({})", client.name()),
+            Synced::LeftEdited { file } => write!(
+                f,
+                "warning: {file} differs from what jp-kb generated (edited by hand, or a subject \
+                 changed outside jp-kb); not overwritten"
+            ),
+            Synced::Failed(why) => write!(f, "warning: {why}"),
+        }
+    }
+}
 
 /// The clients connected in `kb`'s workspace.
 pub fn connected(kb: &KnowledgeBase) -> Vec<Client> {
@@ -58,9 +101,9 @@ pub fn stale(kb: &KnowledgeBase) -> (Vec<FileWrite>, Vec<ClientError>) {
 
 /// After an edit changed the configuration from `before` to `after`:
 /// rewrites each generated file that was current (it held what `before`
-/// generates) and leaves any other one alone. Returns one line per file
-/// it wrote or left, for the person to read.
-pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> {
+/// generates) and leaves any other one alone. Returns what it did with
+/// each file it wrote or left, for the person to read.
+pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<Synced> {
     let clients = connected(after);
     if clients.is_empty() {
         return Vec::new();
@@ -85,7 +128,7 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
                 Ok(Some(text)) => text,
                 Ok(None) => continue,
                 Err(e) => {
-                    lines.push(format!("warning: {e}"));
+                    lines.push(Synced::Failed(e.to_string()));
                     continue;
                 }
             };
@@ -93,10 +136,7 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
                 continue;
             }
             if current != was {
-                lines.push(format!(
-                    "warning: {rel} differs from what jp-kb generated (edited by hand, or a subject changed \
-                     outside jp-kb); not overwritten: run `jp-kb sync` to regenerate it"
-                ));
+                lines.push(Synced::LeftEdited { file: rel });
                 continue;
             }
             writes.push(FileWrite {
@@ -112,11 +152,11 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<String> 
         // not keep another one stale.
         let mut journal = Journal::new(bounds.clone());
         match write_all(&writes, &mut journal) {
-            Ok(_) => lines.extend(writes.iter().map(|w| {
-                let rel = after.display_path(&w.path).display().to_string();
-                format!("synced {rel} ({})", client.name())
+            Ok(_) => lines.extend(writes.iter().map(|w| Synced::Wrote {
+                file: after.display_path(&w.path).display().to_string(),
+                client,
             })),
-            Err(e) => lines.push(format!("warning: {e}")),
+            Err(e) => lines.push(Synced::Failed(e.to_string())),
         }
     }
     lines

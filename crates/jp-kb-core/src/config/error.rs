@@ -4,25 +4,35 @@
 use std::path::PathBuf;
 
 use super::origin::Origin;
+use super::override_error::OverrideError;
 
 /// Why a workspace's configuration cannot be loaded.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
-    /// No `.jp/` directory from `start` upwards.
+    /// No `.jp/` directory from `start` upwards. (A front end adds how it
+    /// names another workspace or creates one.)
     #[error(
-        "no JP workspace found from {start} upwards (a workspace is a directory containing `.jp/`); pass --workspace DIR, or run `jp-kb init`"
+        "no JP workspace found from {start} upwards (a workspace is a directory containing `.jp/`)"
     )]
-    NoWorkspace { start: PathBuf },
+    NoWorkspace {
+        /// The directory the search started from.
+        start: PathBuf,
+    },
 
     /// The workspace given does not exist or is not a directory.
     #[error("workspace directory {path} does not exist or is not a directory")]
-    BadWorkspace { path: PathBuf },
+    BadWorkspace {
+        /// The directory given.
+        path: PathBuf,
+    },
 
     /// A configuration file cannot be read.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// The system's error.
         #[source]
         source: std::io::Error,
     },
@@ -30,42 +40,65 @@ pub enum ConfigError {
     /// A configuration file does not parse.
     #[error("{path}:{line}:{column}: invalid {format}: {message}")]
     Parse {
+        /// The file.
         path: PathBuf,
+        /// 1-based line of the error.
         line: u32,
+        /// 1-based column of the error.
         column: u32,
+        /// What did not parse: `TOML`, `JSON`, `YAML`, or `UTF-8` (a file
+        /// that is not text).
         format: &'static str,
+        /// The parser's words.
         message: String,
     },
 
     /// A value has the wrong type.
     #[error("{origin}: `{key}` must be {expected}, found {found}")]
     WrongType {
+        /// Where the value was set.
         origin: Origin,
+        /// Its dotted key.
         key: String,
+        /// The type it must have.
         expected: &'static str,
+        /// The type it has.
         found: &'static str,
     },
 
     /// A value is not allowed.
     #[error("{origin}: `{key}` has invalid value {value:?}: {reason}")]
     BadValue {
+        /// Where the value was set.
         origin: Origin,
+        /// Its dotted key.
         key: String,
+        /// The value.
         value: String,
+        /// Why it is not allowed.
         reason: String,
     },
 
     /// `extends` leads back to a file already read.
     #[error("`extends` cycle: {}", chain.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" -> "))]
-    ExtendsCycle { chain: Vec<PathBuf> },
+    ExtendsCycle {
+        /// The files in the order `extends` reached them, the first again
+        /// last.
+        chain: Vec<PathBuf>,
+    },
 
     /// `extends` names a file that does not exist.
     #[error("{origin}: `extends` names {path}, which does not exist")]
-    ExtendsMissing { origin: Origin, path: PathBuf },
+    ExtendsMissing {
+        /// Where the `extends` entry was set.
+        origin: Origin,
+        /// The file it names.
+        path: PathBuf,
+    },
 
     /// A `--cfg` or `-k` value cannot be used.
-    #[error("{0}")]
-    Usage(String),
+    #[error(transparent)]
+    Usage(OverrideError),
 }
 
 impl ConfigError {

@@ -30,6 +30,7 @@ pub enum TopicField {
 
 /// What a field holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FieldKind {
     /// A boolean (`enable`).
     Flag,

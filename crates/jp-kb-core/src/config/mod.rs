@@ -10,6 +10,7 @@ pub mod layers;
 pub mod merge;
 pub mod model;
 pub mod origin;
+pub mod override_error;
 pub mod overrides;
 pub mod raw;
 pub mod spans;
@@ -23,6 +24,7 @@ pub use field::{FieldKind, TopicField};
 pub use layers::{LayerFile, LayerKind};
 pub use model::{ConfigWarning, KbConfig, Topic};
 pub use origin::{Origin, Valued};
+pub use override_error::OverrideError;
 pub use watch::ConfigWatch;
 pub use workspace::Environment;
 
@@ -31,6 +33,7 @@ use overrides::{CfgArg, apply_knowledge, assignment_layer, classify_cfg, find_cf
 
 /// What the command line adds to configuration loading.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LoadOptions {
     /// `--workspace DIR`.
     pub workspace: Option<PathBuf>,

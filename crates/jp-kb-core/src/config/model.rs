@@ -168,6 +168,7 @@ fn dedup_values(items: &[Valued<String>]) -> Vec<String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ConfigWarning {
+    /// Where, when known.
     pub origin: Option<Origin>,
     /// What is wrong.
     pub message: String,

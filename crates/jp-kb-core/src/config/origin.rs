@@ -17,10 +17,16 @@ pub fn is_editable_toml(path: &Path) -> bool {
 
 /// The source of one configuration value.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Origin {
     /// A configuration file, with the 1-based line of the value when known
     /// (TOML files always know it; JSON and YAML layers do not).
-    File { path: PathBuf, line: Option<u32> },
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The value's 1-based line, when known.
+        line: Option<u32>,
+    },
     /// A `--cfg` argument, as written on the command line.
     Cfg(String),
     /// A `-k`/`--knowledge` argument, as written on the command line.
@@ -48,6 +54,19 @@ impl Origin {
         match self {
             Origin::File { line, .. } => *line,
             Origin::Cfg(_) | Origin::Knowledge(_) => None,
+        }
+    }
+
+    /// The same origin with its file relative to `root` when inside it
+    /// (what a message shows: `.jp/kb.toml:7`).
+    #[must_use]
+    pub fn relative_to(&self, root: &Path) -> Origin {
+        match self {
+            Origin::File { path, line } => Origin::File {
+                path: path.strip_prefix(root).unwrap_or(path).to_path_buf(),
+                line: *line,
+            },
+            other => other.clone(),
         }
     }
 

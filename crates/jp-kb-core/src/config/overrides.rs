@@ -7,6 +7,7 @@ use super::field::{FieldKind, TopicField};
 use super::interpret::{ArrayMode, OriginSource, interpret_layer};
 use super::model::{ArrayPatch, ConfigWarning, KbConfig, PartialConfig, PartialTopic, Strategy};
 use super::origin::{Origin, Valued};
+use super::override_error::OverrideError;
 use super::raw::{RawKind, RawNode, from_json};
 
 /// What one `--cfg` argument is.
@@ -63,9 +64,9 @@ pub fn assignment_layer(
         CfgArg::Set { key, value } => (key, ArrayMode::Replace, set_leaf(arg, key, value)?),
         CfgArg::Append { key, value } => {
             if !is_array_field(key) {
-                return Err(ConfigError::Usage(format!(
-                    "--cfg {arg}: `+=` appends to an array; only kb.topic.<id>.learned and kb.topic.<id>.disabled are arrays"
-                )));
+                return Err(ConfigError::Usage(OverrideError::AppendToScalar {
+                    arg: arg.to_owned(),
+                }));
             }
             let item = RawNode::new(RawKind::String(value.clone()), None);
             let patch = RawNode::new(
@@ -84,10 +85,11 @@ pub fn assignment_layer(
             (key, ArrayMode::Append, patch)
         }
         CfgArg::Json { key, json } => {
-            let value: serde_json::Value = serde_json::from_str(json).map_err(|e| {
-                ConfigError::Usage(format!(
-                    "--cfg {arg}: the value after `:=` is not valid JSON: {e}"
-                ))
+            let value: serde_json::Value = serde_json::from_str(json).map_err(|error| {
+                ConfigError::Usage(OverrideError::NotJson {
+                    arg: arg.to_owned(),
+                    error,
+                })
             })?;
             (key, ArrayMode::Replace, from_json(&value, None))
         }
@@ -120,10 +122,10 @@ fn set_leaf(arg: &str, key: &[String], value: &str) -> Result<RawNode, ConfigErr
         return Ok(RawNode::new(RawKind::String(value.to_owned()), None));
     }
     if is_array_field(key) {
-        return Err(ConfigError::Usage(format!(
-            "--cfg {arg}: `{}` is an array: use `+=` to append one item or `:=` with a JSON array to replace it",
-            key.join(".")
-        )));
+        return Err(ConfigError::Usage(OverrideError::SetArray {
+            arg: arg.to_owned(),
+            key: key.join("."),
+        }));
     }
     // The boolean keys: a topic's `enable`, and `kb.usage`.
     let flag = match key {
@@ -135,16 +137,17 @@ fn set_leaf(arg: &str, key: &[String], value: &str) -> Result<RawNode, ConfigErr
         return match value {
             "true" => Ok(RawNode::new(RawKind::Bool(true), None)),
             "false" => Ok(RawNode::new(RawKind::Bool(false), None)),
-            _ => Err(ConfigError::Usage(format!(
-                "--cfg {arg}: `{name}` takes `true` or `false`"
-            ))),
+            _ => Err(ConfigError::Usage(OverrideError::NotAFlag {
+                arg: arg.to_owned(),
+                key: name,
+            })),
         };
     }
     if key.len() < 4 {
-        return Err(ConfigError::Usage(format!(
-            "--cfg {arg}: `{}` is a table: set one field (kb.topic.<id>.<field>=value) or use `:=` with a JSON object",
-            key.join(".")
-        )));
+        return Err(ConfigError::Usage(OverrideError::SetTable {
+            arg: arg.to_owned(),
+            key: key.join("."),
+        }));
     }
     Ok(RawNode::new(RawKind::String(value.to_owned()), None))
 }
@@ -187,21 +190,10 @@ pub fn find_cfg_files(
         }
     }
     if found.is_empty() {
-        let where_ = if load_paths.is_empty() {
-            "no `config_load_paths` are configured".to_owned()
-        } else {
-            format!(
-                "searched {}",
-                searched
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        return Err(ConfigError::Usage(format!(
-            "--cfg {name}: not a `key=value` assignment, not an existing file, and no config named `{name}` was found ({where_})"
-        )));
+        return Err(ConfigError::Usage(OverrideError::NoSuchConfig {
+            name: name.to_owned(),
+            searched: (!load_paths.is_empty()).then_some(searched),
+        }));
     }
     Ok(found)
 }
@@ -209,28 +201,22 @@ pub fn find_cfg_files(
 /// Appends every `-k TOPIC/GLOB` to that topic's `learned`.
 pub fn apply_knowledge(config: &mut KbConfig, args: &[String]) -> Result<(), ConfigError> {
     for arg in args {
-        let valid = || {
-            config
-                .topics
-                .keys()
-                .map(|id| format!("{id}/**"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let topics = || config.topics.keys().cloned().collect::<Vec<_>>();
         let Some((topic, glob)) = arg
             .split_once('/')
             .filter(|(t, g)| !t.is_empty() && !g.is_empty())
         else {
-            return Err(ConfigError::Usage(format!(
-                "-k {arg}: expected TOPIC/GLOB, e.g. `-k project/**` for a whole topic (topics: {})",
-                valid()
-            )));
+            return Err(ConfigError::Usage(OverrideError::KnowledgeForm {
+                arg: arg.clone(),
+                topics: topics(),
+            }));
         };
         if !config.topics.contains_key(topic) {
-            return Err(ConfigError::Usage(format!(
-                "-k {arg}: unknown topic `{topic}`; valid: {}",
-                valid()
-            )));
+            return Err(ConfigError::Usage(OverrideError::KnowledgeTopic {
+                arg: arg.clone(),
+                topic: topic.to_owned(),
+                topics: topics(),
+            }));
         }
         let patch = ArrayPatch {
             items: vec![Valued::new(glob.to_owned(), Origin::Knowledge(arg.clone()))],
@@ -302,5 +288,30 @@ mod usage_tests {
         assert!(!usage.value);
         assert!(layer("kb.usage=true").unwrap().usage.unwrap().value);
         assert!(layer("kb.usage=no").is_err());
+    }
+
+    #[test]
+    fn a_usage_error_carries_the_argument_and_its_words_are_the_display() {
+        let Err(ConfigError::Usage(why)) = layer("kb.topic.x.learned=a") else {
+            panic!("an array set by `=` is refused")
+        };
+        assert!(
+            matches!(&why, OverrideError::SetArray { arg, key }
+                if arg == "kb.topic.x.learned=a" && key == "kb.topic.x.learned"),
+            "{why:?}"
+        );
+        assert_eq!(
+            why.to_string(),
+            "--cfg kb.topic.x.learned=a: `kb.topic.x.learned` is an array: use `+=` to append \
+             one item or `:=` with a JSON array to replace it"
+        );
+        let Err(ConfigError::Usage(why)) = layer("kb.usage=no") else {
+            panic!("a flag takes true or false")
+        };
+        assert!(matches!(why, OverrideError::NotAFlag { key: "usage", .. }));
+        let Err(ConfigError::Usage(why)) = layer("kb.topic.x.title+=a") else {
+            panic!("`+=` on a text is refused")
+        };
+        assert!(matches!(why, OverrideError::AppendToScalar { .. }));
     }
 }

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use crate::edit::error::{EditError, SaveError, WriteError};
 use crate::edit::journal::{Change, Journal};
 use crate::edit::plan::Plan;
-use crate::edit::write::{Saved, read_guarded, save_with, write_atomic};
+use crate::edit::write::{read_guarded, save_with, write_atomic};
 
 /// Why a plan was not carried out. When this is returned, no file is
 /// changed (the ones written before the failure were put back).
@@ -28,7 +28,9 @@ pub enum ApplyError {
     /// wrong type, …), found before anything was written.
     #[error("{}: {source}", path.display())]
     Edit {
+        /// The step's file.
         path: PathBuf,
+        /// Why its edits do not apply.
         #[source]
         source: EditError,
     },
@@ -41,7 +43,7 @@ pub enum ApplyError {
 }
 
 /// What one file of a plan became.
-pub type Written = Saved;
+pub use crate::edit::write::Saved as Written;
 
 /// Carries `plan` out: checks every step, writes each file, and records
 /// the plan as one undo step in `journal`. Returns what each file became

@@ -115,6 +115,8 @@ impl Journal {
     ///
     /// # Errors
     /// As [`save`].
+    // Behind the façade: a plan is carried out by `apply`, whole.
+    #[doc(hidden)]
     pub fn save(&mut self, path: &Path, edit: &Edit) -> Result<Saved, SaveError> {
         let saved = save(&self.bounds, path, edit)?;
         if saved.applied.changed {
@@ -127,6 +129,7 @@ impl Journal {
     ///
     /// # Errors
     /// As [`save_with`].
+    #[doc(hidden)]
     pub fn save_with(
         &mut self,
         path: &Path,
@@ -139,11 +142,13 @@ impl Journal {
         Ok(saved)
     }
 
+    /// Whether there is a step to undo.
     #[must_use]
     pub fn can_undo(&self) -> bool {
         !self.done.is_empty()
     }
 
+    /// Whether there is an undone step to redo.
     #[must_use]
     pub fn can_redo(&self) -> bool {
         !self.undone.is_empty()

@@ -13,51 +13,86 @@ use crate::config::TopicField;
 pub enum Edit {
     /// Append patterns to `learned` (those already there are skipped).
     AddLearned {
+        /// The topic's id.
         topic: String,
+        /// The patterns (slugs or globs), in order.
         patterns: Vec<String>,
     },
     /// Remove every occurrence of the patterns from `learned`.
     RemoveLearned {
+        /// The topic's id.
         topic: String,
+        /// The patterns, as written in the file.
         patterns: Vec<String>,
     },
     /// Replace the first occurrence of `pattern` in `learned`, in place,
     /// by `with` (skipping entries already present); later occurrences
     /// are removed. An empty `with` removes the pattern.
     ReplaceLearned {
+        /// The topic's id.
         topic: String,
+        /// The pattern replaced, as written in the file.
         pattern: String,
+        /// What takes its place, in order.
         with: Vec<String>,
     },
     /// Append slugs to `disabled`.
-    AddDisabled { topic: String, slugs: Vec<String> },
+    AddDisabled {
+        /// The topic's id.
+        topic: String,
+        /// The subjects' slugs.
+        slugs: Vec<String>,
+    },
     /// Remove slugs from `disabled`.
-    RemoveDisabled { topic: String, slugs: Vec<String> },
+    RemoveDisabled {
+        /// The topic's id.
+        topic: String,
+        /// The entries, as written in the file.
+        slugs: Vec<String>,
+    },
     /// Add a topic; an error when the file already defines `id`.
     AddTopic {
+        /// The new topic's id.
         id: String,
+        /// Its `subjects` directory, relative to the workspace root.
         subjects: String,
+        /// Its `title`, if any.
         title: Option<String>,
+        /// Its `introduction`, if any.
         introduction: Option<String>,
+        /// Its `description`, if any.
         description: Option<String>,
     },
     /// Set a one-value field (one of [`TopicField::SCALARS`]), replacing
     /// its value in place when present.
     SetField {
+        /// The topic's id.
         topic: String,
+        /// The field.
         field: TopicField,
+        /// Its new value.
         value: FieldValue,
     },
     /// Remove a one-value field (nothing changes when it is not set).
-    UnsetField { topic: String, field: TopicField },
+    UnsetField {
+        /// The topic's id.
+        topic: String,
+        /// The field.
+        field: TopicField,
+    },
     /// Remove every line and entry defining the topic.
-    RemoveTopic { topic: String },
+    RemoveTopic {
+        /// The topic's id.
+        topic: String,
+    },
     /// The whole file becomes `text`, when it still holds `expected`
     /// (`None`: missing or empty): the files `connect` and `sync` write
     /// (client files), computed from the disk before the plan and so
     /// refused when another program changed them since.
     WholeFile {
+        /// What the file must still hold (`None`: missing or empty).
         expected: Option<String>,
+        /// Its new content.
         text: String,
         /// What the change is, for the person (`updated`, `created`).
         summary: String,
@@ -92,6 +127,7 @@ pub enum FieldValue {
 
 /// What applying an [`Edit`] (or a step's edits) to a file's text gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Applied {
     /// The new file content (the input itself when nothing changed).
     pub text: String,

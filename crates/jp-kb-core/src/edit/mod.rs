@@ -36,7 +36,7 @@ pub mod write;
 pub use crate::config::TopicField;
 pub use apply::{ApplyError, apply};
 pub use diff::unified_diff;
-pub use error::{EditError, JournalError, SaveError, WriteError};
+pub use error::{BadEdit, EditError, JournalError, SaveError, WriteError};
 pub use journal::{Change, Journal};
 pub use locate::{Spelling, TopicInfo, find_topic, list_topics};
 pub use ops::{Applied, Edit, FieldValue, apply as apply_edit, apply_declaring};

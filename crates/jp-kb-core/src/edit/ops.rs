@@ -6,7 +6,7 @@
 //! with one or more spliced replacements, and it is re-parsed and checked
 //! to mean exactly the input plus the edit before it is returned.
 
-use crate::edit::error::EditError;
+use crate::edit::error::{BadEdit, EditError};
 use crate::edit::fields::FieldChange;
 use crate::edit::locate::{known_topics, locate, parse_document, topic_path};
 use jp_kb_toml::keys::path_repr;
@@ -114,7 +114,7 @@ fn validate(edit: &Edit) -> Result<(), EditError> {
         | Edit::RemoveTopic { topic } => topic,
     };
     if id.is_empty() {
-        return Err(EditError::InvalidEdit("the topic id is empty".into()));
+        return Err(EditError::InvalidEdit(BadEdit::EmptyTopicId));
     }
     let empty_list = match edit {
         Edit::AddLearned { patterns: v, .. }
@@ -124,15 +124,12 @@ fn validate(edit: &Edit) -> Result<(), EditError> {
         _ => false,
     };
     if empty_list {
-        return Err(EditError::InvalidEdit("no pattern or slug given".into()));
+        return Err(EditError::InvalidEdit(BadEdit::NothingGiven));
     }
     if let Edit::SetField { field, .. } | Edit::UnsetField { field, .. } = edit
         && field.kind() == FieldKind::List
     {
-        return Err(EditError::InvalidEdit(format!(
-            "`{}` is a list: add or remove its entries",
-            field.key()
-        )));
+        return Err(EditError::InvalidEdit(BadEdit::ListField(*field)));
     }
     if let Edit::SetField { field, value, .. } = edit {
         let ok = matches!(
@@ -140,15 +137,7 @@ fn validate(edit: &Edit) -> Result<(), EditError> {
             (FieldKind::Flag, FieldValue::Bool(_)) | (FieldKind::Text, FieldValue::Text(_))
         );
         if !ok {
-            return Err(EditError::InvalidEdit(format!(
-                "`{}` takes {}",
-                field.key(),
-                if field.kind() == FieldKind::Flag {
-                    "true or false"
-                } else {
-                    "text"
-                }
-            )));
+            return Err(EditError::InvalidEdit(BadEdit::WrongValue(*field)));
         }
     }
     Ok(())

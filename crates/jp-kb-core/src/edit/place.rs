@@ -82,6 +82,7 @@ impl Boundaries {
     /// Where jp-kb may write for a loaded workspace: its root, the
     /// person's own JP directories, and the user-workspace directory
     /// (written to before JP ever made it).
+    #[doc(hidden)]
     pub fn of_config(loaded: &crate::config::LoadedConfig) -> Self {
         Self::new(
             std::iter::once(loaded.root.clone())
@@ -95,6 +96,7 @@ impl Boundaries {
     /// # Errors
     /// [`WriteError::Outside`] when `path` is under no boundary or resolves
     /// out of its own; `Io` when a component cannot be examined.
+    #[doc(hidden)]
     pub fn resolve(&self, path: &Path) -> Result<Place, WriteError> {
         let absolute = absolute(path);
         let Some((boundary, rel)) = self.roots.iter().find_map(|b| {

@@ -112,6 +112,7 @@ pub fn for_new_topic(loaded: &LoadedConfig) -> ChosenFile {
     hidden.display(),
     instead(path)
 )]
+#[non_exhaustive]
 pub struct WouldHide {
     /// The file that would be created.
     pub path: PathBuf,

@@ -264,8 +264,11 @@ fn sync_dir(dir: &Path) {
 
 /// What [`save`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Saved {
+    /// The file.
     pub path: PathBuf,
+    /// Its new text, whether it changed, and the summary.
     pub applied: Applied,
     /// The file's bytes before (`None`: it did not exist).
     pub before: Option<Vec<u8>>,

@@ -8,7 +8,6 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::KnowledgeBase;
-use crate::config::ConfigError;
 use crate::render::{AvailableTopic, render_menu};
 
 /// Which part of the `<knowledge>` section the server instructions carry.
@@ -26,8 +25,10 @@ pub enum InstructionsMode {
 }
 
 impl InstructionsMode {
+    /// Every mode's name, as [`InstructionsMode::name`] spells it.
     pub const NAMES: [&'static str; 3] = ["full", "menu", "none"];
 
+    /// The mode's name (`full`, `menu`, `none`).
     pub fn name(self) -> &'static str {
         match self {
             Self::Full => "full",
@@ -94,16 +95,6 @@ pub fn instructions(kb: &KnowledgeBase, mode: InstructionsMode) -> Option<String
         InstructionsMode::Menu => knowledge_menu(kb),
         InstructionsMode::None => None,
     }
-}
-
-/// What the server says, in its instructions and in every `learn` call,
-/// while the knowledge base cannot be loaded: the error (it names the file
-/// and line, or the missing workspace and the command that makes one) and
-/// how the server gets out of that state.
-pub fn unavailable_text(err: &ConfigError) -> String {
-    format!(
-        "The jp-kb knowledge base is unavailable: {err}\n\nFix that (`jp-kb check` lists every problem); this server reads the configuration again on every request, so no restart is needed."
-    )
 }
 
 #[cfg(test)]

@@ -13,9 +13,7 @@ pub mod search;
 pub mod tool;
 pub mod uri;
 
-pub use instructions::{
-    InstructionsMode, ModeError, instructions, knowledge_menu, unavailable_text,
-};
+pub use instructions::{InstructionsMode, ModeError, instructions, knowledge_menu};
 pub use resource::{
     Body, ReadError, ResourceContent, ResourceEntry, list_resources, read_resource,
 };
@@ -55,6 +53,7 @@ pub struct Workspace {
 }
 
 impl Workspace {
+    /// The workspace `options` name in `env`, loaded on every request.
     pub fn new(env: Environment, options: LoadOptions) -> Self {
         Self {
             env,
@@ -68,10 +67,13 @@ impl Workspace {
         KnowledgeBase::load_with(&self.env, &self.options, &self.walks)
     }
 
-    /// Loads only the configuration (no subject walk): whether the
-    /// knowledge base can be loaded at all.
-    pub fn load_config(&self) -> Result<crate::config::LoadedConfig, ConfigError> {
-        crate::config::load(&self.env, &self.options)
+    /// Whether the knowledge base loads at all, reading only the
+    /// configuration (no topic directory is walked).
+    ///
+    /// # Errors
+    /// Why the configuration does not load.
+    pub fn config_loads(&self) -> Result<(), ConfigError> {
+        crate::config::load(&self.env, &self.options).map(drop)
     }
 }
 

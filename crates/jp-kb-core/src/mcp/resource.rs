@@ -17,7 +17,7 @@ use crate::content::open::{open_subject, os_reason};
 use crate::content::{MAX_RESOURCE_BYTES, looks_binary};
 use crate::subjects::pattern::find_exact;
 use crate::subjects::{Resolution, Subject};
-use crate::topic::TopicState;
+use crate::topic::{TopicError, TopicState};
 
 use super::mime::{mime_type, served_type};
 use super::uri::{parse_subject_uri, subject_uri};
@@ -77,6 +77,7 @@ fn entry(state: &TopicState, subject: &Subject, learned: bool) -> ResourceEntry 
 
 /// A subject's bytes as served.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Body {
     /// The file as it is (not trimmed, not fenced): valid UTF-8 without a
     /// NUL byte in its first 8192 bytes.
@@ -85,11 +86,31 @@ pub enum Body {
     Blob(Vec<u8>),
 }
 
+impl Body {
+    /// The bytes served, text or not.
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            Body::Text(text) => text.as_bytes(),
+            Body::Blob(bytes) => bytes,
+        }
+    }
+
+    /// The text, when the body is one.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Body::Text(text) => Some(text),
+            Body::Blob(_) => None,
+        }
+    }
+}
+
 /// What reading a resource gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ResourceContent {
+    /// The subject's URI (`kb://{topic}/{slug}`).
     pub uri: String,
+    /// Its MIME type, by the file's extension.
     pub mime_type: &'static str,
     /// Its content.
     pub body: Body,
@@ -104,29 +125,52 @@ pub enum ReadError {
     InvalidUri(String),
     /// No enabled topic of that id.
     #[error("resource not found: {uri} (no enabled topic \"{topic}\")")]
-    UnknownTopic { uri: String, topic: String },
-    /// The topic's directory cannot be read.
-    #[error("resource not found: {uri} (topic \"{topic}\" cannot be read: {reason})")]
-    TopicUnreadable {
+    UnknownTopic {
+        /// The URI asked for.
         uri: String,
+        /// The topic's id.
         topic: String,
-        reason: String,
+    },
+    /// The topic's directory cannot be read.
+    #[error(
+        "resource not found: {uri} (topic \"{topic}\" cannot be read: {})",
+        .reason.as_ref().map(ToString::to_string).unwrap_or_default()
+    )]
+    TopicUnreadable {
+        /// The URI asked for.
+        uri: String,
+        /// The topic's id.
+        topic: String,
+        /// Why its directory cannot be read, when it is the directory
+        /// itself (not its walk).
+        reason: Option<TopicError>,
     },
     /// The topic has no such subject.
     #[error("resource not found: {uri} (topic \"{topic}\" has no subject \"{slug}\")")]
     NoSubject {
+        /// The URI asked for.
         uri: String,
+        /// The topic's id.
         topic: String,
+        /// The subject's slug.
         slug: String,
     },
     /// The subject is disabled.
     #[error("Subject \"{slug}\" of topic \"{topic}\" is disabled and cannot be read.")]
-    Disabled { topic: String, slug: String },
+    Disabled {
+        /// The topic's id.
+        topic: String,
+        /// The subject's slug.
+        slug: String,
+    },
     /// The subject's file cannot be read.
     #[error("subject \"{slug}\" of topic \"{topic}\" cannot be read: {reason}")]
     Unreadable {
+        /// The topic's id.
         topic: String,
+        /// The subject's slug.
         slug: String,
+        /// Why the file cannot be read.
         reason: String,
     },
     /// The subject is larger than a resource may be.
@@ -134,9 +178,13 @@ pub enum ReadError {
         "subject \"{slug}\" of topic \"{topic}\" is too large to read as a resource: {bytes} bytes, above the limit of {limit} bytes"
     )]
     TooLarge {
+        /// The topic's id.
         topic: String,
+        /// The subject's slug.
         slug: String,
+        /// The file's size.
         bytes: u64,
+        /// The largest resource served.
         limit: u64,
     },
 }
@@ -228,10 +276,6 @@ fn resolution_of<'a>(state: &'a TopicState, uri: &str) -> Result<&'a Resolution,
         .ok_or_else(|| ReadError::TopicUnreadable {
             uri: uri.to_owned(),
             topic: state.id().to_owned(),
-            reason: state
-                .dir
-                .as_ref()
-                .err()
-                .map_or_else(String::new, ToString::to_string),
+            reason: state.dir.as_ref().err().cloned(),
         })
 }

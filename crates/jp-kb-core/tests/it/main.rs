@@ -9,4 +9,5 @@ mod edit_props;
 mod edit_roundtrip;
 mod edit_write;
 mod facade_example;
+mod no_commands;
 mod properties;

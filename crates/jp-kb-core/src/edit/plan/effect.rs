@@ -192,13 +192,24 @@ pub enum Confirm {
     /// A whole topic goes.
     DisablesTopic(String),
     /// The section goes over its token budget.
-    CrossesBudget { after: usize, budget: usize },
+    CrossesBudget {
+        /// The section's tokens after the change.
+        after: usize,
+        /// The budget.
+        budget: usize,
+    },
     /// Not counted yet, and the section could go over its budget (up to
     /// `bound`, when the section's count now is known).
-    MayCrossBudget { bound: Option<usize>, budget: usize },
-    /// The first `kb` table goes into a file JP loads (shown path): today's
-    /// JP refuses to start with it (contract §2, check KB120).
-    KbInJpFile(String),
+    MayCrossBudget {
+        /// At most this many tokens after the change, when known.
+        bound: Option<usize>,
+        /// The budget.
+        budget: usize,
+    },
+    /// The first `kb` table goes into a file JP loads (its path, relative
+    /// to the workspace root when inside it): today's JP refuses to start
+    /// with it (contract §2, check KB120).
+    KbInJpFile(PathBuf),
 }
 
 impl fmt::Display for Confirm {
@@ -229,7 +240,8 @@ impl fmt::Display for Confirm {
             }
             Confirm::KbInJpFile(file) => write!(
                 f,
-                "puts a `kb` table into {file}, which JP loads: today's JP refuses to start with it (`jp-kb migrate` moves it to a kb.toml)"
+                "puts a `kb` table into {}, which JP loads: today's JP refuses to start with it",
+                file.display()
             ),
         }
     }

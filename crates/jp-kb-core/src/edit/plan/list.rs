@@ -6,6 +6,7 @@ use crate::edit::ops::Edit;
 
 /// Which list of a topic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum List {
     /// `learned`: pre-loaded into the system prompt.
     Learned,

@@ -4,7 +4,7 @@
 //! both lists: un-disabling through a glob would silently enable every
 //! other subject it disables (`docs/editing.md`, "One planner").
 
-use crate::config::Valued;
+use crate::config::{Origin, Valued};
 use crate::edit::ops::Edit;
 use crate::edit::target::{for_lists, origins_of};
 use crate::plural::count;
@@ -178,8 +178,8 @@ pub(super) fn remove(ws: &Workspace<'_>, list: List, topic: &str, values: &[Stri
         ..Plan::default()
     };
     for entry in &exact {
-        if let Err(why) = remove_everywhere(ws, state, list, items, entry, &key, &mut base) {
-            return Answer::Refuse(Refusal::NotEditable(why));
+        if let Err(why) = remove_everywhere(ws, state, list, items, entry, &mut base) {
+            return Answer::Refuse(why);
         }
     }
     if globs.is_empty() {
@@ -188,11 +188,11 @@ pub(super) fn remove(ws: &Workspace<'_>, list: List, topic: &str, values: &[Stri
     let mut drop = base.clone();
     let mut expand = base;
     for glob in &globs {
-        if let Err(why) = remove_everywhere(ws, state, list, items, &glob.entry, &key, &mut drop) {
-            return Answer::Refuse(Refusal::NotEditable(why));
+        if let Err(why) = remove_everywhere(ws, state, list, items, &glob.entry, &mut drop) {
+            return Answer::Refuse(why);
         }
         if let Err(why) = replace_glob(ws, state, list, items, glob, &named, &mut expand) {
-            return Answer::Refuse(Refusal::NotEditable(why));
+            return Answer::Refuse(why);
         }
     }
     ask_about_globs(
@@ -381,19 +381,18 @@ fn remove_everywhere(
     list: List,
     items: &[Valued<String>],
     entry: &str,
-    key: &str,
     plan: &mut Plan,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     let (files, others) = origins_of(items, entry);
-    let shown: Vec<String> = others
-        .iter()
-        .map(|o| o.display_relative(ws.kb.root()))
-        .collect();
+    let others: Vec<Origin> = others.iter().map(|o| o.relative_to(ws.kb.root())).collect();
+    let shown: Vec<String> = others.iter().map(ToString::to_string).collect();
     if files.is_empty() {
-        return Err(format!(
-            "`{entry}` in {key} comes from {}, not from a TOML file jp-kb can edit; drop that argument or edit that file",
-            shown.join(", ")
-        ));
+        return Err(Refusal::NotEditable {
+            topic: state.id().to_owned(),
+            list,
+            entry: entry.to_owned(),
+            origins: others,
+        });
     }
     if !others.is_empty() {
         plan.notes.push(format!(
@@ -424,13 +423,15 @@ fn replace_glob(
     glob: &ViaGlob,
     named: &[usize],
     plan: &mut Plan,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     let Some(res) = state.resolved().map(AsRef::as_ref) else {
-        return Err("the topic's subjects cannot be read".into());
+        return Err(Refusal::SubjectsUnreadable {
+            topic: state.id().to_owned(),
+        });
     };
     let (files, _) = origins_of(items, &glob.entry);
     let Some(first) = files.first() else {
-        return remove_everywhere(ws, state, list, items, &glob.entry, "", plan);
+        return remove_everywhere(ws, state, list, items, &glob.entry, plan);
     };
     let in_first: Vec<String> = items
         .iter()

@@ -22,6 +22,7 @@ mod lists;
 mod planned;
 #[cfg(test)]
 mod tests;
+mod topic_id;
 mod topics;
 
 use std::path::{Path, PathBuf};
@@ -37,7 +38,7 @@ pub use counting::Counting;
 pub use effect::{Confirm, NoTokens, TokenChange, TokenSource, ViewChange};
 pub use list::{List, list_edit};
 pub use planned::planned;
-pub use topics::{TopicIdError, check_topic_id, is_valid_topic_id};
+pub use topic_id::{TopicIdError, check_topic_id, is_valid_topic_id};
 
 /// The `<knowledge>` section's token budget a plan is measured against
 /// unless the caller gives another (`check`'s KB112 uses the same).
@@ -164,47 +165,74 @@ impl Chosen {
 pub enum Intent {
     /// Pre-load (`learned`) or disable (`disabled`) these.
     Add {
+        /// `learned` or `disabled`.
         list: List,
+        /// The topic's id (or title).
         topic: String,
+        /// Slugs or patterns to add.
         entries: Vec<String>,
     },
     /// Stop pre-loading / disabling these: each is an entry, or the slug
     /// of a subject some entry selects.
     Remove {
+        /// `learned` or `disabled`.
         list: List,
+        /// The topic's id (or title).
         topic: String,
+        /// Entries, or slugs of subjects an entry selects.
         entries: Vec<String>,
     },
     /// `l`/`d` on a directory (relative path as walked, `.`s kept).
     Directory {
+        /// `learned` or `disabled`.
         list: List,
+        /// The topic's id (or title).
         topic: String,
+        /// The directory, relative to the topic's `subjects`.
         dir: String,
     },
     /// Turn the whole topic on or off.
-    Enable { topic: String, enable: bool },
+    Enable {
+        /// The topic's id (or title).
+        topic: String,
+        /// On (`true`) or off.
+        enable: bool,
+    },
     /// Set (`Some`) or unset (`None`) fields; an empty text unsets.
     /// Several fields are one step (the TUI's topic form).
     Fields {
+        /// The topic's id (or title).
         topic: String,
+        /// Each field with its new value (`None`: unset).
         fields: Vec<(TopicField, Option<FieldValue>)>,
     },
     /// Declare a new topic.
     NewTopic {
+        /// The new topic's id.
         id: String,
+        /// Its `subjects` directory, relative to the workspace root.
         subjects: String,
+        /// Its `title`, if any.
         title: Option<String>,
+        /// Its `introduction`, if any.
         introduction: Option<String>,
+        /// Its `description`, if any.
         description: Option<String>,
     },
     /// Remove a topic from every TOML file declaring it (or the chosen one).
-    RemoveTopic { topic: String },
+    RemoveTopic {
+        /// The topic's id (or title).
+        topic: String,
+    },
 }
 
 /// The edits of one file, carried out as one write.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Step {
+    /// The file.
     pub path: PathBuf,
+    /// Its edits, applied in order.
     pub edits: Vec<Edit>,
     /// Why this file (shown to the person).
     pub reason: String,
@@ -214,6 +242,17 @@ pub struct Step {
 }
 
 impl Step {
+    /// A step applying `edits` to the file at `path`, in order; `reason`
+    /// says why this file (shown to the person).
+    pub fn new(path: PathBuf, edits: Vec<Edit>, reason: impl Into<String>) -> Self {
+        Self {
+            path,
+            edits,
+            reason: reason.into(),
+            declare: false,
+        }
+    }
+
     /// A step replacing the whole file at `path` by `text` when it still
     /// holds `expected` (`None`: missing): how `connect` and `sync` write
     /// client files through [`crate::edit::apply`].
@@ -265,6 +304,7 @@ impl Step {
 
 /// A change ready to be carried out.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Plan {
     /// The files to write and their edits, in order.
     pub steps: Vec<Step>,
@@ -278,6 +318,16 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// A plan writing `steps` in order, and nothing more: no effect on the
+    /// assistant's view worked out, nothing to confirm, no notes (edits a
+    /// caller made itself, carried out by [`crate::edit::apply`]).
+    pub fn new(steps: Vec<Step>) -> Self {
+        Self {
+            steps,
+            ..Self::default()
+        }
+    }
+
     /// The files the plan writes, in order.
     pub fn files(&self) -> Vec<&Path> {
         self.steps.iter().map(|s| s.path.as_path()).collect()
@@ -339,6 +389,7 @@ pub struct Question {
 
 /// The planner's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Answer {
     /// Carry this plan out (after its confirmations, if any).
     Do(Plan),
@@ -373,18 +424,18 @@ pub fn plan(ws: &Workspace<'_>, intent: &Intent) -> Answer {
 }
 
 /// A plan that puts the first `kb` table into a file JP loads breaks
-/// today's JP: it says so (a note for the CLI) and asks first (the TUI).
-/// Files that already hold topics are KB120's business, not each edit's.
+/// today's JP: it asks first ([`Confirm::KbInJpFile`]; a front end that
+/// carries plans out without asking says it, with its own way to move
+/// the table). Files that already hold topics are KB120's business, not
+/// each edit's.
 fn guard_jp_files(kb: &KnowledgeBase, answer: Answer) -> Answer {
     let guard = |mut plan: Plan| {
         for step in &plan.steps {
             if layers::jp_loads(&kb.loaded, &step.path)
                 && !layers::holds_topics(&kb.loaded, &step.path)
             {
-                let shown = kb.display_path(&step.path).display().to_string();
-                let reason = Confirm::KbInJpFile(shown);
-                plan.notes.push(format!("this change {reason}"));
-                plan.confirm.push(reason);
+                plan.confirm
+                    .push(Confirm::KbInJpFile(kb.display_path(&step.path)));
             }
         }
         plan

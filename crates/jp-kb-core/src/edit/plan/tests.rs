@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::config::{Environment, LoadOptions};
+use crate::config::{Environment, LoadOptions, Origin};
 
 /// The section's count now, and after any plan (`None`: still counting).
 struct Tokens(usize, Option<usize>);
@@ -229,6 +229,36 @@ fn an_entry_also_from_cfg_is_removed_from_the_file_with_a_note() {
 }
 
 #[test]
+fn an_entry_only_an_argument_holds_is_refused_with_where_it_comes_from() {
+    let (_d, kb) = workspace(&["kb.topic.p.learned+=big"]);
+    let answer = ask(
+        &kb,
+        &Intent::Remove {
+            list: List::Learned,
+            topic: "p".into(),
+            entries: entries(&["big"]),
+        },
+    );
+    let Answer::Refuse(refusal) = answer else {
+        panic!("refused: {answer:?}")
+    };
+    assert_eq!(
+        refusal,
+        Refusal::NotEditable {
+            topic: "p".into(),
+            list: List::Learned,
+            entry: "big".into(),
+            origins: vec![Origin::Cfg("kb.topic.p.learned+=big".into())],
+        }
+    );
+    assert_eq!(
+        refusal.to_string(),
+        "`big` in kb.topic.p.learned comes from --cfg kb.topic.p.learned+=big, not from a TOML \
+         file jp-kb can edit; drop that argument or edit that file"
+    );
+}
+
+#[test]
 fn new_topic_ids_and_directories_follow_one_rule() {
     let (_d, kb) = workspace(&[]);
     let new = |id: &str, dir: &str| {
@@ -243,16 +273,40 @@ fn new_topic_ids_and_directories_follow_one_rule() {
             },
         )
     };
-    for bad in ["a b", "a/b", "a.b", ""] {
-        assert!(matches!(new(bad, "kb"), Answer::Refuse(_)), "{bad}");
+    // Refusals carry the data, typed; their words are the `Display`'s.
+    for bad in ["a b", "a/b", "a.b"] {
+        assert_eq!(
+            new(bad, "kb"),
+            Answer::Refuse(Refusal::InvalidTopicId(TopicIdError::Invalid(bad.into()))),
+            "{bad}"
+        );
     }
-    assert!(matches!(
-        new("p", "kb"),
-        Answer::Refuse(super::Refusal::TopicExists { .. })
-    ));
-    assert!(
-        matches!(new("q", "../x"), Answer::Refuse(super::Refusal::Subjects(m)) if m.contains("leaves"))
+    assert_eq!(
+        new("", "kb"),
+        Answer::Refuse(Refusal::InvalidTopicId(TopicIdError::Missing))
     );
+    let Answer::Refuse(exists) = new("p", "kb") else {
+        panic!("a taken id is refused")
+    };
+    assert_eq!(
+        exists,
+        Refusal::TopicExists {
+            topic: "p".into(),
+            declared: Origin::File {
+                path: PathBuf::from(".jp/config.toml"),
+                line: Some(1),
+            },
+        }
+    );
+    assert_eq!(
+        exists.to_string(),
+        "topic `p` already exists (declared at .jp/config.toml:1)"
+    );
+    assert_eq!(
+        new("q", "../x"),
+        Answer::Refuse(Refusal::Subjects(TopicError::Escapes("../x".into())))
+    );
+    assert_eq!(new("q", " "), Answer::Refuse(Refusal::SubjectsRequired));
     let Answer::Do(plan) = new("q", "nope") else {
         panic!("accepted")
     };

@@ -1,7 +1,7 @@
 //! Topic-level intents: enable/disable, fields, a new topic, removal.
-//! The rules for a new topic's id and `subjects` directory live here, so
-//! `topic add` and the TUI's form accept and refuse the same things
-//! (`docs/editing.md`, "One planner").
+//! The rules for a new topic's `subjects` directory live here and those
+//! for its id in [`super::topic_id`], so `topic add` and the TUI's form
+//! accept and refuse the same things (`docs/editing.md`, "One planner").
 
 use std::path::PathBuf;
 
@@ -11,51 +11,8 @@ use crate::edit::target::{enable_by_removal, for_field, for_new_topic};
 use crate::topic::TopicError;
 
 use super::lists::finished;
+use super::topic_id::check_topic_id;
 use super::{Answer, Intent, Plan, Refusal, Step, Workspace, known_topic, push_edit};
-
-/// The longest topic id accepted for a new topic.
-pub const MAX_TOPIC_ID_LEN: usize = 64;
-
-/// Whether `id` may name a new topic: 1 to [`MAX_TOPIC_ID_LEN`] ASCII
-/// letters, digits, `-` and `_`. The id is what the assistant passes to
-/// `learn`, what `-k TOPIC/GLOB` splits at `/`, and a path segment of
-/// `kb://` URIs; these characters need no quoting in any of them, nor in
-/// a TOML key. Topics already configured with other ids still load.
-pub fn is_valid_topic_id(id: &str) -> bool {
-    (1..=MAX_TOPIC_ID_LEN).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-/// Why an id cannot name a new topic.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum TopicIdError {
-    /// No id given.
-    #[error("the topic id is required")]
-    Missing,
-    /// Characters or a length [`is_valid_topic_id`] refuses.
-    #[error(
-        "topic id `{}`: use 1 to {MAX_TOPIC_ID_LEN} ASCII letters, digits, `-` or `_` (the assistant passes it to `learn`; `-k TOPIC/GLOB` splits at `/`)",
-        .0.escape_debug()
-    )]
-    Invalid(String),
-}
-
-/// [`is_valid_topic_id`] with the message saying what to do.
-///
-/// # Errors
-/// [`TopicIdError`], when the id is not valid.
-pub fn check_topic_id(id: &str) -> Result<(), TopicIdError> {
-    if id.is_empty() {
-        return Err(TopicIdError::Missing);
-    }
-    if is_valid_topic_id(id) {
-        return Ok(());
-    }
-    Err(TopicIdError::Invalid(id.to_owned()))
-}
 
 /// Checks a new `subjects` value: an absolute or escaping path is
 /// refused; a directory that does not exist yet is accepted with a note
@@ -64,9 +21,9 @@ fn check_subjects(
     ws: &Workspace<'_>,
     subjects: &str,
     notes: &mut Vec<String>,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     if subjects.trim().is_empty() {
-        return Err("the subjects directory is required".into());
+        return Err(Refusal::SubjectsRequired);
     }
     match ws.disk.subjects_dir(ws.kb.root(), subjects) {
         Ok(_) => Ok(()),
@@ -77,7 +34,7 @@ fn check_subjects(
             ));
             Ok(())
         }
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(Refusal::Subjects(e)),
     }
 }
 
@@ -115,12 +72,12 @@ pub(super) fn fields(
         if let Some(FieldValue::Text(text)) = &value {
             if matches!(field, TopicField::Title | TopicField::Introduction) && text.contains('\n')
             {
-                return Answer::Refuse(Refusal::MultiLine { field: field.key() });
+                return Answer::Refuse(Refusal::MultiLine { field: *field });
             }
             if *field == TopicField::Subjects
                 && let Err(why) = check_subjects(ws, text, &mut plan.notes)
             {
-                return Answer::Refuse(Refusal::Subjects(why));
+                return Answer::Refuse(why);
             }
         }
         let target = for_field(Some(&state.config), *field, ws.kb.root());
@@ -174,18 +131,18 @@ pub(super) fn new_topic(ws: &Workspace<'_>, intent: &Intent) -> Answer {
     };
     let id = id.trim();
     if let Err(why) = check_topic_id(id) {
-        return Answer::Refuse(Refusal::InvalidTopicId(why.to_string()));
+        return Answer::Refuse(Refusal::InvalidTopicId(why));
     }
     if let Some(existing) = ws.kb.topic(id) {
         return Answer::Refuse(Refusal::TopicExists {
             topic: id.to_owned(),
-            declared: existing.config.origin.display_relative(ws.kb.root()),
+            declared: existing.config.origin.relative_to(ws.kb.root()),
         });
     }
     let subjects = subjects.trim();
     let mut notes = Vec::new();
     if let Err(why) = check_subjects(ws, subjects, &mut notes) {
-        return Answer::Refuse(Refusal::Subjects(why));
+        return Answer::Refuse(why);
     }
     let text = |v: &Option<String>| v.as_ref().filter(|t| !t.trim().is_empty()).cloned();
     let (path, reason) = if let Some(c) = &ws.chosen {
