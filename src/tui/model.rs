@@ -81,9 +81,7 @@ impl Model {
     /// Resolves every topic (so drawing never walks a directory) and
     /// renders the tool definition; the prompt is left pending.
     pub fn from_kb(kb: KnowledgeBase) -> Self {
-        for topic in &kb.topics {
-            let _ = topic.resolution();
-        }
+        kb.resolve_all();
         let tool = kb.tool_definition();
         let default_file = jp_kb_core::internal::edit::target::for_new_topic(&kb.loaded).path;
         let mut config_texts = BTreeMap::new();

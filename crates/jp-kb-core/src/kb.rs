@@ -120,9 +120,18 @@ impl KnowledgeBase {
     }
 
     /// Resolves every topic now (walks its directory, once): what the
-    /// planner is given, so that it never walks itself.
+    /// planner is given, so that it never walks itself. Outer directories
+    /// first: a topic whose directory lies under another's can then take
+    /// its walk from that one (with [`KnowledgeBase::load_watched`]).
     pub fn resolve_all(&self) {
-        for topic in &self.topics {
+        let mut topics: Vec<&TopicState> = self.topics.iter().collect();
+        // By path, component by component: a directory before those under
+        // it; stable, so otherwise in configuration order.
+        topics.sort_by(|a, b| match (&a.dir, &b.dir) {
+            (Ok(a), Ok(b)) => a.cmp(b),
+            (a, b) => b.is_ok().cmp(&a.is_ok()),
+        });
+        for topic in topics {
             let _ = topic.resolution();
         }
     }

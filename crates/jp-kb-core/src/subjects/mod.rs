@@ -9,6 +9,7 @@ pub mod pattern;
 pub mod resolve;
 pub mod slug;
 mod subject;
+pub mod subtree;
 pub mod walk;
 #[cfg(test)]
 mod walk_reference;

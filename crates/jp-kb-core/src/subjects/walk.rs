@@ -20,13 +20,13 @@ pub use super::walk_result::{Collision, WalkResult, WalkWarning, settle_collisio
 /// directories are listed on all cores (see [`walker`](super::walker)),
 /// with the same result, warnings in the same order, as one thread.
 pub fn walk_subjects(dir: &Path, root: &Path) -> WalkResult {
-    super::walker::walk(dir, root, false, 0).0
+    super::walker::walk(dir, root, false, 0).walk
 }
 
 /// [`walk_subjects`] on the calling thread only: the same result, at the
 /// cost of one core (the baseline the benchmarks compare with).
 pub fn walk_subjects_in_one_thread(dir: &Path, root: &Path) -> WalkResult {
-    super::walker::walk(dir, root, false, 1).0
+    super::walker::walk(dir, root, false, 1).walk
 }
 
 /// [`walk_subjects`], plus every directory the walk listed (the topic
@@ -34,5 +34,14 @@ pub fn walk_subjects_in_one_thread(dir: &Path, root: &Path) -> WalkResult {
 /// cache must check to know the walk still holds (see
 /// [`WalkCache`](super::cache::WalkCache)).
 pub fn walk_subjects_and_dirs(dir: &Path, root: &Path) -> (WalkResult, Vec<PathBuf>) {
-    super::walker::walk(dir, root, true, 0)
+    let walked = super::walker::walk(dir, root, true, 0);
+    (walked.walk, walked.dirs)
+}
+
+/// [`walk_subjects`], plus every symbolic link the walk followed (by its
+/// path): what tells whether the walk of a directory under `dir` can be
+/// taken from this one (see [`subtree_walk`](super::subtree::subtree_walk)).
+pub fn walk_subjects_and_links(dir: &Path, root: &Path) -> (WalkResult, Vec<PathBuf>) {
+    let walked = super::walker::walk(dir, root, false, 0);
+    (walked.walk, walked.links)
 }

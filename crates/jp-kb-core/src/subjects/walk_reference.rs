@@ -226,7 +226,7 @@ impl DirStat {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::os::unix::ffi::OsStrExt;
 
     use proptest::prelude::*;
@@ -236,7 +236,7 @@ mod tests {
 
     /// What a generated tree holds at a path.
     #[derive(Debug, Clone)]
-    enum Kind {
+    pub(crate) enum Kind {
         File,
         Dir,
         /// A symlink to the `n`th other entry (inside the workspace).
@@ -262,7 +262,7 @@ mod tests {
         ]
     }
 
-    fn entry() -> impl Strategy<Value = (Vec<String>, Kind)> {
+    pub(crate) fn entry() -> impl Strategy<Value = (Vec<String>, Kind)> {
         (
             prop::collection::vec("(\\.?[a-c]{1,2}(\\.md)?)", 1..4),
             kind(),
@@ -271,7 +271,7 @@ mod tests {
 
     /// Creates the entries under `dir` (those whose parent is not a
     /// directory are skipped).
-    fn build(dir: &Path, outside: &Path, entries: &[(Vec<String>, Kind)]) {
+    pub(crate) fn build(dir: &Path, outside: &Path, entries: &[(Vec<String>, Kind)]) {
         let paths: Vec<PathBuf> = entries.iter().map(|(p, _)| dir.join(p.join("/"))).collect();
         for (path, (_, kind)) in paths.iter().zip(entries) {
             let Some(parent) = path.parent() else {

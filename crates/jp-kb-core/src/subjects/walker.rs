@@ -40,6 +40,8 @@ enum Item {
     Warning(WalkWarning),
     /// A directory listed (kept only when the caller wants them).
     Dir(PathBuf),
+    /// A symbolic link followed (to a file or a directory).
+    Link(PathBuf),
     /// The findings of this job come here.
     Child(usize),
 }
@@ -79,15 +81,19 @@ struct Walker<'a> {
     next_id: AtomicUsize,
 }
 
+/// A walk and what it went through besides subjects.
+pub(super) struct Walked {
+    pub walk: WalkResult,
+    /// Every directory listed, in walk order (only when asked for).
+    pub dirs: Vec<PathBuf>,
+    /// Every symbolic link followed, by its path, in walk order.
+    pub links: Vec<PathBuf>,
+}
+
 /// Walks `dir` (see [`walk_subjects`](super::walk_subjects)) on up to
 /// `threads` threads (0: one per core); the directories listed too when
 /// `want_dirs`.
-pub(super) fn walk(
-    dir: &Path,
-    root: &Path,
-    want_dirs: bool,
-    threads: usize,
-) -> (WalkResult, Vec<PathBuf>) {
+pub(super) fn walk(dir: &Path, root: &Path, want_dirs: bool, threads: usize) -> Walked {
     let top = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let walker = Walker {
         topic_dir: dir,
@@ -147,25 +153,31 @@ pub(super) fn walk(
         });
     }
     let (subjects, collisions) = settle_runs(runs);
-    let (warnings, dirs) = assemble(done, walker.next_id.into_inner());
-    let walk = WalkResult {
-        subjects,
-        collisions,
-        warnings,
-    };
-    (walk, dirs)
+    let (warnings, dirs, links) = assemble(done, walker.next_id.into_inner());
+    Walked {
+        walk: WalkResult {
+            subjects,
+            collisions,
+            warnings,
+        },
+        dirs,
+        links,
+    }
 }
 
-/// The warnings and directories of every job, in depth-first order from
-/// job 0.
-fn assemble(done: Vec<(usize, Vec<Item>)>, jobs: usize) -> (Vec<WalkWarning>, Vec<PathBuf>) {
+/// The warnings, directories and links of every job, in depth-first
+/// order from job 0.
+fn assemble(
+    done: Vec<(usize, Vec<Item>)>,
+    jobs: usize,
+) -> (Vec<WalkWarning>, Vec<PathBuf>, Vec<PathBuf>) {
     let mut by_id: Vec<Option<Vec<Item>>> = std::iter::repeat_with(|| None).take(jobs).collect();
     for (id, items) in done {
         if let Some(slot) = by_id.get_mut(id) {
             *slot = Some(items);
         }
     }
-    let (mut warnings, mut dirs) = (Vec::new(), Vec::new());
+    let (mut warnings, mut dirs, mut links) = (Vec::new(), Vec::new(), Vec::new());
     let mut stack: Vec<std::vec::IntoIter<Item>> = by_id
         .first_mut()
         .and_then(Option::take)
@@ -179,6 +191,7 @@ fn assemble(done: Vec<(usize, Vec<Item>)>, jobs: usize) -> (Vec<WalkWarning>, Ve
             }
             Some(Item::Warning(w)) => warnings.push(w),
             Some(Item::Dir(d)) => dirs.push(d),
+            Some(Item::Link(l)) => links.push(l),
             Some(Item::Child(id)) => {
                 if let Some(items) = by_id.get_mut(id).and_then(Option::take) {
                     stack.push(items.into_iter());
@@ -186,7 +199,7 @@ fn assemble(done: Vec<(usize, Vec<Item>)>, jobs: usize) -> (Vec<WalkWarning>, Ve
             }
         }
     }
-    (warnings, dirs)
+    (warnings, dirs, links)
 }
 
 impl Walker<'_> {
@@ -330,6 +343,7 @@ impl Walker<'_> {
         };
         if meta.is_file() {
             self.push(&path, meta.len(), modified_ns(&meta), found, items);
+            items.push(Item::Link(path));
         } else if meta.is_dir() {
             let real_parent = path
                 .parent()
@@ -347,6 +361,7 @@ impl Walker<'_> {
                 active.extend(job.active.iter().cloned());
                 active.push(target);
                 let start = Arc::from(path.as_path());
+                items.push(Item::Link(path.clone()));
                 let child = self.child(path, start, Arc::new(active), true);
                 items.push(Item::Child(child.id));
                 children.push(child);

@@ -2,8 +2,9 @@
 //! them, for a process that watches its topic directories (the TUI): it
 //! needs no `stat` to know a walk still holds, so the reload after an edit
 //! of a config file walks nothing again. Topics naming the same directory
-//! share one walk, and a topic whose lists did not change keeps its
-//! resolution.
+//! share one walk, a topic whose directory lies under another's takes
+//! its walk from that one (see [`subtree_walk`]), and a topic whose lists
+//! did not change keeps its resolution.
 //!
 //! The owner must report every change it learns of
 //! ([`WatchedWalks::invalidate`]) and forget everything
@@ -17,7 +18,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::pattern::GlobHits;
 use super::resolve::Resolution;
-use super::walk::{WalkResult, patch_walk, walk_subjects};
+use super::subtree::subtree_walk;
+use super::walk::{WalkResult, patch_walk, walk_subjects_and_links};
 
 /// How many resolutions are kept (each holds a few bytes per subject):
 /// enough for every topic of a reload and the states an undo returns to.
@@ -36,6 +38,10 @@ struct Kept {
 struct Walked {
     walk: Arc<WalkResult>,
     hits: GlobHits,
+    /// The symbolic links the walk followed (`None`: not known, as for a
+    /// patched walk), which tell whether a directory under it can take
+    /// its walk from this one.
+    links: Option<Vec<PathBuf>>,
 }
 
 #[derive(Debug, Default)]
@@ -51,6 +57,19 @@ struct Inner {
     /// Bumped by every invalidation: a walk that began before one may
     /// have missed the change, so it is not kept (see `keep`).
     epoch: u64,
+}
+
+impl Inner {
+    /// The closest kept walk of a directory above `dir` (same root) whose
+    /// links are known: its directory, the walk and those links.
+    fn outer(&self, dir: &Path, root: &Path) -> Option<(PathBuf, Arc<WalkResult>, Vec<PathBuf>)> {
+        self.walks
+            .iter()
+            .filter(|((d, r), _)| r == root && d != dir && dir.starts_with(d))
+            .filter_map(|((d, _), w)| Some((d, w, w.links.as_ref()?)))
+            .max_by_key(|(d, _, _)| d.components().count())
+            .map(|(d, w, links)| (d.clone(), Arc::clone(&w.walk), links.clone()))
+    }
 }
 
 /// See the module documentation.
@@ -69,28 +88,51 @@ impl WatchedWalks {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The walk of `dir` (see [`walk_subjects`]), walked once until a
-    /// change under it is reported, then patched for the changed files
-    /// when that is enough.
+    /// The walk of `dir` (see [`walk_subjects`](super::walk_subjects)),
+    /// walked once until a change under it is reported, then patched for
+    /// the changed files when that is enough; taken from the kept walk of
+    /// a directory above it when that can tell (see [`subtree_walk`]).
     pub fn walk(&self, dir: &Path, root: &Path) -> Arc<WalkResult> {
         let key = (dir.to_path_buf(), root.to_path_buf());
-        let (epoch, stale) = {
+        let (epoch, stale, outer) = {
             let mut inner = self.lock();
             if let Some(walked) = inner.walks.get(&key) {
                 return Arc::clone(&walked.walk);
             }
-            (inner.epoch, inner.stale.remove(&key))
+            (
+                inner.epoch,
+                inner.stale.remove(&key),
+                inner.outer(dir, root),
+            )
         };
-        // Patched or walked without the lock: either can take a while.
+        // Patched, derived or walked without the lock: each can take a
+        // while.
         let patched = stale.and_then(|(walk, changed)| patch_walk(&walk, dir, &changed));
-        let walk = patched.unwrap_or_else(|| walk_subjects(dir, root));
-        self.keep(key, Arc::new(walk), epoch)
+        let derived = || {
+            outer.and_then(|(outer_dir, walk, links)| subtree_walk(&walk, &outer_dir, &links, dir))
+        };
+        let (walk, links) = if let Some(walk) = patched {
+            (walk, None)
+        } else if let Some(walk) = derived() {
+            // Derived only when no link was followed under `dir`.
+            (walk, Some(Vec::new()))
+        } else {
+            let (walk, links) = walk_subjects_and_links(dir, root);
+            (walk, Some(links))
+        };
+        self.keep(key, Arc::new(walk), links, epoch)
     }
 
     /// Keeps a walk that began at `epoch`, unless a change was reported
     /// since (it may have missed it: the next walk of the directory walks
     /// again) or another thread kept one meanwhile (that one is shared).
-    fn keep(&self, key: (PathBuf, PathBuf), walk: Arc<WalkResult>, epoch: u64) -> Arc<WalkResult> {
+    fn keep(
+        &self,
+        key: (PathBuf, PathBuf),
+        walk: Arc<WalkResult>,
+        links: Option<Vec<PathBuf>>,
+        epoch: u64,
+    ) -> Arc<WalkResult> {
         let mut inner = self.lock();
         if inner.epoch != epoch {
             return walk;
@@ -98,6 +140,7 @@ impl WatchedWalks {
         let walked = inner.walks.entry(key).or_insert(Walked {
             walk,
             hits: GlobHits::default(),
+            links,
         });
         Arc::clone(&walked.walk)
     }
@@ -293,6 +336,43 @@ mod tests {
     }
 
     #[test]
+    fn a_directory_under_a_walked_one_takes_its_walk_from_it() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        let outer = root.join("tldr");
+        let inner = outer.join("pages");
+        fs::create_dir_all(inner.join("common")).expect("mkdir");
+        fs::create_dir_all(outer.join("pages.fr")).expect("mkdir");
+        for f in ["pages/common/tar.md", "pages/.h.md", "pages.fr/tar.md"] {
+            fs::write(outer.join(f), f).expect("write");
+        }
+        let walks = WatchedWalks::new();
+        assert_eq!(walks.walk(&outer, &root).subjects.len(), 3);
+        // A file the outer walk has not seen (no change reported): the
+        // inner walk is the outer one's view, not a second listing.
+        fs::write(inner.join("unseen.md"), "x").expect("write");
+        let derived = walks.walk(&inner, &root);
+        assert_eq!(slugs(&derived), ["common/tar", "h"]);
+        assert!(derived.subjects[1].hidden);
+        // Reported: both walks see it, and equal fresh walks.
+        walks.invalidate(&[inner.join("unseen.md")]);
+        assert_eq!(
+            *walks.walk(&outer, &root),
+            crate::subjects::walk_subjects(&outer, &root)
+        );
+        assert_eq!(
+            *walks.walk(&inner, &root),
+            crate::subjects::walk_subjects(&inner, &root)
+        );
+        // Inner first (nothing above it kept yet): walked.
+        walks.clear();
+        assert_eq!(
+            slugs(&walks.walk(&inner, &root)),
+            ["common/tar", "h", "unseen"]
+        );
+    }
+
+    #[test]
     fn a_walk_that_began_before_a_reported_change_is_not_kept() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let root = tmp.path().canonicalize().expect("canonical");
@@ -304,16 +384,16 @@ mod tests {
         // A walk begins (another thread, say), then a change is reported
         // before it is kept: it is used once, not kept.
         let epoch = walks.lock().epoch;
-        let early = Arc::new(walk_subjects(&dir, &root));
+        let early = Arc::new(crate::subjects::walk_subjects(&dir, &root));
         fs::write(dir.join("two.md"), "2").expect("write");
         walks.invalidate(std::slice::from_ref(&dir));
-        let used = walks.keep(key.clone(), Arc::clone(&early), epoch);
+        let used = walks.keep(key.clone(), Arc::clone(&early), None, epoch);
         assert!(Arc::ptr_eq(&used, &early));
         assert!(walks.lock().walks.is_empty());
         assert_eq!(slugs(&walks.walk(&dir, &root)), ["one", "two"]);
         // Without a change in between, a walk is kept and shared.
         let epoch = walks.lock().epoch;
-        let kept = walks.keep(key, Arc::new(WalkResult::default()), epoch);
+        let kept = walks.keep(key, Arc::new(WalkResult::default()), None, epoch);
         assert!(!Arc::ptr_eq(&kept, &early));
         assert_eq!(
             slugs(&kept),
