@@ -11,7 +11,7 @@ use std::path::Path;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::search::semantic::{ModelChoice, Semantic, choose_model};
 use jp_kb_core::internal::search::{
-    Mode, SearchError, SearchOutcome, SearchRequest, index_dir, with_saved_walks,
+    Mode, SearchError, SearchOutcome, SearchRequest, index_dir, search_with_walks, with_saved_walks,
 };
 use jp_kb_core::internal::subjects::WalkCache;
 
@@ -56,7 +56,7 @@ pub fn search(
         (None, None) => Mode::Lexical,
     };
     if mode == Mode::Lexical {
-        return with_saved_walks(kb, walks, |s, _| s.search(kb, request)).map_err(search_error);
+        return search_with_walks(kb, walks, request).map_err(search_error);
     }
     let Some(choice) = choice else {
         return Err(CliError::usage(format!(

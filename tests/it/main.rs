@@ -55,6 +55,7 @@ mod search_frontmatter;
 mod search_mcp;
 mod search_names;
 mod search_open_index;
+mod search_places;
 mod search_quality;
 mod search_walks;
 #[cfg(feature = "semantic")]

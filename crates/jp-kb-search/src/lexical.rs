@@ -56,6 +56,13 @@ impl Lexical {
         self.store.main_file()
     }
 
+    /// The digest of the files the index was last brought up to date
+    /// with ([`FileStamp::digest`]; 0: unknown): while a caller's files
+    /// have this digest, the index is up to date with them.
+    pub fn synced(&self) -> u64 {
+        self.index.synced()
+    }
+
     /// The index.
     pub fn index(&self) -> &Index {
         &self.index

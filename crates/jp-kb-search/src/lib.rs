@@ -50,5 +50,5 @@ pub use memo::Memo;
 pub use rank::Scoring;
 pub use segment::SegmentError;
 pub use snippet::{Snippet, snippet};
-pub use store::{is_absent, write_atomic};
+pub use store::{is_absent, open_regular, write_atomic};
 pub use tokenize::Tokenizer;

@@ -126,7 +126,7 @@ fn open_segment(path: &Path) -> Result<Option<Segment>, String> {
 
 /// Opens a regular file without blocking: a FIFO put in the cache must
 /// not hang a search or the MCP server (issue 24, item 4).
-pub(crate) fn open_regular(path: &Path) -> std::io::Result<File> {
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]

@@ -11,8 +11,10 @@
 pub mod background;
 #[cfg(feature = "semantic")]
 mod hybrid;
+mod once;
 mod places;
 mod read;
+mod saved_places;
 #[cfg(feature = "semantic")]
 pub mod semantic;
 pub mod walks;
@@ -24,12 +26,12 @@ use std::path::Path;
 pub use hybrid::Mode;
 use jp_kb_search::{DocRef, Lexical, Memo, SegmentError, Tokenizer};
 pub use jp_kb_search::{Scoring, Snippet};
+pub use once::{search_with_walks, with_saved_walks};
 pub use read::index_dir;
 
 use crate::KnowledgeBase;
 use crate::content::{Content, Root, format_subject_owned, read_content};
 use crate::frontmatter::{self, is_markdown};
-use crate::subjects::WalkCache;
 use places::{Place, PlaceIndex};
 
 /// Longest query accepted, in bytes (the MCP limits of `learn` are alike).
@@ -387,7 +389,7 @@ impl Searcher {
 
     fn hit(&mut self, place: &Place<'_>, score: f32, terms: &[String]) -> Hit {
         let content = read_content(&Root::new(place.root), place.path);
-        let extension = place.subject.extension();
+        let extension = place.extension;
         let markdown = is_markdown(extension);
         let (tokens, snippet) = match content {
             Content::Text(text) => {
@@ -435,60 +437,6 @@ pub fn search(
     // A bad query fails before any index is read or built.
     check_query(request.query)?;
     Searcher::open(kb.root()).search(kb, request)
-}
-
-/// [`search`] for a process that searches once: `kb`'s topics walk
-/// through `walks` (see [`crate::KnowledgeBase::load_with`]), which is
-/// given the walks the last search saved next to the index before any
-/// topic is resolved, and whose walks are saved again when any was taken
-/// anew (see [`walks`] for what a saved walk trusts).
-pub fn search_with_walks(
-    kb: &KnowledgeBase,
-    cache: &WalkCache,
-    request: &SearchRequest<'_>,
-) -> Result<SearchOutcome, SearchError> {
-    check_query(request.query)?;
-    with_saved_walks(kb, cache, |searcher, _| searcher.search(kb, request))
-}
-
-/// Runs `run` with a [`Searcher`] for a process that searches once, over
-/// the index saved for `kb`'s workspace (and that index's directory,
-/// `None` when there is none), with the walks the last search saved, as
-/// [`search_with_walks`] does.
-pub fn with_saved_walks(
-    kb: &KnowledgeBase,
-    cache: &WalkCache,
-    run: impl FnOnce(&mut Searcher, Option<&Path>) -> Result<SearchOutcome, SearchError>,
-) -> Result<SearchOutcome, SearchError> {
-    // Counting a hit's tokens first indexes the vocabulary (a third of a
-    // warm search): done on the other core while the walks load and the
-    // index is asked, it is ready when the hits need it.
-    std::thread::spawn(|| crate::tokens::count_tokens("warm"));
-    let dir = read::index_dir(kb.root());
-    let mut notes = Vec::new();
-    if let Some(dir) = &dir
-        && let Err(why) = walks::load(dir, cache, std::time::SystemTime::now())
-    {
-        notes.push(format!(
-            "the saved walk {} is {why}; walking the topics again",
-            dir.join(walks::WALKS_FILE).display()
-        ));
-    }
-    let mut searcher = Searcher::open_in(dir.clone());
-    searcher.once = true;
-    let mut outcome = run(&mut searcher, dir.as_deref())?;
-    if let Some(dir) = dir.filter(|_| searcher.lexical.is_writable())
-        && cache.take_changed()
-        && let Err(e) = walks::save(&dir, cache)
-    {
-        notes.push(format!(
-            "cannot save the topic walks to {} ({e}); the next search walks them again",
-            dir.display()
-        ));
-    }
-    notes.append(&mut outcome.notes);
-    outcome.notes = notes;
-    Ok(outcome)
 }
 
 /// Places found, best first, with their scores.

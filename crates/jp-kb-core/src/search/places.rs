@@ -16,7 +16,7 @@ use std::path::Path;
 use std::sync::{Arc, Weak};
 
 use crate::KnowledgeBase;
-use crate::subjects::{DisabledStates, Resolution, Subject, WalkResult};
+use crate::subjects::{DisabledStates, Resolution, WalkResult};
 use crate::topic::TopicState;
 use std::borrow::Cow;
 
@@ -30,9 +30,9 @@ pub(super) struct Place<'a> {
     pub path: &'a Path,
     /// The workspace root, for the guarded open.
     pub root: &'a Path,
-    /// The subject (its extension is worked out for a hit only: for every
+    /// The file's last extension (worked out for a hit only: for every
     /// subject it was an eighth of a warm query).
-    pub subject: &'a Subject,
+    pub extension: Option<&'a str>,
     pub hidden: bool,
     pub learned: bool,
 }
@@ -249,7 +249,7 @@ impl PlaceIndex {
                 slug: s.slug(),
                 path: s.path(),
                 root: kb.root(),
-                subject: s,
+                extension: s.extension(),
                 hidden: s.hidden,
                 learned: resolution.is_learned(i as usize),
             });

@@ -61,7 +61,8 @@ pub fn save(dir: &Path, cache: &WalkCache) -> std::io::Result<()> {
     Ok(())
 }
 
-fn nanos(t: SystemTime) -> Option<i64> {
+/// `t` in nanoseconds since the epoch.
+pub(super) fn nanos(t: SystemTime) -> Option<i64> {
     i64::try_from(t.duration_since(UNIX_EPOCH).ok()?.as_nanos()).ok()
 }
 

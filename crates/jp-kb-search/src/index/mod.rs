@@ -118,7 +118,7 @@ impl Index {
 
     /// The digest of the files the index was last brought up to date
     /// with (0: unknown).
-    fn synced(&self) -> u64 {
+    pub(crate) fn synced(&self) -> u64 {
         self.delta.digest
     }
 
