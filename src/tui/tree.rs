@@ -50,12 +50,74 @@ impl Row {
 /// A directory of the tree being built; names borrow from the subjects.
 #[derive(Default)]
 struct Node<'a> {
-    dirs: BTreeMap<&'a str, Node<'a>>,
+    /// Subdirectories by name, as positions in the tree's nodes.
+    dirs: BTreeMap<&'a str, usize>,
     files: Vec<(&'a str, usize)>,
     /// A subject under this directory (its slug gives the slug prefix).
     first: usize,
     /// The best filter score under this directory (ranks directories).
     best: u16,
+}
+
+/// The directories of the tree being built (the root first), and the
+/// path of nodes of the last directory a subject was put in: subjects
+/// come in slug order, so the next one is mostly in the same directory,
+/// and looking each one's directories up again was most of building the
+/// rows of the tldr topic (38k subjects) for the first frame.
+struct Tree<'a> {
+    nodes: Vec<Node<'a>>,
+    last: Option<(&'a str, Vec<usize>)>,
+}
+
+impl<'a> Tree<'a> {
+    /// Puts subject `i`, named `name`, in the directory `dirs` (relative,
+    /// `/`-separated; `None`: the topic's own), making directories as
+    /// needed; `score` ranks the directories above it.
+    fn put(&mut self, dirs: Option<&'a str>, name: &'a str, i: usize, score: u16) {
+        let at = match dirs {
+            None => 0,
+            Some(dirs) => {
+                if self.last.as_ref().is_none_or(|(last, _)| *last != dirs) {
+                    let path = self.make(dirs, i);
+                    self.last = Some((dirs, path));
+                }
+                let Tree { nodes, last } = self;
+                let path = last.as_ref().map_or(&[][..], |(_, path)| path.as_slice());
+                for &n in path {
+                    if let Some(node) = nodes.get_mut(n) {
+                        node.best = node.best.max(score);
+                    }
+                }
+                path.last().copied().unwrap_or(0)
+            }
+        };
+        if let Some(node) = self.nodes.get_mut(at) {
+            node.files.push((name, i));
+        }
+    }
+
+    /// The nodes from the root's child down to `dirs`, made as needed
+    /// with `first` as the subject under them.
+    fn make(&mut self, dirs: &'a str, first: usize) -> Vec<usize> {
+        let mut path = Vec::new();
+        let mut at = 0;
+        for part in dirs.split('/') {
+            let made = self.nodes.len();
+            let next = self
+                .nodes
+                .get_mut(at)
+                .map_or(made, |node| *node.dirs.entry(part).or_insert(made));
+            if next == made {
+                self.nodes.push(Node {
+                    first,
+                    ..Node::default()
+                });
+            }
+            path.push(next);
+            at = next;
+        }
+        path
+    }
 }
 
 /// Builds the visible rows. `collapsed` holds relative directory paths.
@@ -74,7 +136,10 @@ pub fn rows(
     usage: Option<(Order, &[u64])>,
 ) -> Vec<Row> {
     let subjects = resolution.subjects();
-    let mut root = Node::default();
+    let mut tree = Tree {
+        nodes: vec![Node::default()],
+        last: None,
+    };
     // Filtering ranks: each subject's score, best first within a
     // directory, directories by their best subject.
     let mut matcher = (!filter.is_empty()).then(|| SlugMatcher::new(filter));
@@ -102,23 +167,21 @@ pub fn rows(
             }
         }
         let score = scores.get(i).copied().unwrap_or(0);
-        let (dirs, name) = match subject.rel_path().rsplit_once('/') {
-            Some((dirs, name)) => (Some(dirs), name),
-            None => (None, subject.rel_path()),
-        };
-        let mut node = &mut root;
-        for part in dirs.into_iter().flat_map(|d| d.split('/')) {
-            node = node.dirs.entry(part).or_insert_with(|| Node {
-                first: i,
-                ..Node::default()
-            });
-            node.best = node.best.max(score);
+        let rel = subject.rel_path();
+        match rel.rsplit_once('/') {
+            Some((dirs, name)) => tree.put(Some(dirs), name, i, score),
+            None => tree.put(None, rel, i, score),
         }
-        node.files.push((name, i));
     }
     let mut out = Vec::with_capacity(subjects.len() + subjects.len() / 8);
     let mut rel = String::new();
-    flatten(resolution, &root, &mut rel, 0, collapsed, &scores, &mut out);
+    let walk = Walk {
+        resolution,
+        nodes: &tree.nodes,
+        collapsed,
+        scores: &scores,
+    };
+    walk.flatten(0, &mut rel, 0, &mut out);
     // Kept until the next change: no room for rows that never come.
     out.shrink_to_fit();
     out
@@ -131,52 +194,62 @@ fn slug_prefix(slug: &str, depth: usize) -> &str {
         .map_or(slug, |(at, _)| &slug[..at])
 }
 
-fn flatten(
-    resolution: &Resolution,
-    node: &Node,
-    rel: &mut String,
-    depth: usize,
-    collapsed: &BTreeSet<String>,
-    scores: &[u16],
-    out: &mut Vec<Row>,
-) {
-    let filtering = !scores.is_empty();
-    let mut dirs: Vec<(&&str, &Node)> = node.dirs.iter().collect();
-    if filtering {
-        // Stable: equal scores keep the name order.
-        dirs.sort_by_key(|(_, child)| std::cmp::Reverse(child.best));
-    }
-    for (name, child) in dirs {
-        let len = rel.len();
-        if !rel.is_empty() {
-            rel.push('/');
+/// What flattening the tree reads.
+struct Walk<'a> {
+    resolution: &'a Resolution,
+    nodes: &'a [Node<'a>],
+    collapsed: &'a BTreeSet<String>,
+    scores: &'a [u16],
+}
+
+impl Walk<'_> {
+    fn flatten(&self, node: usize, rel: &mut String, depth: usize, out: &mut Vec<Row>) {
+        let Some(node) = self.nodes.get(node) else {
+            return;
+        };
+        let filtering = !self.scores.is_empty();
+        let mut dirs: Vec<(&str, usize)> = node.dirs.iter().map(|(n, &at)| (*n, at)).collect();
+        if filtering {
+            // Stable: equal scores keep the name order.
+            dirs.sort_by_key(|(_, at)| {
+                std::cmp::Reverse(self.nodes.get(*at).map_or(0, |child| child.best))
+            });
         }
-        rel.push_str(name);
-        let is_collapsed = !filtering && collapsed.contains(rel.as_str());
-        let prefix = slug_prefix(resolution.subjects()[child.first].slug(), depth);
-        out.push(Row {
-            depth,
-            kind: RowKind::Dir(Box::new(DirRow {
-                rel: rel.clone(),
-                slug_prefix: prefix.to_owned(),
-                collapsed: is_collapsed,
-            })),
-        });
-        if !is_collapsed {
-            flatten(resolution, child, rel, depth + 1, collapsed, scores, out);
+        for (name, at) in dirs {
+            let Some(child) = self.nodes.get(at) else {
+                continue;
+            };
+            let len = rel.len();
+            if !rel.is_empty() {
+                rel.push('/');
+            }
+            rel.push_str(name);
+            let is_collapsed = !filtering && self.collapsed.contains(rel.as_str());
+            let prefix = slug_prefix(self.resolution.subjects()[child.first].slug(), depth);
+            out.push(Row {
+                depth,
+                kind: RowKind::Dir(Box::new(DirRow {
+                    rel: rel.clone(),
+                    slug_prefix: prefix.to_owned(),
+                    collapsed: is_collapsed,
+                })),
+            });
+            if !is_collapsed {
+                self.flatten(at, rel, depth + 1, out);
+            }
+            rel.truncate(len);
         }
-        rel.truncate(len);
-    }
-    let mut files = node.files.clone();
-    files.sort_unstable();
-    if filtering {
-        files.sort_by_key(|(_, i)| std::cmp::Reverse(scores[*i]));
-    }
-    for (_, i) in files {
-        out.push(Row {
-            depth,
-            kind: RowKind::Subject(i),
-        });
+        let mut files = node.files.clone();
+        files.sort_unstable();
+        if filtering {
+            files.sort_by_key(|(_, i)| std::cmp::Reverse(self.scores[*i]));
+        }
+        for (_, i) in files {
+            out.push(Row {
+                depth,
+                kind: RowKind::Subject(i),
+            });
+        }
     }
 }
 
@@ -292,6 +365,17 @@ mod tests {
         assert_eq!(
             names(&r, &rows(&r, &BTreeSet::new(), false, "", None)),
             ["m", "  x.md", "b.md"]
+        );
+    }
+
+    /// Slug order takes `.x/p`, `x/q`, `.x/r` in turn: a directory left
+    /// and come back to is the same directory.
+    #[test]
+    fn a_directory_come_back_to_is_one_row() {
+        let r = resolution(&[".x/p.md", "x/q.md", ".x/r.md", ".x/s/t.md"], &[]);
+        assert_eq!(
+            names(&r, &rows(&r, &BTreeSet::new(), true, "", None)),
+            [".x", "  s", "    t.md", "  p.md", "  r.md", "x", "  q.md"]
         );
     }
 

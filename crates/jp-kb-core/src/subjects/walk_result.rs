@@ -1,9 +1,10 @@
 //! What a walk yields (subjects, collisions, warnings), and the rules
 //! that turn walked files into subjects: names, order, collisions.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use super::slug::{is_hidden_path, is_hidden_rel, slug_of, slug_of_rel};
+use super::slug::{dotted_slug, is_hidden_path, is_hidden_rel, slug_of, slug_of_rel};
 use super::subject::Subject;
 
 /// Something skipped during the walk, reported rather than fatal.
@@ -84,13 +85,18 @@ pub(super) fn subject_at(
             .split('/')
             .any(|c| c.is_empty() || c == "." || c == "..")
     {
+        let rel_at = full.len() - rel.len();
+        // No component starts with a dot (most names): the slug is the
+        // relative path without its extension, borrowed, not built (a
+        // tenth of the walk's own work on the tldr tree).
+        let hidden = is_hidden_rel(rel);
+        let slug = if hidden {
+            Cow::Owned(slug_of_rel(rel))
+        } else {
+            Cow::Borrowed(dotted_slug(rel))
+        };
         return Some(Ok(Subject::from_text(
-            full,
-            full.len() - rel.len(),
-            &slug_of_rel(rel),
-            is_hidden_rel(rel),
-            bytes,
-            modified,
+            full, rel_at, &slug, hidden, bytes, modified,
         )));
     }
     let rel = path.strip_prefix(topic_dir).ok()?;
