@@ -16,6 +16,7 @@
 //! subjects (`docs/perf.md`, "Tokens"); counts are equal token for token
 //! on 2,000 random texts and all 38,406 tldr pages.
 
+mod index_hash;
 mod merge;
 pub mod pretokenize;
 pub mod vocab;

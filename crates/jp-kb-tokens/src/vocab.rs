@@ -1,17 +1,23 @@
 //! The `o200k_base` vocabulary, read in place from the table checked in
 //! at `data/o200k_base.tokens` and compiled into the binary, with a hash
 //! index from a token's bytes to its rank (the order in which byte-pair
-//! merges apply). The table is checked in so that no build needs the
-//! `bpe-openai` crate; `tests/table.rs` regenerates it from that crate
-//! and compares.
+//! merges apply), laid out by `build.rs` and compiled in too (building
+//! it at the first count took ~18 ms of CPU in every process). The table
+//! is checked in so that no build needs the `bpe-openai` crate;
+//! `tests/table.rs` regenerates it from that crate and compares.
 //!
-//! About 4 MB in all (the table and a 2 MB index), where a general
-//! tokenizer crate holds ~70 MB: the TUI counts tokens all the time and
-//! its whole budget at 100k subjects is 100 MB.
+//! About 6.5 MB in all (the 2.2 MB table and a 4.3 MB index), read in
+//! place from the binary's pages, where a general tokenizer crate holds
+//! ~70 MB: the TUI counts tokens all the time and its whole budget at
+//! 100k subjects is 100 MB.
 
 use std::sync::LazyLock;
 
+use crate::index_hash::{hash, slot_of};
+
 static TABLE: &[u8] = include_bytes!("../data/o200k_base.tokens");
+/// The index `build.rs` lays out from the table (slots, then pairs).
+static INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_index.bin"));
 
 /// The vocabulary and its index.
 pub struct Vocab {
@@ -19,26 +25,30 @@ pub struct Vocab {
     ends: &'static [u8],
     bytes: &'static [u8],
     count: u32,
-    /// Open addressing: `rank + 1` of the token hashed there (0: free) in
-    /// the low half, the high half of its hash in the high half, so most
-    /// probes that miss never read the token's bytes.
-    slots: Vec<u64>,
-    /// The rank of every two-byte token (`u32::MAX`: none), by the two
-    /// bytes: the first merges of every piece look these up.
-    pairs: Vec<u32>,
+    /// Open addressing, `u64` a slot: `rank + 1` of the token hashed
+    /// there (0: free) in the low half, the high half of its hash in the
+    /// high half, so most probes that miss never read the token's bytes.
+    slots: &'static [u8],
+    /// The rank of every two-byte token (`u32::MAX`: none), `u32` each, by
+    /// the two bytes: the first merges of every piece look these up.
+    pairs: &'static [u8],
 }
 
-static VOCAB: LazyLock<Vocab> = LazyLock::new(|| Vocab::new(TABLE));
+static VOCAB: LazyLock<Vocab> = LazyLock::new(|| Vocab::new(TABLE, INDEX));
 
-/// The vocabulary (indexed on first use).
+/// The vocabulary (read in place: nothing is built at run time).
 pub fn o200k_base() -> &'static Vocab {
     &VOCAB
 }
 
+/// Pairs of two bytes: the pairs' part of the index.
+const PAIRS: usize = 1 << 16;
+
 impl Vocab {
-    /// Reads the table `build.rs` writes; a malformed table (which the
-    /// build never writes) gives an empty vocabulary rather than a panic.
-    fn new(table: &'static [u8]) -> Self {
+    /// The table and the index `build.rs` writes from it; a malformed
+    /// pair (which the build never writes) gives an empty vocabulary
+    /// rather than a panic.
+    fn new(table: &'static [u8], index: &'static [u8]) -> Self {
         let count = table
             .get(..4)
             .and_then(|b| b.try_into().ok())
@@ -48,33 +58,41 @@ impl Vocab {
             (Some(ends), Some(bytes)) => (ends, bytes),
             _ => (&[][..], &[][..]),
         };
-        let count = if ends.is_empty() { 0 } else { count };
-        let mut vocab = Self {
+        let slots_len = (count as usize * 2).next_power_of_two().max(2) * 8;
+        let (slots, pairs) = match (index.get(..slots_len), index.get(slots_len..)) {
+            (Some(slots), Some(pairs)) if pairs.len() == PAIRS * 4 && !ends.is_empty() => {
+                (slots, pairs)
+            }
+            _ => return Self::empty(),
+        };
+        Self {
             ends,
             bytes,
             count,
-            slots: vec![0; (count as usize * 2).next_power_of_two().max(2)],
-            pairs: vec![u32::MAX; 1 << 16],
-        };
-        let mask = vocab.slots.len() - 1;
-        for rank in 0..count {
-            let token = vocab.token(rank);
-            if let [a, b] = token {
-                vocab.pairs[usize::from(*a) << 8 | usize::from(*b)] = rank;
-            }
-            let h = hash(token);
-            let mut at = slot_of(h, mask);
-            while vocab.slots[at] != 0 {
-                at = (at + 1) & mask;
-            }
-            vocab.slots[at] = (h & !0xffff_ffff) | u64::from(rank + 1);
+            slots,
+            pairs,
         }
-        vocab
+    }
+
+    /// No token at all (every byte then counts as one).
+    fn empty() -> Self {
+        Self {
+            ends: &[],
+            bytes: &[],
+            count: 0,
+            slots: &[0; 16],
+            pairs: &[],
+        }
     }
 
     /// The rank of the two-byte token `[a, b]`, if there is one.
     pub fn pair_rank(&self, a: u8, b: u8) -> Option<u32> {
-        let rank = self.pairs[usize::from(a) << 8 | usize::from(b)];
+        let at = (usize::from(a) << 8 | usize::from(b)) * 4;
+        let rank = self
+            .pairs
+            .get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .map_or(u32::MAX, u32::from_le_bytes);
         (rank != u32::MAX).then_some(rank)
     }
 
@@ -100,16 +118,24 @@ impl Vocab {
         self.bytes.get(start..end_of(rank)).unwrap_or(&[])
     }
 
+    /// The slot at `at`.
+    fn slot(&self, at: usize) -> u64 {
+        self.slots
+            .get(at * 8..at * 8 + 8)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u64::from_le_bytes)
+    }
+
     /// The rank of the token whose bytes are `bytes`, if there is one.
     pub fn rank(&self, bytes: &[u8]) -> Option<u32> {
         if let [a, b] = bytes {
             return self.pair_rank(*a, *b);
         }
-        let mask = self.slots.len() - 1;
+        let mask = self.slots.len() / 8 - 1;
         let h = hash(bytes);
         let mut at = slot_of(h, mask);
         loop {
-            let slot = self.slots[at];
+            let slot = self.slot(at);
             if slot == 0 {
                 return None;
             }
@@ -122,31 +148,6 @@ impl Vocab {
             at = (at + 1) & mask;
         }
     }
-}
-
-/// Where a hash starts probing (its low bits).
-#[allow(clippy::cast_possible_truncation)]
-fn slot_of(h: u64, mask: usize) -> usize {
-    (h as usize) & mask
-}
-
-/// A fast hash of short byte strings (tokens average 7 bytes).
-fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
-    let mut last = [0u8; 8];
-    let rest = chunks.remainder();
-    last[..rest.len()].copy_from_slice(rest);
-    h = (h.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
-    // Fold the well-mixed high bits into the low ones (the slot index);
-    // the high half stays as the fingerprint.
-    h ^ (h >> 29)
 }
 
 #[cfg(test)]
