@@ -19,6 +19,7 @@
 //! texts (through its guarded reads) and the model's directory.
 
 mod chunk;
+mod error;
 mod fetch;
 mod fuse;
 mod model;
@@ -27,7 +28,8 @@ mod vectors;
 mod weights;
 
 pub use chunk::{MAX_CHUNK_BYTES, MAX_CHUNKS, chunks};
+pub use error::ModelError;
 pub use fetch::{FetchError, KNOWN_MODELS, KnownModel, check_destination, install, known_model};
 pub use fuse::{LEXICAL_WEIGHT, fuse};
-pub use model::{Model, ModelError};
+pub use model::Model;
 pub use vectors::{Entry, Scored, Source, Update, Vectors, VectorsError};

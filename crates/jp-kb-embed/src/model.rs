@@ -17,6 +17,7 @@ use candle_transformers::models::bert::{BertModel, Config};
 use serde::Deserialize;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
+use crate::error::ModelError;
 use crate::read::read_bounded;
 use crate::weights::Weights;
 
@@ -36,45 +37,6 @@ type Embedded = Result<Vec<(usize, Vec<f32>)>, ModelError>;
 
 /// Threads that embed batches at once.
 const MAX_THREADS: usize = 4;
-
-/// A model that cannot be loaded or run, naming the file and what to do.
-#[derive(Debug, thiserror::Error)]
-pub enum ModelError {
-    /// A file of the model directory cannot be read.
-    #[error(
-        "cannot read {path} ({source}): a model directory holds config.json, tokenizer.json and model.safetensors (`jp-kb model fetch all-minilm-l6-v2` writes one)"
-    )]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// A file of the model directory is not what it should be.
-    #[error("{path} is not a usable model file: {why}")]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        why: String,
-    },
-    /// The model failed while embedding.
-    #[error("the model in {dir} failed to embed a text: {why}")]
-    Run {
-        /// The model directory.
-        dir: PathBuf,
-        /// What failed.
-        why: String,
-    },
-}
-
-impl ModelError {
-    /// Whether the model could not be loaded (its files missing or not
-    /// usable), rather than failing on a text.
-    pub fn is_loading(&self) -> bool {
-        matches!(self, Self::Read { .. } | Self::Invalid { .. })
-    }
-}
 
 /// The sentence-transformers pooling config (`1_Pooling/config.json`),
 /// its own field names.

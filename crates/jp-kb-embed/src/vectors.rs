@@ -22,7 +22,8 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
 use crate::chunk::{MAX_CHUNKS, chunks};
-use crate::model::{Model, ModelError};
+use crate::error::ModelError;
+use crate::model::Model;
 
 const MAGIC: &[u8; 8] = b"JPKBVEC\0";
 const VERSION: u32 = 1;

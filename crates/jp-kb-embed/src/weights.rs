@@ -24,7 +24,7 @@ use candle_core::{DType, Device, Shape, Tensor};
 use candle_nn::var_builder::SimpleBackend;
 use safetensors::tensor::{Dtype, Metadata, TensorInfo};
 
-use crate::model::ModelError;
+use crate::error::ModelError;
 use crate::read::open_regular;
 
 /// The largest header accepted (the safetensors format's own bound).
