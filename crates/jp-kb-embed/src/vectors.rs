@@ -181,12 +181,16 @@ impl Vectors {
             if n > MAX_CHUNKS {
                 return Err(VectorsError::Damaged(format!("{n} chunks in one entry")));
             }
-            let mut raw = vec![0u8; n * dims * 4];
-            r.exact(&mut raw)?;
-            let vectors = raw
-                .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect();
+            // Read straight into the floats kept (one allocation, no
+            // conversion pass: this file is most of what a one-off search
+            // by meaning reads besides the model).
+            let mut vectors = vec![0f32; n * dims];
+            r.exact(bytemuck::cast_slice_mut(&mut vectors))?;
+            if cfg!(target_endian = "big") {
+                for v in &mut vectors {
+                    *v = f32::from_bits(v.to_bits().swap_bytes());
+                }
+            }
             out.entries.push(Entry {
                 key,
                 bytes,
