@@ -29,6 +29,9 @@ pub struct Semantic {
     path: Option<PathBuf>,
     model_dir: PathBuf,
     notes: Vec<String>,
+    /// Opened for one search (the CLI): its query reads only the weights
+    /// it uses. A process that stays up reads the whole encoder at once.
+    one_off: bool,
 }
 
 /// The model and vectors, or the thread still loading them.
@@ -60,6 +63,7 @@ impl Semantic {
             path,
             model_dir: model_dir.to_owned(),
             notes: Vec::new(),
+            one_off: false,
         })
     }
 
@@ -83,6 +87,7 @@ impl Semantic {
             path,
             model_dir: model_dir.to_owned(),
             notes: Vec::new(),
+            one_off: true,
         }
     }
 
@@ -184,10 +189,12 @@ impl Semantic {
 
     /// The files closest in meaning to `query`, best first: (key, cosine).
     pub fn rank(&mut self, query: &str) -> Result<Vec<(String, f32)>, ModelError> {
+        let one_off = self.one_off;
         let loaded = self.loaded()?;
         let vector = match loaded.query.take() {
             Some((embedded, vector)) if embedded == query => vector,
-            _ => loaded.model.embed_query(query)?,
+            _ if one_off => loaded.model.embed_query(query)?,
+            _ => loaded.model.embed(&[query])?.pop().unwrap_or_default(),
         };
         Ok(loaded
             .vectors
