@@ -108,14 +108,7 @@ impl Searcher {
         request: &SearchRequest<'_>,
         ranked: Vec<(String, f32)>,
     ) -> Result<Vec<(Place<'k>, f32)>, SearchError> {
-        let scope = match request.topic {
-            Some(name) => Some(
-                kb.resolve_topic(name)
-                    .map_err(|e| SearchError::Topic(e.to_string()))?
-                    .id(),
-            ),
-            None => None,
-        };
+        let scope = super::topic_scope(kb, request)?;
         let made;
         let places = if let Some((_, places)) = &self.kept {
             places.get_or_init(|| PlaceIndex::new(kb))

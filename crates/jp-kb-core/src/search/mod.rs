@@ -258,14 +258,7 @@ impl Searcher {
         request: &SearchRequest<'_>,
     ) -> Result<(Vec<String>, Ranked<'k>), SearchError> {
         let terms = parse_query(&mut self.tokenizer, request.query)?;
-        let scope = match request.topic {
-            Some(name) => Some(
-                kb.resolve_topic(name)
-                    .map_err(|e| SearchError::Topic(e.to_string()))?
-                    .id(),
-            ),
-            None => None,
-        };
+        let scope = topic_scope(kb, request)?;
         self.refresh(kb);
         let prefix = Tokenizer::last_word(request.query);
         let prefix = prefix.as_deref();
@@ -438,6 +431,22 @@ pub fn search(
     // A bad query fails before any index is read or built.
     check_query(request.query)?;
     Searcher::open(kb.root()).search(kb, request)
+}
+
+/// The id of the topic `request` is limited to, if any (an unknown name
+/// is an error listing the valid ones).
+fn topic_scope<'k>(
+    kb: &'k KnowledgeBase,
+    request: &SearchRequest<'_>,
+) -> Result<Option<&'k str>, SearchError> {
+    request
+        .topic
+        .map(|name| {
+            kb.resolve_topic(name)
+                .map(crate::topic::TopicState::id)
+                .map_err(|e| SearchError::Topic(e.to_string()))
+        })
+        .transpose()
 }
 
 /// Places found, best first, with their scores.

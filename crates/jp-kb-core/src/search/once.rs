@@ -136,14 +136,7 @@ fn from_saved_places(
     // shown before have their counts kept (`memo.bin`), and a count the
     // hits do not need would take a core from a busy machine for ~3.5 ms.
     let terms = super::parse_query(&mut searcher.tokenizer, request.query)?;
-    let scope = match request.topic {
-        Some(name) => Some(
-            kb.resolve_topic(name)
-                .map_err(|e| SearchError::Topic(e.to_string()))?
-                .id(),
-        ),
-        None => None,
-    };
+    let scope = super::topic_scope(kb, request)?;
     let prefix = Tokenizer::last_word(request.query);
     let Ok(scored) = searcher
         .lexical
