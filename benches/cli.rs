@@ -18,31 +18,14 @@ mod corpus;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
+
+#[path = "bench_support/process.rs"]
+mod process;
+use process::{median, time};
 
 const RUNS: usize = 7;
-
-fn time(cmd: &mut Command) -> Duration {
-    let start = Instant::now();
-    let status = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("command starts");
-    let elapsed = start.elapsed();
-    assert!(
-        status.success(),
-        "{} failed: {status}",
-        cmd.get_program().to_string_lossy()
-    );
-    elapsed
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
 
 /// Runs `a` and `b` alternately (one warm-up each), returns the medians
 /// and the median of the per-pair ratios.

@@ -19,7 +19,7 @@
 )]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use jp_kb_core::KnowledgeBase;
@@ -29,34 +29,13 @@ const RUNS: usize = 7;
 const WORD: &str = "archive";
 
 fn time(cmd: &mut Command) -> Duration {
-    let start = Instant::now();
-    let status = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("command starts");
-    let elapsed = start.elapsed();
     // grep exits 1 when nothing matches; anything else is a failure.
-    assert!(
-        status.code().is_some_and(|c| c <= 1),
-        "{} failed: {status}",
-        cmd.get_program().to_string_lossy()
-    );
-    elapsed
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
+    time_accepting(cmd, |status| status.code().is_some_and(|c| c <= 1))
 }
 
 fn median_f(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
 fn jp_kb(corpora: &Path, cache: &Path) -> Command {
@@ -75,6 +54,10 @@ mod bm25;
 mod labelled;
 
 use labelled::{load, measure, queries};
+
+#[path = "bench_support/process.rs"]
+mod process;
+use process::{median, ms, time_accepting};
 
 fn quality(kb: &KnowledgeBase, cache: &Path) {
     let mut searcher = Searcher::open_in(Some(cache.join("quality")));

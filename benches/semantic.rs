@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use jp_kb_core::KnowledgeBase;
@@ -25,6 +25,10 @@ use jp_kb_core::internal::config::{Environment, LoadOptions};
 use jp_kb_core::internal::search::index_dir;
 use jp_kb_core::internal::search::semantic::Semantic;
 use jp_kb_core::internal::search::{Mode, SearchRequest, Searcher};
+
+#[path = "bench_support/process.rs"]
+mod process;
+use process::{median, ms, time};
 
 #[path = "semantic_support/sweep.rs"]
 mod sweep;
@@ -100,27 +104,6 @@ fn search(ws: &Path, model: &Path, mode: &str, query: &str) -> Command {
         .arg(model)
         .arg(query);
     c
-}
-
-fn time(cmd: &mut Command) -> Duration {
-    let start = Instant::now();
-    let status = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    let took = start.elapsed();
-    assert!(status.success(), "{cmd:?}: {status}");
-    took
-}
-
-fn median(mut runs: Vec<Duration>) -> Duration {
-    runs.sort();
-    runs[runs.len() / 2]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
 fn speed(ws: &Path, model: &Path) {

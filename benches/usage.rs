@@ -27,15 +27,14 @@ use std::time::{Duration, Instant};
 
 use jp_kb_core::internal::usage::{Entry, Kind, ledger_path, time};
 
+#[path = "bench_support/process.rs"]
+mod process;
+use process::{median, time};
+
 const RECORDS: usize = 1_000_000;
 const SUBJECTS: usize = 500;
 const RUNS: usize = 7;
 const CALLS: usize = 400;
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
@@ -117,18 +116,6 @@ fn ledger(data: &Path, root: &Path) -> PathBuf {
     path
 }
 
-fn timed(cmd: &mut Command) -> Duration {
-    let start = Instant::now();
-    let status = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    let elapsed = start.elapsed();
-    assert!(status.success(), "{cmd:?}");
-    elapsed
-}
-
 fn usage_rows(base: &Path) {
     let root = workspace(base);
     let data = base.join("usage-data");
@@ -154,13 +141,13 @@ fn usage_rows(base: &Path) {
         c
     };
     let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
-    timed(&mut jp());
-    timed(&mut wc());
-    timed(&mut cat());
+    time(&mut jp());
+    time(&mut wc());
+    time(&mut cat());
     for _ in 0..RUNS {
-        a.push(timed(&mut jp()));
-        b.push(timed(&mut wc()));
-        c.push(timed(&mut cat()));
+        a.push(time(&mut jp()));
+        b.push(time(&mut wc()));
+        c.push(time(&mut cat()));
     }
     let (a, b, c) = (median(a), median(b), median(c));
     println!(
