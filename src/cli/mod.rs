@@ -13,6 +13,8 @@ mod mcp;
 mod migrate;
 #[cfg(feature = "semantic")]
 mod model;
+#[cfg(all(feature = "semantic", unix))]
+mod model_server;
 mod output;
 mod prompt;
 mod schema;

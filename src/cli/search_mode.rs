@@ -11,7 +11,8 @@ use std::path::Path;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::search::semantic::{ModelChoice, Semantic, choose_model};
 use jp_kb_core::internal::search::{
-    Mode, SearchError, SearchOutcome, SearchRequest, index_dir, search_with_walks, with_saved_walks,
+    Mode, SearchError, SearchOutcome, SearchRequest, index_dir, search_in_mode_with_walks,
+    search_with_walks,
 };
 use jp_kb_core::internal::subjects::WalkCache;
 
@@ -67,33 +68,44 @@ pub fn search(
     let mut fallback_note = None;
     // The model loads, and embeds the query, while the words are ranked.
     let index = index_dir(kb.root());
-    let mut semantic = Semantic::open_in_background(choice.dir(), index.as_deref(), request.query);
-    let outcome = with_saved_walks(kb, walks, |searcher, _| {
-        let mut progress = Progress::new();
-        let result = searcher.search_in_mode(
-            kb,
-            request,
-            Some(&mut semantic),
-            mode,
-            &mut |done, total| progress.show(done, total),
-        );
-        progress.finish();
-        match result {
-            // A model found by default that does not load: say so, search
-            // by words. One a person named: an error.
-            Err(SearchError::Semantic(e)) if !choice.named() && e.is_loading() => {
-                fallback_note = Some(format!("{e}; searching by words only (lexical)"));
-                searcher.search(kb, request)
-            }
-            other => other,
+    #[cfg(unix)]
+    let resident = super::model_server::resident();
+    #[cfg(not(unix))]
+    let resident = None;
+    let mut semantic =
+        Semantic::open_in_background(choice.dir(), index.as_deref(), request.query, resident);
+    let mut progress = Progress::new();
+    let result = search_in_mode_with_walks(
+        kb,
+        walks,
+        request,
+        &mut semantic,
+        mode,
+        &mut |done, total| {
+            progress.show(done, total);
+        },
+    );
+    progress.finish();
+    let outcome = match result {
+        // A model found by default that does not load: say so, search by
+        // words. One a person named: an error.
+        Err(SearchError::Semantic(e)) if !choice.named() && e.is_loading() => {
+            fallback_note = Some(format!("{e}; searching by words only (lexical)"));
+            search_with_walks(kb, walks, request)
         }
-    });
+        other => other,
+    };
     let mut outcome = outcome.map_err(|e| match e {
         SearchError::Semantic(e) => CliError::runtime(model_error(&choice, &e.to_string())),
         other => search_error(other),
     })?;
     if let Some(note) = fallback_note {
         outcome.notes.push(note);
+    }
+    // No server had the model: one starts for the next searches.
+    #[cfg(unix)]
+    if semantic.server_missed() {
+        super::model_server::start(choice.dir());
     }
     Ok(outcome)
 }

@@ -15,6 +15,9 @@
 //! - [`install`]: a known model from its downloaded package, checked
 //!   against a pinned digest (`jp-kb model fetch`).
 //!
+//! - [`resident`] (Unix): a model kept loaded between one-off searches
+//!   (`jp-kb model serve`), asked over a socket of this user's.
+//!
 //! Nothing here reads the network or a workspace: the caller gives the
 //! texts (through its guarded reads) and the model's directory.
 
@@ -24,6 +27,8 @@ mod fetch;
 mod fuse;
 mod model;
 mod read;
+#[cfg(unix)]
+pub mod resident;
 mod vectors;
 mod weights;
 

@@ -70,7 +70,12 @@ pub struct Model {
     full: OnceLock<BertModel>,
     /// Queries embedded ([`Model::embed_query`]).
     queries: AtomicUsize,
-    tokenizer: Tokenizer,
+    /// Parsed at the first text embedded: parsing all-MiniLM-L6-v2's
+    /// `tokenizer.json` takes ~15 ms, and a search whose query a resident
+    /// server embeds (`resident`) needs only the model's fingerprint.
+    tokenizer: OnceLock<Tokenizer>,
+    tokenizer_bytes: Vec<u8>,
+    max_tokens: usize,
     dims: usize,
     fingerprint: u32,
 }
@@ -101,19 +106,6 @@ impl Model {
         check_pooling(dir)?;
         let max_tokens = max_tokens(dir, &config)?;
         let tokenizer_bytes = read(TOKENIZER)?;
-        let mut tokenizer = Tokenizer::from_bytes(&tokenizer_bytes)
-            .map_err(|e| invalid(TOKENIZER.0, format!("not a tokenizer ({e})")))?;
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: max_tokens,
-                ..TruncationParams::default()
-            }))
-            .map_err(|e| invalid(TOKENIZER.0, e.to_string()))?;
-        tokenizer.with_padding(Some(PaddingParams {
-            strategy: PaddingStrategy::BatchLongest,
-            pad_id: u32::try_from(config.pad_token_id).unwrap_or(0),
-            ..PaddingParams::default()
-        }));
         let weights = Weights::open(&dir.join(WEIGHTS))?;
         let mut hasher = crc32fast::Hasher::new();
         for part in [&config_bytes, &tokenizer_bytes] {
@@ -129,9 +121,37 @@ impl Model {
             weights,
             full: OnceLock::new(),
             queries: AtomicUsize::new(0),
-            tokenizer,
+            tokenizer: OnceLock::new(),
+            tokenizer_bytes,
+            max_tokens,
             fingerprint: hasher.finalize(),
         })
+    }
+
+    /// The tokenizer, parsed at the first call (truncating to the model's
+    /// length, padding a batch to its longest text).
+    fn tokenizer(&self) -> Result<&Tokenizer, ModelError> {
+        if let Some(tokenizer) = self.tokenizer.get() {
+            return Ok(tokenizer);
+        }
+        let invalid = |why: String| ModelError::Invalid {
+            path: self.dir.join(TOKENIZER.0),
+            why,
+        };
+        let mut tokenizer = Tokenizer::from_bytes(&self.tokenizer_bytes)
+            .map_err(|e| invalid(format!("not a tokenizer ({e})")))?;
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: self.max_tokens,
+                ..TruncationParams::default()
+            }))
+            .map_err(|e| invalid(e.to_string()))?;
+        tokenizer.with_padding(Some(PaddingParams {
+            strategy: PaddingStrategy::BatchLongest,
+            pad_id: u32::try_from(self.config.pad_token_id).unwrap_or(0),
+            ..PaddingParams::default()
+        }));
+        Ok(self.tokenizer.get_or_init(|| tokenizer))
     }
 
     /// The whole encoder, read at the first call.
@@ -169,7 +189,7 @@ impl Model {
             why,
         };
         let encoding = self
-            .tokenizer
+            .tokenizer()?
             .encode(query, true)
             .map_err(|e| run(e.to_string()))?;
         // The table the encoder gets: the distinct word pieces, and each
@@ -262,7 +282,7 @@ impl Model {
 
     fn embed_batch(&self, bert: &BertModel, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
         let encodings = self
-            .tokenizer
+            .tokenizer()?
             .encode_batch(texts.to_vec(), true)
             .map_err(|e| ModelError::Run {
                 dir: self.dir.clone(),

@@ -3,6 +3,7 @@
 //! weighted, [`jp_kb_embed::fuse`]) — contract §10.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 
 use super::places::{Place, PlaceIndex};
 use super::semantic::Semantic;
@@ -40,7 +41,7 @@ impl std::fmt::Display for Mode {
 
 /// Candidates each ranking gives the fusion: enough that a page second
 /// in one ranking and absent from the other's first ten still competes.
-const CANDIDATES: usize = 100;
+pub(super) const CANDIDATES: usize = 100;
 
 impl Searcher {
     /// Searches `kb` in `mode`, with `semantic`'s embeddings for the modes
@@ -68,31 +69,18 @@ impl Searcher {
             Vec::new()
         };
         semantic.refresh(kb, progress)?;
+        if mode == Mode::Hybrid {
+            // The index was brought up to date by `ranked` above.
+            semantic.mark_synced(self.lexical.synced());
+        }
         let close = semantic.rank(request.query)?;
         let meaning = self.places_of(kb, &candidates, close)?;
-        let key = |p: &Place<'_>| (p.topic.to_owned(), p.slug.to_owned());
-        let mut by_key: HashMap<(String, String), Place<'_>> = HashMap::new();
-        let mut keyed: [Vec<((String, String), f32)>; 2] = [Vec::new(), Vec::new()];
-        for (ranking, out) in [lexical, meaning].into_iter().zip(&mut keyed) {
-            for (place, score) in ranking {
-                let k = key(&place);
-                by_key.entry(k.clone()).or_insert(place);
-                out.push((k, score));
-            }
-        }
-        let [lexical, meaning] = keyed;
-        // Meaning alone keeps its cosine similarities as scores; fused
-        // scores are the fusion's (0..1).
-        let fused = if mode == Mode::Semantic {
-            meaning
-        } else {
-            jp_kb_embed::fuse(&lexical, &meaning)
-        };
-        let mut hits = Vec::with_capacity(request.limit.min(fused.len()));
-        for (k, score) in fused.into_iter().take(request.limit) {
-            if let Some(place) = by_key.get(&k) {
-                hits.push(self.hit(place, score, &terms));
-            }
+        let fused = fuse_places(lexical, meaning, mode, request.limit, |p: &Place<'_>| {
+            (p.topic.to_owned(), p.slug.to_owned())
+        });
+        let mut hits = Vec::with_capacity(fused.len());
+        for (place, score) in &fused {
+            hits.push(self.hit(place, *score, &terms));
         }
         self.save_memo();
         let mut notes = std::mem::take(&mut self.notes);
@@ -129,4 +117,37 @@ impl Searcher {
         }
         Ok(out)
     }
+}
+
+/// The `limit` best of both rankings fused ([`jp_kb_embed::fuse`]), or of
+/// meaning alone in [`Mode::Semantic`] (its cosine similarities kept as
+/// scores; fused scores are the fusion's, 0..1). A place is the same in
+/// both rankings when `key` says so (its topic and slug).
+pub(super) fn fuse_places<P, K: Eq + Hash + Clone>(
+    lexical: Vec<(P, f32)>,
+    meaning: Vec<(P, f32)>,
+    mode: Mode,
+    limit: usize,
+    key: impl Fn(&P) -> K,
+) -> Vec<(P, f32)> {
+    let mut by_key: HashMap<K, P> = HashMap::new();
+    let mut keyed: [Vec<(K, f32)>; 2] = [Vec::new(), Vec::new()];
+    for (ranking, out) in [lexical, meaning].into_iter().zip(&mut keyed) {
+        for (place, score) in ranking {
+            let k = key(&place);
+            by_key.entry(k.clone()).or_insert(place);
+            out.push((k, score));
+        }
+    }
+    let [lexical, meaning] = keyed;
+    let fused = if mode == Mode::Semantic {
+        meaning
+    } else {
+        jp_kb_embed::fuse(&lexical, &meaning)
+    };
+    fused
+        .into_iter()
+        .filter_map(|(k, score)| by_key.remove(&k).map(|place| (place, score)))
+        .take(limit)
+        .collect()
 }

@@ -17,6 +17,10 @@ mod read;
 mod saved_places;
 #[cfg(feature = "semantic")]
 pub mod semantic;
+#[cfg(feature = "semantic")]
+mod semantic_load;
+#[cfg(all(feature = "semantic", unix))]
+mod vectors_synced;
 pub mod walks;
 
 use std::cell::OnceCell;
@@ -26,6 +30,8 @@ use std::path::Path;
 pub use hybrid::Mode;
 use jp_kb_search::{DocRef, Lexical, Memo, SegmentError, Tokenizer};
 pub use jp_kb_search::{Scoring, Snippet};
+#[cfg(feature = "semantic")]
+pub use once::search_in_mode_with_walks;
 pub use once::{search_with_walks, with_saved_walks};
 pub use read::index_dir;
 

@@ -41,6 +41,100 @@ pub fn search_with_walks(
     Ok(outcome)
 }
 
+/// [`Searcher::search_in_mode`] for a process that searches once, as
+/// [`search_with_walks`] is [`super::search`]: from the saved places when
+/// they hold, the index is theirs, and the saved vectors were brought up
+/// to date with that index's files (`vectors_synced.rs`): then no walk is
+/// read and no file's stamp compared with its vectors. Otherwise the
+/// walks' search, which refreshes both.
+#[cfg(feature = "semantic")]
+pub fn search_in_mode_with_walks(
+    kb: &KnowledgeBase,
+    cache: &WalkCache,
+    request: &SearchRequest<'_>,
+    semantic: &mut super::semantic::Semantic,
+    mode: super::Mode,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<SearchOutcome, SearchError> {
+    check_query(request.query)?;
+    let mut notes = Vec::new();
+    if mode != super::Mode::Lexical
+        && let Some(dir) = read::index_dir(kb.root())
+        && let Some(mut outcome) =
+            in_mode_from_saved_places(kb, &dir, request, semantic, mode, &mut notes)?
+    {
+        notes.append(&mut outcome.notes);
+        outcome.notes = notes;
+        return Ok(outcome);
+    }
+    let mut outcome = with_saved_walks(kb, cache, |searcher, _| {
+        searcher.search_in_mode(kb, request, Some(semantic), mode, progress)
+    })?;
+    notes.append(&mut outcome.notes);
+    outcome.notes = notes;
+    Ok(outcome)
+}
+
+/// [`from_saved_places`] in a mode that ranks by meaning.
+#[cfg(feature = "semantic")]
+fn in_mode_from_saved_places(
+    kb: &KnowledgeBase,
+    dir: &Path,
+    request: &SearchRequest<'_>,
+    semantic: &mut super::semantic::Semantic,
+    mode: super::Mode,
+    notes: &mut Vec<String>,
+) -> Result<Option<SearchOutcome>, SearchError> {
+    let Some((saved, mut searcher)) = open_saved(kb, dir, notes) else {
+        return Ok(None);
+    };
+    let terms = super::parse_query(&mut searcher.tokenizer, request.query)?;
+    let scope = super::topic_scope(kb, request)?;
+    let limit = super::hybrid::CANDIDATES.max(request.limit);
+    let lexical = if mode == super::Mode::Hybrid {
+        let Some(ranked) = saved_ranked(&searcher, &terms, request.query) else {
+            return Ok(None);
+        };
+        let Some(found) = saved_places_of(&saved, dir, ranked, scope, request, limit, notes) else {
+            return Ok(None);
+        };
+        found
+    } else {
+        Vec::new()
+    };
+    let Some(close) = semantic.rank_synced(request.query, saved.digest())? else {
+        return Ok(None);
+    };
+    let close = close.into_iter().map(Some);
+    let Some(meaning) = saved_places_of(&saved, dir, close, scope, request, limit, notes) else {
+        return Ok(None);
+    };
+    let lexical: Vec<(Place<'_>, f32)> = lexical
+        .iter()
+        .map(|(key, place, score)| (place_of(kb, &saved, key, place), *score))
+        .collect();
+    let meaning: Vec<(Place<'_>, f32)> = meaning
+        .iter()
+        .map(|(key, place, score)| (place_of(kb, &saved, key, place), *score))
+        .collect();
+    let fused =
+        super::hybrid::fuse_places(lexical, meaning, mode, request.limit, |p: &Place<'_>| {
+            (p.topic.to_owned(), p.slug.to_owned())
+        });
+    let mut hits = Vec::with_capacity(fused.len());
+    for (place, score) in &fused {
+        hits.push(searcher.hit(place, *score, &terms));
+    }
+    searcher.save_memo();
+    let mut out = std::mem::take(&mut searcher.notes);
+    out.append(&mut semantic.take_notes());
+    Ok(Some(SearchOutcome {
+        hits,
+        notes: out,
+        mode,
+    }))
+}
+
 /// Runs `run` with a [`Searcher`] for a process that searches once, over
 /// the index saved for `kb`'s workspace (and that index's directory,
 /// `None` when there is none), with the walks the last search saved, as
@@ -100,6 +194,123 @@ fn save_places(kb: &KnowledgeBase, cache: &WalkCache, searcher: &Searcher, dir: 
     }
 }
 
+/// The places saved in `dir` and a searcher over the index there, when
+/// they hold for `kb` and each other: `None` when they do not (the caller
+/// takes the walks), with a note in `notes` when the places are damaged.
+fn open_saved(
+    kb: &KnowledgeBase,
+    dir: &Path,
+    notes: &mut Vec<String>,
+) -> Option<(SavedPlaces, Searcher)> {
+    let path = dir.join(PLACES_FILE);
+    let saved = match SavedPlaces::open(&path) {
+        Ok(Some(saved)) => saved,
+        Ok(None) => return None,
+        Err(why) => {
+            damaged(notes, &path, &why);
+            return None;
+        }
+    };
+    if !saved.holds_for(kb, SystemTime::now()) {
+        return None;
+    }
+    let searcher = Searcher::open_in(Some(dir.to_path_buf()));
+    // A damaged or missing index is the walks' search's to rebuild.
+    if !searcher.notes.is_empty() || searcher.lexical.synced() != saved.digest() {
+        return None;
+    }
+    Some((saved, searcher))
+}
+
+fn damaged(notes: &mut Vec<String>, path: &Path, why: &dyn std::fmt::Display) {
+    notes.push(format!(
+        "the saved search places {} are {why}; finding the hits' topics from the walks",
+        path.display()
+    ));
+}
+
+/// The first `limit` places of the files `ranked` (index key, score; best
+/// first; `None`: the index could not name a file), as `Searcher::places`
+/// finds them: in the request's topic, hidden ones only when asked for.
+/// Keys are taken lazily: only the leaders' are read. `None` when the
+/// saved places or the index are damaged (places: noted in `notes`).
+fn saved_places_of(
+    saved: &SavedPlaces,
+    dir: &Path,
+    ranked: impl IntoIterator<Item = Option<(String, f32)>>,
+    scope: Option<&str>,
+    request: &SearchRequest<'_>,
+    limit: usize,
+    notes: &mut Vec<String>,
+) -> Option<Vec<(String, SavedPlace, f32)>> {
+    let mut found = Vec::new();
+    for ranked in ranked {
+        if found.len() >= limit {
+            break;
+        }
+        let (key, rank_score) = ranked?;
+        let places = match saved.places_of(&key) {
+            Ok(places) => places,
+            Err(why) => {
+                damaged(notes, &dir.join(PLACES_FILE), &why);
+                return None;
+            }
+        };
+        for place in places {
+            let Some(topic) = saved.topic(place.topic) else {
+                continue;
+            };
+            if found.len() >= limit
+                || scope.is_some_and(|id| id != topic)
+                || (place.hidden && !request.hidden)
+            {
+                continue;
+            }
+            found.push((key.clone(), place, rank_score));
+        }
+    }
+    Some(found)
+}
+
+/// A hit's place from a saved one.
+fn place_of<'a>(
+    kb: &'a KnowledgeBase,
+    saved: &'a SavedPlaces,
+    key: &'a str,
+    place: &'a SavedPlace,
+) -> Place<'a> {
+    let name = key.rsplit('/').next().unwrap_or(key);
+    Place {
+        topic: saved.topic(place.topic).unwrap_or_default(),
+        slug: &place.slug,
+        path: Path::new(key),
+        root: kb.root(),
+        extension: crate::subjects::slug::split_extension(name).1,
+        hidden: place.hidden,
+        learned: place.learned,
+    }
+}
+
+/// The words' ranking of the saved index, best first, each file's key
+/// read when taken (`None` for one the index cannot name); `None` when the
+/// index cannot rank (the walks' search rebuilds it).
+fn saved_ranked<'s>(
+    searcher: &'s Searcher,
+    terms: &[String],
+    query: &str,
+) -> Option<impl Iterator<Item = Option<(String, f32)>> + 's> {
+    let prefix = Tokenizer::last_word(query);
+    let scored = searcher
+        .lexical
+        .ranked(terms, prefix.as_deref(), &searcher.scoring)
+        .ok()?;
+    Some(
+        scored
+            .into_iter()
+            .map(|(doc, score)| Some((searcher.lexical.key(doc).ok()?, score))),
+    )
+}
+
 /// The search answered from the places saved in `dir`, when they hold for
 /// `kb` and the index there: `Ok(None)` when they do not (the caller takes
 /// the walks), with a note in `notes` when they are damaged.
@@ -109,83 +320,24 @@ fn from_saved_places(
     request: &SearchRequest<'_>,
     notes: &mut Vec<String>,
 ) -> Result<Option<SearchOutcome>, SearchError> {
-    let path = dir.join(PLACES_FILE);
-    let damaged = |notes: &mut Vec<String>, why: &dyn std::fmt::Display| {
-        notes.push(format!(
-            "the saved search places {} are {why}; finding the hits' topics from the walks",
-            path.display()
-        ));
-    };
-    let saved = match SavedPlaces::open(&path) {
-        Ok(Some(saved)) => saved,
-        Ok(None) => return Ok(None),
-        Err(why) => {
-            damaged(notes, &why);
-            return Ok(None);
-        }
-    };
-    if !saved.holds_for(kb, SystemTime::now()) {
+    let Some((saved, mut searcher)) = open_saved(kb, dir, notes) else {
         return Ok(None);
-    }
-    let mut searcher = Searcher::open_in(Some(dir.to_path_buf()));
-    // A damaged or missing index is the walks' search's to rebuild.
-    if !searcher.notes.is_empty() || searcher.lexical.synced() != saved.digest() {
-        return Ok(None);
-    }
+    };
     // No counting started ahead here (as the walks' search does): hits
     // shown before have their counts kept (`memo.bin`), and a count the
     // hits do not need would take a core from a busy machine for ~3.5 ms.
     let terms = super::parse_query(&mut searcher.tokenizer, request.query)?;
     let scope = super::topic_scope(kb, request)?;
-    let prefix = Tokenizer::last_word(request.query);
-    let Ok(scored) = searcher
-        .lexical
-        .ranked(&terms, prefix.as_deref(), &searcher.scoring)
+    let Some(ranked) = saved_ranked(&searcher, &terms, request.query) else {
+        return Ok(None);
+    };
+    let Some(found) = saved_places_of(&saved, dir, ranked, scope, request, request.limit, notes)
     else {
         return Ok(None);
     };
-    // The leaders' places, best first, as `Searcher::places` finds them.
-    let mut found: Vec<(String, SavedPlace, f32)> = Vec::new();
-    for (doc, score) in scored {
-        if found.len() >= request.limit {
-            break;
-        }
-        let Ok(key) = searcher.lexical.key(doc) else {
-            return Ok(None);
-        };
-        let places = match saved.places_of(&key) {
-            Ok(places) => places,
-            Err(why) => {
-                damaged(notes, &why);
-                return Ok(None);
-            }
-        };
-        for place in places {
-            let Some(topic) = saved.topic(place.topic) else {
-                continue;
-            };
-            if found.len() >= request.limit
-                || scope.is_some_and(|id| id != topic)
-                || (place.hidden && !request.hidden)
-            {
-                continue;
-            }
-            found.push((key.clone(), place, score));
-        }
-    }
     let mut hits = Vec::with_capacity(found.len());
     for (key, place, score) in &found {
-        let name = key.rsplit('/').next().unwrap_or(key);
-        let place = Place {
-            topic: saved.topic(place.topic).unwrap_or_default(),
-            slug: &place.slug,
-            path: Path::new(key),
-            root: kb.root(),
-            extension: crate::subjects::slug::split_extension(name).1,
-            hidden: place.hidden,
-            learned: place.learned,
-        };
-        hits.push(searcher.hit(&place, *score, &terms));
+        hits.push(searcher.hit(&place_of(kb, &saved, key, place), *score, &terms));
     }
     searcher.save_memo();
     Ok(Some(SearchOutcome {

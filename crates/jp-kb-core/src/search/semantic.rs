@@ -11,8 +11,10 @@
 
 use std::path::{Path, PathBuf};
 
-use jp_kb_embed::{Model, ModelError, Source, Update, Vectors, VectorsError};
+use jp_kb_embed::{ModelError, Source, Update};
 
+pub use super::semantic_load::Resident;
+use super::semantic_load::{Loaded, load};
 use crate::KnowledgeBase;
 use crate::content::{Content, Root, read_content};
 use crate::frontmatter::is_markdown;
@@ -43,21 +45,12 @@ enum State {
     Gone,
 }
 
-#[derive(Debug)]
-struct Loaded {
-    model: Model,
-    vectors: Vectors,
-    notes: Vec<String>,
-    /// A query embedded while loading, and its vector.
-    query: Option<(String, Vec<f32>)>,
-}
-
 impl Semantic {
     /// Loads the model in `model_dir` and the vectors saved in `index_dir`
     /// (the lexical index's directory; `None`: kept in memory only).
     pub fn open(model_dir: &Path, index_dir: Option<&Path>) -> Result<Self, ModelError> {
         let path = index_dir.map(|d| d.join(EMBEDDINGS_FILE));
-        let loaded = load(model_dir, path.as_deref(), None)?;
+        let loaded = load(model_dir, path.as_deref(), None, None, true)?;
         Ok(Self {
             state: State::Ready(Box::new(loaded)),
             path,
@@ -70,14 +63,29 @@ impl Semantic {
     /// [`Semantic::open`] on another thread, which also embeds `query`:
     /// a one-off search ranks by words meanwhile (the model's files and
     /// the query's forward pass are most of a search by meaning as a
-    /// process). The model's errors come at the first use.
-    pub fn open_in_background(model_dir: &Path, index_dir: Option<&Path>, query: &str) -> Self {
+    /// process). The query is embedded by the model's server in
+    /// `resident` when one is up for this model, else here
+    /// ([`Semantic::server_missed`] then says so). The model's errors come
+    /// at the first use.
+    pub fn open_in_background(
+        model_dir: &Path,
+        index_dir: Option<&Path>,
+        query: &str,
+        resident: Option<Resident>,
+    ) -> Self {
         let path = index_dir.map(|d| d.join(EMBEDDINGS_FILE));
         let (dir, saved, query) = (model_dir.to_owned(), path.clone(), query.to_owned());
         let state = match std::thread::Builder::new()
             .name("jp-kb-model".to_owned())
-            .spawn(move || load(&dir, saved.as_deref(), Some(query)))
-        {
+            .spawn(move || {
+                load(
+                    &dir,
+                    saved.as_deref(),
+                    Some(query),
+                    resident.as_ref(),
+                    false,
+                )
+            }) {
             Ok(handle) => State::Loading(handle),
             // No thread to be had: load here, at the first use.
             Err(_) => State::Gone,
@@ -101,7 +109,7 @@ impl Semantic {
                         why: "the thread loading the model panicked".to_owned(),
                     })
                 }),
-                _ => load(&self.model_dir, self.path.as_deref(), None),
+                _ => load(&self.model_dir, self.path.as_deref(), None, None, false),
             }?;
             self.state = State::Ready(Box::new(loaded));
         }
@@ -117,15 +125,23 @@ impl Semantic {
         }
     }
 
+    /// Whether the query given to [`Semantic::open_in_background`] was
+    /// embedded here because no model server was up for the model (and
+    /// the model itself works): starting one speeds up the next search.
+    pub fn server_missed(&self) -> bool {
+        matches!(&self.state, State::Ready(loaded) if loaded.server_missed)
+    }
+
     /// The model's directory.
     pub fn model_dir(&self) -> &Path {
         &self.model_dir
     }
 
-    /// Subjects (files) embedded (0 while loading).
+    /// Subjects (files) embedded (0 while loading, or before the saved
+    /// vectors are needed).
     pub fn len(&self) -> usize {
         match &self.state {
-            State::Ready(loaded) => loaded.vectors.len(),
+            State::Ready(loaded) => loaded.vectors.as_ref().map_or(0, jp_kb_embed::Vectors::len),
             _ => 0,
         }
     }
@@ -137,6 +153,9 @@ impl Semantic {
 
     /// Notes for the user since the last call (damage, a failed save).
     pub fn take_notes(&mut self) -> Vec<String> {
+        if let State::Ready(loaded) = &mut self.state {
+            self.notes.append(&mut loaded.notes);
+        }
         std::mem::take(&mut self.notes)
     }
 
@@ -171,13 +190,28 @@ impl Semantic {
         };
         let path = self.path.clone();
         let loaded = self.loaded()?;
-        let update = loaded
-            .vectors
-            .update(&sources, read, &loaded.model, progress)?;
-        let unsaved = match &path {
-            Some(path) if update.changed() => loaded.vectors.save(path).err(),
+        loaded.refreshed = false;
+        loaded.vectors(path.as_deref());
+        let Loaded { model, vectors, .. } = &mut *loaded;
+        let update = match vectors {
+            Some(vectors) => vectors.update(&sources, read, model, progress)?,
+            None => Update::default(),
+        };
+        let saved = loaded.vectors.as_ref().filter(|_| update.changed());
+        let unsaved = match (&path, saved) {
+            (Some(path), Some(vectors)) => match vectors.save(path) {
+                Ok(file) => {
+                    loaded.file = Some(file);
+                    None
+                }
+                Err(e) => {
+                    loaded.file = None;
+                    Some(e)
+                }
+            },
             _ => None,
         };
+        loaded.refreshed = unsaved.is_none() && loaded.file.is_some();
         if let (Some(e), Some(path)) = (unsaved, &path) {
             self.notes.push(format!(
                 "cannot save the embeddings to {} ({e}); the next search embeds again",
@@ -187,60 +221,53 @@ impl Semantic {
         Ok(update)
     }
 
+    /// Records, beside the saved vectors, that the last [`Semantic::refresh`]
+    /// brought them up to date with the files of a lexical index whose
+    /// digest is `digest` (the index refreshed in the same search), for
+    /// [`Semantic::rank_synced`] in the next process.
+    pub fn mark_synced(&mut self, digest: u64) {
+        #[cfg(unix)]
+        if let (State::Ready(loaded), Some(dir)) =
+            (&self.state, self.path.as_deref().and_then(Path::parent))
+            && loaded.refreshed
+            && let Some(file) = &loaded.file
+        {
+            super::vectors_synced::record(dir, file, digest);
+        }
+        #[cfg(not(unix))]
+        let _ = digest;
+    }
+
+    /// [`Semantic::rank`] when the saved vectors are known to be up to
+    /// date with the files of a lexical index whose digest is `digest`
+    /// (see [`Semantic::mark_synced`]), so that no refresh is needed;
+    /// `None` otherwise (the caller refreshes, then ranks). A process that
+    /// searches once scores the saved file as it reads it.
+    pub fn rank_synced(
+        &mut self,
+        query: &str,
+        digest: u64,
+    ) -> Result<Option<Vec<(String, f32)>>, ModelError> {
+        let (one_off, path) = (self.one_off, self.path.clone());
+        let loaded = self.loaded()?;
+        let vector = loaded.query_vector(query, one_off)?;
+        Ok(loaded
+            .rank_synced(path.as_deref(), &vector, digest)
+            .map(|scored| scored.into_iter().map(|s| (s.key, s.score)).collect()))
+    }
+
     /// The files closest in meaning to `query`, best first: (key, cosine).
     pub fn rank(&mut self, query: &str) -> Result<Vec<(String, f32)>, ModelError> {
-        let one_off = self.one_off;
+        let (one_off, path) = (self.one_off, self.path.clone());
         let loaded = self.loaded()?;
-        let vector = match loaded.query.take() {
-            Some((embedded, vector)) if embedded == query => vector,
-            _ if one_off => loaded.model.embed_query(query)?,
-            _ => loaded.model.embed(&[query])?.pop().unwrap_or_default(),
-        };
+        let vector = loaded.query_vector(query, one_off)?;
         Ok(loaded
-            .vectors
+            .vectors(path.as_deref())
             .search(&vector)
             .into_iter()
             .map(|s| (s.key, s.score))
             .collect())
     }
-}
-
-/// The model in `model_dir`, the vectors saved at `path` (damaged ones:
-/// a note, and none), and `query` embedded.
-fn load(
-    model_dir: &Path,
-    path: Option<&Path>,
-    query: Option<String>,
-) -> Result<Loaded, ModelError> {
-    let model = Model::load(model_dir)?;
-    let query = match query {
-        Some(query) => {
-            let vector = model.embed_query(&query)?;
-            Some((query, vector))
-        }
-        None => None,
-    };
-    let mut notes = Vec::new();
-    let vectors = match path.map(|p| (p, Vectors::load(p, &model))) {
-        None => Vectors::empty(&model),
-        Some((_, Ok(vectors))) => vectors,
-        Some((_, Err(VectorsError::Io(e)))) if e.kind() == std::io::ErrorKind::NotFound => {
-            Vectors::empty(&model)
-        }
-        Some((p, Err(why))) => {
-            notes.push(format!(
-                "the embeddings {} were {why}; embedding every subject again",
-                p.display()
-            ));
-            Vectors::empty(&model)
-        }
-    };
-    Ok(Loaded {
-        model,
-        vectors,
-        notes,
-        query,
-    })
 }
 
 /// The model `jp-kb model fetch` installs by default, and the one search

@@ -1,0 +1,113 @@
+//! The client side: ask a server for a text's vector, or every server to
+//! stop.
+
+use std::os::unix::net::UnixStream;
+
+use super::wire::{Hello, Reply, Request, SERVER, VERSION, receive, send};
+use super::{ANSWER_TIMEOUT, Resident, ResidentError, canonical_dir};
+use crate::Model;
+
+/// Why a server gave no vector (the client then embeds the text itself).
+#[derive(Debug, thiserror::Error)]
+pub enum AskError {
+    /// No server is up for this model (no socket, or nobody listening).
+    #[error("no model server is up")]
+    NotUp,
+    /// The directory or the model's path cannot be used.
+    #[error(transparent)]
+    Resident(#[from] ResidentError),
+    /// The server answered for another model, or not as a model server.
+    #[error("the model server at its socket serves something else")]
+    Mismatch,
+    /// The exchange failed or timed out.
+    #[error("the model server did not answer ({0})")]
+    Io(std::io::Error),
+    /// The model failed on the text in the server.
+    #[error("the model server failed: {0}")]
+    Failed(String),
+}
+
+impl AskError {
+    /// Whether starting a server would help: none is up for this model.
+    pub fn not_up(&self) -> bool {
+        matches!(self, Self::NotUp)
+    }
+}
+
+/// A text sent to a server, its answer not read yet: the asker does
+/// other work while the server computes.
+#[derive(Debug)]
+pub struct Pending {
+    stream: UnixStream,
+    dims: usize,
+}
+
+impl Pending {
+    /// The server's answer: the text's vector, checked.
+    pub fn answer(self) -> Result<Vec<f32>, AskError> {
+        match receive(&self.stream).map_err(AskError::Io)? {
+            Reply::Vector(bits) => {
+                let vector: Vec<f32> = bits.into_iter().map(f32::from_bits).collect();
+                if vector.len() != self.dims || !vector.iter().all(|x| x.is_finite()) {
+                    return Err(AskError::Mismatch);
+                }
+                Ok(vector)
+            }
+            Reply::Error(why) => Err(AskError::Failed(why)),
+            Reply::Stopping => Err(AskError::Mismatch),
+        }
+    }
+}
+
+pub fn ask(resident: &Resident, model: &Model, text: &str) -> Result<Pending, AskError> {
+    let socket = resident.socket(model)?;
+    let stream = UnixStream::connect(&socket).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused => AskError::NotUp,
+        _ => AskError::Io(e),
+    })?;
+    stream
+        .set_read_timeout(Some(ANSWER_TIMEOUT))
+        .map_err(AskError::Io)?;
+    stream
+        .set_write_timeout(Some(ANSWER_TIMEOUT))
+        .map_err(AskError::Io)?;
+    let hello: Hello = receive(&stream).map_err(AskError::Io)?;
+    let expected = Hello {
+        server: SERVER.to_owned(),
+        version: VERSION,
+        model: canonical_dir(model)?,
+        fingerprint: model.fingerprint(),
+        dims: model.dims(),
+    };
+    if hello != expected {
+        return Err(AskError::Mismatch);
+    }
+    send(&stream, &Request::Embed(text.to_owned())).map_err(AskError::Io)?;
+    Ok(Pending {
+        stream,
+        dims: model.dims(),
+    })
+}
+
+pub fn stop_all(resident: &Resident) -> usize {
+    let Ok(entries) = std::fs::read_dir(resident.dir()) else {
+        return 0;
+    };
+    let mut stopped = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with("model-") && name.ends_with(".sock")) {
+            continue;
+        }
+        let Ok(stream) = UnixStream::connect(entry.path()) else {
+            continue;
+        };
+        let stopping = stream.set_read_timeout(Some(ANSWER_TIMEOUT)).is_ok()
+            && receive::<Hello>(&stream).is_ok_and(|h| h.server == SERVER)
+            && send(&stream, &Request::Stop).is_ok()
+            && matches!(receive(&stream), Ok(Reply::Stopping));
+        stopped += usize::from(stopping);
+    }
+    stopped
+}

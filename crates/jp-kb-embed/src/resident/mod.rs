@@ -1,0 +1,236 @@
+//! A model kept loaded between one-off searches: `jp-kb model serve`.
+//!
+//! Why: a search by meaning as a process spends most of its time making
+//! the model usable (parsing the tokenizer, reading the encoder's 42 MB
+//! of weights: ~60 ms on the bench machine); a loaded model embeds a
+//! query in ~8 ms. So a one-off search asks a server of this user for its
+//! query's vector, and embeds it itself when none answers.
+//!
+//! - **Who may connect.** Sockets live in a directory of this user only
+//!   ([`Resident::of_user`]: `$XDG_RUNTIME_DIR/jp-kb`, else
+//!   `jp-kb-UID` in the temporary directory), checked before every use:
+//!   a directory (not a link), owned by this user, mode `0700`. Anyone
+//!   else cannot create or reach a socket there; the server also refuses
+//!   a peer of another user (Linux: `SO_PEERCRED`).
+//! - **Which model.** A socket is named by a digest of the model
+//!   directory's canonical path and the model's fingerprint (a checksum of
+//!   its files), and the server says both when a client connects; the
+//!   client uses its answer only when both are its own. A model that
+//!   changes on disk gets a new name (and a new server); a workspace
+//!   naming another directory never reaches this one's server.
+//! - **Lifetime.** A server exits after its idle time without a request,
+//!   when its socket is removed or replaced, or when asked to stop
+//!   (`jp-kb model stop`). Only one serves a name: it holds a lock file
+//!   beside its socket.
+//! - **What it answers.** Only the vector of one text (exact f32 bits);
+//!   every answer is checked (its length, finite values) and any failure
+//!   or a silence longer than [`ANSWER_TIMEOUT`] means the client embeds
+//!   the text itself.
+
+mod ask;
+mod serve;
+mod wire;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+
+use crate::Model;
+
+pub use ask::{AskError, Pending};
+pub use serve::Served;
+
+/// How long a client waits for a server's greeting and its answer before
+/// embedding the text itself (a query of the model's full length takes
+/// ~0.1 s).
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How long a server stays up without a request, by default.
+pub const DEFAULT_IDLE: Duration = Duration::from_secs(600);
+
+/// This user's directory of model servers.
+#[derive(Debug, Clone)]
+pub struct Resident {
+    dir: PathBuf,
+}
+
+/// Why no server can be used or started here.
+#[derive(Debug, thiserror::Error)]
+pub enum ResidentError {
+    /// No directory for the sockets is known.
+    #[error("no directory for model servers is known (set XDG_RUNTIME_DIR)")]
+    NoDirectory,
+    /// The directory exists but is not this user's alone.
+    #[error("{dir} is not a private directory of this user ({why}); model servers are not used")]
+    NotPrivate {
+        /// The directory.
+        dir: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// The directory, a socket or a lock file cannot be made or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+impl Resident {
+    /// This user's directory: `$XDG_RUNTIME_DIR/jp-kb` when that variable
+    /// names an absolute directory, else `jp-kb-UID` in the temporary
+    /// directory; made (mode `0700`) when missing, then checked.
+    pub fn of_user() -> Result<Self, ResidentError> {
+        let runtime = std::env::var_os("XDG_RUNTIME_DIR")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute());
+        let dir = if let Some(runtime) = runtime {
+            runtime.join("jp-kb")
+        } else {
+            let tmp = std::env::temp_dir();
+            if !tmp.is_absolute() {
+                return Err(ResidentError::NoDirectory);
+            }
+            tmp.join(format!("jp-kb-{}", user_id()))
+        };
+        Self::in_dir(&dir)
+    }
+
+    /// The servers in `dir` (made when missing, then checked as in
+    /// [`Resident::of_user`]).
+    pub fn in_dir(dir: &Path) -> Result<Self, ResidentError> {
+        private_dir(dir)?;
+        Ok(Self {
+            dir: dir.to_owned(),
+        })
+    }
+
+    /// The directory of the sockets.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The socket of `model`'s server: named by its directory's canonical
+    /// path, its fingerprint, and this program's file (a server started by
+    /// another build of jp-kb, which may embed differently, is not asked).
+    pub fn socket(&self, model: &Model) -> Result<PathBuf, ResidentError> {
+        let canonical = canonical_dir(model)?;
+        let mut digest = Sha256::new();
+        digest.update(canonical.as_os_str().as_encoded_bytes());
+        digest.update(model.fingerprint().to_le_bytes());
+        digest.update(program_identity());
+        let name = digest
+            .finalize()
+            .iter()
+            .take(8)
+            .fold(String::new(), |mut name, b| {
+                use std::fmt::Write;
+                let _ = write!(name, "{b:02x}");
+                name
+            });
+        Ok(self.dir.join(format!("model-{name}.sock")))
+    }
+
+    /// Sends `text` to `model`'s server, if one is up for this very
+    /// model; [`Pending::answer`] reads its vector.
+    pub fn ask(&self, model: &Model, text: &str) -> Result<Pending, AskError> {
+        ask::ask(self, model, text)
+    }
+
+    /// The vector of `text` from `model`'s server, if one is up and
+    /// answers for this very model in time.
+    pub fn embed(&self, model: &Model, text: &str) -> Result<Vec<f32>, AskError> {
+        self.ask(model, text)?.answer()
+    }
+
+    /// Serves `model` on its socket until idle for `idle`, its socket is
+    /// removed or replaced, or a client asks it to stop. Returns at once
+    /// when another server already serves it.
+    pub fn serve(&self, model: &Model, idle: Duration) -> Result<Served, ResidentError> {
+        serve::serve(self, model, idle)
+    }
+
+    /// Asks every server in the directory to stop; returns how many did.
+    pub fn stop_all(&self) -> usize {
+        ask::stop_all(self)
+    }
+}
+
+/// This program's file: its device, inode, length and time (a rebuilt or
+/// upgraded jp-kb is another file). Empty when it cannot be known.
+fn program_identity() -> Vec<u8> {
+    use std::os::unix::fs::MetadataExt;
+    let Some(file) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| std::fs::metadata(exe).ok())
+    else {
+        return Vec::new();
+    };
+    [
+        file.dev(),
+        file.ino(),
+        file.len(),
+        file.mtime().cast_unsigned(),
+    ]
+    .iter()
+    .flat_map(|n| n.to_le_bytes())
+    .collect()
+}
+
+/// The model's directory as the server and its clients both name it.
+fn canonical_dir(model: &Model) -> Result<PathBuf, ResidentError> {
+    std::fs::canonicalize(model.dir()).map_err(|source| ResidentError::Io {
+        path: model.dir().to_owned(),
+        source,
+    })
+}
+
+fn user_id() -> u32 {
+    rustix::process::geteuid().as_raw()
+}
+
+/// Makes `dir` (mode `0700`) when missing, then checks it is a directory
+/// of this user's only: not a link, owned by this user, no access for
+/// group or others.
+fn private_dir(dir: &Path) -> Result<(), ResidentError> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let io = |source| ResidentError::Io {
+        path: dir.to_owned(),
+        source,
+    };
+    let meta = match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+                Ok(()) => {}
+                // Made by another process meanwhile: checked below.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(io(e)),
+            }
+            std::fs::symlink_metadata(dir).map_err(io)?
+        }
+        other => other.map_err(io)?,
+    };
+    let not_private = |why: String| ResidentError::NotPrivate {
+        dir: dir.to_owned(),
+        why,
+    };
+    if meta.file_type().is_symlink() {
+        return Err(not_private("a symbolic link".to_owned()));
+    }
+    if !meta.is_dir() {
+        return Err(not_private("not a directory".to_owned()));
+    }
+    if meta.uid() != user_id() {
+        return Err(not_private(format!("owned by user {}", meta.uid())));
+    }
+    if meta.mode() & 0o077 != 0 {
+        return Err(not_private(format!(
+            "mode {:o}: others may enter it",
+            meta.mode() & 0o777
+        )));
+    }
+    Ok(())
+}
