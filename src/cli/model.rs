@@ -28,6 +28,10 @@ pub enum ModelCommand {
     /// use one). It exits after --idle seconds without a request.
     #[cfg(unix)]
     Serve(super::model_server::ServeArgs),
+    /// The model servers of this user: the model each serves, queries
+    /// served, time idle.
+    #[cfg(unix)]
+    Status,
     /// Stop every model server of this user.
     #[cfg(unix)]
     Stop,
@@ -49,6 +53,8 @@ pub fn run(command: &ModelCommand) -> Result<ExitCode, CliError> {
         ModelCommand::Fetch(args) => fetch(args),
         #[cfg(unix)]
         ModelCommand::Serve(args) => super::model_server::serve(args),
+        #[cfg(unix)]
+        ModelCommand::Status => super::model_server::status(),
         #[cfg(unix)]
         ModelCommand::Stop => super::model_server::stop(),
     }

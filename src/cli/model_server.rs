@@ -32,16 +32,17 @@ pub struct ServeArgs {
 
 /// This user's model servers, unless turned off.
 pub fn resident() -> Option<Resident> {
-    let off = std::env::var(SERVER_VAR).is_ok_and(|v| {
-        matches!(
-            v.trim().to_ascii_lowercase().as_str(),
-            "off" | "0" | "false" | "no"
-        )
-    });
-    if off {
+    if std::env::var(SERVER_VAR).is_ok_and(|v| is_off(&v)) {
         return None;
     }
     Resident::of_user().ok()
+}
+
+fn is_off(value: &str) -> bool {
+    matches!(
+        value.trim().to_ascii_lowercase().as_str(),
+        "off" | "0" | "false" | "no"
+    )
 }
 
 /// Starts a server for the model in `dir` for the next searches: a
@@ -95,6 +96,30 @@ pub fn serve(args: &ServeArgs) -> Result<ExitCode, CliError> {
             _ => "asked to stop: stopped",
         }
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `jp-kb model status`: the model servers of this user, what each
+/// serves and has done.
+pub fn status() -> Result<ExitCode, CliError> {
+    let resident = Resident::of_user().map_err(|e| CliError::runtime(e.to_string()))?;
+    let servers = resident.status_all();
+    if servers.is_empty() {
+        println!("no model server is running ({})", resident.dir().display());
+    }
+    for server in servers {
+        println!(
+            "{}: {} quer{} served, idle {} s ({})",
+            server.model.display(),
+            server.served,
+            if server.served == 1 { "y" } else { "ies" },
+            server.idle_secs,
+            server.socket.display()
+        );
+    }
+    if std::env::var(SERVER_VAR).is_ok_and(|v| is_off(&v)) {
+        println!("{SERVER_VAR} is off: searches neither ask nor start one");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

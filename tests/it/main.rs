@@ -62,6 +62,8 @@ mod search_walks;
 mod semantic_model;
 #[cfg(feature = "semantic")]
 mod semantic_search;
+#[cfg(all(feature = "semantic", unix))]
+mod semantic_server;
 mod subject_rules;
 mod terminal_injection;
 mod terminal_injection_output;

@@ -14,7 +14,7 @@ use super::search::{hits as json, run};
 use crate::needs::{Need, require};
 
 /// Pages in the words of their tools, and questions in other words.
-fn workspace() -> Sandbox {
+pub(super) fn workspace() -> Sandbox {
     let sb = Sandbox::new();
     sb.write(
         "ws/.jp/config.toml",

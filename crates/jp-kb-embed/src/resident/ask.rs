@@ -2,6 +2,7 @@
 //! stop.
 
 use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
 
 use super::wire::{Hello, Reply, Request, SERVER, VERSION, receive, send};
 use super::{ANSWER_TIMEOUT, Resident, ResidentError, canonical_dir};
@@ -54,7 +55,7 @@ impl Pending {
                 Ok(vector)
             }
             Reply::Error(why) => Err(AskError::Failed(why)),
-            Reply::Stopping => Err(AskError::Mismatch),
+            Reply::Stopping | Reply::Status { .. } => Err(AskError::Mismatch),
         }
     }
 }
@@ -89,25 +90,69 @@ pub fn ask(resident: &Resident, model: &Model, text: &str) -> Result<Pending, As
     })
 }
 
-pub fn stop_all(resident: &Resident) -> usize {
+/// A running server, as it says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServerStatus {
+    /// Its socket.
+    pub socket: PathBuf,
+    /// The model directory it serves (canonical).
+    pub model: PathBuf,
+    /// Texts it embedded for searches.
+    pub served: u64,
+    /// Seconds since its last request (before this one).
+    pub idle_secs: u64,
+}
+
+/// The sockets of the servers in the directory.
+fn sockets(resident: &Resident) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(resident.dir()) else {
-        return 0;
+        return Vec::new();
     };
-    let mut stopped = 0;
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if !(name.starts_with("model-") && name.ends_with(".sock")) {
-            continue;
-        }
-        let Ok(stream) = UnixStream::connect(entry.path()) else {
-            continue;
-        };
-        let stopping = stream.set_read_timeout(Some(ANSWER_TIMEOUT)).is_ok()
-            && receive::<Hello>(&stream).is_ok_and(|h| h.server == SERVER)
-            && send(&stream, &Request::Stop).is_ok()
-            && matches!(receive(&stream), Ok(Reply::Stopping));
-        stopped += usize::from(stopping);
+    let mut out: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("model-") && name.ends_with(".sock")
+        })
+        .map(|e| e.path())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Sends `request` to the server at `socket`; its greeting and reply.
+fn exchange(socket: &Path, request: &Request) -> Option<(Hello, Reply)> {
+    let stream = UnixStream::connect(socket).ok()?;
+    stream.set_read_timeout(Some(ANSWER_TIMEOUT)).ok()?;
+    stream.set_write_timeout(Some(ANSWER_TIMEOUT)).ok()?;
+    let hello: Hello = receive(&stream).ok()?;
+    if hello.server != SERVER {
+        return None;
     }
-    stopped
+    send(&stream, request).ok()?;
+    Some((hello, receive(&stream).ok()?))
+}
+
+pub fn status_all(resident: &Resident) -> Vec<ServerStatus> {
+    sockets(resident)
+        .into_iter()
+        .filter_map(|socket| match exchange(&socket, &Request::Status)? {
+            (hello, Reply::Status { served, idle_secs }) => Some(ServerStatus {
+                socket,
+                model: hello.model,
+                served,
+                idle_secs,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn stop_all(resident: &Resident) -> usize {
+    sockets(resident)
+        .iter()
+        .filter(|socket| matches!(exchange(socket, &Request::Stop), Some((_, Reply::Stopping))))
+        .count()
 }

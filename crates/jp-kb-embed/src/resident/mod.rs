@@ -38,7 +38,7 @@ use sha2::{Digest, Sha256};
 
 use crate::Model;
 
-pub use ask::{AskError, Pending};
+pub use ask::{AskError, Pending, ServerStatus};
 pub use serve::Served;
 
 /// How long a client waits for a server's greeting and its answer before
@@ -153,6 +153,11 @@ impl Resident {
         serve::serve(self, model, idle)
     }
 
+    /// What every server in the directory says of itself.
+    pub fn status_all(&self) -> Vec<ServerStatus> {
+        ask::status_all(self)
+    }
+
     /// Asks every server in the directory to stop; returns how many did.
     pub fn stop_all(&self) -> usize {
         ask::stop_all(self)
@@ -203,7 +208,12 @@ fn private_dir(dir: &Path) -> Result<(), ResidentError> {
     };
     let meta = match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+            // Parents too (a `XDG_RUNTIME_DIR` not made yet), this user's.
+            match std::fs::DirBuilder::new()
+                .mode(0o700)
+                .recursive(true)
+                .create(dir)
+            {
                 Ok(()) => {}
                 // Made by another process meanwhile: checked below.
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}

@@ -70,6 +70,7 @@ pub fn serve(resident: &Resident, model: &Model, idle: Duration) -> Result<Serve
         .ino();
     let still_ours = || std::fs::symlink_metadata(&socket).is_ok_and(|m| m.ino() == ours);
     let mut last = Instant::now();
+    let mut served = 0u64;
     let ended = loop {
         if !still_ours() {
             break Served::SocketGone;
@@ -90,9 +91,12 @@ pub fn serve(resident: &Resident, model: &Model, idle: Duration) -> Result<Serve
         let Ok((stream, _)) = listener.accept() else {
             continue;
         };
+        let idle_secs = last.elapsed().as_secs();
         last = Instant::now();
-        if matches!(answer(&stream, &hello, model), Some(Request::Stop)) {
-            break Served::Stopped;
+        match answer(&stream, &hello, model, served, idle_secs) {
+            Some(Request::Stop) => break Served::Stopped,
+            Some(Request::Embed(_)) => served += 1,
+            _ => {}
         }
     };
     if still_ours() {
@@ -103,7 +107,13 @@ pub fn serve(resident: &Resident, model: &Model, idle: Duration) -> Result<Serve
 }
 
 /// Greets one client and answers its request; the request, when one came.
-fn answer(stream: &UnixStream, hello: &Hello, model: &Model) -> Option<Request> {
+fn answer(
+    stream: &UnixStream,
+    hello: &Hello,
+    model: &Model,
+    served: u64,
+    idle_secs: u64,
+) -> Option<Request> {
     if !same_user(stream) {
         return None;
     }
@@ -124,6 +134,7 @@ fn answer(stream: &UnixStream, hello: &Hello, model: &Model) -> Option<Request> 
             Err(e) => Reply::Error(e.to_string()),
         },
         Request::Stop => Reply::Stopping,
+        Request::Status => Reply::Status { served, idle_secs },
     };
     let _ = send(stream, &reply);
     Some(request)

@@ -36,6 +36,8 @@ pub enum Request {
     Embed(String),
     /// Stop serving.
     Stop,
+    /// What the server has done.
+    Status,
 }
 
 /// The server's answer.
@@ -48,6 +50,8 @@ pub enum Reply {
     Error(String),
     /// The server stops.
     Stopping,
+    /// Texts embedded for clients, and seconds since the last request.
+    Status { served: u64, idle_secs: u64 },
 }
 
 /// Writes `message` as one line.
