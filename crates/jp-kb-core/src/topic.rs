@@ -5,7 +5,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::config::Topic;
-use crate::subjects::{Resolution, WalkCache, WatchedWalks, walk_subjects};
+use crate::subjects::{Listing, Resolution, WalkCache, WatchedWalks, walk_subjects};
 
 /// Why a topic's subjects cannot be read (contract §2.1: the topic is shown
 /// with the error; other topics still work).
@@ -183,6 +183,21 @@ impl TopicState {
                 WalkSource::Watched(walks) => walks.resolve(dir, &self.root, learned, disabled),
             }
         }))
+    }
+
+    /// The topic's subjects from a listing of its directory without a
+    /// `stat` of any file (see [`Listing`]): what can be shown before
+    /// [`TopicState::resolution`] has walked. Listed anew at each call
+    /// (neither kept nor taken from the walk source); `None` when the
+    /// directory is in error.
+    pub fn listing(&self) -> Option<Listing> {
+        let dir = self.dir.as_ref().ok()?;
+        Some(Listing::new(
+            dir,
+            &self.root,
+            self.config.learned_patterns(),
+            self.config.disabled_entries(),
+        ))
     }
 
     /// Enabled, without error, and with an available subject.
