@@ -187,17 +187,24 @@ impl TopicState {
 
     /// The topic's subjects from a listing of its directory without a
     /// `stat` of any file (see [`Listing`]): what can be shown before
-    /// [`TopicState::resolution`] has walked. Listed anew at each call
-    /// (neither kept nor taken from the walk source); `None` when the
-    /// directory is in error.
+    /// [`TopicState::resolution`] has walked. Listed anew at each call;
+    /// with watched walks ([`WatchedWalks::list`]) the walk that follows
+    /// reads the listed files' sizes instead of listing again. `None`
+    /// when the directory is in error.
     pub fn listing(&self) -> Option<Listing> {
         let dir = self.dir.as_ref().ok()?;
-        Some(Listing::new(
-            dir,
-            &self.root,
+        let (learned, disabled) = (
             self.config.learned_patterns(),
             self.config.disabled_entries(),
-        ))
+        );
+        Some(match &self.walks {
+            WalkSource::Watched(walks) => {
+                Listing::of_walk(walks.list(dir, &self.root), learned, disabled)
+            }
+            WalkSource::Fresh | WalkSource::Cached(_) => {
+                Listing::new(dir, &self.root, learned, disabled)
+            }
+        })
     }
 
     /// Enabled, without error, and with an available subject.

@@ -7,7 +7,8 @@
 //! extensions, symbolic links followed inside the workspace only,
 //! collisions); they disagree only when the tree changed in between.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::resolve::Resolution;
 use super::walk::WalkResult;
@@ -30,8 +31,17 @@ impl Listing {
     /// and `disabled` lists over it, as [`Resolution::new`] does over a
     /// walk.
     pub fn new(dir: &Path, root: &Path, learned: Vec<String>, disabled: Vec<String>) -> Self {
+        Self::of_walk(Arc::new(list_subjects(dir, root)), learned, disabled)
+    }
+
+    /// The listing whose subjects `listed` holds (see [`list_subjects`]).
+    pub(crate) fn of_walk(
+        listed: Arc<WalkResult>,
+        learned: Vec<String>,
+        disabled: Vec<String>,
+    ) -> Self {
         Self {
-            resolution: Resolution::new(list_subjects(dir, root), learned, disabled),
+            resolution: Resolution::new(listed, learned, disabled),
         }
     }
 
@@ -51,7 +61,14 @@ impl Listing {
 /// an unchanged tree, except a walk's warning for a file whose `stat`
 /// failed (a listing has that file as a subject).
 pub fn list_subjects(dir: &Path, root: &Path) -> WalkResult {
-    walk_sized(dir, root, false, 0, Sizes::Unknown).walk
+    list_subjects_and_links(dir, root).0
+}
+
+/// [`list_subjects`], plus every symbolic link it followed (by its path):
+/// what reading the sizes after it needs ([`super::sizes`]).
+pub(super) fn list_subjects_and_links(dir: &Path, root: &Path) -> (WalkResult, Vec<PathBuf>) {
+    let walked = walk_sized(dir, root, false, 0, Sizes::Unknown);
+    (walked.walk, walked.links)
 }
 
 #[cfg(test)]
@@ -67,9 +84,11 @@ mod tests {
             .collect()
     }
 
+    /// A tree with hidden names, a collision, a nested directory and
+    /// symbolic links (to a file, to a directory, broken, outside): the
+    /// temporary directory, the root and the topic directory.
     #[cfg(unix)]
-    #[test]
-    fn a_listing_is_the_walk_without_sizes() {
+    fn tree() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
         let tmp = tempfile::tempdir().expect("tempdir");
         let root = tmp.path().canonicalize().expect("root");
         let topic = root.join("kb");
@@ -91,6 +110,13 @@ mod tests {
         std::os::unix::fs::symlink(topic.join("nested"), topic.join("again")).expect("link");
         std::os::unix::fs::symlink(tmp.path().join("gone"), topic.join("broken.md")).expect("link");
         std::os::unix::fs::symlink("/etc/hostname", topic.join("out.md")).expect("link");
+        (tmp, root, topic)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_listing_is_the_walk_without_sizes() {
+        let (_tmp, root, topic) = tree();
         for dir in [topic.clone(), topic.join("nested")] {
             let (listed, walked) = (list_subjects(&dir, &root), walk_subjects(&dir, &root));
             assert!(!walked.subjects.is_empty());
@@ -121,5 +147,35 @@ mod tests {
         assert_eq!(listed.learned_by, walked.learned_by);
         assert_eq!(listed.disabled_by, walked.disabled_by);
         assert_eq!(listed.counts(), walked.counts());
+    }
+
+    /// A watched walk after a listing reads the listed files' sizes: the
+    /// same result as a walk; a file gone since, or a change reported,
+    /// and it walks again.
+    #[cfg(unix)]
+    #[test]
+    fn a_watched_walk_after_a_listing_is_the_walk() {
+        use crate::subjects::WatchedWalks;
+        let (_tmp, root, topic) = tree();
+        let walks = WatchedWalks::new();
+        let listed = walks.list(&topic, &root);
+        assert!(listed.subjects.iter().all(|s| s.bytes == 0));
+        assert_eq!(*walks.walk(&topic, &root), walk_subjects(&topic, &root));
+        // A file gone between the listing and the walk.
+        let walks = WatchedWalks::new();
+        walks.list(&topic, &root);
+        std::fs::remove_file(topic.join("b.txt")).expect("remove");
+        let walked = walks.walk(&topic, &root);
+        assert_eq!(*walked, walk_subjects(&topic, &root));
+        assert!(!walked.subjects.iter().any(|s| s.slug() == "b"));
+        // A change reported after the listing: walked again (the new
+        // file is in it).
+        let walks = WatchedWalks::new();
+        walks.list(&topic, &root);
+        std::fs::write(topic.join("new.md"), "n").expect("write");
+        walks.invalidate(std::slice::from_ref(&topic.join("new.md")));
+        let walked = walks.walk(&topic, &root);
+        assert!(walked.subjects.iter().any(|s| s.slug() == "new"));
+        assert_eq!(*walked, walk_subjects(&topic, &root));
     }
 }

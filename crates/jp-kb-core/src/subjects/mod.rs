@@ -8,6 +8,7 @@ pub mod listing;
 mod patch;
 pub mod pattern;
 pub mod resolve;
+mod sizes;
 pub mod slug;
 mod subject;
 pub mod subtree;

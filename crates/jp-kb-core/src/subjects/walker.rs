@@ -33,7 +33,7 @@ use super::walk_result::{
 
 /// At most this many threads list directories: the kernel's directory
 /// reads stop scaling well before that.
-const MAX_THREADS: usize = 8;
+pub(super) const MAX_THREADS: usize = 8;
 
 /// What a listed directory holds besides subjects, in `readdir` order.
 enum Item {
@@ -487,17 +487,25 @@ impl<'a> DirStat<'a> {
             return Err(std::io::Error::other("directory handle missing"));
         };
         let stat = rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)?;
-        let nanos = i64::try_from(stat.st_mtime_nsec).unwrap_or(0);
-        // `time_t` is 32 bits on some targets.
-        #[allow(clippy::useless_conversion)]
-        let modified = i64::from(stat.st_mtime)
-            .saturating_mul(1_000_000_000)
-            .saturating_add(nanos);
-        Ok((u64::try_from(stat.st_size).unwrap_or(0), modified))
+        Ok(stamp_of(&stat))
     }
 
     #[cfg(not(unix))]
     fn size_of(&mut self, entry: &std::fs::DirEntry, _path: &Path) -> std::io::Result<(u64, i64)> {
         entry.metadata().map(|m| (m.len(), modified_ns(&m)))
     }
+}
+
+/// A file's size and modification time (see [`Subject::modified`]) from
+/// its `stat`: the one rule for both, for the walk and for the sizes read
+/// after a listing ([`super::sizes`]).
+#[cfg(unix)]
+pub(super) fn stamp_of(stat: &rustix::fs::Stat) -> (u64, i64) {
+    let nanos = i64::try_from(stat.st_mtime_nsec).unwrap_or(0);
+    // `time_t` is 32 bits on some targets.
+    #[allow(clippy::useless_conversion)]
+    let modified = i64::from(stat.st_mtime)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(nanos);
+    (u64::try_from(stat.st_size).unwrap_or(0), modified)
 }
