@@ -68,12 +68,15 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                 return Vec::new();
             }
             app.shown_load = app.shown_load.max(outcome.started);
-            let mut kept = Vec::new();
+            let (mut kept, mut listed) = (Vec::new(), None);
             if let Some(loading) = app.loading.take() {
                 app.status = Status::default();
-                kept = loading.kept;
+                (kept, listed) = (loading.kept, loading.listed);
             }
             loaded(app, outcome);
+            if let Some(listed) = listed {
+                super::listing::keys::reuse_rows(app, listed);
+            }
             // The findings depend on everything a load reads.
             app.findings.pending = true;
             let mut effects = vec![Effect::Check];

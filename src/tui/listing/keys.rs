@@ -68,3 +68,28 @@ pub fn keep(app: &mut App, command: Command) {
         false,
     );
 }
+
+/// Gives the loaded state the listing's rows when the load found the
+/// same subjects in the same order (names and hidden-ness, which is all
+/// the rows of a plain tree depend on): the rows of 38k subjects are not
+/// built a second time for the loaded frame. Otherwise they are built
+/// from the load, which wins.
+pub fn reuse_rows(app: &App, listed: ListedRows) {
+    if listed.topic != app.topics.selected {
+        return;
+    }
+    let Some(state) = app.topic_state() else {
+        return;
+    };
+    let Some(loaded) = state.resolution() else {
+        return;
+    };
+    let (before, after) = (listed.resolution().subjects(), loaded.subjects());
+    let same = before.len() == after.len()
+        && before.iter().zip(after).all(|(a, b)| {
+            a.hidden == b.hidden && a.rel_path() == b.rel_path() && a.slug() == b.slug()
+        });
+    if same {
+        app.subjects.rows_from(state, &app.usage, Some(listed.rows));
+    }
+}

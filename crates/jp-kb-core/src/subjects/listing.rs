@@ -177,5 +177,14 @@ mod tests {
         let walked = walks.walk(&topic, &root);
         assert!(walked.subjects.iter().any(|s| s.slug() == "new"));
         assert_eq!(*walked, walk_subjects(&topic, &root));
+        // No change reported: the walk is the listed files, sized (a
+        // file that came since is not in it, as it is not in a walk
+        // that read its directory before it came).
+        let walks = WatchedWalks::new();
+        walks.list(&topic, &root);
+        std::fs::write(topic.join("unreported.md"), "u").expect("write");
+        let walked = walks.walk(&topic, &root);
+        assert!(!walked.subjects.iter().any(|s| s.slug() == "unreported"));
+        assert!(walked.subjects.iter().any(|s| s.bytes > 0));
     }
 }
