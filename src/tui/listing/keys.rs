@@ -27,6 +27,7 @@ pub fn listed(app: &mut App, listed: Listed) {
         topic: listed.topic,
         listing: listed.listing,
         rows,
+        show_hidden,
     });
 }
 
@@ -75,7 +76,7 @@ pub fn keep(app: &mut App, command: Command) {
 /// built a second time for the loaded frame. Otherwise they are built
 /// from the load, which wins.
 pub fn reuse_rows(app: &App, listed: ListedRows) {
-    if listed.topic != app.topics.selected {
+    if listed.topic != app.topics.selected || listed.show_hidden != app.subjects.show_hidden {
         return;
     }
     let Some(state) = app.topic_state() else {

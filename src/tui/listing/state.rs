@@ -19,6 +19,8 @@ pub struct ListedRows {
     pub topic: usize,
     pub listing: Listing,
     pub rows: Vec<Row>,
+    /// Whether the rows show hidden and disabled subjects.
+    pub show_hidden: bool,
 }
 
 impl ListedRows {
