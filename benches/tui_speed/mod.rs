@@ -156,7 +156,9 @@ pub fn bench_real(reps: usize) {
     let mut n = 0;
     let mut walks = Vec::new();
     let mut finds = Vec::new();
+    let mut rows = Vec::new();
     let mut loads = Vec::new();
+    let mut terminal_rows = Vec::new();
     let mut terminal_loads = Vec::new();
     // Interleaved (find, walk, start, …): load from other processes on
     // the machine hits all three alike.
@@ -175,9 +177,12 @@ pub fn bench_real(reps: usize) {
             .map(|d| walk_subjects_in_one_thread(d, &root).subjects.len())
             .sum();
         walks.push(t.elapsed());
-        let (_, first, loaded, _) = start(&root);
+        let (_, first, listed, loaded, _) = start(&root);
+        rows.push(listed);
         loads.push(loaded);
-        terminal_loads.push(first_rows_like_terminal(&root));
+        let (listed, loaded) = first_rows_like_terminal(&root);
+        terminal_rows.push(listed);
+        terminal_loads.push(loaded);
         first
     });
     let walk = Samples(walks);
@@ -185,17 +190,17 @@ pub fn bench_real(reps: usize) {
     let base = "`walk_subjects` of both topics (1 thread)";
     row("tldr: start → first frame", n, &starts, base, &walk, "");
     row(
-        "tldr: … → first frame with subject rows (from start)",
+        "tldr: … → first frame with subject rows (the listing; from start)",
         n,
-        &Samples(loads.clone()),
+        &Samples(rows.clone()),
         base,
         &walk,
         "≤ 1.0x",
     );
     row(
-        "tldr: … → first frame with subject rows (from start)",
+        "tldr: … → first frame with subject rows (the listing; from start)",
         n,
-        &Samples(loads),
+        &Samples(rows),
         "`find` of both trees (a process)",
         &find,
         "≤ 1.5x",
@@ -203,10 +208,26 @@ pub fn bench_real(reps: usize) {
     row(
         "tldr: … the same, every worker of the terminal running",
         n,
-        &Samples(terminal_loads),
+        &Samples(terminal_rows),
         "`find` of both trees (a process)",
         &find,
         "≤ 1.5x",
+    );
+    row(
+        "tldr: … → the loaded frame (sizes, counts; from start)",
+        n,
+        &Samples(loads),
+        "`find` of both trees (a process)",
+        &find,
+        "",
+    );
+    row(
+        "tldr: … the same, every worker of the terminal running",
+        n,
+        &Samples(terminal_loads),
+        "`find` of both trees (a process)",
+        &find,
+        "",
     );
     let mut empty_term = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     let empty_app = App::new(Theme { color: true }, (WIDTH, HEIGHT));
@@ -219,7 +240,7 @@ pub fn bench_real(reps: usize) {
             .expect("draw");
         t.elapsed()
     });
-    let (mut s, _, _, _) = start(&root);
+    let (mut s, _, _, _, _) = start(&root);
     s.key(KeyCode::Tab);
     let shown = s.h.app.rows().len();
     bench_filter(&mut s, shown, reps, &empty);
@@ -227,10 +248,11 @@ pub fn bench_real(reps: usize) {
     big_prompt::bench(&root, reps, &empty);
 }
 
-/// From nothing to the first frame with subject rows, as the terminal
-/// starts: every worker running (the rows' token counts among them, so the
-/// frame reads no subject file).
-fn first_rows_like_terminal(root: &Path) -> std::time::Duration {
+/// From nothing to the first frame with subject rows (the listing's),
+/// then to the loaded frame, as the terminal starts: every worker
+/// running (the rows' token counts among them, so the frame reads no
+/// subject file).
+fn first_rows_like_terminal(root: &Path) -> (std::time::Duration, std::time::Duration) {
     let t = Instant::now();
     let (h, rendered) = jp_kb::tui::harness::Harness::open_like_terminal(root, WIDTH, HEIGHT);
     let mut s = Session {
@@ -239,8 +261,10 @@ fn first_rows_like_terminal(root: &Path) -> std::time::Duration {
         rendered,
     };
     s.draw();
+    s.rows_shown();
+    let rows = t.elapsed();
     s.loaded();
-    t.elapsed()
+    (rows, t.elapsed())
 }
 
 /// The tester's cost line in disabled mode (issue 14 item 6): every key

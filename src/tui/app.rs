@@ -113,11 +113,16 @@ pub enum Mode {
 }
 
 /// What the first frame shows while the first load (the topic walks)
-/// runs on a worker: read from the configuration alone.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// runs on a worker: read from the configuration alone, then the selected
+/// topic's listing (see [`super::listing`]).
+#[derive(Debug, Clone)]
 pub struct Loading {
     pub root: PathBuf,
     pub topics: Vec<LoadingTopic>,
+    /// The selected topic's subjects without sizes, once listed.
+    pub listed: Option<super::listing::state::ListedRows>,
+    /// Keys pressed meanwhile, in order: applied once the load arrives.
+    pub kept: Vec<super::command::Command>,
 }
 
 /// One topic of [`Loading`].
@@ -151,6 +156,8 @@ impl Loading {
         Self {
             root: kb.root().to_path_buf(),
             topics,
+            listed: None,
+            kept: Vec::new(),
         }
     }
 }
@@ -167,8 +174,8 @@ pub struct App {
     /// The last good load (None before the first success).
     pub model: Option<Model>,
     /// Set while the first load runs in the background (the terminal):
-    /// the screen shows the configuration's topics, keys that need
-    /// subjects are ignored until the load arrives.
+    /// the screen shows the configuration's topics, then the selected
+    /// topic's listing; keys are kept until the load arrives.
     pub loading: Option<Loading>,
     /// Why the last load failed: the screen is read-only until fixed.
     pub load_error: Option<String>,

@@ -13,6 +13,7 @@ use super::edit_bridge::{self, Journal};
 use super::effect::Effect;
 use super::effect_reports::{done, error, relative, relative_error};
 use super::event::{Event, Msg};
+use super::listing::state::Listed;
 use super::model::{Fetched, LoadOutcome, Model, Need, fetch, next_load};
 use super::plan_counts::PlanCounts;
 use super::prompt::RenderedPrompt;
@@ -24,6 +25,7 @@ use crate::tui::search::worker::Searches;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::config::{Environment, LoadOptions};
 use jp_kb_core::internal::subjects::WatchedWalks;
+use jp_kb_core::internal::topic::TopicState;
 
 /// A prompt to render: a load's knowledge base and its generation.
 type PromptJob = (Arc<KnowledgeBase>, u64);
@@ -246,9 +248,11 @@ impl Driver {
     /// Starts the first (full) load with the topic walks on a worker
     /// thread, so the first frame need not wait for them: the
     /// configuration is read here (cheap) and `app.loading` set from it;
-    /// the loaded state is reported to `outbox` as [`Event::Loaded`] (its
-    /// prompt, when a prompt worker runs, is asked for only after it). A
-    /// configuration error is dispatched at once (nothing to walk).
+    /// the worker reports the selected topic's listing first (its rows
+    /// without a `stat`, [`Event::Listed`]), then the loaded state as
+    /// [`Event::Loaded`] (its prompt, when a prompt worker runs, is asked
+    /// for only after it). A configuration error is dispatched at once
+    /// (nothing to walk).
     pub fn start_load(&mut self, app: &mut App, outbox: &Outbox) {
         self.walks.clear();
         let kb = match KnowledgeBase::load_watched(&self.env, &self.options, &self.walks) {
@@ -267,8 +271,19 @@ impl Driver {
         app.loading = Some(Loading::of(&kb));
         let started = next_load();
         let has_prompt_worker = self.prompts.is_some();
+        let selected = app.topics.selected;
         let outbox = Arc::clone(outbox);
         let work = move || {
+            // The selected topic's rows first, from its directory
+            // listings (no `stat`): the walk below reads the sizes and
+            // replaces them (`super::listing`).
+            if let Some(listing) = kb.topics.get(selected).and_then(TopicState::listing) {
+                let listed = Listed {
+                    topic: selected,
+                    listing,
+                };
+                let _ = outbox(Event::Listed(Box::new(listed)));
+            }
             let mut model = Model::from_kb(kb);
             if !has_prompt_worker {
                 model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));

@@ -24,6 +24,9 @@ pub enum Event {
     Resize(u16, u16),
     /// Files changed on disk (from the watcher, or the editor returned).
     FilesChanged(Vec<PathBuf>),
+    /// The first load's listing of the selected topic (no sizes yet):
+    /// shown until [`Event::Loaded`] replaces it.
+    Listed(Box<super::listing::state::Listed>),
     /// The workspace was (re)loaded.
     Loaded(Box<LoadOutcome>),
     /// Data the driver read for the preview.

@@ -29,6 +29,7 @@ pub mod harness;
 pub mod keymap;
 pub mod layout;
 pub mod lifecycle;
+pub mod listing;
 pub mod marks;
 pub mod matcher;
 pub mod memo;

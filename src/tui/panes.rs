@@ -57,6 +57,20 @@ impl SubjectsPane {
     /// the filter, the collapsed directories, or, when hidden and disabled
     /// subjects are left out, of the states).
     pub fn rows(&self, state: &TopicState, usage: &super::usage::UsageState) -> Rc<Vec<Row>> {
+        self.rows_from(state, usage, None)
+    }
+
+    /// [`SubjectsPane::rows`], taking `built` instead of building them
+    /// when the rows depend on nothing but the subjects' names and order
+    /// (no filter, nothing collapsed, no usage order, hidden and disabled
+    /// subjects shown): rows built already for the same names in the same
+    /// order (the listing's: `listing::keys::reuse_rows`).
+    pub fn rows_from(
+        &self,
+        state: &TopicState,
+        usage: &super::usage::UsageState,
+        built: Option<Vec<Row>>,
+    ) -> Rc<Vec<Row>> {
         let Some(resolution) = state.shared_resolution() else {
             return Rc::default();
         };
@@ -76,7 +90,14 @@ impl SubjectsPane {
             usage: (usage.is_loaded() && usage.order != super::usage::Order::All)
                 .then_some((usage.order, usage.generation)),
         };
+        let plain = key.show_hidden
+            && key.filter.is_empty()
+            && key.collapsed.is_empty()
+            && key.usage.is_none();
         self.rows_memo.get(key.clone(), || {
+            if let Some(rows) = built.filter(|_| plain) {
+                return rows;
+            }
             let loads = key
                 .usage
                 .map(|(order, _)| (order, usage.loads_by_index(state.id(), resolution)));

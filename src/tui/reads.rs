@@ -49,6 +49,26 @@ impl App {
         self.loading.is_some()
     }
 
+    /// Before the first load: how many subjects the selected topic's
+    /// listing shows (`None`: not listed yet, or loaded).
+    pub fn listed_subjects(&self) -> Option<usize> {
+        let listed = self.loading.as_ref()?.listed.as_ref()?;
+        Some(listed.resolution().subjects().len())
+    }
+
+    /// Before the first load: the listing's slugs, in row order (`None`:
+    /// not listed yet, or loaded).
+    pub fn listed_slugs(&self) -> Option<Vec<String>> {
+        let listed = self.loading.as_ref()?.listed.as_ref()?;
+        let subjects = listed.resolution().subjects();
+        Some(subjects.iter().map(|s| s.slug().to_owned()).collect())
+    }
+
+    /// Before the first load: how many keys are kept for it.
+    pub fn kept_keys(&self) -> usize {
+        self.loading.as_ref().map_or(0, |l| l.kept.len())
+    }
+
     /// The preview's tab.
     pub fn preview_tab(&self) -> Tab {
         self.preview.tab

@@ -24,14 +24,9 @@ use jp_kb_core::internal::edit::plan::List;
 /// Applies one command or event.
 pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
     let msg = msg.into();
-    if app.loading.is_some() && !while_loading(&msg) {
-        // Nothing to act on before the subjects arrive.
-        app.set_status(
-            "still reading the subjects; try again when they show",
-            false,
-        );
+    let Some(msg) = before_load(app, msg) else {
         return Vec::new();
-    }
+    };
     let effects = dispatch(app, msg);
     super::plan_costs::refresh_header(app);
     effects
@@ -73,10 +68,15 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                 return Vec::new();
             }
             app.shown_load = app.shown_load.max(outcome.started);
-            if app.loading.take().is_some() {
+            let (mut kept, mut listed) = (Vec::new(), None);
+            if let Some(loading) = app.loading.take() {
                 app.status = Status::default();
+                (kept, listed) = (loading.kept, loading.listed);
             }
             loaded(app, outcome);
+            if let Some(listed) = listed {
+                super::listing::keys::reuse_rows(app, listed);
+            }
             // The findings depend on everything a load reads.
             app.findings.pending = true;
             let mut effects = vec![Effect::Check];
@@ -84,7 +84,17 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                 effects.push(Effect::RenderPrompt);
             }
             effects.extend(crate::tui::search::keys::after_load(app));
+            // The keys pressed before the load, now on the loaded state,
+            // in order (a key's effects after the load's).
+            for command in kept {
+                effects.extend(dispatch(app, Msg::Command(command)));
+                super::plan_costs::refresh_header(app);
+            }
             effects
+        }
+        Event::Listed(listed) => {
+            super::listing::keys::listed(app, *listed);
+            Vec::new()
         }
         Event::Fetched(fetched) => {
             match *fetched {
@@ -183,16 +193,22 @@ fn loaded(app: &mut App, outcome: LoadOutcome) {
     clamp(app);
 }
 
-/// What is taken while the first load runs in the background: quitting,
-/// the help, and what arrives from workers and the terminal (a file
-/// change waits: the load under way reads it).
-fn while_loading(msg: &Msg) -> bool {
+/// While the first load runs in the background: what arrives from
+/// workers and the terminal is taken (a file change is dropped: the load
+/// under way reads it), quitting and the help act now, every other key
+/// is kept for the load (see [`super::listing`]). `None`: nothing more
+/// to do.
+fn before_load(app: &mut App, msg: Msg) -> Option<Msg> {
+    let Some(loading) = &app.loading else {
+        return Some(msg);
+    };
     match msg {
-        Msg::Event(event) => !matches!(event, Event::FilesChanged(_)),
-        Msg::Command(command) => matches!(
-            command,
-            Command::Quit | Command::ToggleHelp | Command::Cancel
-        ),
+        Msg::Event(Event::FilesChanged(_)) => None,
+        Msg::Command(command) if !super::listing::keys::acts_now(loading, &app.mode, &command) => {
+            super::listing::keys::keep(app, command);
+            None
+        }
+        msg => Some(msg),
     }
 }
 

@@ -76,6 +76,7 @@ mod tui_exact_cost;
 mod tui_findings;
 mod tui_fluency;
 mod tui_hangup;
+mod tui_listing;
 mod tui_names_and_words;
 mod tui_no_terminal;
 mod tui_planner;

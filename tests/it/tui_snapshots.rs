@@ -366,19 +366,29 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     let mut d = Demo { dir, h };
     assert!(!d.h.app.is_loaded() && d.h.app.is_loading());
     assert_snapshot!(d.screen());
-    // Keys that need subjects are ignored, never a panic or an edit.
+    // Keys are kept for the load, never acted on before it (no panic,
+    // no edit planned from what is not loaded yet).
     let before = d.config_text();
-    d.keys("\tjjl\nduGg/x\u{1b}.n\u{1b}e5");
+    let keys = "\tjjl\nduGg/x\u{1b}.n\u{1b}e5";
+    d.keys(keys);
     d.ctrl('r');
     assert!(d.h.outside.is_empty(), "{:?}", d.h.outside);
     assert_eq!(d.config_text(), before);
     assert!(!d.h.app.is_loaded());
-    // The load replaces the pre-load screen with the synchronous one.
+    // The listing (rows without sizes), then the load, which replaces
+    // the pre-load screen with the synchronous one, the keys applied.
+    let listed = loads.recv().expect("the listing arrives");
+    assert!(matches!(listed, Event::Listed(_)));
+    d.h.action(listed);
     let loaded = loads.recv().expect("the load arrives");
     assert!(matches!(loaded, Event::Loaded(_)));
     d.h.action(loaded);
     assert!(!d.h.app.is_loading());
-    assert_eq!(d.screen(), demo().screen());
+    let mut after = demo();
+    after.keys(keys);
+    after.ctrl('r');
+    assert_eq!(d.screen(), after.screen());
+    assert_eq!(d.config_text(), after.config_text());
 }
 
 #[test]

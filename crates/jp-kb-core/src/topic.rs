@@ -5,7 +5,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::config::Topic;
-use crate::subjects::{Resolution, WalkCache, WatchedWalks, walk_subjects};
+use crate::subjects::{Listing, Resolution, WalkCache, WatchedWalks, walk_subjects};
 
 /// Why a topic's subjects cannot be read (contract §2.1: the topic is shown
 /// with the error; other topics still work).
@@ -183,6 +183,28 @@ impl TopicState {
                 WalkSource::Watched(walks) => walks.resolve(dir, &self.root, learned, disabled),
             }
         }))
+    }
+
+    /// The topic's subjects from a listing of its directory without a
+    /// `stat` of any file (see [`Listing`]): what can be shown before
+    /// [`TopicState::resolution`] has walked. Listed anew at each call;
+    /// with watched walks ([`WatchedWalks::list`]) the walk that follows
+    /// reads the listed files' sizes instead of listing again. `None`
+    /// when the directory is in error.
+    pub fn listing(&self) -> Option<Listing> {
+        let dir = self.dir.as_ref().ok()?;
+        let (learned, disabled) = (
+            self.config.learned_patterns(),
+            self.config.disabled_entries(),
+        );
+        Some(match &self.walks {
+            WalkSource::Watched(walks) => {
+                Listing::of_walk(walks.list(dir, &self.root), learned, disabled)
+            }
+            WalkSource::Fresh | WalkSource::Cached(_) => {
+                Listing::new(dir, &self.root, learned, disabled)
+            }
+        })
     }
 
     /// Enabled, without error, and with an available subject.

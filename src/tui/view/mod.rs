@@ -74,11 +74,31 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
     }
     if let (None, None, Some(loading)) = (&app.model, &app.load_error, &app.loading) {
         topics::render_loading(app, loading, frame, a.topics);
-        subjects::render_loading(app, loading, frame, a.subjects);
+        let listed = loading
+            .listed
+            .as_ref()
+            .filter(|l| l.topic == app.topics.selected)
+            .zip(loading.topics.get(app.topics.selected));
+        match listed {
+            Some((listed, topic)) => {
+                subjects::render_listing(app, &topic.id, listed, frame, a.subjects);
+            }
+            None => subjects::render_loading(app, loading, frame, a.subjects),
+        }
+        let preview = Block::bordered()
+            .border_style(app.theme.border(false))
+            .title(Line::styled(" Preview ", app.theme.title()));
+        // Nothing here is known before the walk: no size, count or cost.
+        let note = if listed.is_some() {
+            "sizes, token counts and the prompt are being read; keys pressed meanwhile act once they are"
+        } else {
+            ""
+        };
         frame.render_widget(
-            Block::bordered()
-                .border_style(app.theme.border(false))
-                .title(Line::styled(" Preview ", app.theme.title())),
+            Paragraph::new(note)
+                .style(app.theme.muted())
+                .wrap(Wrap { trim: false })
+                .block(preview),
             a.preview,
         );
     } else if app.model.is_none() {

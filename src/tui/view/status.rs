@@ -73,7 +73,12 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         first.push(Span::raw(fit_root(model.kb.root(), room)));
     } else if let (Some(loading), false) = (&app.loading, app.read_only()) {
         first.push(Span::styled("prompt: … tok", t.ok()));
-        first.push(Span::styled("  walking the subjects…", t.muted()));
+        let doing = if loading.listed.is_some() {
+            "  reading sizes…"
+        } else {
+            "  walking the subjects…"
+        };
+        first.push(Span::styled(doing, t.muted()));
         first.push(Span::styled("  ws ", t.muted()));
         let room = usize::from(area.width).saturating_sub(Line::from(first.clone()).width());
         first.push(Span::raw(fit_root(&loading.root, room)));

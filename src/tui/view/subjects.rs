@@ -10,6 +10,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::pane;
 use crate::tui::app::{App, Loading, Mode};
 use crate::tui::layout::{DrawnList, list_offset};
+use crate::tui::listing::state::ListedRows;
 use crate::tui::matcher::SlugMatcher;
 use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::pane::Focus;
@@ -95,12 +96,15 @@ fn name_spans(app: &App, name: &str, room: usize, matched: &[usize]) -> Vec<Span
         .collect()
 }
 
+/// A row of the subjects pane; `sized`: the sizes are known (false for
+/// a listing: every token column says it is being counted).
 fn row_line(
     app: &App,
     res: &Resolution,
     row: &Row,
     width: usize,
     matcher: Option<&mut SlugMatcher>,
+    sized: bool,
 ) -> Line<'static> {
     let t = app.theme;
     let indent = "  ".repeat(row.depth);
@@ -112,7 +116,7 @@ fn row_line(
         ]),
         RowKind::Subject(i) => {
             let s = &res.subjects()[*i];
-            let info = app.cache.tokens_of(s);
+            let info = app.cache.tokens_of(s).filter(|_| sized);
             let marks = marks(res, *i, info);
             let mut spans = vec![Span::raw(indent)];
             for m in &marks {
@@ -207,6 +211,50 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
     );
 }
 
+/// The subjects pane before the first load arrives, once the selected
+/// topic is listed: its rows, states and names, without a size (every
+/// token column says it is being counted). Says nothing of where rows
+/// went: a click waits for the loaded rows, like a key.
+pub fn render_listing(app: &App, topic: &str, listed: &ListedRows, frame: &mut Frame, area: Rect) {
+    let title = Line::from(vec![
+        Span::styled(
+            format!(" Subjects of {} ", clean_name(topic)),
+            app.theme.title(),
+        ),
+        Span::styled("(reading sizes…) ", app.theme.muted()),
+    ]);
+    let block = pane(app, title, Focus::Subjects);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let res = listed.resolution();
+    if listed.rows.is_empty() {
+        frame.render_widget(
+            Paragraph::new("(no subjects in this topic's directory)").style(app.theme.muted()),
+            inner,
+        );
+        return;
+    }
+    let height = usize::from(inner.height);
+    let offset = list_offset(app.subjects.row, height, listed.rows.len());
+    let width = usize::from(inner.width);
+    let lines: Vec<Line> = listed
+        .rows
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(height)
+        .map(|(k, row)| {
+            let line = row_line(app, res, row, width, None, false);
+            if k == app.subjects.row {
+                line.patch_style(app.theme.selected(app.focus == Focus::Subjects))
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
 /// Draws the subjects; says which rows went where.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
     let Some(state) = app.topic_state() else {
@@ -266,7 +314,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         .skip(offset)
         .take(height)
         .map(|(k, row)| {
-            let line = row_line(app, res, row, width, matcher.as_mut());
+            let line = row_line(app, res, row, width, matcher.as_mut(), true);
             if k == app.subjects.row {
                 line.patch_style(app.theme.selected(app.focus == Focus::Subjects))
             } else {

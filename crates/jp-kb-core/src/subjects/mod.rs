@@ -4,9 +4,11 @@
 
 pub mod cache;
 pub mod disable;
+pub mod listing;
 mod patch;
 pub mod pattern;
 pub mod resolve;
+mod sizes;
 pub mod slug;
 mod subject;
 pub mod subtree;
@@ -20,6 +22,7 @@ pub mod watched;
 pub use cache::WalkCache;
 pub use disable::DisableEffect;
 pub(crate) use disable::disables;
+pub use listing::Listing;
 pub use pattern::{GlobHits, PatternList, is_glob};
 pub use resolve::{Counts, DisabledStates, LearnedBy, LearnedStates, Resolution};
 pub use walk::{Collision, Subject, WalkResult, WalkWarning, walk_subjects};

@@ -33,7 +33,7 @@ use super::walk_result::{
 
 /// At most this many threads list directories: the kernel's directory
 /// reads stop scaling well before that.
-const MAX_THREADS: usize = 8;
+pub(super) const MAX_THREADS: usize = 8;
 
 /// What a listed directory holds besides subjects, in `readdir` order.
 enum Item {
@@ -76,6 +76,9 @@ struct Walker<'a> {
     topic_dir: &'a Path,
     root: &'a Path,
     want_dirs: bool,
+    /// `stat` regular files for their size and time (false: a listing,
+    /// see [`Sizes::Unknown`]).
+    sizes: Sizes,
     queue: Mutex<Queue>,
     ready: Condvar,
     next_id: AtomicUsize,
@@ -90,15 +93,40 @@ pub(super) struct Walked {
     pub links: Vec<PathBuf>,
 }
 
+/// Whether a walk reads the size and time of each file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sizes {
+    /// One `stat` per regular file (what every walk but a listing does).
+    Read,
+    /// None: a regular file is typed from `readdir` alone, and its
+    /// subject's `bytes` and `modified` are 0, not known (see
+    /// [`list_subjects`](super::listing::list_subjects)). Symbolic links
+    /// are still resolved and checked as in any walk: which of them lead
+    /// to a subject depends on their targets.
+    Unknown,
+}
+
 /// Walks `dir` (see [`walk_subjects`](super::walk_subjects)) on up to
 /// `threads` threads (0: one per core); the directories listed too when
 /// `want_dirs`.
 pub(super) fn walk(dir: &Path, root: &Path, want_dirs: bool, threads: usize) -> Walked {
+    walk_sized(dir, root, want_dirs, threads, Sizes::Read)
+}
+
+/// [`walk`], reading files' sizes and times or not (`sizes`).
+pub(super) fn walk_sized(
+    dir: &Path,
+    root: &Path,
+    want_dirs: bool,
+    threads: usize,
+    sizes: Sizes,
+) -> Walked {
     let top = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let walker = Walker {
         topic_dir: dir,
         root,
         want_dirs,
+        sizes,
         queue: Mutex::new(Queue {
             jobs: Vec::new(),
             running: 0,
@@ -299,7 +327,9 @@ impl Walker<'_> {
                     continue;
                 }
             };
-            if file_type.is_file() {
+            if file_type.is_file() && self.sizes == Sizes::Unknown {
+                self.push(&path, 0, 0, found, &mut items);
+            } else if file_type.is_file() {
                 match stat.size_of(&entry, &path) {
                     Ok((bytes, modified)) => self.push(&path, bytes, modified, found, &mut items),
                     Err(err) => items.push(io_warning(path, &err)),
@@ -342,7 +372,12 @@ impl Walker<'_> {
             return;
         };
         if meta.is_file() {
-            self.push(&path, meta.len(), modified_ns(&meta), found, items);
+            // A listing does not say what it did not ask for.
+            let (bytes, modified) = match self.sizes {
+                Sizes::Read => (meta.len(), modified_ns(&meta)),
+                Sizes::Unknown => (0, 0),
+            };
+            self.push(&path, bytes, modified, found, items);
             items.push(Item::Link(path));
         } else if meta.is_dir() {
             let real_parent = path
@@ -452,17 +487,25 @@ impl<'a> DirStat<'a> {
             return Err(std::io::Error::other("directory handle missing"));
         };
         let stat = rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)?;
-        let nanos = i64::try_from(stat.st_mtime_nsec).unwrap_or(0);
-        // `time_t` is 32 bits on some targets.
-        #[allow(clippy::useless_conversion)]
-        let modified = i64::from(stat.st_mtime)
-            .saturating_mul(1_000_000_000)
-            .saturating_add(nanos);
-        Ok((u64::try_from(stat.st_size).unwrap_or(0), modified))
+        Ok(stamp_of(&stat))
     }
 
     #[cfg(not(unix))]
     fn size_of(&mut self, entry: &std::fs::DirEntry, _path: &Path) -> std::io::Result<(u64, i64)> {
         entry.metadata().map(|m| (m.len(), modified_ns(&m)))
     }
+}
+
+/// A file's size and modification time (see [`Subject::modified`]) from
+/// its `stat`: the one rule for both, for the walk and for the sizes read
+/// after a listing ([`super::sizes`]).
+#[cfg(unix)]
+pub(super) fn stamp_of(stat: &rustix::fs::Stat) -> (u64, i64) {
+    let nanos = i64::try_from(stat.st_mtime_nsec).unwrap_or(0);
+    // `time_t` is 32 bits on some targets.
+    #[allow(clippy::useless_conversion)]
+    let modified = i64::from(stat.st_mtime)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(nanos);
+    (u64::try_from(stat.st_size).unwrap_or(0), modified)
 }

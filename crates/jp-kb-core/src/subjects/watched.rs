@@ -16,8 +16,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use super::listing::list_subjects_and_links;
 use super::pattern::GlobHits;
 use super::resolve::Resolution;
+use super::sizes::read_sizes;
 use super::subtree::subtree_walk;
 use super::walk::{WalkResult, patch_walk, walk_subjects_and_links};
 
@@ -44,10 +46,20 @@ struct Walked {
     links: Option<Vec<PathBuf>>,
 }
 
+/// A listing kept for the walk of its directory that follows (see
+/// [`WatchedWalks::list`]): the subjects and the links it followed.
+#[derive(Debug)]
+struct Listed {
+    walk: Arc<WalkResult>,
+    links: Vec<PathBuf>,
+}
+
 #[derive(Debug, Default)]
 struct Inner {
     /// Keyed by (topic directory, workspace root).
     walks: HashMap<(PathBuf, PathBuf), Walked>,
+    /// Listings made since the last change reported, by the same key.
+    listed: HashMap<(PathBuf, PathBuf), Listed>,
     /// Walks with changes reported under them, and those changes: the
     /// next walk of the directory patches them (see [`patch_walk`]), or
     /// walks again when a patch cannot tell.
@@ -94,7 +106,7 @@ impl WatchedWalks {
     /// a directory above it when that can tell (see [`subtree_walk`]).
     pub fn walk(&self, dir: &Path, root: &Path) -> Arc<WalkResult> {
         let key = (dir.to_path_buf(), root.to_path_buf());
-        let (epoch, stale, outer) = {
+        let (epoch, stale, listed, outer) = {
             let mut inner = self.lock();
             if let Some(walked) = inner.walks.get(&key) {
                 return Arc::clone(&walked.walk);
@@ -102,6 +114,7 @@ impl WatchedWalks {
             (
                 inner.epoch,
                 inner.stale.remove(&key),
+                inner.listed.remove(&key),
                 inner.outer(dir, root),
             )
         };
@@ -111,8 +124,13 @@ impl WatchedWalks {
         let derived = || {
             outer.and_then(|(outer_dir, walk, links)| subtree_walk(&walk, &outer_dir, &links, dir))
         };
+        // A listing of the directory: its files' sizes read (one `stat`
+        // each), not listed again.
+        let sized = || listed.and_then(|l| Some((read_sizes(&l.walk, &l.links)?, l.links)));
         let (walk, links) = if let Some(walk) = patched {
             (walk, None)
+        } else if let Some((walk, links)) = sized() {
+            (walk, Some(links))
         } else if let Some(walk) = derived() {
             // Derived only when no link was followed under `dir`.
             (walk, Some(Vec::new()))
@@ -121,6 +139,27 @@ impl WatchedWalks {
             (walk, Some(links))
         };
         self.keep(key, Arc::new(walk), links, epoch)
+    }
+
+    /// The subjects of `dir` from a listing (see
+    /// [`list_subjects`](super::listing::list_subjects): no size or time
+    /// known), kept until the next [`WatchedWalks::walk`] of `dir`, which
+    /// then reads only the listed files' sizes instead of walking (unless
+    /// a change was reported meanwhile, or a file is gone: then it walks).
+    pub fn list(&self, dir: &Path, root: &Path) -> Arc<WalkResult> {
+        let key = (dir.to_path_buf(), root.to_path_buf());
+        let epoch = self.lock().epoch;
+        let (walk, links) = list_subjects_and_links(dir, root);
+        let walk = Arc::new(walk);
+        let mut inner = self.lock();
+        if inner.epoch == epoch {
+            let listed = Listed {
+                walk: Arc::clone(&walk),
+                links,
+            };
+            inner.listed.insert(key, listed);
+        }
+        walk
     }
 
     /// Keeps a walk that began at `epoch`, unless a change was reported
@@ -226,6 +265,8 @@ impl WatchedWalks {
     pub fn invalidate(&self, changed: &[PathBuf]) {
         let mut inner = self.lock();
         inner.epoch += 1;
+        // A listing is read again from scratch after any change.
+        inner.listed.clear();
         let Inner {
             walks,
             stale,
