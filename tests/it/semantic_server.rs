@@ -157,7 +157,7 @@ fn serve_fake(socket: &Path, hello: &Value, fake: Fake) -> std::thread::JoinHand
         let fingerprint = hello["fingerprint"].as_u64().unwrap();
         hello["fingerprint"] = Value::from(fingerprint ^ 1);
     }
-    let dims = hello["dims"].as_u64().unwrap() as usize;
+    let dims = usize::try_from(hello["dims"].as_u64().unwrap()).unwrap();
     std::thread::spawn(move || {
         while socket.exists() {
             let Ok((mut stream, _)) = listener.accept() else {
@@ -233,6 +233,7 @@ fn a_server_that_lies_hangs_or_serves_another_model_is_never_believed() {
     ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
 )]
 fn a_socket_directory_others_can_enter_is_never_used() {
+    type Make<'a> = &'a dyn Fn(&Path);
     use std::os::unix::fs::PermissionsExt;
     let sb = workspace();
     let model = require(Need::Model);
@@ -246,7 +247,7 @@ fn a_socket_directory_others_can_enter_is_never_used() {
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     };
     let link = |dir: &Path| std::os::unix::fs::symlink(&elsewhere, dir).unwrap();
-    let cases: [(&str, &dyn Fn(&Path)); 2] = [("mode 755", &open_dir), ("a symbolic link", &link)];
+    let cases: [(&str, Make<'_>); 2] = [("mode 755", &open_dir), ("a symbolic link", &link)];
     for (what, make) in cases {
         make(&dir);
         let out = command(
@@ -260,11 +261,7 @@ fn a_socket_directory_others_can_enter_is_never_used() {
         assert!(!out.status.success(), "{what}: {err}");
         assert!(err.contains("not a private directory"), "{what}: {err}");
         // A search still answers, and starts nothing there.
-        assert_eq!(
-            search(&sb, true, &model, QUESTIONS[1])[0].0,
-            "df",
-            "{what}"
-        );
+        assert_eq!(search(&sb, true, &model, QUESTIONS[1])[0].0, "df", "{what}");
         std::thread::sleep(Duration::from_secs(1));
         assert!(sockets(&sb).is_empty(), "{what}");
         assert!(
