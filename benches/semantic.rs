@@ -171,10 +171,17 @@ fn speed(ws: &Path, model: &Path) {
         let mut changed = original.clone();
         changed
             .extend_from_slice(format!("\n- Change {run}:\n\n`ping -c {run} host`\n").as_bytes());
-        std::fs::write(&page, changed).unwrap();
+        // Saved as editors save: a new file renamed over the page (its
+        // directory's time changes, so the saved walks see it at once; a
+        // page rewritten in place is seen within `MAX_AGE`).
+        let new = page.with_extension("md.new");
+        std::fs::write(&new, changed).unwrap();
+        std::fs::rename(&new, &page).unwrap();
         updates.push(time(&mut search(ws, model, "hybrid", QUERY, true)));
     }
-    std::fs::write(&page, &original).unwrap();
+    let new = page.with_extension("md.new");
+    std::fs::write(&new, &original).unwrap();
+    std::fs::rename(&new, &page).unwrap();
     time(&mut search(ws, model, "hybrid", QUERY, true));
     jp_kb(ws).args(["model", "stop"]).output().unwrap();
     println!(

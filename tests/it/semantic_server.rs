@@ -122,6 +122,24 @@ fn a_one_off_search_starts_a_server_and_the_next_ones_ask_it() {
     }
     let said = status(&sb);
     assert!(said.contains("2 queries served"), "{said}");
+    // A page saved (as editors do, renamed over) after the server read
+    // the vectors: the next search sees it, as one without a server.
+    let new = sb.write(
+        "ws/cli/fsck.new",
+        "# fsck\n\n> Check and repair a damaged filesystem.\n\n`fsck /dev/sdX`\n",
+    );
+    std::fs::rename(&new, sb.ws().join("cli/fsck.md")).unwrap();
+    let question = "my disk is corrupted, how do I fix it";
+    let served = search(&sb, true, &model, question);
+    assert_eq!(served[0].0, "fsck");
+    assert_same(
+        &served,
+        &search(&sb, false, &model, question),
+        "after a save",
+    );
+    assert_same(&search(&sb, true, &model, question), &served, "again");
+    let said = status(&sb);
+    assert!(said.contains("4 queries served"), "{said}");
     assert!(
         said.contains(&std::fs::canonicalize(&model).unwrap().display().to_string()),
         "{said}"
@@ -145,14 +163,19 @@ enum Fake {
     ShortVector,
     /// Greets, then says nothing.
     Silent,
+    /// Ranks the files worst first.
+    Unordered,
 }
 
 /// Serves `fake` at `socket` (greeting with `hello` changed as it says)
 /// until the socket is removed.
-fn serve_fake(socket: &Path, hello: &Value, fake: Fake) -> std::thread::JoinHandle<()> {
+fn serve_fake(socket: &Path, hello: &Value, fake: Fake, ws: &Path) -> std::thread::JoinHandle<()> {
     let listener = UnixListener::bind(socket).unwrap();
     listener.set_nonblocking(true).unwrap();
     let (socket, mut hello) = (socket.to_owned(), hello.clone());
+    // The index's keys: the pages' paths.
+    let key = |page: &str| ws.join("cli").join(page).display().to_string();
+    let (tar, df) = (key("tar.md"), key("df.md"));
     if let Fake::OtherModel = fake {
         let fingerprint = hello["fingerprint"].as_u64().unwrap();
         hello["fingerprint"] = Value::from(fingerprint ^ 1);
@@ -175,9 +198,25 @@ fn serve_fake(socket: &Path, hello: &Value, fake: Fake) -> std::thread::JoinHand
                     std::thread::sleep(Duration::from_secs(5));
                     continue;
                 }
-                Fake::OtherModel => vec![0.1f32.to_bits(); dims],
+                Fake::OtherModel | Fake::Unordered => vec![0.05f32.to_bits(); dims],
             };
-            let _ = writeln!(stream, "{}", serde_json::json!({ "vector": bits }));
+            // Asked to rank the saved vectors, or to embed a text.
+            let reply = if request.contains("\"rank\"") {
+                let ranked = match fake {
+                    Fake::Unordered => vec![(&tar, 0.1f32), (&df, 0.9)],
+                    _ => vec![(&df, 0.9f32)],
+                };
+                let ranked: Vec<(&String, u32)> =
+                    ranked.into_iter().map(|(k, s)| (k, s.to_bits())).collect();
+                serde_json::json!({ "ranked": { "vector": bits, "ranked": ranked, "complete": true } })
+            } else if let Fake::Unordered = fake {
+                // Its lie is the ranking: a plausible vector, from a
+                // server of this user, could not be told from a true one.
+                serde_json::json!({ "error": "no" })
+            } else {
+                serde_json::json!({ "vector": bits })
+            };
+            let _ = writeln!(stream, "{reply}");
         }
     })
 }
@@ -212,8 +251,9 @@ fn a_server_that_lies_hangs_or_serves_another_model_is_never_believed() {
         Fake::NotANumber,
         Fake::ShortVector,
         Fake::Silent,
+        Fake::Unordered,
     ] {
-        let server = serve_fake(&socket, &hello, fake);
+        let server = serve_fake(&socket, &hello, fake, &sb.ws());
         let start = Instant::now();
         assert_same(
             &search(&sb, true, &model, QUESTIONS[1]),

@@ -102,13 +102,18 @@ fn in_mode_from_saved_places(
     } else {
         Vec::new()
     };
-    let Some(close) = semantic.rank_synced(request.query, saved.digest())? else {
+    let Some((close, complete)) = semantic.rank_synced(request.query, saved.digest())? else {
         return Ok(None);
     };
     let close = close.into_iter().map(Some);
     let Some(meaning) = saved_places_of(&saved, dir, close, scope, request, limit, notes) else {
         return Ok(None);
     };
+    // A server's best files did not fill the candidates (a narrow topic):
+    // the walks' search ranks every file.
+    if !complete && meaning.len() < limit {
+        return Ok(None);
+    }
     let lexical: Vec<(Place<'_>, f32)> = lexical
         .iter()
         .map(|(key, place, score)| (place_of(kb, &saved, key, place), *score))

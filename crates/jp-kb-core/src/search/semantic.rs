@@ -19,6 +19,10 @@ use crate::KnowledgeBase;
 use crate::content::{Content, Root, read_content};
 use crate::frontmatter::is_markdown;
 
+/// Files ranked by meaning, best first: (key, cosine); and whether every
+/// file is in it.
+pub type Ranking = (Vec<(String, f32)>, bool);
+
 /// The vectors file in a workspace's index directory.
 pub const EMBEDDINGS_FILE: &str = "embeddings.bin";
 
@@ -240,20 +244,21 @@ impl Semantic {
 
     /// [`Semantic::rank`] when the saved vectors are known to be up to
     /// date with the files of a lexical index whose digest is `digest`
-    /// (see [`Semantic::mark_synced`]), so that no refresh is needed;
+    /// (see [`Semantic::mark_synced`]), so that no refresh is needed, and
+    /// whether every file is ranked (a model server gives its best ones);
     /// `None` otherwise (the caller refreshes, then ranks). A process that
-    /// searches once scores the saved file as it reads it.
-    pub fn rank_synced(
-        &mut self,
-        query: &str,
-        digest: u64,
-    ) -> Result<Option<Vec<(String, f32)>>, ModelError> {
+    /// searches once has the server rank them, or scores the saved file as
+    /// it reads it.
+    pub fn rank_synced(&mut self, query: &str, digest: u64) -> Result<Option<Ranking>, ModelError> {
         let (one_off, path) = (self.one_off, self.path.clone());
         let loaded = self.loaded()?;
         let vector = loaded.query_vector(query, one_off)?;
         Ok(loaded
             .rank_synced(path.as_deref(), &vector, digest)
-            .map(|scored| scored.into_iter().map(|s| (s.key, s.score)).collect()))
+            .map(|(scored, complete)| {
+                let ranked = scored.into_iter().map(|s| (s.key, s.score)).collect();
+                (ranked, complete)
+            }))
     }
 
     /// The files closest in meaning to `query`, best first: (key, cosine).

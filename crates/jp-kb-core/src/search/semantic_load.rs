@@ -34,7 +34,15 @@ pub struct Loaded {
     /// A one-off search's saved vectors file, its bytes read whole while
     /// the server embeds the query, and the file's metadata.
     saved: Option<(Vec<u8>, std::fs::Metadata)>,
+    /// The saved vectors file ranked by the model's server for the query
+    /// (the file it ranked, its best files, whether all are there).
+    ranked: Option<(std::fs::Metadata, Vec<Scored>, bool)>,
 }
+
+/// Files a server's ranking gives a one-off search: enough for the
+/// fusion's candidates in all but a narrow `--topic` of a large
+/// workspace (then the search reads the vectors itself).
+const SERVER_TOP: usize = 1000;
 
 /// The model in `model_dir`, `query` embedded (by the model's server in
 /// `resident` when one answers), and with `vectors`, the vectors saved at
@@ -47,8 +55,6 @@ pub fn load(
     vectors: bool,
 ) -> Result<Loaded, ModelError> {
     let model = Model::load(model_dir)?;
-    // The server computes while the vectors are read here.
-    let asked = query.as_deref().map(|q| ask_server(resident, &model, q));
     let mut loaded = Loaded {
         model,
         vectors: None,
@@ -58,22 +64,50 @@ pub fn load(
         file: None,
         refreshed: false,
         saved: None,
+        ranked: None,
     };
     if vectors {
         loaded.vectors(path);
-    } else {
+    }
+    let Some(query) = query else {
+        return Ok(loaded);
+    };
+    // The saved vectors ranked by the server, which keeps them; else the
+    // server embeds the query while the vectors are read here.
+    let saved = path.and_then(|p| {
+        Some((
+            p,
+            std::fs::metadata(p)
+                .ok()
+                .filter(std::fs::Metadata::is_file)?,
+        ))
+    });
+    if !vectors && let Some((path, file)) = &saved {
+        match ask_ranked(resident, &loaded.model, &query, path, file) {
+            Ok(ranked) => {
+                loaded.query = Some((query, ranked.vector));
+                loaded.ranked = Some((file.clone(), ranked.scored, ranked.complete));
+                return Ok(loaded);
+            }
+            Err(not_up) => loaded.server_missed = not_up,
+        }
+    }
+    let asked = match (&saved, loaded.server_missed) {
+        // Asked already: none is up.
+        (Some(_), true) => Err(true),
+        _ => ask_server(resident, &loaded.model, &query),
+    };
+    if !vectors {
         loaded.saved = path.and_then(read_whole);
     }
-    if let (Some(query), Some(asked)) = (query, asked) {
-        let vector = match asked.and_then(answer) {
-            Ok(vector) => vector,
-            Err(not_up) => {
-                loaded.server_missed = not_up;
-                loaded.model.embed_query(&query)?
-            }
-        };
-        loaded.query = Some((query, vector));
-    }
+    let vector = match asked.and_then(answer) {
+        Ok(vector) => vector,
+        Err(not_up) => {
+            loaded.server_missed |= not_up;
+            loaded.model.embed_query(&query)?
+        }
+    };
+    loaded.query = Some((query, vector));
     Ok(loaded)
 }
 
@@ -101,25 +135,31 @@ impl Loaded {
     }
 
     /// The saved vectors' ranking for `vector`, when they are known to be
-    /// up to date with an index whose digest is `digest`; `None` when not
+    /// up to date with an index whose digest is `digest`, and whether
+    /// every file is in it (a server gives its best ones); `None` when not
     /// known (or the saved file cannot be read: the caller's refresh reads
     /// it again and says why).
     pub fn rank_synced(
-        &self,
+        &mut self,
         path: Option<&Path>,
         vector: &[f32],
         digest: u64,
-    ) -> Option<Vec<Scored>> {
+    ) -> Option<(Vec<Scored>, bool)> {
         let path = path?;
         let dir = path.parent()?;
         if let Some(vectors) = &self.vectors {
-            return synced(dir, self.file.as_ref()?, digest).then(|| vectors.search(vector));
+            return synced(dir, self.file.as_ref()?, digest)
+                .then(|| (vectors.search(vector), true));
+        }
+        if let Some((file, scored, complete)) = self.ranked.take() {
+            return synced(dir, &file, digest).then_some((scored, complete));
         }
         let (bytes, file) = self.saved.as_ref()?;
         if !synced(dir, file, digest) {
             return None;
         }
-        Vectors::search_saved(bytes.as_slice(), &self.model, vector).ok()
+        let scored = Vectors::search_saved(bytes.as_slice(), &self.model, vector).ok()?;
+        Some((scored, true))
     }
 }
 
@@ -188,6 +228,43 @@ fn ask_server(
 ) -> Result<jp_kb_embed::resident::Pending, bool> {
     let resident = resident.ok_or(false)?;
     resident.ask(model, query).map_err(|e| e.not_up())
+}
+
+/// The saved vectors at `path` (the file `file`) ranked by the model's
+/// server for `query`; `Err(true)` when none is up, `Err(false)` when it
+/// gave no usable answer or none can be used here.
+#[cfg(unix)]
+fn ask_ranked(
+    resident: Option<&Resident>,
+    model: &Model,
+    query: &str,
+    path: &Path,
+    file: &std::fs::Metadata,
+) -> Result<jp_kb_embed::resident::Ranked, bool> {
+    let resident = resident.ok_or(false)?;
+    let pending = resident
+        .ask_ranked(model, query, path, file, SERVER_TOP)
+        .map_err(|e| e.not_up())?;
+    pending.ranked().map_err(|_| false)
+}
+
+#[cfg(not(unix))]
+fn ask_ranked(
+    _: Option<&Resident>,
+    _: &Model,
+    _: &str,
+    _: &Path,
+    _: &std::fs::Metadata,
+) -> Result<Ranked, bool> {
+    Err(false)
+}
+
+/// Stands for a server's ranking where there are none (not Unix).
+#[cfg(not(unix))]
+struct Ranked {
+    vector: Vec<f32>,
+    scored: Vec<Scored>,
+    complete: bool,
 }
 
 /// The server's vector; `Err(false)`: it gave no usable answer.

@@ -13,27 +13,15 @@
 //! "not known to be synced": the search compares the stamps as before.
 
 use std::fs::Metadata;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
+use jp_kb_embed::resident::file_identity as identity;
 use jp_kb_search::codec::crc;
 
 /// The file, in the index's directory.
 pub const SYNCED_FILE: &str = "embeddings.synced";
 const MAGIC: &[u8; 8] = b"JPKBVSY1";
 const LEN: usize = 8 + 8 * 6 + 4;
-
-/// What identifies a vectors file: it is replaced whole (a rename), so a
-/// file with the same inode, device, length and time is the same file.
-fn identity(file: &Metadata) -> [u64; 5] {
-    [
-        file.len(),
-        file.mtime().cast_unsigned(),
-        u64::try_from(file.mtime_nsec()).unwrap_or(u64::MAX),
-        file.ino(),
-        file.dev(),
-    ]
-}
 
 /// Records that the vectors file `file` holds the files of an index whose
 /// digest is `digest`. Failing to is no error: the next search compares

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::wire::{Hello, Reply, Request, SERVER, VERSION, receive, send};
 use super::{ANSWER_TIMEOUT, Resident, ResidentError, canonical_dir};
-use crate::Model;
+use crate::{Model, Scored};
 
 /// Why a server gave no vector (the client then embeds the text itself).
 #[derive(Debug, thiserror::Error)]
@@ -43,24 +43,97 @@ pub struct Pending {
     dims: usize,
 }
 
+/// A server's ranking of a saved vectors file ([`Resident::ask_ranked`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Ranked {
+    /// The text's vector.
+    pub vector: Vec<f32>,
+    /// The best files, best first.
+    pub scored: Vec<Scored>,
+    /// Every file of the saved vectors is in `scored`.
+    pub complete: bool,
+}
+
 impl Pending {
-    /// The server's answer: the text's vector, checked.
+    /// The server's answer to [`Resident::ask`]: the text's vector,
+    /// checked.
     pub fn answer(self) -> Result<Vec<f32>, AskError> {
         match receive(&self.stream).map_err(AskError::Io)? {
-            Reply::Vector(bits) => {
-                let vector: Vec<f32> = bits.into_iter().map(f32::from_bits).collect();
-                if vector.len() != self.dims || !vector.iter().all(|x| x.is_finite()) {
+            Reply::Vector(bits) => self.vector(bits),
+            Reply::Error(why) => Err(AskError::Failed(why)),
+            _ => Err(AskError::Mismatch),
+        }
+    }
+
+    /// The server's answer to [`Resident::ask_ranked`], checked: the
+    /// vector's length, every number finite, the ranking best first.
+    pub fn ranked(self) -> Result<Ranked, AskError> {
+        match receive(&self.stream).map_err(AskError::Io)? {
+            Reply::Ranked {
+                vector,
+                ranked,
+                complete,
+            } => {
+                let vector = self.vector(vector)?;
+                let scored: Vec<Scored> = ranked
+                    .into_iter()
+                    .map(|(key, bits)| Scored {
+                        key,
+                        score: f32::from_bits(bits),
+                    })
+                    .collect();
+                let ordered = scored.windows(2).all(|w| w[0].score >= w[1].score);
+                if !ordered || !scored.iter().all(|s| s.score.is_finite()) {
                     return Err(AskError::Mismatch);
                 }
-                Ok(vector)
+                Ok(Ranked {
+                    vector,
+                    scored,
+                    complete,
+                })
             }
             Reply::Error(why) => Err(AskError::Failed(why)),
-            Reply::Stopping | Reply::Status { .. } => Err(AskError::Mismatch),
+            _ => Err(AskError::Mismatch),
         }
+    }
+
+    fn vector(&self, bits: Vec<u32>) -> Result<Vec<f32>, AskError> {
+        let vector: Vec<f32> = bits.into_iter().map(f32::from_bits).collect();
+        if vector.len() != self.dims || !vector.iter().all(|x| x.is_finite()) {
+            return Err(AskError::Mismatch);
+        }
+        Ok(vector)
     }
 }
 
 pub fn ask(resident: &Resident, model: &Model, text: &str) -> Result<Pending, AskError> {
+    send_request(resident, model, &Request::Embed(text.to_owned()))
+}
+
+pub fn ask_ranked(
+    resident: &Resident,
+    model: &Model,
+    text: &str,
+    vectors: &Path,
+    file: &std::fs::Metadata,
+    top: usize,
+) -> Result<Pending, AskError> {
+    let request = Request::Rank {
+        text: text.to_owned(),
+        vectors: vectors.to_owned(),
+        file: super::file_identity(file),
+        top,
+    };
+    send_request(resident, model, &request)
+}
+
+/// Connects to `model`'s server, checks its greeting, sends `request`.
+fn send_request(
+    resident: &Resident,
+    model: &Model,
+    request: &Request,
+) -> Result<Pending, AskError> {
     let socket = resident.socket(model)?;
     let stream = UnixStream::connect(&socket).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused => AskError::NotUp,
@@ -83,7 +156,7 @@ pub fn ask(resident: &Resident, model: &Model, text: &str) -> Result<Pending, As
     if hello != expected {
         return Err(AskError::Mismatch);
     }
-    send(&stream, &Request::Embed(text.to_owned())).map_err(AskError::Io)?;
+    send(&stream, request).map_err(AskError::Io)?;
     Ok(Pending {
         stream,
         dims: model.dims(),

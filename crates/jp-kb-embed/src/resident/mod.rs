@@ -38,7 +38,7 @@ use sha2::{Digest, Sha256};
 
 use crate::Model;
 
-pub use ask::{AskError, Pending, ServerStatus};
+pub use ask::{AskError, Pending, Ranked, ServerStatus};
 pub use serve::Served;
 
 /// How long a client waits for a server's greeting and its answer before
@@ -140,6 +140,22 @@ impl Resident {
         ask::ask(self, model, text)
     }
 
+    /// Sends `text` to `model`'s server to rank the saved vectors at
+    /// `vectors` by it, if that file is still the one `file` describes
+    /// (the server keeps the vectors it read: a one-off search then reads
+    /// none of them); [`Pending::ranked`] reads the answer, its `top`
+    /// best files.
+    pub fn ask_ranked(
+        &self,
+        model: &Model,
+        text: &str,
+        vectors: &Path,
+        file: &std::fs::Metadata,
+        top: usize,
+    ) -> Result<Pending, AskError> {
+        ask::ask_ranked(self, model, text, vectors, file, top)
+    }
+
     /// The vector of `text` from `model`'s server, if one is up and
     /// answers for this very model in time.
     pub fn embed(&self, model: &Model, text: &str) -> Result<Vec<f32>, AskError> {
@@ -162,6 +178,20 @@ impl Resident {
     pub fn stop_all(&self) -> usize {
         ask::stop_all(self)
     }
+}
+
+/// What identifies a saved file that is only ever replaced whole (a
+/// rename): its length, modification time (seconds, nanoseconds), inode
+/// and device.
+pub fn file_identity(file: &std::fs::Metadata) -> [u64; 5] {
+    use std::os::unix::fs::MetadataExt;
+    [
+        file.len(),
+        file.mtime().cast_unsigned(),
+        u64::try_from(file.mtime_nsec()).unwrap_or(u64::MAX),
+        file.ino(),
+        file.dev(),
+    ]
 }
 
 /// This program's file: its device, inode, length and time (a rebuilt or

@@ -6,14 +6,14 @@ use std::fs::File;
 use std::os::fd::AsFd;
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::net::{UnixListener, UnixStream};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
 use super::wire::{Hello, Reply, Request, SERVER, VERSION, receive, send};
-use super::{ANSWER_TIMEOUT, Resident, ResidentError, canonical_dir, user_id};
-use crate::Model;
+use super::{ANSWER_TIMEOUT, Resident, ResidentError, canonical_dir, file_identity, user_id};
+use crate::{Model, Vectors};
 
 /// How often an idle server looks at the clock and its socket.
 const TICK: Duration = Duration::from_secs(1);
@@ -70,7 +70,12 @@ pub fn serve(resident: &Resident, model: &Model, idle: Duration) -> Result<Serve
         .ino();
     let still_ours = || std::fs::symlink_metadata(&socket).is_ok_and(|m| m.ino() == ours);
     let mut last = Instant::now();
-    let mut served = 0u64;
+    let mut server = Server {
+        model,
+        hello: &hello,
+        served: 0,
+        kept: Vec::new(),
+    };
     let ended = loop {
         if !still_ours() {
             break Served::SocketGone;
@@ -93,10 +98,8 @@ pub fn serve(resident: &Resident, model: &Model, idle: Duration) -> Result<Serve
         };
         let idle_secs = last.elapsed().as_secs();
         last = Instant::now();
-        match answer(&stream, &hello, model, served, idle_secs) {
-            Some(Request::Stop) => break Served::Stopped,
-            Some(Request::Embed(_)) => served += 1,
-            _ => {}
+        if let Some(Request::Stop) = server.answer(&stream, idle_secs) {
+            break Served::Stopped;
         }
     };
     if still_ours() {
@@ -106,38 +109,99 @@ pub fn serve(resident: &Resident, model: &Model, idle: Duration) -> Result<Serve
     Ok(ended)
 }
 
-/// Greets one client and answers its request; the request, when one came.
-fn answer(
-    stream: &UnixStream,
-    hello: &Hello,
-    model: &Model,
+/// Saved vectors files a server keeps, the most recently used first.
+const KEPT: usize = 4;
+
+/// What a server holds between requests.
+struct Server<'a> {
+    model: &'a Model,
+    hello: &'a Hello,
+    /// Texts embedded for clients.
     served: u64,
-    idle_secs: u64,
-) -> Option<Request> {
-    if !same_user(stream) {
-        return None;
+    /// Saved vectors files read: (path, identity, vectors).
+    kept: Vec<(PathBuf, [u64; 5], Vectors)>,
+}
+
+impl Server<'_> {
+    /// Greets one client and answers its request; the request, when one
+    /// came.
+    fn answer(&mut self, stream: &UnixStream, idle_secs: u64) -> Option<Request> {
+        if !same_user(stream) {
+            return None;
+        }
+        stream.set_read_timeout(Some(ANSWER_TIMEOUT)).ok()?;
+        stream.set_write_timeout(Some(ANSWER_TIMEOUT)).ok()?;
+        send(stream, self.hello).ok()?;
+        let request: Request = receive(stream).ok()?;
+        let reply = match &request {
+            Request::Embed(text) => match self.embed(text) {
+                Ok(vector) => Reply::Vector(bits(&vector)),
+                Err(why) => Reply::Error(why),
+            },
+            Request::Rank {
+                text,
+                vectors,
+                file,
+                top,
+            } => self.rank(text, vectors, *file, *top),
+            Request::Stop => Reply::Stopping,
+            Request::Status => Reply::Status {
+                served: self.served,
+                idle_secs,
+            },
+        };
+        let _ = send(stream, &reply);
+        Some(request)
     }
-    stream.set_read_timeout(Some(ANSWER_TIMEOUT)).ok()?;
-    stream.set_write_timeout(Some(ANSWER_TIMEOUT)).ok()?;
-    send(stream, hello).ok()?;
-    let request: Request = receive(stream).ok()?;
-    let reply = match &request {
-        Request::Embed(text) => match model.embed(&[text.as_str()]) {
-            Ok(mut vectors) => Reply::Vector(
-                vectors
-                    .pop()
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|x| x.to_bits())
-                    .collect(),
-            ),
-            Err(e) => Reply::Error(e.to_string()),
-        },
-        Request::Stop => Reply::Stopping,
-        Request::Status => Reply::Status { served, idle_secs },
-    };
-    let _ = send(stream, &reply);
-    Some(request)
+
+    fn embed(&mut self, text: &str) -> Result<Vec<f32>, String> {
+        self.served += 1;
+        let mut vectors = self.model.embed(&[text]).map_err(|e| e.to_string())?;
+        Ok(vectors.pop().unwrap_or_default())
+    }
+
+    /// `text`'s vector and the `top` files of the vectors file at `path`
+    /// ranked by it, when that file is still the one `file` describes
+    /// (read once, then kept while it is).
+    fn rank(&mut self, text: &str, path: &Path, file: [u64; 5], top: usize) -> Reply {
+        let vector = match self.embed(text) {
+            Ok(vector) => vector,
+            Err(why) => return Reply::Error(why),
+        };
+        let at = match self
+            .kept
+            .iter()
+            .position(|(p, f, _)| p == path && *f == file)
+        {
+            Some(at) => at,
+            None => match Vectors::load_with_metadata(path, self.model) {
+                Ok((vectors, read)) if file_identity(&read) == file => {
+                    self.kept.truncate(KEPT - 1);
+                    self.kept.insert(0, (path.to_owned(), file, vectors));
+                    0
+                }
+                Ok(_) => return Reply::Error("the vectors file changed".to_owned()),
+                Err(e) => return Reply::Error(format!("the vectors file: {e}")),
+            },
+        };
+        let kept = self.kept.remove(at);
+        let scored = kept.2.search(&vector);
+        self.kept.insert(0, kept);
+        let complete = scored.len() <= top;
+        Reply::Ranked {
+            vector: bits(&vector),
+            ranked: scored
+                .into_iter()
+                .take(top)
+                .map(|s| (s.key, s.score.to_bits()))
+                .collect(),
+            complete,
+        }
+    }
+}
+
+fn bits(vector: &[f32]) -> Vec<u32> {
+    vector.iter().map(|x| x.to_bits()).collect()
 }
 
 /// Whether the peer is this user (Linux; elsewhere the socket's private

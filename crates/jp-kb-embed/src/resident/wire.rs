@@ -34,6 +34,15 @@ pub struct Hello {
 pub enum Request {
     /// The vector of this text.
     Embed(String),
+    /// The vector of this text, and the files of a saved vectors file
+    /// ranked by it (the `top` best), when the file at `vectors` is still
+    /// the one whose identity is `file` ([`super::file_identity`]).
+    Rank {
+        text: String,
+        vectors: PathBuf,
+        file: [u64; 5],
+        top: usize,
+    },
     /// Stop serving.
     Stop,
     /// What the server has done.
@@ -46,7 +55,14 @@ pub enum Request {
 pub enum Reply {
     /// The text's vector, each f32 as its bits.
     Vector(Vec<u32>),
-    /// The model failed on the text.
+    /// The text's vector and the file's ranking: (key, score bits), best
+    /// first; `complete` when every file is in it.
+    Ranked {
+        vector: Vec<u32>,
+        ranked: Vec<(String, u32)>,
+        complete: bool,
+    },
+    /// The model failed on the text, or the vectors file cannot be used.
     Error(String),
     /// The server stops.
     Stopping,
