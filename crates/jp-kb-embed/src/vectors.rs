@@ -202,11 +202,19 @@ impl Vectors {
         model: &Model,
         query: &[f32],
     ) -> Result<Vec<Scored>, VectorsError> {
-        let dims = model.dims();
+        Self::search_read(saved, model.dims(), model.fingerprint(), query)
+    }
+
+    fn search_read(
+        saved: impl Read,
+        dims: usize,
+        fingerprint: u32,
+        query: &[f32],
+    ) -> Result<Vec<Scored>, VectorsError> {
         if query.len() != dims {
             return Ok(Vec::new());
         }
-        let mut r = EntryReader::open(saved, dims, model.fingerprint())?;
+        let mut r = EntryReader::open(saved, dims, fingerprint)?;
         let mut buffer = Vec::new();
         let mut out = Vec::new();
         while let Some(head) = r.next_head()? {
@@ -345,6 +353,37 @@ impl Vectors {
         update.chunks = total;
         self.entries = kept;
         Ok(update)
+    }
+
+    /// The first `top` of [`Vectors::search`], and whether that is every
+    /// file: only their keys are copied (a model server ranks tldr's
+    /// 7,425 files for each one-off search).
+    pub fn search_top(&self, query: &[f32], top: usize) -> (Vec<Scored>, bool) {
+        let dims = self.dims.max(1);
+        let mut scored: Vec<(f32, &Entry)> = self
+            .entries
+            .iter()
+            .filter(|e| !e.vectors.is_empty())
+            .map(|e| (best_chunk(&e.vectors, dims, query), e))
+            .collect();
+        // Best first; equal scores by key, as `sort_scored`.
+        let order = |a: &(f32, &Entry), b: &(f32, &Entry)| {
+            b.0.total_cmp(&a.0).then_with(|| a.1.key.cmp(&b.1.key))
+        };
+        let complete = scored.len() <= top;
+        if !complete && top > 0 {
+            scored.select_nth_unstable_by(top - 1, order);
+        }
+        scored.truncate(top);
+        scored.sort_by(order);
+        let out = scored
+            .into_iter()
+            .map(|(score, e)| Scored {
+                key: e.key.clone(),
+                score,
+            })
+            .collect();
+        (out, complete)
     }
 
     /// Every file with a chunk, by its closest chunk's cosine similarity

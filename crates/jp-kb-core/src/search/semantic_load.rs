@@ -40,9 +40,9 @@ pub struct Loaded {
 }
 
 /// Files a server's ranking gives a one-off search: enough for the
-/// fusion's candidates in all but a narrow `--topic` of a large
+/// fusion's 100 candidates in all but a narrow `--topic` of a large
 /// workspace (then the search reads the vectors itself).
-const SERVER_TOP: usize = 1000;
+const SERVER_TOP: usize = 400;
 
 /// The model in `model_dir`, `query` embedded (by the model's server in
 /// `resident` when one answers), and with `vectors`, the vectors saved at

@@ -185,14 +185,12 @@ impl Server<'_> {
             },
         };
         let kept = self.kept.remove(at);
-        let scored = kept.2.search(&vector);
+        let (scored, complete) = kept.2.search_top(&vector, top);
         self.kept.insert(0, kept);
-        let complete = scored.len() <= top;
         Reply::Ranked {
             vector: bits(&vector),
             ranked: scored
                 .into_iter()
-                .take(top)
                 .map(|s| (s.key, s.score.to_bits()))
                 .collect(),
             complete,
