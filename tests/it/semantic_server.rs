@@ -362,3 +362,35 @@ fn a_server_exits_when_idle_or_its_socket_is_removed() {
     std::fs::remove_file(sockets(&sb).remove(0)).unwrap();
     exits(&mut removed, Duration::from_secs(10));
 }
+
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn a_socket_path_too_long_for_an_address_starts_nothing() {
+    let sb = workspace();
+    let model = require(Need::Model);
+    let long = sb.path().join("r".repeat(100));
+    let with_long = |args: &[&str]| {
+        let mut cmd = command(&sb, true, args);
+        cmd.env("XDG_RUNTIME_DIR", &long);
+        cmd.output().unwrap()
+    };
+    let model = model.to_str().unwrap();
+    let out = with_long(&["model", "serve", "--model", model]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("too long"), "{err}");
+    let out = with_long(&["search", "--json", "--model", model, QUESTIONS[1]]);
+    assert!(out.status.success());
+    let hits: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(hits[0]["slug"], "df");
+    // No server was started to fail at its address (it would have made
+    // its lock file first).
+    std::thread::sleep(Duration::from_secs(3));
+    let dir = long.join("jp-kb");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.flatten().collect())
+        .unwrap_or_default();
+    assert!(files.is_empty(), "{files:?}");
+}

@@ -46,6 +46,9 @@ pub use serve::Served;
 /// ~0.1 s).
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// The longest socket path every Unix takes.
+const MAX_SOCKET_PATH: usize = 103;
+
 /// How long a server stays up without a request, by default.
 pub const DEFAULT_IDLE: Duration = Duration::from_secs(600);
 
@@ -69,6 +72,10 @@ pub enum ResidentError {
         /// What is wrong.
         why: String,
     },
+    /// The socket's path is longer than a Unix socket's address holds: no
+    /// server can listen there (and none is started, search after search).
+    #[error("{0} is too long for a socket's address; set XDG_RUNTIME_DIR to a shorter directory")]
+    TooLong(PathBuf),
     /// The directory, a socket or a lock file cannot be made or read.
     #[error("{path}: {source}")]
     Io {
@@ -131,7 +138,13 @@ impl Resident {
                 let _ = write!(name, "{b:02x}");
                 name
             });
-        Ok(self.dir.join(format!("model-{name}.sock")))
+        let socket = self.dir.join(format!("model-{name}.sock"));
+        // `sun_path` holds 108 bytes with its final NUL on Linux (104 on
+        // the BSDs and macOS).
+        if socket.as_os_str().len() > MAX_SOCKET_PATH {
+            return Err(ResidentError::TooLong(socket));
+        }
+        Ok(socket)
     }
 
     /// Sends `text` to `model`'s server, if one is up for this very
@@ -273,4 +286,36 @@ fn private_dir(dir: &Path) -> Result<(), ResidentError> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn only_a_private_directory_of_this_user_is_used() {
+        let tmp = tempfile::tempdir().unwrap();
+        let made = tmp.path().join("a/b/jp-kb");
+        assert!(Resident::in_dir(&made).is_ok(), "made, parents too");
+        let bits = std::fs::metadata(&made).unwrap().permissions().mode();
+        assert_eq!(bits & 0o777, 0o700);
+        std::fs::set_permissions(&made, std::fs::Permissions::from_mode(0o750)).unwrap();
+        assert!(matches!(
+            Resident::in_dir(&made),
+            Err(ResidentError::NotPrivate { .. })
+        ));
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(tmp.path(), &link).unwrap();
+        assert!(matches!(
+            Resident::in_dir(&link),
+            Err(ResidentError::NotPrivate { .. })
+        ));
+        let file = tmp.path().join("file");
+        std::fs::write(&file, b"").unwrap();
+        assert!(matches!(
+            Resident::in_dir(&file),
+            Err(ResidentError::NotPrivate { .. })
+        ));
+    }
 }
