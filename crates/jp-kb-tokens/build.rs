@@ -18,16 +18,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", table_path.display());
     println!("cargo:rerun-if-changed=src/index_hash.rs");
     let table = std::fs::read(table_path).unwrap_or_default();
-    let count = table
-        .get(..4)
-        .and_then(|b| b.try_into().ok())
-        .map_or(0, u32::from_le_bytes);
-    let split = 4 + count as usize * 4;
-    let (ends, bytes) = match (table.get(4..split), table.get(split..)) {
-        (Some(ends), Some(bytes)) => (ends, bytes),
-        _ => (&[][..], &[][..]),
-    };
-    let count = if ends.is_empty() { 0 } else { count };
+    let (count, ends, bytes) = index_hash::table_parts(&table);
     let end_of = |r: u32| -> usize {
         let at = r as usize * 4;
         ends.get(at..at + 4)

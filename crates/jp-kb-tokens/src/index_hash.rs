@@ -1,6 +1,21 @@
-//! The hash of the vocabulary's index, shared by `build.rs` (which lays
-//! the index out) and [`crate::vocab`] (which probes it): both must agree
-//! bit for bit.
+//! The table's parts and the hash of the vocabulary's index, shared by
+//! `build.rs` (which lays the index out) and [`crate::vocab`] (which
+//! probes it): both must agree bit for bit.
+
+/// The checked-in table's parts: the token count, the tokens' end
+/// offsets (`u32` each) and their bytes. A table too short for its count
+/// has no tokens.
+pub fn table_parts(table: &[u8]) -> (u32, &[u8], &[u8]) {
+    let count = table
+        .get(..4)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, u32::from_le_bytes);
+    let split = 4 + count as usize * 4;
+    match (table.get(4..split), table.get(split..)) {
+        (Some(ends), Some(bytes)) if !ends.is_empty() => (count, ends, bytes),
+        _ => (0, &[], &[]),
+    }
+}
 
 /// A fast hash of short byte strings (tokens average 7 bytes).
 pub fn hash(bytes: &[u8]) -> u64 {

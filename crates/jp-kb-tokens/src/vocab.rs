@@ -13,7 +13,7 @@
 
 use std::sync::LazyLock;
 
-use crate::index_hash::{hash, slot_of};
+use crate::index_hash::{hash, slot_of, table_parts};
 
 static TABLE: &[u8] = include_bytes!("../data/o200k_base.tokens");
 /// The index `build.rs` lays out from the table (slots, then pairs).
@@ -49,15 +49,7 @@ impl Vocab {
     /// pair (which the build never writes) gives an empty vocabulary
     /// rather than a panic.
     fn new(table: &'static [u8], index: &'static [u8]) -> Self {
-        let count = table
-            .get(..4)
-            .and_then(|b| b.try_into().ok())
-            .map_or(0, u32::from_le_bytes);
-        let split = 4 + count as usize * 4;
-        let (ends, bytes) = match (table.get(4..split), table.get(split..)) {
-            (Some(ends), Some(bytes)) => (ends, bytes),
-            _ => (&[][..], &[][..]),
-        };
+        let (count, ends, bytes) = table_parts(table);
         let slots_len = (count as usize * 2).next_power_of_two().max(2) * 8;
         let (slots, pairs) = match (index.get(..slots_len), index.get(slots_len..)) {
             (Some(slots), Some(pairs)) if pairs.len() == PAIRS * 4 && !ends.is_empty() => {
