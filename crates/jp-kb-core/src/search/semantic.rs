@@ -228,15 +228,22 @@ impl Semantic {
     /// Records, beside the saved vectors, that the last [`Semantic::refresh`]
     /// brought them up to date with the files of a lexical index whose
     /// digest is `digest` (the index refreshed in the same search), for
-    /// [`Semantic::rank_synced`] in the next process.
+    /// [`Semantic::rank_synced`] in the next process. Written once for a
+    /// vectors file and digest.
     pub fn mark_synced(&mut self, digest: u64) {
         #[cfg(unix)]
         if let (State::Ready(loaded), Some(dir)) =
-            (&self.state, self.path.as_deref().and_then(Path::parent))
+            (&mut self.state, self.path.as_deref().and_then(Path::parent))
             && loaded.refreshed
             && let Some(file) = &loaded.file
         {
-            super::vectors_synced::record(dir, file, digest);
+            // Once per file and digest: a process that stays up (MCP, the
+            // TUI) refreshes at every search, mostly changing nothing.
+            let mark = (jp_kb_embed::resident::file_identity(file), digest);
+            if loaded.marked != Some(mark) {
+                super::vectors_synced::record(dir, file, digest);
+                loaded.marked = Some(mark);
+            }
         }
         #[cfg(not(unix))]
         let _ = digest;

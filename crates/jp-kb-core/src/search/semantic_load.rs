@@ -31,6 +31,9 @@ pub struct Loaded {
     pub file: Option<std::fs::Metadata>,
     /// The last refresh left the vectors as the files are, and saved.
     pub refreshed: bool,
+    /// The vectors file's identity and the digest last recorded as
+    /// synced (`embeddings.synced`).
+    pub marked: Option<([u64; 5], u64)>,
     /// A one-off search's saved vectors file, its bytes read whole while
     /// the server embeds the query, and the file's metadata.
     saved: Option<(Vec<u8>, std::fs::Metadata)>,
@@ -63,6 +66,7 @@ pub fn load(
         server_missed: false,
         file: None,
         refreshed: false,
+        marked: None,
         saved: None,
         ranked: None,
     };
