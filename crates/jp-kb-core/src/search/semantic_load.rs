@@ -172,11 +172,9 @@ impl Loaded {
 /// needed, and the error said).
 fn read_whole(path: &Path) -> Option<(Vec<u8>, std::fs::Metadata)> {
     use std::io::Read;
-    let mut file = std::fs::File::open(path).ok()?;
+    // Opened as the index's files are: never blocking on a FIFO.
+    let mut file = jp_kb_search::open_regular(path).ok()?;
     let metadata = file.metadata().ok()?;
-    if !metadata.is_file() {
-        return None;
-    }
     let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).ok()?.saturating_add(1));
     file.read_to_end(&mut bytes).ok()?;
     Some((bytes, metadata))
