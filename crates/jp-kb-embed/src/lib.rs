@@ -26,6 +26,7 @@ mod error;
 mod fetch;
 mod fuse;
 mod model;
+mod one_text;
 mod read;
 #[cfg(unix)]
 pub mod resident;

@@ -6,9 +6,9 @@
 //! copies of 91 MB for all-MiniLM-L6-v2, ~120 ms of a 260 ms query as a
 //! process), and the memory-mapped one is `unsafe`, which this workspace
 //! forbids. Here each tensor is read once, straight into the vector the
-//! tensor keeps; and a query reads only the rows of the word-embedding
-//! table its own word pieces use ([`Weights::with_rows`]): that table is
-//! half of the file.
+//! tensor keeps; and a query's encoder (`one_text`) reads only the rows
+//! of the word-embedding table its own word pieces use
+//! ([`Weights::row_values`]): that table is half of the file.
 //!
 //! The header is checked against the file before anything is read: every
 //! tensor lies inside the data, and its size is its shape times its type.
@@ -32,17 +32,10 @@ const MAX_HEADER: u64 = 100 << 20;
 /// Bytes of the data read for the fingerprint, and how many places.
 const SAMPLE_BYTES: u64 = 4096;
 const SAMPLES: u64 = 64;
-/// The suffix of the word-embedding table's name (with or without the
-/// model type's prefix, `bert.`).
-const WORD_TABLE: &str = "word_embeddings.weight";
-
 /// An open `model.safetensors`: its checked header, and the file.
 #[derive(Clone)]
 pub(crate) struct Weights {
     inner: Arc<Inner>,
-    /// The rows of the word-embedding table to read, in this order
-    /// (`None`: all of it).
-    rows: Option<Arc<[u32]>>,
 }
 
 struct Inner {
@@ -95,18 +88,12 @@ impl Weights {
                 data_start,
                 data_len,
             }),
-            rows: None,
         })
     }
 
-    /// The same file, read with only `rows` of the word-embedding table,
-    /// in this order: the table the encoder gets has `rows.len()` rows,
-    /// and word piece `rows[i]` is its row `i`.
-    pub(crate) fn with_rows(&self, rows: &[u32]) -> Self {
-        Self {
-            inner: Arc::clone(&self.inner),
-            rows: Some(rows.into()),
-        }
+    /// The file's path.
+    pub(crate) fn path(&self) -> &Path {
+        &self.inner.path
     }
 
     /// Feeds what identifies the weights to `hasher`: the header (every
@@ -152,67 +139,71 @@ impl Weights {
         file.read_exact(buf).map_err(read_error)
     }
 
-    /// The tensor `name` as f32, all of it or the chosen rows of the word
-    /// table.
+    /// The tensor `name` as f32.
     fn tensor(&self, name: &str) -> Result<Tensor, ModelError> {
-        let inner = &self.inner;
-        let invalid = |why: String| ModelError::Invalid {
-            path: inner.path.clone(),
-            why,
-        };
-        let info = inner
-            .metadata
-            .info(name)
-            .ok_or_else(|| invalid(format!("it has no tensor {name}")))?;
-        if !matches!(info.dtype, Dtype::F32 | Dtype::F16 | Dtype::BF16) {
-            return Err(invalid(format!(
-                "tensor {name} is {}, not a float type",
-                info.dtype
-            )));
-        }
+        let (values, shape) = self.values(name)?;
+        Tensor::from_vec(values, shape, &Device::Cpu).map_err(|e| self.invalid(e.to_string()))
+    }
+
+    /// The values of tensor `name`, as f32, and its shape.
+    pub(crate) fn values(&self, name: &str) -> Result<(Vec<f32>, Vec<usize>), ModelError> {
+        let info = self.float_info(name)?;
         let (start, end) = info.data_offsets;
-        let rows = self.rows.as_deref().filter(|_| name.ends_with(WORD_TABLE));
-        let Some(rows) = rows else {
-            let shape = Shape::from_dims(&info.shape);
-            return self.read_tensor(info.dtype, start as u64, end - start, shape);
-        };
+        let values = self.read_values(info.dtype, start as u64, end - start)?;
+        Ok((values, info.shape.clone()))
+    }
+
+    /// Rows `rows` of the table `name` (a 2-D tensor), in this order, as
+    /// f32, one after the other.
+    pub(crate) fn row_values(&self, name: &str, rows: &[u32]) -> Result<Vec<f32>, ModelError> {
+        let info = self.float_info(name)?;
         let [table_rows, width] = info.shape[..] else {
-            return Err(invalid(format!("{name} is not a table")));
+            return Err(self.invalid(format!("{name} is not a table")));
         };
         let row_bytes = width * bytes_of(info.dtype);
-        let mut parts = Vec::with_capacity(rows.len());
+        let mut values = Vec::with_capacity(rows.len() * width);
         for &row in rows {
             let row = row as usize;
             if row >= table_rows {
-                return Err(invalid(format!(
+                return Err(self.invalid(format!(
                     "word piece {row} is beyond {name}'s {table_rows} rows"
                 )));
             }
-            let at = (start + row * row_bytes) as u64;
-            parts.push(self.read_tensor(
-                info.dtype,
-                at,
-                row_bytes,
-                Shape::from_dims(&[1, width]),
-            )?);
+            let at = (info.data_offsets.0 + row * row_bytes) as u64;
+            values.extend(self.read_values(info.dtype, at, row_bytes)?);
         }
-        Tensor::cat(&parts, 0).map_err(|e| invalid(e.to_string()))
+        Ok(values)
     }
 
-    /// `len` bytes from `offset` of the data as a tensor of `shape`, f32.
-    fn read_tensor(
-        &self,
-        dtype: Dtype,
-        offset: u64,
-        len: usize,
-        shape: Shape,
-    ) -> Result<Tensor, ModelError> {
-        let invalid = |why: String| ModelError::Invalid {
+    /// The shape of tensor `name`, when the file has it.
+    pub(crate) fn shape(&self, name: &str) -> Option<&[usize]> {
+        Some(&self.inner.metadata.info(name)?.shape)
+    }
+
+    /// The header's entry for tensor `name`, a float tensor.
+    fn float_info(&self, name: &str) -> Result<&TensorInfo, ModelError> {
+        let info = self
+            .inner
+            .metadata
+            .info(name)
+            .ok_or_else(|| self.invalid(format!("it has no tensor {name}")))?;
+        if !matches!(info.dtype, Dtype::F32 | Dtype::F16 | Dtype::BF16) {
+            return Err(self.invalid(format!("tensor {name} is {}, not a float type", info.dtype)));
+        }
+        Ok(info)
+    }
+
+    fn invalid(&self, why: String) -> ModelError {
+        ModelError::Invalid {
             path: self.inner.path.clone(),
             why,
-        };
+        }
+    }
+
+    /// `len` bytes from `offset` of the data, of type `dtype`, as f32.
+    fn read_values(&self, dtype: Dtype, offset: u64, len: usize) -> Result<Vec<f32>, ModelError> {
         if dtype == Dtype::F32 {
-            // Read straight into the vector the tensor keeps.
+            // Read straight into the vector kept.
             let mut values = vec![0f32; len / 4];
             self.read_at(offset, bytemuck::cast_slice_mut(&mut values))?;
             if cfg!(target_endian = "big") {
@@ -220,15 +211,16 @@ impl Weights {
                     *v = f32::from_bits(v.to_bits().swap_bytes());
                 }
             }
-            return Tensor::from_vec(values, shape, &Device::Cpu)
-                .map_err(|e| invalid(e.to_string()));
+            return Ok(values);
         }
         let mut bytes = vec![0u8; len];
         self.read_at(offset, &mut bytes)?;
-        let candle_type = DType::try_from(dtype).map_err(|e| invalid(e.to_string()))?;
-        Tensor::from_raw_buffer(&bytes, candle_type, shape.dims(), &Device::Cpu)
+        let elements = len / bytes_of(dtype).max(1);
+        let candle_type = DType::try_from(dtype).map_err(|e| self.invalid(e.to_string()))?;
+        Tensor::from_raw_buffer(&bytes, candle_type, &[elements], &Device::Cpu)
             .and_then(|t| t.to_dtype(DType::F32))
-            .map_err(|e| invalid(e.to_string()))
+            .and_then(|t| t.to_vec1::<f32>())
+            .map_err(|e| self.invalid(e.to_string()))
     }
 }
 
@@ -328,20 +320,18 @@ mod tests {
     }
 
     #[test]
-    fn reads_tensors_whole_or_the_chosen_rows_of_the_word_table() {
+    fn reads_tensors_whole_or_the_chosen_rows_of_a_table() {
         let (_dir, path, _) = file();
         let weights = Weights::open(&path).unwrap();
         let name = "bert.embeddings.word_embeddings.weight";
         let whole = weights.tensor(name).unwrap();
         assert_eq!(whole.dims(), [4, 3]);
-        let rows = weights.with_rows(&[3, 0]).tensor(name).unwrap();
-        assert_eq!(rows.dims(), [2, 3]);
-        assert_eq!(values(&rows), [3.0, 3.1, 3.2, 0.0, 0.1, 0.2]);
-        // Other tensors are whole whatever the rows; f16 comes as f32.
-        assert_eq!(
-            values(&weights.with_rows(&[1]).tensor("half").unwrap()),
-            [1.0, 2.0]
-        );
+        let rows = weights.row_values(name, &[3, 0, 3]).unwrap();
+        assert_eq!(rows, [3.0, 3.1, 3.2, 0.0, 0.1, 0.2, 3.0, 3.1, 3.2]);
+        // f16 comes as f32, whole or by rows.
+        assert_eq!(values(&weights.tensor("half").unwrap()), [1.0, 2.0]);
+        assert_eq!(weights.values("half").unwrap(), (vec![1.0, 2.0], vec![2]));
+        assert_eq!(weights.shape(name), Some(&[4, 3][..]));
     }
 
     #[test]
@@ -353,11 +343,12 @@ mod tests {
         let err = weights.tensor("nothing").unwrap_err().to_string();
         assert!(err.contains("it has no tensor nothing"), "{err}");
         let err = weights
-            .with_rows(&[4])
-            .tensor("bert.embeddings.word_embeddings.weight")
+            .row_values("bert.embeddings.word_embeddings.weight", &[4])
             .unwrap_err()
             .to_string();
         assert!(err.contains("word piece 4 is beyond"), "{err}");
+        let err = weights.row_values("half", &[0]).unwrap_err().to_string();
+        assert!(err.contains("half is not a table"), "{err}");
     }
 
     #[test]

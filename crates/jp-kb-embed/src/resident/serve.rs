@@ -53,9 +53,9 @@ pub fn serve(resident: &Resident, model: &Model, idle: Duration) -> Result<Serve
         fingerprint: model.fingerprint(),
         dims: model.dims(),
     };
-    // The whole encoder is read before the socket exists: whoever
+    // The query encoder is read before the socket exists: whoever
     // connects gets an answer in milliseconds.
-    model.embed(&["jp-kb"]).map_err(|e| ResidentError::Io {
+    model.embed_query("jp-kb").map_err(|e| ResidentError::Io {
         path: model.dir().to_owned(),
         source: std::io::Error::other(e.to_string()),
     })?;
@@ -156,8 +156,7 @@ impl Server<'_> {
 
     fn embed(&mut self, text: &str) -> Result<Vec<f32>, String> {
         self.served += 1;
-        let mut vectors = self.model.embed(&[text]).map_err(|e| e.to_string())?;
-        Ok(vectors.pop().unwrap_or_default())
+        self.model.embed_query(text).map_err(|e| e.to_string())
     }
 
     /// `text`'s vector and the `top` files of the vectors file at `path`
