@@ -76,7 +76,10 @@ pub fn serve(args: &ServeArgs) -> Result<ExitCode, CliError> {
     let resident = Resident::of_user().map_err(|e| CliError::runtime(e.to_string()))?;
     let model = Model::load(&args.model).map_err(|e| CliError::runtime(e.to_string()))?;
     let socket = resident
-        .socket(&model)
+        .socket(
+            &jp_kb_embed::resident::ModelKey::of(&model)
+                .map_err(|e| CliError::runtime(e.to_string()))?,
+        )
         .map_err(|e| CliError::runtime(e.to_string()))?;
     eprintln!(
         "serving {} on {} (exits after {} s without a request, or at `jp-kb model stop`)",

@@ -177,8 +177,12 @@ fn serve_fake(socket: &Path, hello: &Value, fake: Fake, ws: &Path) -> std::threa
     let key = |page: &str| ws.join("cli").join(page).display().to_string();
     let (tar, df) = (key("tar.md"), key("df.md"));
     if let Fake::OtherModel = fake {
-        let fingerprint = hello["fingerprint"].as_u64().unwrap();
-        hello["fingerprint"] = Value::from(fingerprint ^ 1);
+        // Another stamp: the same directory's files as they were before
+        // a change.
+        let stamp = hello["stamp"].as_str().unwrap();
+        let other = if stamp.starts_with('a') { "b" } else { "a" };
+        let stamp = format!("{other}{}", &stamp[1..]);
+        hello["stamp"] = Value::from(stamp);
     }
     let dims = usize::try_from(hello["dims"].as_u64().unwrap()).unwrap();
     std::thread::spawn(move || {
@@ -393,4 +397,57 @@ fn a_socket_path_too_long_for_an_address_starts_nothing() {
         .map(|d| d.flatten().collect())
         .unwrap_or_default();
     assert!(files.is_empty(), "{files:?}");
+}
+
+/// A search finds its server by the stamp of the model's files, without
+/// loading the model: a file written since the server read it (the same
+/// bytes again, or a broken one) is another model, never asked of the
+/// old server.
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn a_model_file_written_since_the_server_read_it_is_never_asked_of_it() {
+    let sb = workspace();
+    let model = sb.path().join("model");
+    super::common::copy_tree(&require(Need::Model), &model);
+    let alone = search(&sb, false, &model, QUESTIONS[1]);
+    search(&sb, true, &model, QUESTIONS[0]);
+    wait_for("the server", Duration::from_secs(60), || {
+        status(&sb).contains("0 queries served")
+    });
+    assert_same(&search(&sb, true, &model, QUESTIONS[1]), &alone, "served");
+    let said = status(&sb);
+    assert!(said.contains("1 query served"), "{said}");
+    // The same configuration written again: another stamp, so another
+    // server, and the same answers.
+    let config = std::fs::read(model.join("config.json")).unwrap();
+    std::fs::write(model.join("config.json"), &config).unwrap();
+    assert_same(
+        &search(&sb, true, &model, QUESTIONS[1]),
+        &alone,
+        "rewritten",
+    );
+    wait_for("a second server", Duration::from_secs(60), || {
+        sockets(&sb).len() == 2
+    });
+    let said = status(&sb);
+    assert!(said.contains("1 query served"), "{said}");
+    // A broken configuration: the search loads the model itself and says
+    // what is wrong, though two servers of that directory are up.
+    std::fs::write(model.join("config.json"), b"{\"not\": \"bert\"}").unwrap();
+    let out = command(
+        &sb,
+        true,
+        &["search", "--model", model.to_str().unwrap(), QUESTIONS[1]],
+    )
+    .output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("not a BERT config"), "{err}");
+    let said = status(&sb);
+    assert!(!said.contains("2 queries served"), "{said}");
+    run(&sb, true, &["model", "stop"]);
 }

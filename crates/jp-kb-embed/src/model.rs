@@ -18,7 +18,7 @@ use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 use crate::error::ModelError;
 use crate::one_text::OneText;
-use crate::read::read_bounded;
+use crate::read::{file_identity, read_bounded};
 use crate::weights::Weights;
 
 /// The files of a model directory, and the most of each that is read.
@@ -28,6 +28,9 @@ const TOKENIZER: (&str, u64) = ("tokenizer.json", 64 << 20);
 const WEIGHTS: &str = "model.safetensors";
 const POOLING: (&str, u64) = ("1_Pooling/config.json", 1 << 20);
 const SENTENCE: (&str, u64) = ("sentence_bert_config.json", 1 << 20);
+
+/// Every file a model is read from (the last two may be missing).
+const FILES: [&str; 5] = [CONFIG.0, TOKENIZER.0, WEIGHTS, POOLING.0, SENTENCE.0];
 
 /// Texts embedded in one forward pass: larger batches pad more (a batch is
 /// as long as its longest text) for little gain on two cores.
@@ -78,6 +81,8 @@ pub struct Model {
     max_tokens: usize,
     dims: usize,
     fingerprint: u32,
+    /// [`files_stamp`] of the files as they were read.
+    stamp: [u8; 32],
 }
 
 impl std::fmt::Debug for Model {
@@ -92,6 +97,7 @@ impl std::fmt::Debug for Model {
 impl Model {
     /// Loads the model in `dir`.
     pub fn load(dir: &Path) -> Result<Self, ModelError> {
+        let stamp = files_stamp(dir);
         let read = |(name, limit): (&str, u64)| {
             let path = dir.join(name);
             read_bounded(&path, limit).map_err(|source| ModelError::Read { path, source })
@@ -114,6 +120,13 @@ impl Model {
         }
         hasher.update(&(max_tokens as u64).to_le_bytes());
         weights.fingerprint(&mut hasher)?;
+        // What was read is what the stamp says is there.
+        if files_stamp(dir) != stamp {
+            return Err(ModelError::Invalid {
+                path: dir.to_owned(),
+                why: "its files changed while they were read; try again".to_owned(),
+            });
+        }
         Ok(Self {
             dir: dir.to_owned(),
             dims: config.hidden_size,
@@ -125,6 +138,7 @@ impl Model {
             tokenizer_bytes,
             max_tokens,
             fingerprint: hasher.finalize(),
+            stamp,
         })
     }
 
@@ -200,6 +214,11 @@ impl Model {
     /// comparable).
     pub fn fingerprint(&self) -> u32 {
         self.fingerprint
+    }
+
+    /// [`files_stamp`] of the model's files as this model read them.
+    pub fn stamp(&self) -> [u8; 32] {
+        self.stamp
     }
 
     /// The directory the model was loaded from.
@@ -320,6 +339,33 @@ impl Model {
     }
 }
 
+/// What the files of the model in `dir` are on disk now, without reading
+/// them: each one's length, modification and change times, inode and
+/// device (zeros for a missing one), digested. Any write or replacement of a file makes
+/// another stamp: a model server named by it (`resident`) serves these
+/// very files, and a search finds it with a few `stat`s instead of
+/// loading the model.
+pub fn files_stamp(dir: &Path) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut digest = Sha256::new();
+    for name in FILES {
+        let meta = std::fs::metadata(dir.join(name)).ok();
+        let identity = meta.as_ref().map_or([0; 5], file_identity);
+        // The change time too: no one can set it back.
+        #[cfg(unix)]
+        let changed = meta.as_ref().map_or([0; 2], |m| {
+            use std::os::unix::fs::MetadataExt;
+            [m.ctime(), m.ctime_nsec()].map(i64::cast_unsigned)
+        });
+        #[cfg(not(unix))]
+        let changed = [0u64; 2];
+        for n in identity.iter().chain(&changed) {
+            digest.update(n.to_le_bytes());
+        }
+    }
+    digest.finalize().into()
+}
+
 /// Refuses a pooling other than the mean of the tokens (the only one
 /// computed here); no pooling config means the mean.
 fn check_pooling(dir: &Path) -> Result<(), ModelError> {
@@ -363,4 +409,42 @@ fn max_tokens(dir: &Path, config: &Config) -> Result<usize, ModelError> {
     };
     let most = config.max_position_embeddings;
     Ok(given.map_or(most, |n| n.min(most)).max(2))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// Any write to any of the model's files, a replacement, or a file
+    /// that appears makes another stamp; nothing else does.
+    #[test]
+    fn the_stamp_changes_with_every_write_and_only_then() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = |name: &str| dir.path().join(name);
+        for name in [CONFIG.0, TOKENIZER.0, WEIGHTS] {
+            std::fs::write(path(name), name).unwrap();
+        }
+        let mut seen = vec![files_stamp(dir.path())];
+        assert_eq!(files_stamp(dir.path()), seen[0], "nothing written");
+        let mut changed = |what: &str| {
+            let stamp = files_stamp(dir.path());
+            assert!(!seen.contains(&stamp), "{what}: the same stamp again");
+            seen.push(stamp);
+        };
+        // The same bytes written again.
+        std::fs::write(path(TOKENIZER.0), TOKENIZER.0).unwrap();
+        changed("rewritten");
+        // Replaced by a rename, same length and content.
+        std::fs::write(path("new"), WEIGHTS).unwrap();
+        std::fs::rename(path("new"), path(WEIGHTS)).unwrap();
+        changed("replaced");
+        std::fs::create_dir_all(path("1_Pooling")).unwrap();
+        std::fs::write(path(POOLING.0), "{}").unwrap();
+        changed("a pooling config added");
+        std::fs::remove_file(path(SENTENCE.0)).ok();
+        std::fs::write(path(SENTENCE.0), "{}").unwrap();
+        changed("a sentence config added");
+    }
 }

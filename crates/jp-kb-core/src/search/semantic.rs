@@ -195,12 +195,8 @@ impl Semantic {
         let path = self.path.clone();
         let loaded = self.loaded()?;
         loaded.refreshed = false;
-        loaded.vectors(path.as_deref());
-        let Loaded { model, vectors, .. } = &mut *loaded;
-        let update = match vectors {
-            Some(vectors) => vectors.update(&sources, read, model, progress)?,
-            None => Update::default(),
-        };
+        let (model, vectors) = loaded.model_and_vectors(path.as_deref())?;
+        let update = vectors.update(&sources, read, model, progress)?;
         let saved = loaded.vectors.as_ref().filter(|_| update.changed());
         let unsaved = match (&path, saved) {
             (Some(path), Some(vectors)) => match vectors.save(path) {
@@ -274,7 +270,7 @@ impl Semantic {
         let loaded = self.loaded()?;
         let vector = loaded.query_vector(query, one_off)?;
         Ok(loaded
-            .vectors(path.as_deref())
+            .vectors(path.as_deref())?
             .search(&vector)
             .into_iter()
             .map(|s| (s.key, s.score))

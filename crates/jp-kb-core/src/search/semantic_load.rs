@@ -1,12 +1,16 @@
 //! What [`super::semantic::Semantic`] loads: the model, the query's
 //! vector (from the model's server when one is up), and the saved vectors
 //! (read when first needed: a one-off search whose vectors are known to
-//! be up to date scores the saved file as it reads it instead).
+//! be up to date scores the saved file as it reads it instead). A one-off
+//! search that the model's server answers loads no model at all: the
+//! server is found by its files' stamp ([`jp_kb_embed::files_stamp`]).
 
 use std::path::Path;
 
 use jp_kb_embed::{Model, ModelError, Scored, Vectors, VectorsError};
 
+#[cfg(unix)]
+use jp_kb_embed::resident::ModelKey;
 #[cfg(unix)]
 pub use jp_kb_embed::resident::Resident;
 
@@ -17,7 +21,9 @@ pub enum Resident {}
 
 #[derive(Debug)]
 pub struct Loaded {
-    pub model: Model,
+    /// Loaded at the first need ([`Loaded::model`]).
+    model: Option<Model>,
+    model_dir: std::path::PathBuf,
     /// The saved vectors, once read (see [`Loaded::vectors`]).
     pub vectors: Option<Vectors>,
     pub notes: Vec<String>,
@@ -57,9 +63,9 @@ pub fn load(
     resident: Option<&Resident>,
     vectors: bool,
 ) -> Result<Loaded, ModelError> {
-    let model = Model::load(model_dir)?;
     let mut loaded = Loaded {
-        model,
+        model: None,
+        model_dir: model_dir.to_owned(),
         vectors: None,
         notes: Vec::new(),
         query: None,
@@ -70,10 +76,11 @@ pub fn load(
         saved: None,
         ranked: None,
     };
-    if vectors {
-        loaded.vectors(path);
-    }
     let Some(query) = query else {
+        loaded.model()?;
+        if vectors {
+            loaded.vectors(path)?;
+        }
         return Ok(loaded);
     };
     // The saved vectors ranked by the server, which keeps them; else the
@@ -87,7 +94,7 @@ pub fn load(
         ))
     });
     if !vectors && let Some((path, file)) = &saved {
-        match ask_ranked(resident, &loaded.model, &query, path, file) {
+        match ask_ranked(resident, model_dir, &query, path, file) {
             Ok(ranked) => {
                 loaded.query = Some((query, ranked.vector));
                 loaded.ranked = Some((file.clone(), ranked.scored, ranked.complete));
@@ -96,19 +103,23 @@ pub fn load(
             Err(not_up) => loaded.server_missed = not_up,
         }
     }
-    let asked = match (&saved, loaded.server_missed) {
+    let missed = loaded.server_missed;
+    let model = loaded.model()?;
+    let asked = match (&saved, missed) {
         // Asked already: none is up.
         (Some(_), true) => Err(true),
-        _ => ask_server(resident, &loaded.model, &query),
+        _ => ask_server(resident, model, &query),
     };
-    if !vectors {
+    if vectors {
+        loaded.vectors(path)?;
+    } else {
         loaded.saved = path.and_then(read_whole);
     }
     let vector = match asked.and_then(answer) {
         Ok(vector) => vector,
         Err(not_up) => {
             loaded.server_missed |= not_up;
-            loaded.model.embed_query(&query)?
+            loaded.model()?.embed_query(&query)?
         }
     };
     loaded.query = Some((query, vector));
@@ -116,25 +127,59 @@ pub fn load(
 }
 
 impl Loaded {
-    /// The vectors, read from `path` at the first call (damaged ones: a
-    /// note, and none).
-    pub fn vectors(&mut self, path: Option<&Path>) -> &mut Vectors {
-        if self.vectors.is_none() {
-            let (vectors, file) = read_saved(&self.model, path, self.saved.take(), &mut self.notes);
+    /// The model, loaded at the first call.
+    pub fn model(&mut self) -> Result<&Model, ModelError> {
+        if self.model.is_none() {
+            self.model = Some(Model::load(&self.model_dir)?);
+        }
+        self.model.as_ref().ok_or_else(|| self.not_loaded())
+    }
+
+    /// The model and the vectors, read from `path` at the first call
+    /// (damaged ones: a note, and none).
+    pub fn model_and_vectors(
+        &mut self,
+        path: Option<&Path>,
+    ) -> Result<(&Model, &mut Vectors), ModelError> {
+        self.model()?;
+        if let (None, Some(model)) = (&self.vectors, &self.model) {
+            let (vectors, file) = read_saved(model, path, self.saved.take(), &mut self.notes);
             self.file = file;
             self.vectors = Some(vectors);
         }
-        self.vectors
-            .get_or_insert_with(|| Vectors::empty(&self.model))
+        let not_loaded = self.not_loaded();
+        match (&self.model, &mut self.vectors) {
+            (Some(model), Some(vectors)) => Ok((model, vectors)),
+            _ => Err(not_loaded),
+        }
+    }
+
+    /// The vectors, read from `path` at the first call.
+    pub fn vectors(&mut self, path: Option<&Path>) -> Result<&mut Vectors, ModelError> {
+        Ok(self.model_and_vectors(path)?.1)
+    }
+
+    fn not_loaded(&self) -> ModelError {
+        ModelError::Run {
+            dir: self.model_dir.clone(),
+            why: "the model is not loaded".to_owned(),
+        }
     }
 
     /// `query`'s vector: the one embedded while loading, or embedded now
-    /// (a one-off process reads only the weights it uses).
-    pub fn query_vector(&self, query: &str, one_off: bool) -> Result<Vec<f32>, ModelError> {
-        match &self.query {
-            Some((embedded, vector)) if embedded == query => Ok(vector.clone()),
-            _ if one_off => self.model.embed_query(query),
-            _ => Ok(self.model.embed(&[query])?.pop().unwrap_or_default()),
+    /// (by the query encoder in a one-off process, else by the batch
+    /// encoder a process that stays up keeps anyway).
+    pub fn query_vector(&mut self, query: &str, one_off: bool) -> Result<Vec<f32>, ModelError> {
+        if let Some((embedded, vector)) = &self.query
+            && embedded == query
+        {
+            return Ok(vector.clone());
+        }
+        let model = self.model()?;
+        if one_off {
+            model.embed_query(query)
+        } else {
+            Ok(model.embed(&[query])?.pop().unwrap_or_default())
         }
     }
 
@@ -162,7 +207,7 @@ impl Loaded {
         if !synced(dir, file, digest) {
             return None;
         }
-        let scored = Vectors::search_saved(bytes.as_slice(), &self.model, vector).ok()?;
+        let scored = Vectors::search_saved(bytes.as_slice(), self.model.as_ref()?, vector).ok()?;
         Some((scored, true))
     }
 }
@@ -229,7 +274,8 @@ fn ask_server(
     query: &str,
 ) -> Result<jp_kb_embed::resident::Pending, bool> {
     let resident = resident.ok_or(false)?;
-    resident.ask(model, query).map_err(|e| e.not_up())
+    let key = ModelKey::of(model).map_err(|_| false)?;
+    resident.ask(&key, query).map_err(|e| e.not_up())
 }
 
 /// The saved vectors at `path` (the file `file`) ranked by the model's
@@ -238,14 +284,16 @@ fn ask_server(
 #[cfg(unix)]
 fn ask_ranked(
     resident: Option<&Resident>,
-    model: &Model,
+    model_dir: &Path,
     query: &str,
     path: &Path,
     file: &std::fs::Metadata,
 ) -> Result<jp_kb_embed::resident::Ranked, bool> {
     let resident = resident.ok_or(false)?;
+    // The model's files as they are now, not loaded.
+    let key = ModelKey::on_disk(model_dir).map_err(|_| false)?;
     let pending = resident
-        .ask_ranked(model, query, path, file, SERVER_TOP)
+        .ask_ranked(&key, query, path, file, SERVER_TOP)
         .map_err(|e| e.not_up())?;
     pending.ranked().map_err(|_| false)
 }
@@ -253,7 +301,7 @@ fn ask_ranked(
 #[cfg(not(unix))]
 fn ask_ranked(
     _: Option<&Resident>,
-    _: &Model,
+    _: &Path,
     _: &str,
     _: &Path,
     _: &std::fs::Metadata,

@@ -5,8 +5,8 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 
 use super::wire::{Hello, Reply, Request, SERVER, VERSION, receive, send};
-use super::{ANSWER_TIMEOUT, Resident, ResidentError, canonical_dir};
-use crate::{Model, Scored};
+use super::{ANSWER_TIMEOUT, ModelKey, Resident, ResidentError};
+use crate::Scored;
 
 /// Why a server gave no vector (the client then embeds the text itself).
 #[derive(Debug, thiserror::Error)]
@@ -107,13 +107,13 @@ impl Pending {
     }
 }
 
-pub fn ask(resident: &Resident, model: &Model, text: &str) -> Result<Pending, AskError> {
-    send_request(resident, model, &Request::Embed(text.to_owned()))
+pub fn ask(resident: &Resident, key: &ModelKey, text: &str) -> Result<Pending, AskError> {
+    send_request(resident, key, &Request::Embed(text.to_owned()))
 }
 
 pub fn ask_ranked(
     resident: &Resident,
-    model: &Model,
+    key: &ModelKey,
     text: &str,
     vectors: &Path,
     file: &std::fs::Metadata,
@@ -125,16 +125,20 @@ pub fn ask_ranked(
         file: super::file_identity(file),
         top,
     };
-    send_request(resident, model, &request)
+    send_request(resident, key, &request)
 }
 
-/// Connects to `model`'s server, checks its greeting, sends `request`.
+/// The most numbers a vector may have (all-MiniLM-L6-v2's have 384): a
+/// greeting claiming more is not a model server's.
+const MAX_DIMS: usize = 1 << 16;
+
+/// Connects to `key`'s server, checks its greeting, sends `request`.
 fn send_request(
     resident: &Resident,
-    model: &Model,
+    key: &ModelKey,
     request: &Request,
 ) -> Result<Pending, AskError> {
-    let socket = resident.socket(model)?;
+    let socket = resident.socket(key)?;
     let stream = UnixStream::connect(&socket).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused => AskError::NotUp,
         _ => AskError::Io(e),
@@ -146,21 +150,19 @@ fn send_request(
         .set_write_timeout(Some(ANSWER_TIMEOUT))
         .map_err(AskError::Io)?;
     let hello: Hello = receive(&stream).map_err(AskError::Io)?;
+    let dims = key.dims.unwrap_or(hello.dims);
     let expected = Hello {
         server: SERVER.to_owned(),
         version: VERSION,
-        model: canonical_dir(model)?,
-        fingerprint: model.fingerprint(),
-        dims: model.dims(),
+        model: key.dir.clone(),
+        stamp: key.stamp_hex(),
+        dims,
     };
-    if hello != expected {
+    if hello != expected || !(1..=MAX_DIMS).contains(&dims) {
         return Err(AskError::Mismatch);
     }
     send(&stream, request).map_err(AskError::Io)?;
-    Ok(Pending {
-        stream,
-        dims: model.dims(),
-    })
+    Ok(Pending { stream, dims })
 }
 
 /// A running server, as it says.

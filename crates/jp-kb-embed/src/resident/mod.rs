@@ -13,9 +13,13 @@
 //!   else cannot create or reach a socket there; the server also refuses
 //!   a peer of another user (Linux: `SO_PEERCRED`).
 //! - **Which model.** A socket is named by a digest of the model
-//!   directory's canonical path and the model's fingerprint (a checksum of
-//!   its files), and the server says both when a client connects; the
-//!   client uses its answer only when both are its own. A model that
+//!   directory's canonical path and the stamp of its files
+//!   ([`crate::files_stamp`]: each file's length, time, inode and device),
+//!   and the server says both when a client connects; the client uses its
+//!   answer only when both are its own ([`ModelKey`]). A server's stamp is
+//!   that of the files it read (the model refuses files that changed
+//!   while it read them), so a search needs only a few `stat`s, not the
+//!   model, to find the server of the files there now. A model that
 //!   changes on disk gets a new name (and a new server); a workspace
 //!   naming another directory never reaches this one's server.
 //! - **Lifetime.** A server exits after its idle time without a request,
@@ -40,6 +44,8 @@ use crate::Model;
 
 pub use ask::{AskError, Pending, Ranked, ServerStatus};
 pub use serve::Served;
+
+pub use crate::read::file_identity;
 
 /// How long a client waits for a server's greeting and its answer before
 /// embedding the text itself (a query of the model's full length takes
@@ -120,14 +126,14 @@ impl Resident {
         &self.dir
     }
 
-    /// The socket of `model`'s server: named by its directory's canonical
-    /// path, its fingerprint, and this program's file (a server started by
-    /// another build of jp-kb, which may embed differently, is not asked).
-    pub fn socket(&self, model: &Model) -> Result<PathBuf, ResidentError> {
-        let canonical = canonical_dir(model)?;
+    /// The socket of the server of the model `key` names: named by its
+    /// directory's canonical path, its files' stamp, and this program's
+    /// file (a server started by another build of jp-kb, which may embed
+    /// differently, is not asked).
+    pub fn socket(&self, key: &ModelKey) -> Result<PathBuf, ResidentError> {
         let mut digest = Sha256::new();
-        digest.update(canonical.as_os_str().as_encoded_bytes());
-        digest.update(model.fingerprint().to_le_bytes());
+        digest.update(key.dir.as_os_str().as_encoded_bytes());
+        digest.update(key.stamp);
         digest.update(program_identity());
         let name = digest
             .finalize()
@@ -147,32 +153,32 @@ impl Resident {
         Ok(socket)
     }
 
-    /// Sends `text` to `model`'s server, if one is up for this very
-    /// model; [`Pending::answer`] reads its vector.
-    pub fn ask(&self, model: &Model, text: &str) -> Result<Pending, AskError> {
-        ask::ask(self, model, text)
+    /// Sends `text` to the server of the model `key` names, if one is up
+    /// for these very files; [`Pending::answer`] reads its vector.
+    pub fn ask(&self, key: &ModelKey, text: &str) -> Result<Pending, AskError> {
+        ask::ask(self, key, text)
     }
 
-    /// Sends `text` to `model`'s server to rank the saved vectors at
+    /// Sends `text` to `key`'s server to rank the saved vectors at
     /// `vectors` by it, if that file is still the one `file` describes
     /// (the server keeps the vectors it read: a one-off search then reads
     /// none of them); [`Pending::ranked`] reads the answer, its `top`
     /// best files.
     pub fn ask_ranked(
         &self,
-        model: &Model,
+        key: &ModelKey,
         text: &str,
         vectors: &Path,
         file: &std::fs::Metadata,
         top: usize,
     ) -> Result<Pending, AskError> {
-        ask::ask_ranked(self, model, text, vectors, file, top)
+        ask::ask_ranked(self, key, text, vectors, file, top)
     }
 
-    /// The vector of `text` from `model`'s server, if one is up and
-    /// answers for this very model in time.
-    pub fn embed(&self, model: &Model, text: &str) -> Result<Vec<f32>, AskError> {
-        self.ask(model, text)?.answer()
+    /// The vector of `text` from `key`'s server, if one is up and answers
+    /// for these very files in time.
+    pub fn embed(&self, key: &ModelKey, text: &str) -> Result<Vec<f32>, AskError> {
+        self.ask(key, text)?.answer()
     }
 
     /// Serves `model` on its socket until idle for `idle`, its socket is
@@ -191,20 +197,6 @@ impl Resident {
     pub fn stop_all(&self) -> usize {
         ask::stop_all(self)
     }
-}
-
-/// What identifies a saved file that is only ever replaced whole (a
-/// rename): its length, modification time (seconds, nanoseconds), inode
-/// and device.
-pub fn file_identity(file: &std::fs::Metadata) -> [u64; 5] {
-    use std::os::unix::fs::MetadataExt;
-    [
-        file.len(),
-        file.mtime().cast_unsigned(),
-        u64::try_from(file.mtime_nsec()).unwrap_or(u64::MAX),
-        file.ino(),
-        file.dev(),
-    ]
 }
 
 /// This program's file: its device, inode, length and time (a rebuilt or
@@ -228,10 +220,56 @@ fn program_identity() -> Vec<u8> {
     .collect()
 }
 
-/// The model's directory as the server and its clients both name it.
-fn canonical_dir(model: &Model) -> Result<PathBuf, ResidentError> {
-    std::fs::canonicalize(model.dir()).map_err(|source| ResidentError::Io {
-        path: model.dir().to_owned(),
+/// What names a model's server: its directory as the server and its
+/// clients both name it (canonical), the stamp of its files, and the
+/// length of its vectors when known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelKey {
+    dir: PathBuf,
+    stamp: [u8; 32],
+    dims: Option<usize>,
+}
+
+impl ModelKey {
+    /// `model`, as it read its files.
+    pub fn of(model: &Model) -> Result<Self, ResidentError> {
+        Ok(Self {
+            dir: canonical(model.dir())?,
+            stamp: model.stamp(),
+            dims: Some(model.dims()),
+        })
+    }
+
+    /// The model in `dir` as its files are now, without loading it (a
+    /// search that a server answers never reads the model; the server's
+    /// greeting says the vectors' length).
+    pub fn on_disk(dir: &Path) -> Result<Self, ResidentError> {
+        let dir = canonical(dir)?;
+        Ok(Self {
+            stamp: crate::files_stamp(&dir),
+            dir,
+            dims: None,
+        })
+    }
+
+    /// The canonical directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The stamp, as the greeting spells it.
+    fn stamp_hex(&self) -> String {
+        self.stamp.iter().fold(String::new(), |mut hex, b| {
+            use std::fmt::Write;
+            let _ = write!(hex, "{b:02x}");
+            hex
+        })
+    }
+}
+
+fn canonical(dir: &Path) -> Result<PathBuf, ResidentError> {
+    std::fs::canonicalize(dir).map_err(|source| ResidentError::Io {
+        path: dir.to_owned(),
         source,
     })
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
 use super::wire::{Hello, Reply, Request, SERVER, VERSION, receive, send};
-use super::{ANSWER_TIMEOUT, Resident, ResidentError, canonical_dir, file_identity, user_id};
+use super::{ANSWER_TIMEOUT, ModelKey, Resident, ResidentError, file_identity, user_id};
 use crate::{Model, Vectors};
 
 /// How often an idle server looks at the clock and its socket.
@@ -33,7 +33,8 @@ pub enum Served {
 }
 
 pub fn serve(resident: &Resident, model: &Model, idle: Duration) -> Result<Served, ResidentError> {
-    let socket = resident.socket(model)?;
+    let key = ModelKey::of(model)?;
+    let socket = resident.socket(&key)?;
     let io = |path: &Path| {
         let path = path.to_owned();
         move |source| ResidentError::Io { path, source }
@@ -49,8 +50,8 @@ pub fn serve(resident: &Resident, model: &Model, idle: Duration) -> Result<Serve
     let hello = Hello {
         server: SERVER.to_owned(),
         version: VERSION,
-        model: canonical_dir(model)?,
-        fingerprint: model.fingerprint(),
+        stamp: key.stamp_hex(),
+        model: key.dir,
         dims: model.dims(),
     };
     // The query encoder is read before the socket exists: whoever

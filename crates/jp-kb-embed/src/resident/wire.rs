@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub const SERVER: &str = "jp-kb model server";
 
 /// The wire's version; a client ignores a server of another.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The longest line either side reads: a query of a few kilobytes, or a
 /// vector of a few thousand floats.
@@ -24,7 +24,9 @@ pub struct Hello {
     pub version: u32,
     /// The model directory's canonical path.
     pub model: PathBuf,
-    pub fingerprint: u32,
+    /// The stamp of the model's files as the server read them
+    /// ([`crate::files_stamp`]), in hexadecimal.
+    pub stamp: String,
     pub dims: usize,
 }
 
