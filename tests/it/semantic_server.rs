@@ -161,6 +161,8 @@ enum Fake {
     NotANumber,
     /// Answers with a vector of the wrong length.
     ShortVector,
+    /// Greets with a vector length one short, and answers with it.
+    OtherLength,
     /// Greets, then says nothing.
     Silent,
     /// Ranks the files worst first.
@@ -184,6 +186,9 @@ fn serve_fake(socket: &Path, hello: &Value, fake: Fake, ws: &Path) -> std::threa
         let stamp = format!("{other}{}", &stamp[1..]);
         hello["stamp"] = Value::from(stamp);
     }
+    if let Fake::OtherLength = fake {
+        hello["dims"] = Value::from(hello["dims"].as_u64().unwrap() - 1);
+    }
     let dims = usize::try_from(hello["dims"].as_u64().unwrap()).unwrap();
     std::thread::spawn(move || {
         while socket.exists() {
@@ -202,7 +207,9 @@ fn serve_fake(socket: &Path, hello: &Value, fake: Fake, ws: &Path) -> std::threa
                     std::thread::sleep(Duration::from_secs(5));
                     continue;
                 }
-                Fake::OtherModel | Fake::Unordered => vec![0.05f32.to_bits(); dims],
+                Fake::OtherModel | Fake::OtherLength | Fake::Unordered => {
+                    vec![0.05f32.to_bits(); dims]
+                }
             };
             // Asked to rank the saved vectors, or to embed a text.
             let reply = if request.contains("\"rank\"") {
@@ -254,6 +261,7 @@ fn a_server_that_lies_hangs_or_serves_another_model_is_never_believed() {
         Fake::OtherModel,
         Fake::NotANumber,
         Fake::ShortVector,
+        Fake::OtherLength,
         Fake::Silent,
         Fake::Unordered,
     ] {

@@ -37,5 +37,5 @@ pub use chunk::{MAX_CHUNK_BYTES, MAX_CHUNKS, chunks};
 pub use error::ModelError;
 pub use fetch::{FetchError, KNOWN_MODELS, KnownModel, check_destination, install, known_model};
 pub use fuse::{LEXICAL_WEIGHT, fuse};
-pub use model::{Model, files_stamp};
+pub use model::{Model, config_dims, files_stamp};
 pub use vectors::{Entry, Scored, Source, Update, Vectors, VectorsError};

@@ -339,6 +339,18 @@ impl Model {
     }
 }
 
+/// The length of the model's vectors, from `config.json` alone (a search
+/// that a server answers reads nothing else of the model); `None` when it
+/// cannot be read.
+pub fn config_dims(dir: &Path) -> Option<usize> {
+    #[derive(Deserialize)]
+    struct Width {
+        hidden_size: usize,
+    }
+    let bytes = read_bounded(&dir.join(CONFIG.0), CONFIG.1).ok()?;
+    Some(serde_json::from_slice::<Width>(&bytes).ok()?.hidden_size)
+}
+
 /// What the files of the model in `dir` are on disk now, without reading
 /// them: each one's length, modification and change times, inode and
 /// device (zeros for a missing one), digested. Any write or replacement of a file makes

@@ -268,6 +268,8 @@ impl Semantic {
     pub fn rank(&mut self, query: &str) -> Result<Vec<(String, f32)>, ModelError> {
         let (one_off, path) = (self.one_off, self.path.clone());
         let loaded = self.loaded()?;
+        // Loaded first: the query's vector is then checked against it.
+        loaded.model()?;
         let vector = loaded.query_vector(query, one_off)?;
         Ok(loaded
             .vectors(path.as_deref())?

@@ -170,8 +170,11 @@ impl Loaded {
     /// (by the query encoder in a one-off process, else by the batch
     /// encoder a process that stays up keeps anyway).
     pub fn query_vector(&mut self, query: &str, one_off: bool) -> Result<Vec<f32>, ModelError> {
+        // A server's vector is of the model's length (its files' stamp
+        // named it); checked all the same once the model is loaded.
         if let Some((embedded, vector)) = &self.query
             && embedded == query
+            && self.model.as_ref().is_none_or(|m| m.dims() == vector.len())
         {
             return Ok(vector.clone());
         }

@@ -128,16 +128,13 @@ pub fn ask_ranked(
     send_request(resident, key, &request)
 }
 
-/// The most numbers a vector may have (all-MiniLM-L6-v2's have 384): a
-/// greeting claiming more is not a model server's.
-const MAX_DIMS: usize = 1 << 16;
-
 /// Connects to `key`'s server, checks its greeting, sends `request`.
 fn send_request(
     resident: &Resident,
     key: &ModelKey,
     request: &Request,
 ) -> Result<Pending, AskError> {
+    let dims = key.dims.ok_or(AskError::Mismatch)?;
     let socket = resident.socket(key)?;
     let stream = UnixStream::connect(&socket).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused => AskError::NotUp,
@@ -150,7 +147,6 @@ fn send_request(
         .set_write_timeout(Some(ANSWER_TIMEOUT))
         .map_err(AskError::Io)?;
     let hello: Hello = receive(&stream).map_err(AskError::Io)?;
-    let dims = key.dims.unwrap_or(hello.dims);
     let expected = Hello {
         server: SERVER.to_owned(),
         version: VERSION,
@@ -158,7 +154,7 @@ fn send_request(
         stamp: key.stamp_hex(),
         dims,
     };
-    if hello != expected || !(1..=MAX_DIMS).contains(&dims) {
+    if hello != expected {
         return Err(AskError::Mismatch);
     }
     send(&stream, request).map_err(AskError::Io)?;

@@ -222,7 +222,8 @@ fn program_identity() -> Vec<u8> {
 
 /// What names a model's server: its directory as the server and its
 /// clients both name it (canonical), the stamp of its files, and the
-/// length of its vectors when known.
+/// length of its vectors (`None`: its config cannot be read, and no
+/// greeting is believed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelKey {
     dir: PathBuf,
@@ -241,14 +242,14 @@ impl ModelKey {
     }
 
     /// The model in `dir` as its files are now, without loading it (a
-    /// search that a server answers never reads the model; the server's
-    /// greeting says the vectors' length).
+    /// search that a server answers reads only its `config.json`, for the
+    /// vectors' length).
     pub fn on_disk(dir: &Path) -> Result<Self, ResidentError> {
         let dir = canonical(dir)?;
         Ok(Self {
             stamp: crate::files_stamp(&dir),
+            dims: crate::config_dims(&dir),
             dir,
-            dims: None,
         })
     }
 
