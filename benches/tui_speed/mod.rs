@@ -13,6 +13,9 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::KeyCode;
 
 mod big_prompt;
+mod memory;
+
+pub use memory::peak_memory;
 
 use super::{BUDGET, HEIGHT, MIN_REPS, Samples, Session, WIDTH, ms, repeat, row, start};
 
