@@ -58,9 +58,10 @@ pub fn start(dir: &Path) {
     let _ = Process::new(exe)
         .args(["model", "serve", "--model"])
         .arg(dir)
-        // One thread for candle's matrix products: a query's are small,
-        // and the search that asks runs on the other core meanwhile
-        // (measured: 10.3 ms a query against 17.0 ms with two threads).
+        // The server embeds queries with the query encoder, which shares
+        // each product with one helper thread of its own (the asking
+        // search waits meanwhile); candle's thread pool, which it does not
+        // use for queries, is kept to one thread.
         .env("RAYON_NUM_THREADS", "1")
         .current_dir("/")
         .stdin(Stdio::null())

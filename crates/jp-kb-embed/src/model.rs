@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -73,6 +74,9 @@ pub struct Model {
     /// The encoder for one query, once one was embedded
     /// ([`Model::embed_query`]).
     one: OnceLock<OneText>,
+    /// Its products shared with a second thread
+    /// ([`Model::query_on_two_cores`]).
+    two_threads: AtomicBool,
     /// Parsed at the first text embedded: parsing all-MiniLM-L6-v2's
     /// `tokenizer.json` takes ~15 ms, and a search whose query a resident
     /// server embeds (`resident`) needs only the model's fingerprint.
@@ -134,6 +138,7 @@ impl Model {
             weights,
             full: OnceLock::new(),
             one: OnceLock::new(),
+            two_threads: AtomicBool::new(false),
             tokenizer: OnceLock::new(),
             tokenizer_bytes,
             max_tokens,
@@ -198,10 +203,20 @@ impl Model {
         let one = if let Some(one) = self.one.get() {
             one
         } else {
-            let one = OneText::load(&self.weights, &self.config)?;
+            let two = self.two_threads.load(Ordering::Relaxed);
+            let one = OneText::load(&self.weights, &self.config, two)?;
             self.one.get_or_init(|| one)
         };
         one.embed(&self.weights, encoding.get_ids())
+    }
+
+    /// Shares each query's matrix products with a second thread when
+    /// there is a second core, for a process that embeds queries one after
+    /// another while the asking process waits (the model server): the
+    /// products are bound by memory, which two cores read faster. Takes
+    /// effect when called before the first [`Model::embed_query`].
+    pub fn query_on_two_cores(&self) {
+        self.two_threads.store(true, Ordering::Relaxed);
     }
 
     /// The length of every vector.

@@ -12,6 +12,8 @@
 //! fit the 32 MB cache; reading them alone takes 3.7 ms here). Batches of
 //! texts keep candle: there the packing pays.
 
+use std::ops::Range;
+
 use pulp::{Arch, Simd, WithSimd};
 
 /// A dense layer: `rows` outputs, each the dot product of a weight row of
@@ -32,9 +34,16 @@ impl Linear {
     /// `tokens` rows of `self.cols` values in `x`, through the layer:
     /// `tokens` rows of [`Linear::rows`] values.
     pub fn apply(&self, arch: Arch, x: &[f32], tokens: usize) -> Vec<f32> {
-        let mut out = vec![0f32; tokens * self.rows()];
+        self.apply_rows(arch, x, tokens, 0..self.rows())
+    }
+
+    /// The outputs `rows` of [`Linear::apply`] alone: `tokens` rows of
+    /// `rows.len()` values.
+    pub fn apply_rows(&self, arch: Arch, x: &[f32], tokens: usize, rows: Range<usize>) -> Vec<f32> {
+        let mut out = vec![0f32; tokens * rows.len()];
         arch.dispatch(Product {
             linear: self,
+            rows,
             x,
             tokens,
             out: &mut out,
@@ -45,6 +54,8 @@ impl Linear {
 
 struct Product<'a> {
     linear: &'a Linear,
+    /// The outputs computed.
+    rows: Range<usize>,
     x: &'a [f32],
     tokens: usize,
     out: &'a mut [f32],
@@ -65,14 +76,15 @@ impl WithSimd for Product<'_> {
     fn with_simd<S: Simd>(self, simd: S) {
         let Product {
             linear,
+            rows,
             x,
             tokens,
             out,
         } = self;
-        let (rows, cols) = (linear.rows(), linear.cols);
-        let mut row = 0;
-        while row < rows {
-            let take = if rows - row >= ROWS { ROWS } else { 1 };
+        let (width, cols) = (rows.len(), linear.cols);
+        let mut row = rows.start;
+        while row < rows.end {
+            let take = if rows.end - row >= ROWS { ROWS } else { 1 };
             let mut token = 0;
             while token < tokens {
                 let n = (tokens - token).min(TOKENS);
@@ -91,7 +103,8 @@ impl WithSimd for Product<'_> {
                 };
                 for (r, sums) in sums.iter().enumerate().take(take) {
                     for (t, sum) in sums.iter().enumerate().take(n) {
-                        out[(token + t) * rows + row + r] = sum + linear.bias[row + r];
+                        out[(token + t) * width + row - rows.start + r] =
+                            sum + linear.bias[row + r];
                     }
                 }
                 token += n;

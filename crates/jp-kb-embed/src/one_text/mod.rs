@@ -11,14 +11,18 @@
 //! the matrix products' packing of the weights ([`linear`]); a model
 //! server answers a one-off search only as fast as this pass.
 
+mod helper;
 mod linear;
 mod ops;
 #[cfg(test)]
 mod tests;
 
+use std::sync::Arc;
+
 use candle_transformers::models::bert::{Config, HiddenAct};
 use pulp::Arch;
 
+use self::helper::Helper;
 use self::linear::Linear;
 use self::ops::{LayerNorm, activate, add_in_place, attend, mean_unit};
 use crate::error::ModelError;
@@ -29,6 +33,8 @@ use crate::weights::Weights;
 #[derive(Debug)]
 pub(crate) struct OneText {
     arch: Arch,
+    /// A second thread for the products (`helper.rs`), when asked for.
+    helper: Option<Helper>,
     /// The word table's name in the file, and its width.
     word_table: String,
     hidden: usize,
@@ -44,18 +50,19 @@ pub(crate) struct OneText {
 #[derive(Debug)]
 struct Layer {
     /// Query, key and value in one product: rows `3 × hidden`.
-    qkv: Linear,
-    attention_out: Linear,
+    qkv: Arc<Linear>,
+    attention_out: Arc<Linear>,
     attention_norm: LayerNorm,
-    intermediate: Linear,
-    output: Linear,
+    intermediate: Arc<Linear>,
+    output: Arc<Linear>,
     output_norm: LayerNorm,
 }
 
 impl OneText {
     /// Reads the encoder `config` describes from `weights`, every tensor's
-    /// shape checked against it.
-    pub fn load(weights: &Weights, config: &Config) -> Result<Self, ModelError> {
+    /// shape checked against it; with `two_threads`, each product is
+    /// shared with a second thread when there is a second core.
+    pub fn load(weights: &Weights, config: &Config, two_threads: bool) -> Result<Self, ModelError> {
         let tensors = Tensors::new(weights, config)?;
         let hidden = config.hidden_size;
         if config.num_attention_heads == 0 || !hidden.is_multiple_of(config.num_attention_heads) {
@@ -89,20 +96,26 @@ impl OneText {
                 tensors.linear(&at("attention.self.value"), hidden, hidden)?,
             );
             layers.push(Layer {
-                qkv: Linear {
+                qkv: Arc::new(Linear {
                     weight: [q.weight, k.weight, v.weight].concat(),
                     bias: [q.bias, k.bias, v.bias].concat(),
                     cols: hidden,
-                },
-                attention_out: tensors.linear(&at("attention.output.dense"), hidden, hidden)?,
+                }),
+                attention_out: Arc::new(tensors.linear(
+                    &at("attention.output.dense"),
+                    hidden,
+                    hidden,
+                )?),
                 attention_norm: tensors.norm(&at("attention.output.LayerNorm"), eps)?,
-                intermediate: tensors.linear(&at("intermediate.dense"), inter, hidden)?,
-                output: tensors.linear(&at("output.dense"), hidden, inter)?,
+                intermediate: Arc::new(tensors.linear(&at("intermediate.dense"), inter, hidden)?),
+                output: Arc::new(tensors.linear(&at("output.dense"), hidden, inter)?),
                 output_norm: tensors.norm(&at("output.LayerNorm"), eps)?,
             });
         }
+        let arch = Arch::new();
         Ok(Self {
-            arch: Arch::new(),
+            arch,
+            helper: two_threads.then(|| Helper::start(arch)).flatten(),
             word_table,
             hidden,
             heads: config.num_attention_heads,
@@ -130,15 +143,19 @@ impl OneText {
             add_in_place(row, &self.positions[t * hidden..(t + 1) * hidden]);
         }
         self.embeddings_norm.apply(&mut x);
+        let product = |linear: &Arc<Linear>, x: &[f32]| match &self.helper {
+            Some(helper) => helper.apply(self.arch, linear, x.to_vec(), tokens),
+            None => linear.apply(self.arch, x, tokens),
+        };
         for layer in &self.layers {
-            let qkv = layer.qkv.apply(self.arch, &x, tokens);
+            let qkv = product(&layer.qkv, &x);
             let context = attend(&qkv, tokens, hidden, self.heads);
-            let mut attended = layer.attention_out.apply(self.arch, &context, tokens);
+            let mut attended = product(&layer.attention_out, &context);
             add_in_place(&mut attended, &x);
             layer.attention_norm.apply(&mut attended);
-            let mut inter = layer.intermediate.apply(self.arch, &attended, tokens);
+            let mut inter = product(&layer.intermediate, &attended);
             activate(self.act, &mut inter);
-            x = layer.output.apply(self.arch, &inter, tokens);
+            x = product(&layer.output, &inter);
             add_in_place(&mut x, &attended);
             layer.output_norm.apply(&mut x);
         }

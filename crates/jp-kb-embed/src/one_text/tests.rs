@@ -130,7 +130,7 @@ proptest! {
         let config = config(heads * head_width, heads, act);
         let dir = model_file(&config, if prefixed { "bert." } else { "" }, seed, "");
         let weights = Weights::open(&dir.path().join("model.safetensors")).unwrap();
-        let one = OneText::load(&weights, &config).unwrap();
+        let one = OneText::load(&weights, &config, false).unwrap();
         let got = one.embed(&weights, &ids).unwrap();
         let want = candle_vector(&weights, &config, &ids);
         prop_assert_eq!(got.len(), want.len());
@@ -152,7 +152,9 @@ fn a_tensor_that_does_not_fit_the_config_is_an_error_naming_it() {
     ] {
         let dir = model_file(&config, "bert.", 7, misfit);
         let weights = Weights::open(&dir.path().join("model.safetensors")).unwrap();
-        let err = OneText::load(&weights, &config).unwrap_err().to_string();
+        let err = OneText::load(&weights, &config, false)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("do not fit config.json")
                 && err.contains(misfit)
@@ -166,7 +168,9 @@ fn a_tensor_that_does_not_fit_the_config_is_an_error_naming_it() {
     };
     let dir = model_file(&config, "", 7, "");
     let weights = Weights::open(&dir.path().join("model.safetensors")).unwrap();
-    let err = OneText::load(&weights, &odd).unwrap_err().to_string();
+    let err = OneText::load(&weights, &odd, false)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("not a multiple of num_attention_heads 3"),
         "{err}"
@@ -178,7 +182,7 @@ fn word_pieces_beyond_the_table_or_the_positions_are_errors() {
     let config = config(8, 2, "gelu");
     let dir = model_file(&config, "", 7, "");
     let weights = Weights::open(&dir.path().join("model.safetensors")).unwrap();
-    let one = OneText::load(&weights, &config).unwrap();
+    let one = OneText::load(&weights, &config, false).unwrap();
     let err = one.embed(&weights, &[1, 11]).unwrap_err().to_string();
     assert!(err.contains("word piece 11 is beyond"), "{err}");
     let err = one.embed(&weights, &[1; 10]).unwrap_err().to_string();

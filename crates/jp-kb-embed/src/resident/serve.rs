@@ -55,7 +55,9 @@ pub fn serve(resident: &Resident, model: &Model, idle: Duration) -> Result<Serve
         dims: model.dims(),
     };
     // The query encoder is read before the socket exists: whoever
-    // connects gets an answer in milliseconds.
+    // connects gets an answer in milliseconds. The search that asks
+    // waits meanwhile: the second core is free.
+    model.query_on_two_cores();
     model.embed_query("jp-kb").map_err(|e| ResidentError::Io {
         path: model.dir().to_owned(),
         source: std::io::Error::other(e.to_string()),
