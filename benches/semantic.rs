@@ -9,7 +9,11 @@
 //!   a warm hybrid query against a warm lexical one (target ≤ 2×), the
 //!   query after one changed subject (target ≤ 1 s);
 //! - `cargo bench --bench semantic -- first-build`: the first build of the
-//!   embeddings (minutes; not run by default).
+//!   embeddings (minutes; not run by default);
+//! - `cargo bench --bench semantic -- jp-docs=DIR`: recall@5 of the three
+//!   modes on `benches/heldout3/` (questions over JP's documentation),
+//!   with `DIR` the `docs/` of a checkout of github.com/dcdpr/jp (the set
+//!   names its commit) copied into a workspace of its own.
 //!
 //! The indexes are this user's cache of that workspace, kept between runs.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::cast_precision_loss)]
@@ -58,7 +62,20 @@ fn main() {
         return;
     }
     let base = root.join("target/bench-semantic");
-    let ws = prepare(&pages, &base.join("ws"));
+    if let Some(docs) = std::env::args().find_map(|a| a.strip_prefix("jp-docs=").map(PathBuf::from))
+    {
+        let ws = prepare(
+            &docs,
+            &base.join("jp-docs"),
+            "jp-docs",
+            "JP's documentation",
+        );
+        // Built before anything is measured.
+        time(&mut search(&ws, &model, "hybrid", QUERY, false));
+        quality(&ws, &model, &[root.join("benches/heldout3")], "jp-docs");
+        return;
+    }
+    let ws = prepare(&pages, &base.join("ws"), "tldr-en", "tldr pages, English");
     if std::env::args().any(|a| a == "sweep") {
         let (kb, mut searcher, mut semantic) = open(&ws, &model);
         sweep::sweep(&root, &kb, &mut searcher, &mut semantic);
@@ -81,26 +98,27 @@ fn main() {
         &ws,
         &model,
         &[root.join("benches/heldout"), root.join("benches/heldout2")],
+        "tldr-en",
     );
 }
 
-/// A workspace holding tldr's English pages as one topic, `tldr-en`.
-fn prepare(pages: &Path, ws: &Path) -> PathBuf {
-    if !ws.join("pages/common/tar.md").is_file() {
+/// A workspace holding a copy of the directory `from` as one topic,
+/// `topic` (tldr's English pages as `tldr-en`), made once.
+fn prepare(from: &Path, ws: &Path, topic: &str, title: &str) -> PathBuf {
+    let name = from.file_name().unwrap().to_string_lossy().into_owned();
+    let config = format!("[kb.topic.{topic}]\ntitle = \"{title}\"\nsubjects = \"{name}\"\n");
+    let made = std::fs::read_to_string(ws.join(".jp/config.toml")).is_ok_and(|c| c == config);
+    if !made || !ws.join(&name).is_dir() {
         let _ = std::fs::remove_dir_all(ws);
         std::fs::create_dir_all(ws.join(".jp")).unwrap();
         let status = Command::new("cp")
             .arg("-r")
-            .arg(pages)
-            .arg(ws.join("pages"))
+            .arg(from)
+            .arg(ws.join(&name))
             .status()
             .unwrap();
         assert!(status.success());
-        std::fs::write(
-            ws.join(".jp/config.toml"),
-            "[kb.topic.tldr-en]\ntitle = \"tldr pages, English\"\nsubjects = \"pages\"\n",
-        )
-        .unwrap();
+        std::fs::write(ws.join(".jp/config.toml"), config).unwrap();
     }
     ws.to_owned()
 }
@@ -203,7 +221,7 @@ fn open(ws: &Path, model: &Path) -> (KnowledgeBase, Searcher, Semantic) {
     (kb, searcher, semantic)
 }
 
-fn quality(ws: &Path, model: &Path, heldout: &[PathBuf]) {
+fn quality(ws: &Path, model: &Path, heldout: &[PathBuf], topic: &str) {
     let (kb, mut searcher, mut semantic) = open(ws, model);
     // Each query's time in this process, which stays up as the MCP server
     // and the TUI do (model and vectors loaded once).
@@ -233,7 +251,7 @@ fn quality(ws: &Path, model: &Path, heldout: &[PathBuf]) {
             for (query, answers) in &labelled {
                 let request = SearchRequest {
                     query,
-                    topic: Some("tldr-en"),
+                    topic: Some(topic),
                     limit: 5,
                     hidden: false,
                 };
