@@ -132,7 +132,9 @@ impl Loaded {
         if self.model.is_none() {
             self.model = Some(Model::load(&self.model_dir)?);
         }
-        self.model.as_ref().ok_or_else(|| self.not_loaded())
+        self.model
+            .as_ref()
+            .ok_or_else(|| not_loaded(&self.model_dir))
     }
 
     /// The model and the vectors, read from `path` at the first call
@@ -147,23 +149,16 @@ impl Loaded {
             self.file = file;
             self.vectors = Some(vectors);
         }
-        let not_loaded = self.not_loaded();
         match (&self.model, &mut self.vectors) {
             (Some(model), Some(vectors)) => Ok((model, vectors)),
-            _ => Err(not_loaded),
+            // Borrows only the directory: no error made unless needed.
+            _ => Err(not_loaded(&self.model_dir)),
         }
     }
 
     /// The vectors, read from `path` at the first call.
     pub fn vectors(&mut self, path: Option<&Path>) -> Result<&mut Vectors, ModelError> {
         Ok(self.model_and_vectors(path)?.1)
-    }
-
-    fn not_loaded(&self) -> ModelError {
-        ModelError::Run {
-            dir: self.model_dir.clone(),
-            why: "the model is not loaded".to_owned(),
-        }
     }
 
     /// `query`'s vector: the one embedded while loading, or embedded now
@@ -212,6 +207,13 @@ impl Loaded {
         }
         let scored = Vectors::search_saved(bytes.as_slice(), self.model.as_ref()?, vector).ok()?;
         Some((scored, true))
+    }
+}
+
+fn not_loaded(model_dir: &Path) -> ModelError {
+    ModelError::Run {
+        dir: model_dir.to_owned(),
+        why: "the model is not loaded".to_owned(),
     }
 }
 

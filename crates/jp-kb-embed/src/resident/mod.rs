@@ -3,7 +3,7 @@
 //! Why: a search by meaning as a process spends most of its time making
 //! the model usable (parsing the tokenizer, reading the encoder's 42 MB
 //! of weights: ~60 ms on the bench machine); a loaded model embeds a
-//! query in ~8 ms. So a one-off search asks a server of this user for its
+//! query in ~5 ms (`one_text`). So a one-off search asks a server of this user for its
 //! query's vector, and embeds it itself when none answers.
 //!
 //! - **Who may connect.** Sockets live in a directory of this user only
