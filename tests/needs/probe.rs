@@ -24,6 +24,9 @@ pub enum Need {
     /// all-MiniLM-L6-v2 in `target/models` and its numpy reference
     /// embeddings (`tests/semantic/setup.sh`, with pip).
     Model,
+    /// Acting as another user: running as root with `setpriv` on `PATH`
+    /// (the tests play user `nobody`, as CI runs them).
+    OtherUser,
 }
 
 /// Where a need was found.
@@ -37,13 +40,14 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,
         Self::ClientsVenv,
         Self::Corpora,
         Self::Model,
+        Self::OtherUser,
     ];
 
     /// The environment variables that move a need's directory.
@@ -59,6 +63,7 @@ impl Need {
             Self::ClientsVenv => "clients-venv",
             Self::Corpora => "corpora",
             Self::Model => "model",
+            Self::OtherUser => "other-user",
         }
     }
 
@@ -79,6 +84,9 @@ impl Need {
             }
             Self::Model => {
                 "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+            }
+            Self::OtherUser => {
+                "needs root and setpriv to act as another user (run the tests as root, as CI does)"
             }
         }
     }
@@ -129,6 +137,13 @@ impl Need {
                     models.join(".all-minilm-l6-v2.sha256"),
                 )
             }
+            Self::OtherUser => {
+                if !is_root() {
+                    return None;
+                }
+                let path = on_path("setpriv")?;
+                (path.clone(), path)
+            }
         };
         marker.is_file().then_some(Found { path, marker })
     }
@@ -147,6 +162,18 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .filter(|dir| dir.is_absolute())
         .map(|dir| dir.join(name))
         .find(|file| std::fs::metadata(file).is_ok_and(|m| m.is_file() && executable(&m)))
+}
+
+/// Whether this process runs as root (the owner of its `/proc` entry).
+#[cfg(unix)]
+fn is_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}
+
+#[cfg(not(unix))]
+fn is_root() -> bool {
+    false
 }
 
 #[cfg(unix)]

@@ -207,7 +207,7 @@ fn reached_by_extends(root: &Path, parent: &str, file: &str) -> Result<bool, Cli
 /// leads out of the workspace, no FIFO, no device, a size limit (contract
 /// §8). `None` when it does not exist.
 fn read_guarded(root: &Path, path: &Path) -> Result<Option<Vec<u8>>, ClientError> {
-    Ok(crate::edit::write::read_guarded(
+    Ok(crate::edit::write::read_contained(
         &Boundaries::new([root.to_path_buf()]),
         path,
     )?)
