@@ -140,6 +140,7 @@ fn user_name(uid: u32) -> String {
 }
 
 /// `text` as printable ASCII, at most 32 characters; anything else `?`.
+#[cfg_attr(not(unix), allow(dead_code))]
 fn printable(text: &str) -> String {
     text.chars()
         .take(32)

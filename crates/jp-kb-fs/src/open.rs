@@ -183,6 +183,7 @@ mod tests {
     use super::*;
     use crate::refusal::refusal;
 
+    #[cfg(target_os = "linux")]
     fn mkfifo(path: &Path) {
         rustix::fs::mknodat(
             rustix::fs::CWD,
@@ -194,6 +195,7 @@ mod tests {
         .unwrap();
     }
 
+    #[cfg(target_os = "linux")]
     #[test]
     fn special_files_are_refused_without_blocking_and_named() {
         let dir = tempfile::tempdir().unwrap();
