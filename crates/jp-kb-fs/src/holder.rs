@@ -16,6 +16,9 @@ pub struct Holder {
     /// The user: the holding process's, else the lock file's owner; a
     /// name where the system's user list has one, else the number.
     pub user: Option<String>,
+    /// The kernel says no process holds it: another user's lock file left
+    /// by a holder that died (it is theirs to remove), named here.
+    pub left_over: Option<&'static str>,
 }
 
 impl fmt::Display for Holder {
@@ -31,9 +34,13 @@ impl fmt::Display for Holder {
                 }
                 Ok(())
             }
-            None => match &self.user {
-                Some(user) => write!(f, "user {user}"),
-                None => f.write_str("another program"),
+            None => match (&self.user, self.left_over) {
+                (Some(user), Some(file)) => write!(
+                    f,
+                    "nobody: a lock file of user {user} is left over; remove {file} if no jp-kb of theirs runs"
+                ),
+                (Some(user), None) => write!(f, "user {user}"),
+                (None, _) => f.write_str("another program"),
             },
         }
     }
@@ -42,25 +49,31 @@ impl fmt::Display for Holder {
 /// Who holds the lock file `name` in the directory `dir`, where it can be
 /// known.
 #[cfg(unix)]
-pub(crate) fn find(dir: rustix::fd::BorrowedFd<'_>, name: &str) -> Option<Holder> {
+pub(crate) fn find(dir: rustix::fd::BorrowedFd<'_>, name: &'static str) -> Option<Holder> {
     use rustix::fs::AtFlags;
     let stat = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
     #[cfg(target_os = "linux")]
-    let pid = kernel_holder(stat.st_dev, stat.st_ino).or_else(|| written_pid(dir, name));
+    let (kernel, left_over) = match kernel_holder(stat.st_dev, stat.st_ino) {
+        Some(found) => (found, found.is_none()),
+        None => (None, false),
+    };
     #[cfg(not(target_os = "linux"))]
-    let pid = written_pid(dir, name);
+    let (kernel, left_over) = (None, false);
+    let pid = kernel.or_else(|| written_pid(dir, name));
     let uid = pid.and_then(process_uid).unwrap_or(stat.st_uid);
     Some(Holder {
         pid,
         command: pid.and_then(command),
         user: Some(user_name(uid)),
+        left_over: (left_over && pid.is_none()).then_some(name),
     })
 }
 
 /// The process holding a `flock` on the file (`dev`, `ino`), by the
-/// kernel's lock table.
+/// kernel's lock table: `Some(None)` when the table lists none, `None`
+/// when there is no table to read.
 #[cfg(target_os = "linux")]
-fn kernel_holder(dev: u64, ino: u64) -> Option<u32> {
+fn kernel_holder(dev: u64, ino: u64) -> Option<Option<u32>> {
     let table = std::fs::read_to_string("/proc/locks").ok()?;
     let (major, minor) = (rustix::fs::major(dev), rustix::fs::minor(dev));
     let mut by_inode = None;
@@ -84,12 +97,12 @@ fn kernel_holder(dev: u64, ino: u64) -> Option<u32> {
         let same_device = u32::from_str_radix(maj, 16).ok() == Some(major)
             && u32::from_str_radix(min, 16).ok() == Some(minor);
         if same_device {
-            return Some(pid);
+            return Some(Some(pid));
         }
         // Some file systems (btrfs) report another device in `stat`.
         by_inode.get_or_insert(pid);
     }
-    by_inode
+    Some(by_inode)
 }
 
 /// The pid a jp-kb holder wrote into the lock file, when it can be read
@@ -164,13 +177,20 @@ mod tests {
             pid: Some(42),
             command: Some(printable("fl\u{1b}[2Jock")),
             user: Some("nobody".to_owned()),
+            left_over: None,
         };
         assert_eq!(holder.to_string(), "process 42 (fl?[2Jock) of user nobody");
-        let owner = Holder {
+        let mut owner = Holder {
             pid: None,
             command: None,
             user: Some("1001".to_owned()),
+            left_over: None,
         };
         assert_eq!(owner.to_string(), "user 1001");
+        owner.left_over = Some(".jp-kb.lock");
+        assert_eq!(
+            owner.to_string(),
+            "nobody: a lock file of user 1001 is left over; remove .jp-kb.lock if no jp-kb of theirs runs"
+        );
     }
 }
