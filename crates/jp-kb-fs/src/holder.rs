@@ -54,8 +54,9 @@ pub(crate) fn find(dir: rustix::fd::BorrowedFd<'_>, name: &'static str) -> Optio
     let stat = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
     #[cfg(target_os = "linux")]
     let (kernel, left_over) = match kernel_holder(stat.st_dev, stat.st_ino) {
-        Some(found) => (found, found.is_none()),
-        None => (None, false),
+        Kernel::Holder(pid) => (Some(pid), false),
+        Kernel::Nobody => (None, true),
+        Kernel::Unknown => (None, false),
     };
     #[cfg(not(target_os = "linux"))]
     let (kernel, left_over) = (None, false);
@@ -69,12 +70,22 @@ pub(crate) fn find(dir: rustix::fd::BorrowedFd<'_>, name: &'static str) -> Optio
     })
 }
 
-/// The process holding a `flock` on the file (`dev`, `ino`), by the
-/// kernel's lock table: `Some(None)` when the table lists none, `None`
-/// when there is no table to read.
+/// What the kernel's lock table says of a file.
 #[cfg(target_os = "linux")]
-fn kernel_holder(dev: u64, ino: u64) -> Option<Option<u32>> {
-    let table = std::fs::read_to_string("/proc/locks").ok()?;
+enum Kernel {
+    Holder(u32),
+    Nobody,
+    /// No table to read.
+    Unknown,
+}
+
+/// The process holding a `flock` on the file (`dev`, `ino`), by the
+/// kernel's lock table.
+#[cfg(target_os = "linux")]
+fn kernel_holder(dev: u64, ino: u64) -> Kernel {
+    let Ok(table) = std::fs::read_to_string("/proc/locks") else {
+        return Kernel::Unknown;
+    };
     let (major, minor) = (rustix::fs::major(dev), rustix::fs::minor(dev));
     let mut by_inode = None;
     for line in table.lines() {
@@ -97,12 +108,12 @@ fn kernel_holder(dev: u64, ino: u64) -> Option<Option<u32>> {
         let same_device = u32::from_str_radix(maj, 16).ok() == Some(major)
             && u32::from_str_radix(min, 16).ok() == Some(minor);
         if same_device {
-            return Some(Some(pid));
+            return Kernel::Holder(pid);
         }
         // Some file systems (btrfs) report another device in `stat`.
         by_inode.get_or_insert(pid);
     }
-    Some(by_inode)
+    by_inode.map_or(Kernel::Nobody, Kernel::Holder)
 }
 
 /// The pid a jp-kb holder wrote into the lock file, when it can be read

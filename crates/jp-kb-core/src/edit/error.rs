@@ -140,8 +140,9 @@ pub enum WriteError {
         dir: PathBuf,
         /// How long it waited for the lock.
         waited: std::time::Duration,
-        /// Who may hold it, where that can be known.
-        holder: Option<jp_kb_fs::Holder>,
+        /// Who may hold it, where that can be known (boxed: errors stay
+        /// small).
+        holder: Option<Box<jp_kb_fs::Holder>>,
     },
     /// The file, or a directory on its path, resolves outside the
     /// directories jp-kb may write in (a symbolic link leading out).

@@ -43,7 +43,7 @@ pub fn lock_dir(
             path: file.to_path_buf(),
             dir: shown.to_path_buf(),
             waited,
-            holder,
+            holder: holder.map(Box::new),
         },
         LockError::Io(source) => WriteError::Io {
             path: file.to_path_buf(),
