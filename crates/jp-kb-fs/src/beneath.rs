@@ -239,6 +239,13 @@ pub fn sync_dir(dir: &Dir) -> io::Result<()> {
 /// # Errors
 /// As [`Beneath::open_file`].
 pub fn open_checked(root: &Path, path: &Path) -> Result<RegularFile, BeneathError> {
+    // Looked at first: a link may lead anywhere (`/dev/watchdog`, a tape,
+    // a FIFO someone writes to), and opening some devices acts. What is
+    // not a regular file now is refused untouched; one swapped in after
+    // this look is refused by `fstat` on the open file.
+    if let Some(kind) = FileKind::of(&std::fs::metadata(path)?.file_type()) {
+        return Err(BeneathError::NotRegular(kind));
+    }
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]

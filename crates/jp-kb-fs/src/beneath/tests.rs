@@ -149,3 +149,44 @@ fn a_racing_swap_never_reads_or_opens_outside() {
         "{seen:?}"
     );
 }
+
+#[test]
+fn a_link_to_a_special_file_outside_is_refused_without_opening_it() {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let (_tmp, root, secret) = setup();
+    let pipe = secret.with_file_name("pipe");
+    rustix::fs::mknodat(CWD, &pipe, FileType::Fifo, Mode::RUSR | Mode::WUSR, 0).unwrap();
+    symlink(&pipe, root.join("t/pipe.md")).unwrap();
+    // A writer waits in `open` until someone opens the FIFO to read: were
+    // jp-kb to open it (as it would a device: some act when opened), the
+    // writer would go on.
+    let opened = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (pipe, opened) = (pipe.clone(), Arc::clone(&opened));
+        std::thread::spawn(move || {
+            let file = std::fs::OpenOptions::new().write(true).open(&pipe);
+            opened.store(true, Ordering::SeqCst);
+            file
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let beneath = Beneath::open(&root).unwrap();
+    assert!(matches!(
+        beneath.open_file(Path::new("t/pipe.md")),
+        Err(BeneathError::NotRegular(FileKind::Fifo))
+    ));
+    assert!(matches!(
+        open_checked(&root, &root.join("t/pipe.md")),
+        Err(BeneathError::NotRegular(FileKind::Fifo))
+    ));
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let was_opened = opened.load(Ordering::SeqCst);
+    // Lets the writer go.
+    let _reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed())
+        .open(&pipe)
+        .unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(!was_opened, "the FIFO was opened");
+}
