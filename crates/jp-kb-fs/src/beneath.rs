@@ -213,6 +213,40 @@ pub fn create_new(dir: &Dir, name: &Path, mode: u32) -> io::Result<File> {
     Ok(dir.open_with(name, &options)?.into_std())
 }
 
+/// Opens the regular file `name` in the open directory `dir` for reading:
+/// never through a link at its name ([`Refusal::Link`]: a writer resolved
+/// its place first, so a link there now was swapped in since), without
+/// blocking, and only a regular file ([`Refusal::NotRegular`], by `fstat`
+/// on the open file).
+///
+/// # Errors
+/// `NotFound`; the refusals above; any other I/O error.
+pub fn open_regular_in(dir: &Dir, name: &Path) -> io::Result<RegularFile> {
+    let mut options = cap_std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use cap_std::fs::OpenOptionsExt as _;
+        let flags = rustix::fs::OFlags::NONBLOCK
+            | rustix::fs::OFlags::NOCTTY
+            | rustix::fs::OFlags::NOFOLLOW;
+        options.custom_flags(flags.bits().cast_signed());
+    }
+    let file = match dir.open_with(name, &options) {
+        Ok(file) => file.into_std(),
+        Err(e) => {
+            // What is at the name says more than ELOOP or EPERM.
+            return Err(match dir.symlink_metadata(name) {
+                Ok(meta) if meta.is_symlink() => Refusal::Link.into(),
+                _ => e,
+            });
+        }
+    };
+    let metadata = file.metadata()?;
+    crate::open::check(&metadata)?;
+    Ok(RegularFile { file, metadata })
+}
+
 /// Makes the entries of `dir` durable (after a rename in it). Some file
 /// systems refuse; the caller decides whether that matters.
 ///

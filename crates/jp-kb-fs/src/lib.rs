@@ -31,7 +31,9 @@ mod lock;
 mod open;
 mod refusal;
 
-pub use beneath::{Beneath, BeneathError, create_new, open_checked, open_dir, sync_dir};
+pub use beneath::{
+    Beneath, BeneathError, create_new, open_checked, open_dir, open_regular_in, sync_dir,
+};
 pub use cap_std::fs::{Dir, Metadata, OpenOptions};
 #[cfg(unix)]
 pub use cap_std::fs::{MetadataExt, OpenOptionsExt};

@@ -123,34 +123,20 @@ pub fn read_contained(bounds: &Boundaries, path: &Path) -> Result<Option<Vec<u8>
 /// was swapped in since).
 fn read_current(target: &Target) -> Result<Option<Vec<u8>>, WriteError> {
     let shown = &target.place.shown;
-    let mut options = jp_kb_fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use jp_kb_fs::OpenOptionsExt as _;
-        let flags = rustix::fs::OFlags::NONBLOCK
-            | rustix::fs::OFlags::NOCTTY
-            | rustix::fs::OFlags::NOFOLLOW;
-        options.custom_flags(flags.bits().cast_signed());
-    }
-    let file = match target.dir.open_with(&target.name, &options) {
-        Ok(file) => file.into_std(),
+    let opened = match jp_kb_fs::open_regular_in(&target.dir, Path::new(&target.name)) {
+        Ok(opened) => opened,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
-            let source = match target.dir.symlink_metadata(&target.name) {
-                Ok(meta) if !meta.is_file() => not_regular("not a regular file"),
+            let source = match jp_kb_fs::refusal(&e) {
+                Some(jp_kb_fs::Refusal::NotRegular(kind)) => not_regular(kind.short()),
+                Some(jp_kb_fs::Refusal::Link) => not_regular("a symlink"),
                 _ => e,
             };
             return Err(io_err(shown, "read the file")(source));
         }
     };
-    let metadata = file.metadata().map_err(io_err(shown, "read the file"))?;
-    if !metadata.is_file() {
-        return Err(io_err(shown, "read the file")(not_regular(
-            "not a regular file",
-        )));
-    }
-    jp_kb_fs::read_within(file, metadata.len(), crate::config::file::MAX_FILE_BYTES)
+    opened
+        .read_to_vec(crate::config::file::MAX_FILE_BYTES)
         .map(Some)
         .map_err(io_err(shown, "read the file"))
 }
