@@ -98,3 +98,4 @@ mod tui_tmux_selection;
 mod tui_tmux_truths;
 mod tui_usage;
 mod usage_cli;
+mod workspace_trust;
