@@ -28,6 +28,8 @@ pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
         return Vec::new();
     };
     let effects = dispatch(app, msg);
+    // Whatever changed the rows, the cursor stays on its subject.
+    super::cursor::follow(app);
     super::plan_costs::refresh_header(app);
     effects
 }
@@ -87,6 +89,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             // The keys pressed before the load, now on the loaded state,
             // in order (a key's effects after the load's).
             for command in kept {
+                super::cursor::follow(app);
                 effects.extend(dispatch(app, Msg::Command(command)));
                 super::plan_costs::refresh_header(app);
             }
