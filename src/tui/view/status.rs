@@ -41,14 +41,14 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         } else {
             t.ok()
         };
-        let label = match (&model.prompt, model.prompt_tokens) {
-            _ if !model.prompt_ready => "prompt: … tok".to_owned(),
-            (None, _) => "prompt: absent".to_owned(),
-            (Some(_), Some(n)) => format!(
+        // The count comes before the layout (see `tui::prompt`).
+        let label = match model.prompt_tokens {
+            _ if !model.prompt_counted => "prompt: … tok".to_owned(),
+            None => "prompt: absent".to_owned(),
+            Some(n) => format!(
                 "prompt: {n} tok{}",
                 if n > TOKEN_WARNING { " ⚠" } else { "" }
             ),
-            (Some(_), None) => "prompt: ? tok".to_owned(),
         };
         first.push(Span::styled(label, style));
         if let Some(target) = app.shown_target() {
