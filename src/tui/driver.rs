@@ -354,6 +354,7 @@ impl Driver {
                     Effect::OpenEditor(_)
                     | Effect::OpenEditorAt(..)
                     | Effect::Quit
+                    | Effect::Suspend
                     | Effect::Copy(_) => {
                         outside.push(effect);
                     }
@@ -530,6 +531,7 @@ impl Driver {
             Effect::OpenEditor(_)
             | Effect::OpenEditorAt(..)
             | Effect::Quit
+            | Effect::Suspend
             | Effect::Copy(_)
             | Effect::CopyPrompt => Vec::new(),
         }

@@ -24,6 +24,10 @@ use jp_kb_core::internal::edit::plan::List;
 /// Applies one command or event.
 pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
     let msg = msg.into();
+    if matches!(msg, Msg::Command(Command::Suspend)) {
+        // In every mode, before the first load too: the terminal stops.
+        return vec![Effect::Suspend];
+    }
     let Some(msg) = before_load(app, msg) else {
         return Vec::new();
     };

@@ -51,7 +51,8 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             ),
         };
         first.push(Span::styled(label, style));
-        if let Some(target) = app.shown_target() {
+        // `--read-only` makes no edit: no file to name for them.
+        if let Some(target) = app.shown_target().filter(|_| !app.read_only_flag) {
             first.push(Span::styled("  edits→ ", t.muted()));
             first.push(Span::styled(
                 clean_name(&model.show(&target)).into_owned(),
