@@ -42,8 +42,8 @@ fn readable_workspace() -> Sandbox {
 /// opens it read-only, creating it when missing and allowed) until the
 /// returned child's stdin closes.
 fn nobody_locks(path: &Path) -> Child {
-    let setpriv = require(Need::OtherUser);
-    Command::new(setpriv)
+    require(Need::Root);
+    Command::new("setpriv")
         .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
         .args(["flock", "--close", "--exclusive"])
         .arg(path)
@@ -90,8 +90,8 @@ fn learned_add(sb: &Sandbox, pattern: &str) -> (std::process::Output, Duration) 
 
 #[test]
 #[cfg_attr(
-    lacks = "other-user",
-    ignore = "needs root and setpriv to act as another user (run the tests as root, as CI does)"
+    lacks = "root",
+    ignore = "needs root, to give files to another user (run the tests as root)"
 )]
 fn a_user_who_can_only_read_the_workspace_cannot_stop_an_edit() {
     let sb = readable_workspace();
@@ -119,8 +119,8 @@ fn a_user_who_can_only_read_the_workspace_cannot_stop_an_edit() {
 
 #[test]
 #[cfg_attr(
-    lacks = "other-user",
-    ignore = "needs root and setpriv to act as another user (run the tests as root, as CI does)"
+    lacks = "root",
+    ignore = "needs root, to give files to another user (run the tests as root)"
 )]
 fn a_lock_file_left_readable_by_others_is_not_theirs_to_hold() {
     let sb = readable_workspace();
@@ -142,8 +142,8 @@ fn a_lock_file_left_readable_by_others_is_not_theirs_to_hold() {
 
 #[test]
 #[cfg_attr(
-    lacks = "other-user",
-    ignore = "needs root and setpriv to act as another user (run the tests as root, as CI does)"
+    lacks = "root",
+    ignore = "needs root, to give files to another user (run the tests as root)"
 )]
 fn a_lock_held_by_another_user_who_may_write_names_them_and_their_process() {
     let sb = readable_workspace();

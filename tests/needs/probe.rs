@@ -24,9 +24,9 @@ pub enum Need {
     /// all-MiniLM-L6-v2 in `target/models` and its numpy reference
     /// embeddings (`tests/semantic/setup.sh`, with pip).
     Model,
-    /// Acting as another user: running as root with `setpriv` on `PATH`
-    /// (the tests play user `nobody`, as CI runs them).
-    OtherUser,
+    /// Running as root: the tests that hand files to another user (a
+    /// `.jp/` planted by someone else) or run jp-kb as another user.
+    Root,
 }
 
 /// Where a need was found.
@@ -47,7 +47,7 @@ impl Need {
         Self::ClientsVenv,
         Self::Corpora,
         Self::Model,
-        Self::OtherUser,
+        Self::Root,
     ];
 
     /// The environment variables that move a need's directory.
@@ -63,7 +63,7 @@ impl Need {
             Self::ClientsVenv => "clients-venv",
             Self::Corpora => "corpora",
             Self::Model => "model",
-            Self::OtherUser => "other-user",
+            Self::Root => "root",
         }
     }
 
@@ -85,9 +85,7 @@ impl Need {
             Self::Model => {
                 "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
             }
-            Self::OtherUser => {
-                "needs root and setpriv to act as another user (run the tests as root, as CI does)"
-            }
+            Self::Root => "needs root, to give files to another user (run the tests as root)",
         }
     }
 
@@ -137,12 +135,12 @@ impl Need {
                     models.join(".all-minilm-l6-v2.sha256"),
                 )
             }
-            Self::OtherUser => {
-                if !is_root() {
+            Self::Root => {
+                // `/proc/self` belongs to the process's effective user.
+                if !owned_by_root(Path::new("/proc/self")) {
                     return None;
                 }
-                let path = on_path("setpriv")?;
-                (path.clone(), path)
+                (PathBuf::from("/"), root.join("build.rs"))
             }
         };
         marker.is_file().then_some(Found { path, marker })
@@ -164,15 +162,14 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|file| std::fs::metadata(file).is_ok_and(|m| m.is_file() && executable(&m)))
 }
 
-/// Whether this process runs as root (the owner of its `/proc` entry).
 #[cfg(unix)]
-fn is_root() -> bool {
+fn owned_by_root(path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
-    std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+    std::fs::metadata(path).is_ok_and(|m| m.uid() == 0)
 }
 
 #[cfg(not(unix))]
-fn is_root() -> bool {
+fn owned_by_root(_: &Path) -> bool {
     false
 }
 
