@@ -15,8 +15,9 @@ use std::path::Path;
 
 use super::jp_support::{Machine, write};
 
-/// A branch `name` of the repository at `first` whose `code-quality`
-/// subject differs, committed as a team commits it (the generated layer
+/// A branch `name` of the repository at `first` whose subjects differ
+/// (the pre-loaded one, in the section, and one the server answers
+/// `learn` with), committed as a team commits it (the generated layer
 /// synced with it); `first` stays on `main`.
 fn branch_with_own_text(machine: &Machine, first: &Path, name: &str) {
     machine.git(first, &["checkout", "-q", "-b", name]);
@@ -24,6 +25,11 @@ fn branch_with_own_text(machine: &Machine, first: &Path, name: &str) {
         first,
         "code-quality.md",
         &format!("Code quality on {name}.\n"),
+    );
+    write(
+        first,
+        "maintainers.md",
+        &format!("Maintainers on {name}.\n"),
     );
     machine.jp_kb_ok(first, &["sync"]);
     machine.commit(first, "its own text");
@@ -75,7 +81,10 @@ fn clones_under_another_name_are_each_served_their_own_in_turn() {
     clone_with_own_text(&machine, &first, &clone, "review");
     machine.script_listing_and_subjects();
     let (ours, theirs) = (machine.expected(&first), machine.expected(&clone));
-    assert_ne!(ours, theirs, "the two checkouts must differ");
+    assert_ne!(
+        ours.subjects, theirs.subjects,
+        "the two checkouts must differ"
+    );
     for (round, (dir, expected)) in [
         (&clone, &theirs),
         (&first, &ours),
@@ -138,7 +147,7 @@ fn a_git_worktree_is_served_its_own() {
     );
     machine.script_listing_and_subjects();
     let (ours, theirs) = (machine.expected(&first), machine.expected(&tree));
-    assert_ne!(ours, theirs);
+    assert_ne!(ours.subjects, theirs.subjects);
     for (dir, expected) in [(&tree, &theirs), (&first, &ours), (&tree, &theirs)] {
         machine
             .query(dir, None)
@@ -164,7 +173,10 @@ fn a_moved_checkout_is_served_where_it_is_now() {
     // Another checkout of the repository where it was: still the moved
     // one is served where it is now.
     clone_with_own_text(&machine, &moved, &first, "elsewhere");
-    assert_ne!(machine.expected(&first), machine.expected(&moved));
+    assert_ne!(
+        machine.expected(&first).subjects,
+        machine.expected(&moved).subjects
+    );
     let run = machine.query(&moved, None);
     run.assert_served(&machine.expected(&moved), "the moved checkout, again");
 }

@@ -175,8 +175,10 @@ impl Machine {
     }
 
     /// A git repository at `dir` made the way the README says: `jp-kb
-    /// init`, two subjects (one pre-loaded), `connect jp`; then JP run
-    /// once, which writes `.jp/.id`; all of it committed.
+    /// init`, two subjects (one pre-loaded: its text is in the section;
+    /// the other's is what `learn` answers with, so an answer tells which
+    /// checkout the server read), `connect jp`; then JP run once; all of
+    /// it committed, `.jp/.id` included.
     pub fn repository(&self, dir: &Path) {
         std::fs::create_dir_all(dir).unwrap();
         self.git(dir, &["init", "-q", "-b", "main"]);
@@ -196,6 +198,9 @@ impl Machine {
         self.jp_kb_ok(dir, &["connect", "jp"]);
         self.query(dir, None);
         assert!(dir.join(".jp/.id").is_file(), "JP wrote .jp/.id");
+        // What an earlier jp-kb asked for once JP had made `.jp/.id` (it
+        // then wrote this machine's entry); a no-op today.
+        self.jp_kb_ok(dir, &["connect", "jp"]);
         self.commit(dir, "a knowledge base for JP");
     }
 

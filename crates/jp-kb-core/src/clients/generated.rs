@@ -155,7 +155,7 @@ mod tests {
     #[test]
     fn what_is_written_follows_the_profile() {
         let text = include_str!("../../assets/clients/jp.toml").replace(
-            "server_args = [\"mcp\"]",
+            "server_args = [\"mcp\", \"--client\", \"jp\"]",
             "server_args = [\"mcp\", \"--search\"]",
         );
         let profile = super::super::profile::parse(&text).unwrap();

@@ -163,8 +163,8 @@ impl Setup {
             out.push(SetupNote {
                 warning: false,
                 text: format!(
-                    "no {} configuration in this workspace ({}); showing a plain MCP setup \
-                     (`jp-kb mcp`); {} sets it up",
+                    "no {} configuration in this workspace ({}); showing what a plain MCP \
+                     setup of the server gets; {} sets it up",
                     profile.name,
                     profile.mcp.file,
                     connect.phrase()

@@ -83,10 +83,9 @@ pub fn jp_problems(kb: &KnowledgeBase) -> Vec<SetupProblem> {
                       start (\"Missing required value for field conversation.tools.*.run\")"
                 .to_owned(),
             fix: format!(
-                "add `[conversation.tools.'*']` with `run = \"ask\"` (JP asks before each tool \
-                 call; the generated layer runs `learn` unattended) to {}",
+                "add `run = \"ask\"` under [conversation.tools.'*'] in {}",
                 global.map_or_else(
-                    || "your JP configuration (`jp init` writes one)".to_owned(),
+                    || "your JP configuration".to_owned(),
                     |g| format!("your JP configuration ({g})")
                 )
             ),
