@@ -42,7 +42,7 @@ pub struct McpArgs {
     /// claude-code, codex): the usage ledger names it. For jp, the server
     /// also says in `learn` answers when the section JP read is older than
     /// the knowledge base, and keeps `learn` listed while JP declares it.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = super::connect::client_names())]
     pub client: Option<String>,
     /// Started by JP for its workspace with this id (`.jp/.id`; what
     /// `connect jp` writes in JP's user-workspace layer): serve the
