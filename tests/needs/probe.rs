@@ -29,6 +29,9 @@ pub enum Need {
     /// `~/.cache/jp-kb/jp-target`, outside the checkout: a cold build is
     /// ~6 minutes, so it is kept between checkouts and runs).
     Jp,
+    /// Running as root: the tests that hand files to another user (a
+    /// `.jp/` planted by someone else) or run jp-kb as another user.
+    Root,
 }
 
 /// Where a need was found.
@@ -42,7 +45,7 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,
@@ -50,6 +53,7 @@ impl Need {
         Self::Corpora,
         Self::Model,
         Self::Jp,
+        Self::Root,
     ];
 
     /// The environment variables that move a need's directory.
@@ -71,6 +75,7 @@ impl Need {
             Self::Corpora => "corpora",
             Self::Model => "model",
             Self::Jp => "jp",
+            Self::Root => "root",
         }
     }
 
@@ -95,6 +100,7 @@ impl Need {
             Self::Jp => {
                 "needs real JP built (run bash tests/jp/setup.sh, or .ci/run; JP_KB_JP_TARGET names its target directory)"
             }
+            Self::Root => "needs root, to give files to another user (run the tests as root)",
         }
     }
 
@@ -148,6 +154,13 @@ impl Need {
                 let jp = built_jp("JP_KB_JP_TARGET", "jp-target")?;
                 (jp.clone(), jp)
             }
+            Self::Root => {
+                // `/proc/self` belongs to the process's effective user.
+                if !owned_by_root(Path::new("/proc/self")) {
+                    return None;
+                }
+                (PathBuf::from("/"), root.join("build.rs"))
+            }
         };
         marker.is_file().then_some(Found { path, marker })
     }
@@ -185,6 +198,17 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .filter(|dir| dir.is_absolute())
         .map(|dir| dir.join(name))
         .find(|file| std::fs::metadata(file).is_ok_and(|m| m.is_file() && executable(&m)))
+}
+
+#[cfg(unix)]
+fn owned_by_root(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).is_ok_and(|m| m.uid() == 0)
+}
+
+#[cfg(not(unix))]
+fn owned_by_root(_: &Path) -> bool {
+    false
 }
 
 #[cfg(unix)]
