@@ -67,7 +67,9 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
         Some(id) => workspace.for_jp(id),
         None => workspace,
     };
-    let for_jp = profile.as_ref().filter(|p| p.id == "jp");
+    let for_jp = profile
+        .as_ref()
+        .filter(|p| p.id == jp_kb_core::internal::clients::connect::Client::JP.name());
     // What JP read, before the refresh below rewrites a stale copy.
     let mut jp_copy = None;
     match workspace.load() {

@@ -177,8 +177,7 @@ pub fn setup_findings(kb: &KnowledgeBase, profile: &Profile) -> Vec<Finding> {
         out.push(problem_finding(problem, code, &mut locator));
     }
     if is_connected(Client::JP, kb.root()) {
-        let now = kb.knowledge_section();
-        let older = crate::clients::jp::conversations::older(kb, now.as_deref());
+        let older = crate::clients::jp::conversations::older_than_current(kb);
         if let Some(line) = crate::clients::jp::conversations::older_line(&older) {
             out.push(
                 Finding::new(Code::ConversationKeepsOlder, line)

@@ -73,7 +73,21 @@ pub fn active(kb: &KnowledgeBase) -> Vec<Active> {
 /// the knowledge base as it is, `None` when absent): what JP keeps
 /// sending in them.
 pub fn older(kb: &KnowledgeBase, now: Option<&str>) -> Vec<Active> {
-    active(kb)
+    older_than(active(kb), now)
+}
+
+/// [`older`], the section rendered only when some conversation is active
+/// (rendering a large section takes a while; most workspaces have none).
+pub fn older_than_current(kb: &KnowledgeBase) -> Vec<Active> {
+    let active = active(kb);
+    if active.is_empty() {
+        return active;
+    }
+    older_than(active, kb.knowledge_section().as_deref())
+}
+
+fn older_than(active: Vec<Active>, now: Option<&str>) -> Vec<Active> {
+    active
         .into_iter()
         .filter(|a| a.section.as_deref() != now)
         .collect()
