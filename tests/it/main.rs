@@ -46,6 +46,7 @@ mod guarded_read;
 mod huge_subjects;
 mod jp_real_checkouts;
 mod jp_real_stale;
+mod jp_real_tui;
 mod jp_words;
 mod kb_toml;
 mod list_output;
