@@ -38,8 +38,8 @@ pub struct McpArgs {
     /// any configuration layer). See `jp-kb usage`.
     #[arg(long)]
     pub no_usage: bool,
-    /// The client that starts this server, as `connect` sets it up (jp,
-    /// claude-code, codex): the usage ledger names it. For jp, the server
+    /// The client that starts this server, as `connect` sets it up: the
+    /// usage ledger names it. For jp, the server
     /// also says in `learn` answers when the section JP read is older than
     /// the knowledge base, and keeps `learn` listed while JP declares it.
     #[arg(long, value_name = "NAME", value_parser = super::connect::client_names())]
