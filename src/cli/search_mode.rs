@@ -68,12 +68,7 @@ pub fn search(
     let mut fallback_note = None;
     // The model loads, and embeds the query, while the words are ranked.
     let index = index_dir(kb.root());
-    #[cfg(unix)]
-    let resident = super::model_server::resident();
-    #[cfg(not(unix))]
-    let resident = None;
-    let mut semantic =
-        Semantic::open_in_background(choice.dir(), index.as_deref(), request.query, resident);
+    let mut semantic = Semantic::open_in_background(choice.dir(), index.as_deref(), request.query);
     let mut progress = Progress::new();
     let result = search_in_mode_with_walks(
         kb,
@@ -101,11 +96,6 @@ pub fn search(
     })?;
     if let Some(note) = fallback_note {
         outcome.notes.push(note);
-    }
-    // No server had the model: one starts for the next searches.
-    #[cfg(unix)]
-    if semantic.server_missed() {
-        super::model_server::start(choice.dir());
     }
     Ok(outcome)
 }

@@ -62,49 +62,6 @@ fn embeddings_equal_an_independent_numpy_forward_pass() {
     assert!(drift < 1e-5, "padding changed a vector by {drift}");
 }
 
-/// A query's own encoder (one text, its own rows of the word table, the
-/// products written for a few tokens) gives the numpy reference, whatever
-/// the text (repeated pieces, the 256-piece cut), and what the batch
-/// encoder gives the same text alone to 1e-5, at the first query of a
-/// process and at the next.
-#[test]
-#[cfg_attr(
-    lacks = "model",
-    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
-)]
-fn a_query_s_own_encoder_equals_the_reference_and_the_batch_encoder() {
-    let dir = require(Need::Model);
-    let worst = |a: &[f32], b: &[f32]| {
-        a.iter()
-            .zip(b)
-            .map(|(x, y)| (x - y).abs())
-            .fold(0.0f32, f32::max)
-    };
-    for case in reference(&dir) {
-        let model = Model::load(&dir).expect("the model loads");
-        let first = model.embed_query(&case.text).expect("embeds");
-        let again = model.embed_query(&case.text).expect("embeds");
-        let batch = model
-            .embed(&[case.text.as_str()])
-            .expect("embeds")
-            .remove(0);
-        assert_eq!(first.len(), case.embedding.len(), "{:?}", case.text);
-        let off = first
-            .iter()
-            .zip(&case.embedding)
-            .map(|(a, b)| (f64::from(*a) - b).abs())
-            .fold(0.0, f64::max);
-        assert!(off < 1e-4, "{:?}: off by {off}", case.text);
-        assert_eq!(first, again, "{:?}: the same text twice", case.text);
-        let apart = worst(&first, &batch);
-        assert!(
-            apart < 1e-5,
-            "{:?}: the query encoder and the batch encoder differ by {apart}",
-            case.text
-        );
-    }
-}
-
 #[test]
 #[cfg_attr(
     lacks = "model",

@@ -9,7 +9,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -18,8 +17,7 @@ use serde::Deserialize;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 use crate::error::ModelError;
-use crate::one_text::OneText;
-use crate::read::{file_identity, read_bounded};
+use crate::read::read_bounded;
 use crate::weights::Weights;
 
 /// The files of a model directory, and the most of each that is read.
@@ -29,9 +27,6 @@ const TOKENIZER: (&str, u64) = ("tokenizer.json", 64 << 20);
 const WEIGHTS: &str = "model.safetensors";
 const POOLING: (&str, u64) = ("1_Pooling/config.json", 1 << 20);
 const SENTENCE: (&str, u64) = ("sentence_bert_config.json", 1 << 20);
-
-/// Every file a model is read from (the last two may be missing).
-const FILES: [&str; 5] = [CONFIG.0, TOKENIZER.0, WEIGHTS, POOLING.0, SENTENCE.0];
 
 /// Texts embedded in one forward pass: larger batches pad more (a batch is
 /// as long as its longest text) for little gain on two cores.
@@ -71,22 +66,12 @@ pub struct Model {
     weights: Weights,
     /// The whole encoder, once a batch was embedded ([`Model::embed`]).
     full: OnceLock<BertModel>,
-    /// The encoder for one query, once one was embedded
-    /// ([`Model::embed_query`]).
-    one: OnceLock<OneText>,
-    /// Its products shared with a second thread
-    /// ([`Model::query_on_two_cores`]).
-    two_threads: AtomicBool,
-    /// Parsed at the first text embedded: parsing all-MiniLM-L6-v2's
-    /// `tokenizer.json` takes ~15 ms, and a search whose query a resident
-    /// server embeds (`resident`) needs only the model's fingerprint.
+    /// Parsed at the first text embedded.
     tokenizer: OnceLock<Tokenizer>,
     tokenizer_bytes: Vec<u8>,
     max_tokens: usize,
     dims: usize,
     fingerprint: u32,
-    /// [`files_stamp`] of the files as they were read.
-    stamp: [u8; 32],
 }
 
 impl std::fmt::Debug for Model {
@@ -101,7 +86,6 @@ impl std::fmt::Debug for Model {
 impl Model {
     /// Loads the model in `dir`.
     pub fn load(dir: &Path) -> Result<Self, ModelError> {
-        let stamp = files_stamp(dir);
         let read = |(name, limit): (&str, u64)| {
             let path = dir.join(name);
             read_bounded(&path, limit).map_err(|source| ModelError::Read { path, source })
@@ -124,26 +108,16 @@ impl Model {
         }
         hasher.update(&(max_tokens as u64).to_le_bytes());
         weights.fingerprint(&mut hasher)?;
-        // What was read is what the stamp says is there.
-        if files_stamp(dir) != stamp {
-            return Err(ModelError::Invalid {
-                path: dir.to_owned(),
-                why: "its files changed while they were read; try again".to_owned(),
-            });
-        }
         Ok(Self {
             dir: dir.to_owned(),
             dims: config.hidden_size,
             config,
             weights,
             full: OnceLock::new(),
-            one: OnceLock::new(),
-            two_threads: AtomicBool::new(false),
             tokenizer: OnceLock::new(),
             tokenizer_bytes,
             max_tokens,
             fingerprint: hasher.finalize(),
-            stamp,
         })
     }
 
@@ -186,39 +160,6 @@ impl Model {
         Ok(self.full.get_or_init(|| bert))
     }
 
-    /// The embedding of one query, by the encoder written out for one
-    /// short text (`one_text`): read at the first call without the word
-    /// table (half of all-MiniLM-L6-v2's file), whose rows the query's
-    /// word pieces use are read at each query; several times as fast as
-    /// the batch encoder for a dozen tokens. Within 1e-5 of
-    /// [`Model::embed`] for the same text.
-    pub fn embed_query(&self, query: &str) -> Result<Vec<f32>, ModelError> {
-        let encoding = self
-            .tokenizer()?
-            .encode(query, true)
-            .map_err(|e| ModelError::Run {
-                dir: self.dir.clone(),
-                why: e.to_string(),
-            })?;
-        let one = if let Some(one) = self.one.get() {
-            one
-        } else {
-            let two = self.two_threads.load(Ordering::Relaxed);
-            let one = OneText::load(&self.weights, &self.config, two)?;
-            self.one.get_or_init(|| one)
-        };
-        one.embed(&self.weights, encoding.get_ids())
-    }
-
-    /// Shares each query's matrix products with a second thread when
-    /// there is a second core, for a process that embeds queries one after
-    /// another while the asking process waits (the model server): the
-    /// products are bound by memory, which two cores read faster. Takes
-    /// effect when called before the first [`Model::embed_query`].
-    pub fn query_on_two_cores(&self) {
-        self.two_threads.store(true, Ordering::Relaxed);
-    }
-
     /// The length of every vector.
     pub fn dims(&self) -> usize {
         self.dims
@@ -229,11 +170,6 @@ impl Model {
     /// comparable).
     pub fn fingerprint(&self) -> u32 {
         self.fingerprint
-    }
-
-    /// [`files_stamp`] of the model's files as this model read them.
-    pub fn stamp(&self) -> [u8; 32] {
-        self.stamp
     }
 
     /// The directory the model was loaded from.
@@ -354,45 +290,6 @@ impl Model {
     }
 }
 
-/// The length of the model's vectors, from `config.json` alone (a search
-/// that a server answers reads nothing else of the model); `None` when it
-/// cannot be read.
-pub fn config_dims(dir: &Path) -> Option<usize> {
-    #[derive(Deserialize)]
-    struct Width {
-        hidden_size: usize,
-    }
-    let bytes = read_bounded(&dir.join(CONFIG.0), CONFIG.1).ok()?;
-    Some(serde_json::from_slice::<Width>(&bytes).ok()?.hidden_size)
-}
-
-/// What the files of the model in `dir` are on disk now, without reading
-/// them: each one's length, modification and change times, inode and
-/// device (zeros for a missing one), digested. Any write or replacement of a file makes
-/// another stamp: a model server named by it (`resident`) serves these
-/// very files, and a search finds it with a few `stat`s instead of
-/// loading the model.
-pub fn files_stamp(dir: &Path) -> [u8; 32] {
-    use sha2::{Digest, Sha256};
-    let mut digest = Sha256::new();
-    for name in FILES {
-        let meta = std::fs::metadata(dir.join(name)).ok();
-        let identity = meta.as_ref().map_or([0; 5], file_identity);
-        // The change time too: no one can set it back.
-        #[cfg(unix)]
-        let changed = meta.as_ref().map_or([0; 2], |m| {
-            use std::os::unix::fs::MetadataExt;
-            [m.ctime(), m.ctime_nsec()].map(i64::cast_unsigned)
-        });
-        #[cfg(not(unix))]
-        let changed = [0u64; 2];
-        for n in identity.iter().chain(&changed) {
-            digest.update(n.to_le_bytes());
-        }
-    }
-    digest.finalize().into()
-}
-
 /// Refuses a pooling other than the mean of the tokens (the only one
 /// computed here); no pooling config means the mean.
 fn check_pooling(dir: &Path) -> Result<(), ModelError> {
@@ -436,42 +333,4 @@ fn max_tokens(dir: &Path, config: &Config) -> Result<usize, ModelError> {
     };
     let most = config.max_position_embeddings;
     Ok(given.map_or(most, |n| n.min(most)).max(2))
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-
-    use super::*;
-
-    /// Any write to any of the model's files, a replacement, or a file
-    /// that appears makes another stamp; nothing else does.
-    #[test]
-    fn the_stamp_changes_with_every_write_and_only_then() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = |name: &str| dir.path().join(name);
-        for name in [CONFIG.0, TOKENIZER.0, WEIGHTS] {
-            std::fs::write(path(name), name).unwrap();
-        }
-        let mut seen = vec![files_stamp(dir.path())];
-        assert_eq!(files_stamp(dir.path()), seen[0], "nothing written");
-        let mut changed = |what: &str| {
-            let stamp = files_stamp(dir.path());
-            assert!(!seen.contains(&stamp), "{what}: the same stamp again");
-            seen.push(stamp);
-        };
-        // The same bytes written again.
-        std::fs::write(path(TOKENIZER.0), TOKENIZER.0).unwrap();
-        changed("rewritten");
-        // Replaced by a rename, same length and content.
-        std::fs::write(path("new"), WEIGHTS).unwrap();
-        std::fs::rename(path("new"), path(WEIGHTS)).unwrap();
-        changed("replaced");
-        std::fs::create_dir_all(path("1_Pooling")).unwrap();
-        std::fs::write(path(POOLING.0), "{}").unwrap();
-        changed("a pooling config added");
-        std::fs::remove_file(path(SENTENCE.0)).ok();
-        std::fs::write(path(SENTENCE.0), "{}").unwrap();
-        changed("a sentence config added");
-    }
 }

@@ -186,53 +186,6 @@ impl Vectors {
         Ok(out)
     }
 
-    /// The vectors of a saved file's bytes (`saved`, all of it), for
-    /// `model`.
-    pub fn read(saved: impl Read, model: &Model) -> Result<Self, VectorsError> {
-        Self::read_from(saved, model.dims(), model.fingerprint())
-    }
-
-    /// [`Vectors::search`] straight from a saved file's bytes (`saved`,
-    /// all of it), for a process that searches once: each entry is scored
-    /// as it is read, through one buffer, and nothing is kept but the keys
-    /// and scores (making tldr's 13 MB of vectors into 7,425 vectors first
-    /// cost a one-off search ~20 ms of fresh pages). The whole file is
-    /// checked all the same: damage is an error, never a ranking.
-    pub fn search_saved(
-        saved: impl Read,
-        model: &Model,
-        query: &[f32],
-    ) -> Result<Vec<Scored>, VectorsError> {
-        Self::search_read(saved, model.dims(), model.fingerprint(), query)
-    }
-
-    fn search_read(
-        saved: impl Read,
-        dims: usize,
-        fingerprint: u32,
-        query: &[f32],
-    ) -> Result<Vec<Scored>, VectorsError> {
-        if query.len() != dims {
-            return Ok(Vec::new());
-        }
-        let mut r = EntryReader::open(saved, dims, fingerprint)?;
-        let mut buffer = Vec::new();
-        let mut out = Vec::new();
-        while let Some(head) = r.next_head()? {
-            buffer.resize(head.chunks * dims, 0f32);
-            r.vectors(&mut buffer)?;
-            if head.chunks > 0 {
-                out.push(Scored {
-                    key: head.key,
-                    score: best_chunk(&buffer, dims, query),
-                });
-            }
-        }
-        r.finish()?;
-        sort_scored(&mut out);
-        Ok(out)
-    }
-
     /// Writes the vectors to `path` whole: a temporary file in its
     /// directory, then a rename (a reader sees the old file or the new).
     /// Returns the metadata of the file written.
@@ -354,37 +307,6 @@ impl Vectors {
         update.chunks = total;
         self.entries = kept;
         Ok(update)
-    }
-
-    /// The first `top` of [`Vectors::search`], and whether that is every
-    /// file: only their keys are copied (a model server ranks tldr's
-    /// 7,425 files for each one-off search).
-    pub fn search_top(&self, query: &[f32], top: usize) -> (Vec<Scored>, bool) {
-        let dims = self.dims.max(1);
-        let mut scored: Vec<(f32, &Entry)> = self
-            .entries
-            .iter()
-            .filter(|e| !e.vectors.is_empty())
-            .map(|e| (best_chunk(&e.vectors, dims, query), e))
-            .collect();
-        // Best first; equal scores by key, as `sort_scored`.
-        let order = |a: &(f32, &Entry), b: &(f32, &Entry)| {
-            b.0.total_cmp(&a.0).then_with(|| a.1.key.cmp(&b.1.key))
-        };
-        let complete = scored.len() <= top;
-        if !complete && top > 0 {
-            scored.select_nth_unstable_by(top - 1, order);
-        }
-        scored.truncate(top);
-        scored.sort_by(order);
-        let out = scored
-            .into_iter()
-            .map(|(score, e)| Scored {
-                key: e.key.clone(),
-                score,
-            })
-            .collect();
-        (out, complete)
     }
 
     /// Every file with a chunk, by its closest chunk's cosine similarity

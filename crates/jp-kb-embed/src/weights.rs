@@ -3,12 +3,10 @@
 //!
 //! Why not candle's own loaders: `from_buffered_safetensors` needs the
 //! whole file in memory and then copies every tensor out of it (two
-//! copies of 91 MB for all-MiniLM-L6-v2, ~120 ms of a 260 ms query as a
-//! process), and the memory-mapped one is `unsafe`, which this workspace
-//! forbids. Here each tensor is read once, straight into the vector the
-//! tensor keeps; and a query's encoder (`one_text`) reads only the rows
-//! of the word-embedding table its own word pieces use
-//! ([`Weights::row_values`]): that table is half of the file.
+//! copies of 91 MB for all-MiniLM-L6-v2), and the memory-mapped one is
+//! `unsafe`, which this workspace forbids. Here each tensor is read once,
+//! straight into the vector the tensor keeps, and only the tensors the
+//! encoder asks for.
 //!
 //! The header is checked against the file before anything is read: every
 //! tensor lies inside the data, and its size is its shape times its type.
@@ -91,11 +89,6 @@ impl Weights {
         })
     }
 
-    /// The file's path.
-    pub(crate) fn path(&self) -> &Path {
-        &self.inner.path
-    }
-
     /// Feeds what identifies the weights to `hasher`: the header (every
     /// tensor's name, type, shape and place), the data's length and
     /// `SAMPLES` pieces spread over the data. Another model of the same
@@ -146,38 +139,11 @@ impl Weights {
     }
 
     /// The values of tensor `name`, as f32, and its shape.
-    pub(crate) fn values(&self, name: &str) -> Result<(Vec<f32>, Vec<usize>), ModelError> {
+    fn values(&self, name: &str) -> Result<(Vec<f32>, Vec<usize>), ModelError> {
         let info = self.float_info(name)?;
         let (start, end) = info.data_offsets;
         let values = self.read_values(info.dtype, start as u64, end - start)?;
         Ok((values, info.shape.clone()))
-    }
-
-    /// Rows `rows` of the table `name` (a 2-D tensor), in this order, as
-    /// f32, one after the other.
-    pub(crate) fn row_values(&self, name: &str, rows: &[u32]) -> Result<Vec<f32>, ModelError> {
-        let info = self.float_info(name)?;
-        let [table_rows, width] = info.shape[..] else {
-            return Err(self.invalid(format!("{name} is not a table")));
-        };
-        let row_bytes = width * bytes_of(info.dtype);
-        let mut values = Vec::with_capacity(rows.len() * width);
-        for &row in rows {
-            let row = row as usize;
-            if row >= table_rows {
-                return Err(self.invalid(format!(
-                    "word piece {row} is beyond {name}'s {table_rows} rows"
-                )));
-            }
-            let at = (info.data_offsets.0 + row * row_bytes) as u64;
-            values.extend(self.read_values(info.dtype, at, row_bytes)?);
-        }
-        Ok(values)
-    }
-
-    /// The shape of tensor `name`, when the file has it.
-    pub(crate) fn shape(&self, name: &str) -> Option<&[usize]> {
-        Some(&self.inner.metadata.info(name)?.shape)
     }
 
     /// The header's entry for tensor `name`, a float tensor.
@@ -320,18 +286,15 @@ mod tests {
     }
 
     #[test]
-    fn reads_tensors_whole_or_the_chosen_rows_of_a_table() {
+    fn reads_tensors_as_f32() {
         let (_dir, path, _) = file();
         let weights = Weights::open(&path).unwrap();
         let name = "bert.embeddings.word_embeddings.weight";
         let whole = weights.tensor(name).unwrap();
         assert_eq!(whole.dims(), [4, 3]);
-        let rows = weights.row_values(name, &[3, 0, 3]).unwrap();
-        assert_eq!(rows, [3.0, 3.1, 3.2, 0.0, 0.1, 0.2, 3.0, 3.1, 3.2]);
-        // f16 comes as f32, whole or by rows.
+        // f16 comes as f32.
         assert_eq!(values(&weights.tensor("half").unwrap()), [1.0, 2.0]);
         assert_eq!(weights.values("half").unwrap(), (vec![1.0, 2.0], vec![2]));
-        assert_eq!(weights.shape(name), Some(&[4, 3][..]));
     }
 
     #[test]
@@ -342,13 +305,6 @@ mod tests {
         assert!(err.contains("tensor ids is I64, not a float type"), "{err}");
         let err = weights.tensor("nothing").unwrap_err().to_string();
         assert!(err.contains("it has no tensor nothing"), "{err}");
-        let err = weights
-            .row_values("bert.embeddings.word_embeddings.weight", &[4])
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("word piece 4 is beyond"), "{err}");
-        let err = weights.row_values("half", &[0]).unwrap_err().to_string();
-        assert!(err.contains("half is not a table"), "{err}");
     }
 
     #[test]
