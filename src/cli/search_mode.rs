@@ -47,8 +47,8 @@ pub fn search(
     mode: Option<ModeArg>,
     model: Option<&Path>,
 ) -> Result<SearchOutcome, CliError> {
-    let choice = match mode {
-        Some(ModeArg::Lexical) => None,
+    let (choice, not_used) = match mode {
+        Some(ModeArg::Lexical) => (None, None),
         _ => choose_model(kb, model),
     };
     let mode = match (mode, &choice) {
@@ -57,11 +57,14 @@ pub fn search(
         (None, None) => Mode::Lexical,
     };
     if mode == Mode::Lexical {
-        return search_with_walks(kb, walks, request).map_err(search_error);
+        let mut outcome = search_with_walks(kb, walks, request).map_err(search_error)?;
+        outcome.notes.extend(not_used);
+        return Ok(outcome);
     }
     let Some(choice) = choice else {
+        let or_note = not_used.map_or_else(String::new, |n| format!(" ({n})"));
         return Err(CliError::usage(format!(
-            "--mode {mode} needs an embedding model: give --model DIR, set kb.search.model, or run `jp-kb model fetch {}`",
+            "--mode {mode} needs an embedding model: give --model DIR, set kb.search.model, or run `jp-kb model fetch {}`{or_note}",
             jp_kb_core::internal::search::semantic::DEFAULT_MODEL
         )));
     };
@@ -94,6 +97,7 @@ pub fn search(
         SearchError::Semantic(e) => CliError::runtime(model_error(&choice, &e.to_string())),
         other => search_error(other),
     })?;
+    outcome.notes.extend(not_used);
     if let Some(note) = fallback_note {
         outcome.notes.push(note);
     }

@@ -62,6 +62,43 @@ fn embeddings_equal_an_independent_numpy_forward_pass() {
     assert!(drift < 1e-5, "padding changed a vector by {drift}");
 }
 
+/// A one-off query's encoder (candle's, its word table cut to the
+/// query's own pieces) gives the reference, and what the whole encoder
+/// gives the same text, whatever the text (repeated pieces, the 256-piece
+/// cut).
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn a_one_off_query_equals_the_reference_and_the_whole_encoder() {
+    let dir = require(Need::Model);
+    for case in reference(&dir) {
+        let model = Model::load(&dir).expect("the model loads");
+        let alone = model.embed_query(&case.text).expect("embeds");
+        let whole = model
+            .embed(&[case.text.as_str()])
+            .expect("embeds")
+            .remove(0);
+        let off = alone
+            .iter()
+            .zip(&case.embedding)
+            .map(|(a, b)| (f64::from(*a) - b).abs())
+            .fold(0.0, f64::max);
+        assert!(off < 1e-4, "{:?}: off by {off}", case.text);
+        let apart = alone
+            .iter()
+            .zip(&whole)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        assert!(
+            apart < 1e-6,
+            "{:?}: the two encoders differ by {apart}",
+            case.text
+        );
+    }
+}
+
 #[test]
 #[cfg_attr(
     lacks = "model",
@@ -91,7 +128,11 @@ fn a_missing_or_odd_model_directory_is_a_clear_error() {
     );
     std::fs::write(dir.path().join("config.json"), "{\"not\": \"bert\"}").expect("write");
     let err = Model::load(dir.path()).expect_err("not a BERT config");
-    assert!(err.to_string().contains("not a BERT config"), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("config.json") && text.contains("it has no `hidden_size`"),
+        "{text}"
+    );
 }
 
 #[cfg(unix)]

@@ -162,24 +162,66 @@ fn the_lexical_mode_is_todays_search() {
 fn kb_search_model_is_relative_to_its_file_and_makes_hybrid_the_default() {
     let sb = workspace();
     let model = model();
-    super::common::copy_tree(&model, &sb.ws().join(".jp/models/mini"));
+    // In the person's own (user-global) layer.
+    super::common::copy_tree(&model, &sb.path().join("global/models/mini"));
+    sb.write("global/kb.toml", "[kb.search]\nmodel = \"models/mini\"\n");
+    let hits = json(&sb, &["the system's logs"]);
+    assert!(hits.iter().all(|h| h["mode"] == "hybrid"), "{hits:?}");
+    assert_eq!(slugs(&hits)[0], "journalctl");
+    // A configured model that is broken is an error naming where it is set.
+    std::fs::write(sb.path().join("global/models/mini/config.json"), "{").unwrap();
+    let out = run(&sb, &["search", "logs"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("kb.search.model") && err.contains("kb.toml"),
+        "{err}"
+    );
+}
+
+/// A model the repository names (`kb.search.model` in its own layers) is
+/// not run until the person names it: the search goes by words, or by
+/// the model the person fetched, and says how to use it.
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn a_model_the_repository_names_runs_only_once_the_person_names_it() {
+    let sb = workspace();
+    let shipped = sb.ws().join(".jp/models/mini");
+    super::common::copy_tree(&model(), &shipped);
     let config = std::fs::read_to_string(sb.ws().join(".jp/config.toml")).unwrap();
     sb.write(
         "ws/.jp/config.toml",
         format!("[kb.search]\nmodel = \"models/mini\"\n\n{config}"),
     );
-    let hits = json(&sb, &["the system's logs"]);
-    assert!(hits.iter().all(|h| h["mode"] == "hybrid"), "{hits:?}");
-    assert_eq!(slugs(&hits)[0], "journalctl");
-    // A configured model that is broken is an error naming where it is set.
-    std::fs::write(sb.ws().join(".jp/models/mini/config.json"), "{").unwrap();
-    let out = run(&sb, &["search", "logs"]);
-    assert_eq!(out.status.code(), Some(1));
+    let out = run(&sb, &["search", "--json", "ping"]);
+    assert!(out.status.success(), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("kb.search.model") && err.contains("config.toml"),
+        err.contains(".jp/config.toml")
+            && err.contains("kb.search.model")
+            && err.contains("--model"),
         "{err}"
     );
+    assert!(json(&sb, &["ping"]).iter().all(|h| h["mode"] == "lexical"));
+    // --mode semantic says why there is no model.
+    let out = run(&sb, &["search", "--mode", "semantic", "ping"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("kb.search.model"));
+    // The person's fetched model is used meanwhile.
+    super::common::copy_tree(
+        &model(),
+        &sb.path().join("xdg-data/jp-kb/models/all-minilm-l6-v2"),
+    );
+    assert!(json(&sb, &["ping"]).iter().all(|h| h["mode"] == "hybrid"));
+    // Named by the person: used.
+    let hits = json(
+        &sb,
+        &["--model", shipped.to_str().unwrap(), "the system's logs"],
+    );
+    assert!(hits.iter().all(|h| h["mode"] == "hybrid"), "{hits:?}");
 }
 
 /// A copy of the model whose `model.safetensors` is well formed but whose
@@ -214,19 +256,15 @@ fn a_model_found_unusable_at_the_query_falls_back_or_fails_as_when_opened() {
     );
     // A configured one: an error naming the file and where it is set.
     let sb = workspace();
-    misfit_model(&sb.ws().join(".jp/models/mini"));
-    let config = std::fs::read_to_string(sb.ws().join(".jp/config.toml")).unwrap();
-    sb.write(
-        "ws/.jp/config.toml",
-        format!("[kb.search]\nmodel = \"models/mini\"\n\n{config}"),
-    );
+    misfit_model(&sb.path().join("global/models/mini"));
+    sb.write("global/kb.toml", "[kb.search]\nmodel = \"models/mini\"\n");
     let out = run(&sb, &["search", "tar"]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("model.safetensors")
             && err.contains("kb.search.model")
-            && err.contains("config.toml"),
+            && err.contains("kb.toml"),
         "{err}"
     );
 }

@@ -1,6 +1,7 @@
 //! What one query costs a process that embeds nothing else (a one-off
-//! `jp-kb search`): loading the model, then embedding the query, then a
-//! second query with the model kept (as the MCP server and the TUI do).
+//! `jp-kb search`): loading the model, then embedding the query (an
+//! encoder whose word table holds the query's pieces only), then a second
+//! query by the whole encoder, kept (as the MCP server and the TUI do).
 //! `cargo run --release -p jp-kb-embed --example query -- MODEL_DIR "some
 //! question"` (docs/perf.md).
 
@@ -15,8 +16,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let model = jp_kb_embed::Model::load(std::path::Path::new(&dir))?;
     let loaded = started.elapsed();
     let started = Instant::now();
-    model.embed(&[&query])?;
+    model.embed_query(&query)?;
     let first = started.elapsed();
+    model.embed(&[&query])?;
     let started = Instant::now();
     model.embed(&[&query])?;
     let second = started.elapsed();

@@ -19,11 +19,13 @@
 //! texts (through its guarded reads) and the model's directory.
 
 mod chunk;
+mod config;
 mod error;
 mod fetch;
 mod fuse;
 mod model;
 mod read;
+mod tokenizer;
 mod vectors;
 mod weights;
 

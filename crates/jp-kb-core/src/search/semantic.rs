@@ -54,14 +54,20 @@ impl Semantic {
     /// Loads the model in `model_dir` and the vectors saved in `index_dir`
     /// (the lexical index's directory; `None`: kept in memory only).
     pub fn open(model_dir: &Path, index_dir: Option<&Path>) -> Result<Self, ModelError> {
+        Ok(Self::with_model(Model::load(model_dir)?, index_dir))
+    }
+
+    /// [`Semantic::open`] with the model loaded already.
+    pub fn with_model(model: Model, index_dir: Option<&Path>) -> Self {
         let path = index_dir.map(|d| d.join(EMBEDDINGS_FILE));
-        let loaded = load(model_dir, path.as_deref(), None)?;
-        Ok(Self {
+        let model_dir = model.dir().to_owned();
+        let loaded = load(model, path.as_deref(), None);
+        Self {
             state: State::Ready(Box::new(loaded)),
             path,
-            model_dir: model_dir.to_owned(),
+            model_dir,
             notes: Vec::new(),
-        })
+        }
     }
 
     /// [`Semantic::open`] on another thread, which also embeds `query`: a
@@ -72,8 +78,13 @@ impl Semantic {
         let (dir, saved, query) = (model_dir.to_owned(), path.clone(), query.to_owned());
         let state = match std::thread::Builder::new()
             .name("jp-kb-model".to_owned())
-            .spawn(move || load(&dir, saved.as_deref(), Some(query)))
-        {
+            .spawn(move || {
+                let model = Model::load(&dir)?;
+                let mut loaded = load(model, saved.as_deref(), None);
+                let vector = loaded.model.embed_query(&query)?;
+                loaded.query = Some((query, vector));
+                Ok(loaded)
+            }) {
             Ok(handle) => State::Loading(handle),
             // No thread to be had: loaded here, at the first use.
             Err(_) => State::Gone,
@@ -96,7 +107,7 @@ impl Semantic {
                         why: "the thread loading the model panicked".to_owned(),
                     })
                 }),
-                _ => load(&self.model_dir, self.path.as_deref(), None),
+                _ => Model::load(&self.model_dir).map(|m| load(m, self.path.as_deref(), None)),
             }?;
             self.state = State::Ready(Box::new(loaded));
         }
@@ -199,14 +210,9 @@ impl Semantic {
     }
 }
 
-/// The model in `model_dir`, the vectors saved at `path` (damaged ones: a
-/// note, and none), and `query` embedded.
-fn load(
-    model_dir: &Path,
-    path: Option<&Path>,
-    query: Option<String>,
-) -> Result<Loaded, ModelError> {
-    let model = Model::load(model_dir)?;
+/// `model` and the vectors saved at `path` (damaged ones: a note, and
+/// none).
+fn load(model: Model, path: Option<&Path>, query: Option<(String, Vec<f32>)>) -> Loaded {
     let mut notes = Vec::new();
     let vectors = match path.map(|p| (p, Vectors::load(p, &model))) {
         None => Vectors::empty(&model),
@@ -222,17 +228,10 @@ fn load(
             Vectors::empty(&model)
         }
     };
-    let query = match query {
-        Some(query) => {
-            let vector = model.embed(&[query.as_str()])?.pop().unwrap_or_default();
-            Some((query, vector))
-        }
-        None => None,
-    };
-    Ok(Loaded {
+    Loaded {
         model,
         vectors,
         notes,
         query,
-    })
+    }
 }
