@@ -24,6 +24,9 @@ pub enum Need {
     /// all-MiniLM-L6-v2 in `target/models` and its numpy reference
     /// embeddings (`tests/semantic/setup.sh`, with pip).
     Model,
+    /// Running as root: the tests that hand files to another user (a
+    /// `.jp/` planted by someone else) or run jp-kb as another user.
+    Root,
 }
 
 /// Where a need was found.
@@ -37,13 +40,14 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,
         Self::ClientsVenv,
         Self::Corpora,
         Self::Model,
+        Self::Root,
     ];
 
     /// The environment variables that move a need's directory.
@@ -59,6 +63,7 @@ impl Need {
             Self::ClientsVenv => "clients-venv",
             Self::Corpora => "corpora",
             Self::Model => "model",
+            Self::Root => "root",
         }
     }
 
@@ -80,6 +85,7 @@ impl Need {
             Self::Model => {
                 "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
             }
+            Self::Root => "needs root, to give files to another user (run the tests as root)",
         }
     }
 
@@ -129,6 +135,13 @@ impl Need {
                     models.join(".all-minilm-l6-v2.sha256"),
                 )
             }
+            Self::Root => {
+                // `/proc/self` belongs to the process's effective user.
+                if !owned_by_root(Path::new("/proc/self")) {
+                    return None;
+                }
+                (PathBuf::from("/"), root.join("build.rs"))
+            }
         };
         marker.is_file().then_some(Found { path, marker })
     }
@@ -147,6 +160,17 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .filter(|dir| dir.is_absolute())
         .map(|dir| dir.join(name))
         .find(|file| std::fs::metadata(file).is_ok_and(|m| m.is_file() && executable(&m)))
+}
+
+#[cfg(unix)]
+fn owned_by_root(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).is_ok_and(|m| m.uid() == 0)
+}
+
+#[cfg(not(unix))]
+fn owned_by_root(_: &Path) -> bool {
+    false
 }
 
 #[cfg(unix)]

@@ -14,6 +14,7 @@ pub mod override_error;
 pub mod overrides;
 pub mod raw;
 pub mod spans;
+pub mod trust;
 pub mod watch;
 pub mod workspace;
 
@@ -135,7 +136,7 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
     let mut warnings = Vec::new();
     // One loader for the whole load: a file is parsed once however many
     // layers and `extends` reach it.
-    let mut loader = ExtendsLoader::default();
+    let mut loader = ExtendsLoader::new(env.safe_directories.clone());
 
     let mut kb_files = Vec::new();
     let mut layer = LayerLoader {
