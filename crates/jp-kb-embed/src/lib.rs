@@ -31,7 +31,11 @@ mod weights;
 
 pub use chunk::{MAX_CHUNK_BYTES, MAX_CHUNKS, chunks};
 pub use error::ModelError;
-pub use fetch::{FetchError, KNOWN_MODELS, KnownModel, check_destination, install, known_model};
+pub use fetch::{
+    FetchError, KNOWN_MODELS, KnownModel, check_destination, install, installed, known_model,
+};
 pub use fuse::{LEXICAL_WEIGHT, fuse};
 pub use model::Model;
-pub use vectors::{Entry, Scored, Source, Update, Vectors, VectorsError};
+pub use vectors::{
+    CHECKPOINT_EVERY, Checkpoint, Entry, Scored, Source, Update, Vectors, VectorsError,
+};

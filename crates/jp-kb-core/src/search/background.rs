@@ -6,6 +6,7 @@
 //! words and meaning (hybrid).
 
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use crate::KnowledgeBase;
 use crate::search::index_dir;
@@ -15,10 +16,11 @@ use crate::search::semantic::{Semantic, choose_model};
 pub enum State {
     #[default]
     Unstarted,
-    /// The first build: chunks embedded of those to embed.
+    /// The first build: chunks embedded of those to embed, since when.
     Building {
         done: usize,
         total: usize,
+        started: Instant,
     },
     Ready(Box<Semantic>),
     /// No model, or one that failed (why): searches are by words.
@@ -72,7 +74,11 @@ impl Meaning {
         match &*state {
             State::Ready(_) => return Ready::Semantic(state),
             State::Unavailable(why) => return Ready::Words(why.clone()),
-            State::Building { done, total } => return Ready::Building(building(*done, *total)),
+            State::Building {
+                done,
+                total,
+                started,
+            } => return Ready::Building(building(*done, *total, *started)),
             State::Unstarted => {}
         }
         let (choice, not_used) = choose_model(kb, None);
@@ -94,7 +100,12 @@ impl Meaning {
                 return Ready::Words(Some(why));
             }
         };
-        *state = State::Building { done: 0, total: 0 };
+        let started = Instant::now();
+        *state = State::Building {
+            done: 0,
+            total: 0,
+            started,
+        };
         drop(state);
         let shared = Arc::clone(&self.state);
         let notes = Arc::clone(&self.notes);
@@ -110,8 +121,12 @@ impl Meaning {
                 let mut semantic = Semantic::with_model(model, dir.as_deref());
                 let progress = Arc::clone(&shared);
                 let built = semantic
-                    .refresh(&kb, &mut |done, total| {
-                        *lock(&progress) = State::Building { done, total };
+                    .refresh(&kb, None, &mut |done, total| {
+                        *lock(&progress) = State::Building {
+                            done,
+                            total,
+                            started,
+                        };
                     })
                     .map(|_| semantic);
                 *lock(&shared) = match built {
@@ -136,7 +151,7 @@ impl Meaning {
             *lock(&self.state) = State::Unavailable(Some(why.clone()));
             return Ready::Words(Some(why));
         }
-        Ready::Building(building(0, 0))
+        Ready::Building(building(0, 0, started))
     }
 }
 
@@ -146,14 +161,20 @@ impl Meaning {
     }
 }
 
-fn building(done: usize, total: usize) -> String {
-    if total == 0 {
-        "Searched by words only: the index of meanings is being built.".to_owned()
-    } else {
-        format!(
-            "Searched by words only: the index of meanings is being built ({done} of {total} parts)."
-        )
+#[allow(clippy::cast_precision_loss)] // an estimate for a person
+fn building(done: usize, total: usize, started: Instant) -> String {
+    if done == 0 {
+        return "Searched by words only: the index of meanings is being built.".to_owned();
     }
+    let left = started.elapsed().as_secs_f64() / done as f64 * (total - done) as f64;
+    let left = if left < 90.0 {
+        format!("{} s", left.ceil())
+    } else {
+        format!("{} min", (left / 60.0).ceil())
+    };
+    format!(
+        "Searched by words only: the index of meanings is being built ({done} of {total} parts, about {left} left)."
+    )
 }
 
 /// A poisoned lock still holds a whole value: each is replaced whole.

@@ -68,7 +68,9 @@ impl Searcher {
         } else {
             Vec::new()
         };
-        semantic.refresh(kb, progress)?;
+        // Only the topic searched is embedded (a first build of all of a
+        // big tree takes minutes).
+        semantic.refresh(kb, super::topic_scope(kb, request)?, progress)?;
         let close = semantic.rank(request.query)?;
         let meaning = self.places_of(kb, &candidates, close)?;
         let fused = fuse_places(lexical, meaning, mode, request.limit, |p: &Place<'_>| {

@@ -9,9 +9,10 @@
 //! when the request asks for them (the CLI marks them, MCP never shows
 //! them); damage to the saved vectors is a note and a rebuild.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use jp_kb_embed::{Model, ModelError, Source, Update, Vectors, VectorsError};
+use jp_kb_embed::{Checkpoint, Model, ModelError, Source, Update, Vectors, VectorsError};
 
 pub use super::semantic_model::{DEFAULT_MODEL, ModelChoice, choose_model, models_dir};
 use crate::KnowledgeBase;
@@ -150,14 +151,24 @@ impl Semantic {
     }
 
     /// Brings the vectors up to date with `kb`'s files (only the new and
-    /// changed ones are read and embedded) and saves them when anything
-    /// changed. `progress(done, total)` counts the chunks to embed.
+    /// changed ones are read and embedded; with `topic`, a topic's id,
+    /// only that topic's) and saves them when anything changed, and every
+    /// few seconds while embedding (a first build killed halfway keeps
+    /// what it made). `progress(done, total)` counts the chunks to embed.
     pub fn refresh(
         &mut self,
         kb: &KnowledgeBase,
+        topic: Option<&str>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Update, ModelError> {
         let targets = super::read::targets(kb);
+        let scope: Option<HashSet<&Path>> = topic.map(|id| {
+            kb.enabled_topics()
+                .filter(|t| t.id() == id)
+                .filter_map(|t| t.resolution())
+                .flat_map(|r| r.subjects().iter().map(|s| s.path()))
+                .collect()
+        });
         let sources: Vec<Source<'_>> = targets
             .iter()
             .map(|t| Source {
@@ -166,6 +177,7 @@ impl Semantic {
                 markdown: is_markdown(t.subject.extension()),
                 bytes: t.subject.bytes,
                 modified: t.subject.modified,
+                in_scope: scope.as_ref().is_none_or(|s| s.contains(t.subject.path())),
             })
             .collect();
         let by_key: std::collections::HashMap<&str, &super::read::Target<'_>> =
@@ -179,13 +191,21 @@ impl Semantic {
             }
         };
         let path = self.path.clone();
+        let mut failed = None;
+        let checkpoint = |done: Checkpoint<'_>| {
+            if let (Some(path), None) = (&path, &failed) {
+                failed = done.save(path).err();
+            }
+        };
         let loaded = self.loaded()?;
         let update = loaded
             .vectors
-            .update(&sources, read, &loaded.model, progress)?;
-        if let (Some(path), true) = (&path, update.changed())
-            && let Err(e) = loaded.vectors.save(path)
-        {
+            .update(&sources, read, &loaded.model, progress, checkpoint)?;
+        let failed = match (&path, update.changed()) {
+            (Some(path), true) => loaded.vectors.save(path).err(),
+            _ => failed,
+        };
+        if let (Some(path), Some(e)) = (&path, failed) {
             self.notes.push(format!(
                 "cannot save the embeddings to {} ({e}); the next search embeds again",
                 path.display()
