@@ -59,6 +59,8 @@ mod search_places;
 mod search_quality;
 mod search_walks;
 #[cfg(feature = "semantic")]
+mod semantic_build;
+#[cfg(feature = "semantic")]
 mod semantic_crafted;
 mod semantic_model;
 mod semantic_processes;

@@ -166,7 +166,7 @@ impl Semantic {
             kb.enabled_topics()
                 .filter(|t| t.id() == id)
                 .filter_map(|t| t.resolution())
-                .flat_map(|r| r.subjects().iter().map(|s| s.path()))
+                .flat_map(|r| r.subjects().iter().map(crate::subjects::Subject::path))
                 .collect()
         });
         let sources: Vec<Source<'_>> = targets
