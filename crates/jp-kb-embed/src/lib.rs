@@ -37,5 +37,6 @@ pub use fetch::{
 pub use fuse::{LEXICAL_WEIGHT, fuse};
 pub use model::Model;
 pub use vectors::{
-    CHECKPOINT_EVERY, Checkpoint, Entry, Scored, Source, Update, Vectors, VectorsError,
+    CHECKPOINT_EVERY, Checkpoint, Entry, MAX_VECTORS_BYTES, Scored, Source, Update, Vectors,
+    VectorsError,
 };
