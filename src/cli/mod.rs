@@ -13,8 +13,6 @@ mod mcp;
 mod migrate;
 #[cfg(feature = "semantic")]
 mod model;
-#[cfg(all(feature = "semantic", unix))]
-mod model_server;
 mod output;
 mod prompt;
 mod schema;

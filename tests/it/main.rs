@@ -66,13 +66,17 @@ mod search_places;
 mod search_quality;
 mod search_walks;
 #[cfg(feature = "semantic")]
+mod semantic_build;
+#[cfg(feature = "semantic")]
 mod semantic_cache_files;
 #[cfg(feature = "semantic")]
+mod semantic_crafted;
+#[cfg(feature = "semantic")]
 mod semantic_model;
+mod semantic_processes;
 #[cfg(feature = "semantic")]
 mod semantic_search;
 #[cfg(all(feature = "semantic", unix))]
-mod semantic_server;
 mod subject_rules;
 mod terminal_injection;
 mod terminal_injection_output;

@@ -18,9 +18,7 @@ mod saved_places;
 #[cfg(feature = "semantic")]
 pub mod semantic;
 #[cfg(feature = "semantic")]
-mod semantic_load;
-#[cfg(all(feature = "semantic", unix))]
-mod vectors_synced;
+mod semantic_model;
 pub mod walks;
 
 use std::cell::OnceCell;
