@@ -24,6 +24,9 @@ pub enum Need {
     /// all-MiniLM-L6-v2 in `target/models` and its numpy reference
     /// embeddings (`tests/semantic/setup.sh`, with pip).
     Model,
+    /// JP's source (`jp-4c1c39f1.tar.gz`) in `../shared/jp/src`, beside
+    /// the checkout: its documentation is a real knowledge base.
+    JpSource,
 }
 
 /// Where a need was found.
@@ -37,13 +40,14 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,
         Self::ClientsVenv,
         Self::Corpora,
         Self::Model,
+        Self::JpSource,
     ];
 
     /// The environment variables that move a need's directory.
@@ -59,6 +63,7 @@ impl Need {
             Self::ClientsVenv => "clients-venv",
             Self::Corpora => "corpora",
             Self::Model => "model",
+            Self::JpSource => "jp-source",
         }
     }
 
@@ -79,6 +84,9 @@ impl Need {
             }
             Self::Model => {
                 "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+            }
+            Self::JpSource => {
+                "needs JP's source in ../shared/jp/src beside the checkout (then touch build.rs)"
             }
         }
     }
@@ -128,6 +136,10 @@ impl Need {
                     models.join("all-minilm-l6-v2"),
                     models.join(".all-minilm-l6-v2.sha256"),
                 )
+            }
+            Self::JpSource => {
+                let tarball = root.join("../shared/jp/src/jp-4c1c39f1.tar.gz");
+                (tarball.clone(), tarball)
             }
         };
         marker.is_file().then_some(Found { path, marker })
