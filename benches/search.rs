@@ -300,12 +300,12 @@ fn sweep(corpora: &[(&KnowledgeBase, &str, Vec<QuerySet>)]) {
         for ((kb, topic, sets), searcher) in corpora.iter().zip(&mut searchers) {
             searcher.scoring = scoring;
             for set in sets {
-                let (recall, mrr, missed) = ranking_quality(kb, searcher, topic, set);
+                let (recall, mrr, set_misses) = ranking_quality(kb, searcher, topic, set);
                 figures.push(recall);
                 found += recall * set.len() as f64;
                 rr += mrr * set.len() as f64;
                 total += set.len();
-                misses.extend(missed);
+                misses.extend(set_misses);
             }
         }
         let n = total.max(1) as f64;

@@ -7,6 +7,7 @@
 use jp_kb_core::ConfigError;
 use jp_kb_core::check::{CheckReport, Finding, Remedy};
 use jp_kb_core::edit::plan::Confirm;
+use jp_kb_core::internal::clients::setup::SetupNote;
 use jp_kb_core::internal::clients::sync::Synced;
 
 /// `err` as the CLI and the TUI say it: for a missing workspace, with the
@@ -16,8 +17,30 @@ pub fn config_error(err: &ConfigError) -> String {
         ConfigError::NoWorkspace { .. } => {
             format!("{err}; pass --workspace DIR, or run `jp-kb init`")
         }
+        ConfigError::Untrusted { path, .. } => format!(
+            "{err}\n{}",
+            trust_hint(&jp_kb_core::internal::config::trust::directory_to_trust(
+                path
+            ))
+        ),
         other => other.to_string(),
     }
+}
+
+/// How a person trusts `dir`'s configuration whoever owns it (git's
+/// `safe.directory`, jp-kb's `safe-directories`).
+fn trust_hint(dir: &std::path::Path) -> String {
+    use jp_kb_core::internal::config::trust::{SAFE_DIRECTORIES_ENV, list_file};
+    use jp_kb_core::internal::display::escape_name;
+    let dir = escape_name(&dir.to_string_lossy()).into_owned();
+    let file = list_file().map_or_else(
+        || "jp-kb's safe-directories file".to_owned(),
+        |f| escape_name(&f.to_string_lossy()).into_owned(),
+    );
+    format!(
+        "if you trust every user who can write there, add the line {dir} to {file} \
+         (or set {SAFE_DIRECTORIES_ENV}={dir} for one command)"
+    )
 }
 
 /// jp-kb's words for `remedy`, or `None` for one this version does not
@@ -38,6 +61,7 @@ fn remedy(remedy: &Remedy) -> Option<String> {
         Remedy::Regenerate => "run `jp-kb sync`".to_owned(),
         Remedy::Connect { client } => format!("`jp-kb connect {client}`"),
         Remedy::ConnectHere { client } => format!("run `jp-kb connect {client}` in this workspace"),
+        Remedy::TrustDirectory { dir } => trust_hint(dir),
         _ => return None,
     })
 }
@@ -75,6 +99,22 @@ pub fn confirm(reason: &Confirm) -> String {
 
 /// A line of what an edit did to the generated client files, as jp-kb
 /// says it: a file left alone comes with the command that regenerates it.
+/// A note about a client's setup (the core's words, the same for `prompt
+/// --client` and the TUI), prefixed `note:` or `warning:`, its remedy
+/// said as jp-kb's command.
+pub fn setup_note(note: &SetupNote) -> String {
+    let text = match note
+        .remedy
+        .as_ref()
+        .and_then(|r| Some((r.phrase(), remedy(r)?)))
+    {
+        Some((phrase, ours)) => note.text.replacen(&phrase, &ours, 1),
+        None => note.text.clone(),
+    };
+    let level = if note.warning { "warning" } else { "note" };
+    format!("{level}: {text}")
+}
+
 pub fn synced(line: &Synced) -> String {
     match line {
         Synced::LeftEdited { .. } => format!("{line}: run `jp-kb sync` to regenerate it"),

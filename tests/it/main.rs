@@ -11,6 +11,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../jp_support/mod.rs"]
+mod jp_support;
 #[path = "../needs/mod.rs"]
 mod needs;
 #[path = "../mcp/raw_client.rs"]
@@ -42,8 +44,13 @@ mod edit_concurrent;
 mod golden;
 mod guarded_read;
 mod huge_subjects;
+mod jp_real_checkouts;
+mod jp_real_stale;
+mod jp_real_tui;
+mod jp_words;
 mod kb_toml;
 mod list_output;
+mod lock_other_user;
 mod mcp_e2e;
 mod mcp_handlers;
 mod mcp_protocol;
@@ -60,6 +67,8 @@ mod search_places;
 mod search_quality;
 mod search_walks;
 #[cfg(feature = "semantic")]
+mod semantic_cache_files;
+#[cfg(feature = "semantic")]
 mod semantic_model;
 #[cfg(feature = "semantic")]
 mod semantic_search;
@@ -73,6 +82,7 @@ mod tui_behaviour;
 mod tui_client_prompt;
 mod tui_connect;
 mod tui_copy_size;
+mod tui_cursor;
 mod tui_exact_cost;
 mod tui_findings;
 mod tui_fluency;
@@ -88,10 +98,13 @@ mod tui_rough_edges;
 mod tui_search;
 mod tui_selection;
 mod tui_signals;
+mod tui_small_truths;
 mod tui_snapshots;
 mod tui_tester_words;
 mod tui_tmux;
 mod tui_tmux_actions;
+mod tui_tmux_capture;
+mod tui_tmux_cursor;
 mod tui_tmux_layers;
 mod tui_tmux_picker;
 mod tui_tmux_search;
@@ -99,3 +112,5 @@ mod tui_tmux_selection;
 mod tui_tmux_truths;
 mod tui_usage;
 mod usage_cli;
+mod usage_ledger_files;
+mod workspace_trust;

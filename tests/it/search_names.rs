@@ -6,6 +6,7 @@
 
 use super::common;
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use jp_kb_core::internal::search::{SearchRequest, Searcher};
@@ -106,10 +107,11 @@ fn long_page(title: &str, words: usize, code: bool) -> String {
     let mut text = format!("# {title}\n\nThis proposal changes how events are stored.\n\n");
     for i in 0..words / 20 {
         let id = if code { "`ProviderId`" } else { "name" };
-        text.push_str(&format!(
+        let _ = writeln!(
+            text,
             "Each provider returns a stream; the provider {i} keeps its {id} and the events \
-             of the turn in order, and nothing else changes for them here.\n"
-        ));
+             of the turn in order, and nothing else changes for them here."
+        );
     }
     text
 }

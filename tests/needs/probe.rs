@@ -24,6 +24,14 @@ pub enum Need {
     /// all-MiniLM-L6-v2 in `target/models` and its numpy reference
     /// embeddings (`tests/semantic/setup.sh`, with pip).
     Model,
+    /// Real JP (dcdpr/jp 4c1c39f1, unpatched), built from `../shared/jp`
+    /// by `tests/jp/setup.sh` into `JP_KB_JP_TARGET` (default
+    /// `~/.cache/jp-kb/jp-target`, outside the checkout: a cold build is
+    /// ~6 minutes, so it is kept between checkouts and runs).
+    Jp,
+    /// Running as root: the tests that hand files to another user (a
+    /// `.jp/` planted by someone else) or run jp-kb as another user.
+    Root,
     /// JP's source (`jp-4c1c39f1.tar.gz`) in `../shared/jp/src`, beside
     /// the checkout: its documentation is a real knowledge base.
     JpSource,
@@ -40,19 +48,26 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 9] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,
         Self::ClientsVenv,
         Self::Corpora,
         Self::Model,
+        Self::Jp,
+        Self::Root,
         Self::JpSource,
     ];
 
     /// The environment variables that move a need's directory.
-    pub const ENV: [&'static str; 3] =
-        ["JP_KB_MCP_VENV", "JP_KB_CLIENTS_NODE", "JP_KB_CLIENTS_VENV"];
+    pub const ENV: [&'static str; 5] = [
+        "JP_KB_MCP_VENV",
+        "JP_KB_CLIENTS_NODE",
+        "JP_KB_CLIENTS_VENV",
+        "JP_KB_JP_TARGET",
+        "HOME",
+    ];
 
     /// The value of `cfg(lacks = …)` when it is missing.
     pub fn key(self) -> &'static str {
@@ -63,6 +78,8 @@ impl Need {
             Self::ClientsVenv => "clients-venv",
             Self::Corpora => "corpora",
             Self::Model => "model",
+            Self::Jp => "jp",
+            Self::Root => "root",
             Self::JpSource => "jp-source",
         }
     }
@@ -85,6 +102,10 @@ impl Need {
             Self::Model => {
                 "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
             }
+            Self::Jp => {
+                "needs real JP built (run bash tests/jp/setup.sh, or .ci/run; JP_KB_JP_TARGET names its target directory)"
+            }
+            Self::Root => "needs root, to give files to another user (run the tests as root)",
             Self::JpSource => {
                 "needs JP's source in ../shared/jp/src beside the checkout (then touch build.rs)"
             }
@@ -137,6 +158,17 @@ impl Need {
                     models.join(".all-minilm-l6-v2.sha256"),
                 )
             }
+            Self::Jp => {
+                let jp = built_jp("JP_KB_JP_TARGET", "jp-target")?;
+                (jp.clone(), jp)
+            }
+            Self::Root => {
+                // `/proc/self` belongs to the process's effective user.
+                if !owned_by_root(Path::new("/proc/self")) {
+                    return None;
+                }
+                (PathBuf::from("/"), root.join("build.rs"))
+            }
             Self::JpSource => {
                 let tarball = root.join("../shared/jp/src/jp-4c1c39f1.tar.gz");
                 (tarball.clone(), tarball)
@@ -152,6 +184,25 @@ pub fn ci() -> bool {
     std::env::var_os("CI").is_some()
 }
 
+/// The `jp` binary of a JP build: `debug/jp` in the target directory the
+/// variable `var` names, else in `~/.cache/jp-kb/DEFAULT` (what
+/// `tests/jp/setup.sh` builds into; outside the checkout, so that every
+/// checkout and worktree reuses one build). A second JP build (a patched
+/// one) is a second variable and directory.
+pub fn built_jp(var: &str, default: &str) -> Option<PathBuf> {
+    let target = std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(|home| PathBuf::from(home).join(".cache/jp-kb").join(default))
+        })?;
+    let jp = target.join("debug/jp");
+    std::fs::metadata(&jp)
+        .is_ok_and(|m| m.is_file() && executable(&m))
+        .then_some(jp)
+}
+
 /// The first executable file called `name` in a `PATH` directory.
 fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -159,6 +210,17 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .filter(|dir| dir.is_absolute())
         .map(|dir| dir.join(name))
         .find(|file| std::fs::metadata(file).is_ok_and(|m| m.is_file() && executable(&m)))
+}
+
+#[cfg(unix)]
+fn owned_by_root(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).is_ok_and(|m| m.uid() == 0)
+}
+
+#[cfg(not(unix))]
+fn owned_by_root(_: &Path) -> bool {
+    false
 }
 
 #[cfg(unix)]

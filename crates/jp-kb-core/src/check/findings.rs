@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use super::remedy::Remedy;
+use crate::remedy::Remedy;
 
 /// How bad a finding is. Errors make `jp-kb check` exit 1; warnings only
 /// with `--deny-warnings`.
@@ -84,6 +84,7 @@ codes! {
     BadArgument = "KB011", Error, "invalid argument";
     LoadFailed = "KB012", Error, "cannot be read";
     ClientSetup = "KB013", Error, "the client does not get what `connect` set up";
+    Untrusted = "KB014", Error, "another user could have written it";
     UnknownKey = "KB101", Warning, "unknown key";
     LearnedSelectsNothing = "KB102", Warning, "selects nothing";
     DisabledSelectsNothing = "KB103", Warning, "selects nothing";
@@ -105,6 +106,7 @@ codes! {
     GeneratedStale = "KB121", Warning, "out of date";
     ClientLoss = "KB122", Warning, "does not reach the client's model";
     ClientCannotStart = "KB124", Warning, "the client cannot start jp-kb";
+    ConversationKeepsOlder = "KB125", Warning, "a JP conversation keeps an older section";
 }
 
 impl std::fmt::Display for Code {

@@ -27,6 +27,17 @@ pub enum ConfigError {
         path: PathBuf,
     },
 
+    /// A workspace's `.jp/` or a configuration file another user could
+    /// have written ([`super::trust`]): not used. (A front end adds how
+    /// the person trusts it anyway.)
+    #[error("{} is not used: {why}; only files you or root own configure your assistant", crate::display::escape_name(&path.to_string_lossy()))]
+    Untrusted {
+        /// The `.jp/` directory or the file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: super::trust::Distrust,
+    },
+
     /// A configuration file cannot be read.
     #[error("{path}: {source}")]
     Io {
@@ -94,6 +105,21 @@ pub enum ConfigError {
         origin: Origin,
         /// The file it names.
         path: PathBuf,
+    },
+
+    /// JP started the server for its workspace `id` from outside every
+    /// checkout of it (`jp -w DIR`), and the checkout JP runs for cannot
+    /// be told from JP's own files.
+    #[error(
+        "JP runs this server for its workspace id {id} from {cwd}, outside that workspace, and which checkout it runs for is unknown: {reason}"
+    )]
+    JpCheckoutUnknown {
+        /// The workspace id (`.jp/.id`) the server was started for.
+        id: String,
+        /// JP's working directory.
+        cwd: PathBuf,
+        /// What is missing.
+        reason: String,
     },
 
     /// A `--cfg` or `-k` value cannot be used.

@@ -10,6 +10,7 @@ use super::error::ConfigError;
 use super::file::read_config_file;
 use super::interpret::{ArrayMode, OriginSource, interpret_layer};
 use super::model::{ConfigWarning, PartialConfig};
+use super::trust::{self, SafeDirectories};
 
 /// Which layer of the configuration a file belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +73,8 @@ struct ParsedFile {
 #[derive(Debug, Default)]
 pub struct ExtendsLoader {
     parsed: HashMap<PathBuf, Rc<ParsedFile>>,
+    /// Where files are used whoever owns them ([`super::trust`]).
+    safe: SafeDirectories,
 }
 
 /// A file whose `extends` are being loaded.
@@ -85,6 +88,15 @@ struct Frame {
 }
 
 impl ExtendsLoader {
+    /// A loader that refuses files another user could have written
+    /// ([`super::trust`]) outside `safe`.
+    pub fn new(safe: SafeDirectories) -> Self {
+        Self {
+            parsed: HashMap::new(),
+            safe,
+        }
+    }
+
     /// Loads `path` and everything it `extends`, appending the layers in
     /// merge order: `extends` entries before the file, then the file
     /// itself, then entries with `strategy = "after"`. A file reached
@@ -166,6 +178,7 @@ impl ExtendsLoader {
         let file = if let Some(file) = self.parsed.get(&canonical) {
             Rc::clone(file)
         } else {
+            trust::check(path, &self.safe)?;
             let file = Rc::new(parse_file(path, warnings)?);
             self.parsed.insert(canonical.clone(), Rc::clone(&file));
             file

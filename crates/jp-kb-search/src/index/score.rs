@@ -64,15 +64,7 @@ impl Index {
             wanted_idf += term_idf;
             self.add_scores(&hits, term_idf, &avg, scoring, 1.0, &mut scores);
             add_named(&hits, term_idf, &mut named);
-            for &(slot, _) in &hits {
-                if let Some(m) = matched.get_mut(slot) {
-                    m.0 = m.0.saturating_add(1);
-                    m.1 += term_idf;
-                }
-                if let Some(h) = held.get_mut(slot) {
-                    *h |= bit;
-                }
-            }
+            note_held(&hits, term_idf, bit, &mut matched, &mut held);
             // A name that begins or ends with the word (`useradd` for
             // "user", `whois` for "who", `lscpu` for "cpu"): command and
             // file names are often two words written together.
@@ -121,14 +113,7 @@ impl Index {
             // its rarity the pages that hold it led those about
             // providers), and they are another way to match it, not one
             // more: a page that holds it already gains nothing from them.
-            let absent = idf(n, 0.0);
-            let (mut typed_idf, mut typed_bits) = (f32::INFINITY, 0u64);
-            for (k, (t, &t_idf)) in terms.iter().zip(&idfs).enumerate() {
-                if prefix.starts_with(t.as_str()) && t_idf < absent {
-                    typed_idf = typed_idf.min(t_idf);
-                    typed_bits |= if k < 64 { 1 << k } else { 0 };
-                }
-            }
+            let (typed_idf, typed_bits) = typed_words(prefix, terms, &idfs, idf(n, 0.0));
             let idf = idf(n, hits.len() as f32).min(typed_idf);
             hits.retain(|&(slot, _)| held.get(slot).is_none_or(|h| h & typed_bits == 0));
             self.add_scores(&hits, idf, &avg, scoring, boost, &mut scores);
@@ -372,7 +357,7 @@ impl Named {
     /// query whose words' IDF sum to `wanted_idf`: how much of the query
     /// the name holds, times how much of the name is the query's.
     #[allow(clippy::cast_precision_loss)] // counts far below 2^23 matter
-    fn score(&self, len: u32, wanted_idf: f32, scoring: &Scoring) -> f32 {
+    fn score(self, len: u32, wanted_idf: f32, scoring: &Scoring) -> f32 {
         if self.idf <= 0.0 || wanted_idf <= 0.0 {
             return 0.0;
         }
@@ -380,6 +365,41 @@ impl Named {
         let of_name = (self.words as f32 / len.max(1) as f32).min(1.0);
         scoring.named * wanted_idf * (of_query * of_name).powf(scoring.named_b)
     }
+}
+
+/// Notes that the documents in `hits` hold the query's term `bit`, of
+/// IDF `term_idf`: one more of the query's words, and their summed IDF.
+fn note_held(
+    hits: &[(usize, Tfs)],
+    term_idf: f32,
+    bit: u64,
+    matched: &mut [(u16, f32)],
+    held: &mut [u64],
+) {
+    for &(slot, _) in hits {
+        if let Some(m) = matched.get_mut(slot) {
+            m.0 = m.0.saturating_add(1);
+            m.1 += term_idf;
+        }
+        if let Some(h) = held.get_mut(slot) {
+            *h |= bit;
+        }
+    }
+}
+
+/// The query's words that `prefix` (the last word as typed) begins with
+/// and that are words of the index (their IDF below `absent`'s, a word
+/// no document holds): the lowest of their IDFs and their bits (the k-th
+/// term's bit k, the first 64).
+fn typed_words(prefix: &str, terms: &[String], idfs: &[f32], absent: f32) -> (f32, u64) {
+    let (mut typed_idf, mut typed_bits) = (f32::INFINITY, 0u64);
+    for (k, (t, &t_idf)) in terms.iter().zip(idfs).enumerate() {
+        if prefix.starts_with(t.as_str()) && t_idf < absent {
+            typed_idf = typed_idf.min(t_idf);
+            typed_bits |= if k < 64 { 1 << k } else { 0 };
+        }
+    }
+    (typed_idf, typed_bits)
 }
 
 /// Adds a term's match in the names of the documents in `hits` (its
