@@ -6,8 +6,9 @@
 
 use super::{DocRef, Index};
 use crate::abbrev;
+use crate::cache_file::CacheError;
 use crate::rank::{self, Scoring};
-use crate::segment::{FIELDS, NAME, SegmentError, Tfs, doc_name};
+use crate::segment::{FIELDS, NAME, Tfs, doc_name};
 
 /// Shortest last word matched as a prefix, in bytes, and the most terms a
 /// prefix expands to (in term order).
@@ -30,7 +31,7 @@ impl Index {
         terms: &[String],
         prefix: Option<&str>,
         scoring: &Scoring,
-    ) -> Result<Vec<(DocRef, f32)>, SegmentError> {
+    ) -> Result<Vec<(DocRef, f32)>, CacheError> {
         if self.live == 0 {
             return Ok(Vec::new());
         }
@@ -156,7 +157,7 @@ impl Index {
         terms: &[String],
         hits: &mut Vec<(usize, Tfs)>,
         whole: &mut Vec<usize>,
-    ) -> Result<(), SegmentError> {
+    ) -> Result<(), CacheError> {
         hits.clear();
         self.prefix_into(term, terms, hits)?;
         hits.retain_mut(|(_, tfs)| {
@@ -194,7 +195,7 @@ impl Index {
         prefix: &str,
         terms: &[String],
         hits: &mut Vec<(usize, Tfs)>,
-    ) -> Result<(), SegmentError> {
+    ) -> Result<(), CacheError> {
         let main = self.main.with_prefix(prefix, MAX_EXPANSIONS)?;
         let delta = self.delta.with_prefix(prefix, MAX_EXPANSIONS)?;
         // Terms the exact path scored already are left out, and only those:
@@ -224,7 +225,7 @@ impl Index {
     /// How many documents mention the name of the document in `slot` in
     /// code (see [`rank`]): its own segment counted them when it was
     /// written; the other segment is asked, when it has documents.
-    fn mentions(&self, slot: usize) -> Result<usize, SegmentError> {
+    fn mentions(&self, slot: usize) -> Result<usize, CacheError> {
         let own = self.slot_norms(slot).map_or(0, |n| n.mentions as usize);
         let (doc, other) = match self.doc_of(slot) {
             DocRef::Main(i) => (self.main.doc(i), &self.delta),
