@@ -59,6 +59,7 @@ mod mcp_usage;
 mod readme_install;
 mod search;
 mod search_frontmatter;
+mod search_jp_docs;
 mod search_mcp;
 mod search_names;
 mod search_open_index;

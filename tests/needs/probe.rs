@@ -32,6 +32,9 @@ pub enum Need {
     /// Running as root: the tests that hand files to another user (a
     /// `.jp/` planted by someone else) or run jp-kb as another user.
     Root,
+    /// JP's source (`jp-4c1c39f1.tar.gz`) in `../shared/jp/src`, beside
+    /// the checkout: its documentation is a real knowledge base.
+    JpSource,
 }
 
 /// Where a need was found.
@@ -45,7 +48,7 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,
@@ -54,6 +57,7 @@ impl Need {
         Self::Model,
         Self::Jp,
         Self::Root,
+        Self::JpSource,
     ];
 
     /// The environment variables that move a need's directory.
@@ -76,6 +80,7 @@ impl Need {
             Self::Model => "model",
             Self::Jp => "jp",
             Self::Root => "root",
+            Self::JpSource => "jp-source",
         }
     }
 
@@ -101,6 +106,9 @@ impl Need {
                 "needs real JP built (run bash tests/jp/setup.sh, or .ci/run; JP_KB_JP_TARGET names its target directory)"
             }
             Self::Root => "needs root, to give files to another user (run the tests as root)",
+            Self::JpSource => {
+                "needs JP's source in ../shared/jp/src beside the checkout (then touch build.rs)"
+            }
         }
     }
 
@@ -160,6 +168,10 @@ impl Need {
                     return None;
                 }
                 (PathBuf::from("/"), root.join("build.rs"))
+            }
+            Self::JpSource => {
+                let tarball = root.join("../shared/jp/src/jp-4c1c39f1.tar.gz");
+                (tarball.clone(), tarball)
             }
         };
         marker.is_file().then_some(Found { path, marker })
