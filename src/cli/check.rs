@@ -46,9 +46,8 @@ pub fn run(
         .max_prompt_tokens(args.max_prompt_tokens);
     let mut report = check(env, options, &thresholds);
     if let Some(client) = &args.client {
-        report
-            .findings
-            .extend(client_findings(env, options, client)?);
+        let findings = client_findings(env, options, client)?;
+        jp_kb_core::internal::check::client_findings::add_client_findings(&mut report, findings);
     }
     jp_kb::hints::with_commands(&mut report);
     let text = if args.json {
@@ -87,11 +86,10 @@ fn client_findings(
     let setup = jp_kb_core::internal::clients::setup::read_setup(kb.root(), &profile)
         .map_err(CliError::runtime)?;
     let arrivals = jp_kb_core::internal::clients::arrival::arrivals(&kb, &profile, &setup);
-    let mut findings =
-        jp_kb_core::internal::clients::findings::client_findings(&kb, &profile, &setup, &arrivals);
-    findings.extend(jp_kb_core::internal::clients::findings::setup_findings(
-        &kb, &profile,
-    ));
+    let mut findings = jp_kb_core::internal::check::client_findings::client_findings(
+        &kb, &profile, &setup, &arrivals,
+    );
+    findings.extend(jp_kb_core::internal::check::client_findings::setup_findings(&kb, &profile));
     Ok(findings)
 }
 

@@ -69,20 +69,8 @@ pub fn client_arrivals(
 }
 
 fn print_setup_notes(profile: &Profile, setup: &Setup) {
-    if !setup.configured {
-        eprintln!(
-            "note: no {} configuration in this workspace ({}); showing a plain MCP setup (`jp-kb mcp`). `jp-kb connect {}` sets it up.",
-            profile.name, profile.mcp.file, profile.id
-        );
-    }
-    if let Some(why) = &setup.not_loaded {
-        eprintln!("warning: {why}");
-    }
-    if let Some(Err(why)) = setup.server.as_ref().map(|s| &s.mode) {
-        eprintln!(
-            "warning: {}'s jp-kb server does not start: {why}",
-            profile.name
-        );
+    for note in setup.notes(profile) {
+        eprintln!("{}", jp_kb::hints::setup_note(&note));
     }
 }
 

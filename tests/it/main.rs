@@ -11,6 +11,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../jp_support/mod.rs"]
+mod jp_support;
 #[path = "../needs/mod.rs"]
 mod needs;
 #[path = "../mcp/raw_client.rs"]
@@ -42,6 +44,9 @@ mod edit_concurrent;
 mod golden;
 mod guarded_read;
 mod huge_subjects;
+mod jp_real_checkouts;
+mod jp_real_stale;
+mod jp_words;
 mod kb_toml;
 mod list_output;
 mod mcp_e2e;

@@ -11,6 +11,7 @@ use super::ClientError;
 use super::profile::{Channel, Format, Profile};
 use crate::edit::Boundaries;
 use crate::mcp::{InstructionsMode, ModeError};
+use crate::remedy::Remedy;
 
 /// The jp-kb MCP server a client runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,6 +136,58 @@ pub fn read_setup(root: &Path, profile: &Profile) -> Result<Setup, ClientError> 
         }
     }
     Ok(setup)
+}
+
+/// A line about a client's setup, said before what its model receives
+/// (`prompt --client` on stderr, the TUI's client view).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SetupNote {
+    /// A warning (the client does not get what it could), or a note.
+    pub warning: bool,
+    /// What it says; it ends with the remedy's phrase when there is one.
+    pub text: String,
+    /// The action the text names by its phrase, which a front end words
+    /// as its own command.
+    pub remedy: Option<Remedy>,
+}
+
+impl Setup {
+    /// What a front end says about this setup of `profile`'s client.
+    pub fn notes(&self, profile: &Profile) -> Vec<SetupNote> {
+        let mut out = Vec::new();
+        if !self.configured {
+            let connect = Remedy::Connect {
+                client: profile.id.clone(),
+            };
+            out.push(SetupNote {
+                warning: false,
+                text: format!(
+                    "no {} configuration in this workspace ({}); showing what a plain MCP \
+                     setup of the server gets; {} sets it up",
+                    profile.name,
+                    profile.mcp.file,
+                    connect.phrase()
+                ),
+                remedy: Some(connect),
+            });
+        }
+        if let Some(why) = &self.not_loaded {
+            out.push(SetupNote {
+                warning: true,
+                text: why.clone(),
+                remedy: None,
+            });
+        }
+        if let Some(Err(why)) = self.server.as_ref().map(|s| &s.mode) {
+            out.push(SetupNote {
+                warning: true,
+                text: format!("{}'s jp-kb server does not start: {why}", profile.name),
+                remedy: None,
+            });
+        }
+        out
+    }
 }
 
 fn server(name: &str, args: &[String]) -> Server {

@@ -18,6 +18,8 @@ pub mod file;
 #[cfg(feature = "config")]
 pub mod interpret;
 #[cfg(feature = "config")]
+pub mod jp_user_dir;
+#[cfg(feature = "config")]
 pub mod layers;
 #[cfg(feature = "config")]
 pub mod override_error;
@@ -111,6 +113,9 @@ pub struct LoadedConfig {
     /// The user-workspace configuration directory, existing or not (the
     /// layer picker offers to create its `kb.toml`).
     pub user_workspace_dir: Option<PathBuf>,
+    /// JP's user data directory, existing or not (`connect jp` writes the
+    /// user-workspace layer of a workspace id it has just written).
+    pub jp_data_dir: Option<PathBuf>,
     /// The `.jp.toml` nearest the current directory, existing or not.
     pub jp_toml_here: Option<PathBuf>,
 }
@@ -127,6 +132,7 @@ impl LoadedConfig {
             warnings: Vec::new(),
             user_dirs: Vec::new(),
             user_workspace_dir: None,
+            jp_data_dir: None,
             jp_toml_here: None,
         }
     }
@@ -246,6 +252,7 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
         warnings,
         user_dirs: env.user_dirs(),
         user_workspace_dir,
+        jp_data_dir: env.user_data_dir.clone(),
         jp_toml_here,
     })
 }

@@ -80,13 +80,15 @@ impl Boundaries {
     }
 
     /// Where jp-kb may write for a loaded workspace: its root, the
-    /// person's own JP directories, and the user-workspace directory
-    /// (written to before JP ever made it).
+    /// person's own JP directories (the data directory also before JP
+    /// made it), and the user-workspace directory (written to before JP
+    /// ever made it).
     #[doc(hidden)]
     pub fn of_config(loaded: &crate::config::LoadedConfig) -> Self {
         Self::new(
             std::iter::once(loaded.root.clone())
                 .chain(loaded.user_dirs.iter().cloned())
+                .chain(loaded.jp_data_dir.iter().cloned())
                 .chain(loaded.user_workspace_dir.iter().cloned()),
         )
     }
