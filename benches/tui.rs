@@ -5,7 +5,8 @@
 //!
 //! `cargo bench --bench tui` (add `-- quick` for 1k/10k only, `only=N`
 //! for N subjects only; `reps=N` for N repetitions per key, default 30;
-//! `nomem` skips the tmux run; `real` adds the tldr rows to `only=N`).
+//! `nomem` skips the tmux run; `real` adds the tldr rows to `only=N`;
+//! `big` runs only the rows of a ~20 MiB prompt, `tui_speed/reuse.rs`).
 //! Prints a Markdown table; the figures in docs/perf.md come from it.
 
 #![allow(
@@ -488,6 +489,10 @@ fn main() {
         "| measurement | subjects | median | max | runs | baseline (median) | ratio | target |"
     );
     println!("| --- | ---: | ---: | ---: | ---: | --- | ---: | --- |");
+    if args.iter().any(|a| a == "big") {
+        speed::reuse::bench(reps);
+        return;
+    }
     let mut last = None;
     for &n in &sizes {
         let g = corpus::generate(&base, n).expect("generate corpus");

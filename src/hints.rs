@@ -17,8 +17,30 @@ pub fn config_error(err: &ConfigError) -> String {
         ConfigError::NoWorkspace { .. } => {
             format!("{err}; pass --workspace DIR, or run `jp-kb init`")
         }
+        ConfigError::Untrusted { path, .. } => format!(
+            "{err}\n{}",
+            trust_hint(&jp_kb_core::internal::config::trust::directory_to_trust(
+                path
+            ))
+        ),
         other => other.to_string(),
     }
+}
+
+/// How a person trusts `dir`'s configuration whoever owns it (git's
+/// `safe.directory`, jp-kb's `safe-directories`).
+fn trust_hint(dir: &std::path::Path) -> String {
+    use jp_kb_core::internal::config::trust::{SAFE_DIRECTORIES_ENV, list_file};
+    use jp_kb_core::internal::display::escape_name;
+    let dir = escape_name(&dir.to_string_lossy()).into_owned();
+    let file = list_file().map_or_else(
+        || "jp-kb's safe-directories file".to_owned(),
+        |f| escape_name(&f.to_string_lossy()).into_owned(),
+    );
+    format!(
+        "if you trust every user who can write there, add the line {dir} to {file} \
+         (or set {SAFE_DIRECTORIES_ENV}={dir} for one command)"
+    )
 }
 
 /// jp-kb's words for `remedy`, or `None` for one this version does not
@@ -39,6 +61,7 @@ fn remedy(remedy: &Remedy) -> Option<String> {
         Remedy::Regenerate => "run `jp-kb sync`".to_owned(),
         Remedy::Connect { client } => format!("`jp-kb connect {client}`"),
         Remedy::ConnectHere { client } => format!("run `jp-kb connect {client}` in this workspace"),
+        Remedy::TrustDirectory { dir } => trust_hint(dir),
         _ => return None,
     })
 }

@@ -14,6 +14,7 @@ use ratatui::crossterm::event::KeyCode;
 
 mod big_prompt;
 mod memory;
+pub mod reuse;
 
 pub use memory::peak_memory;
 

@@ -30,9 +30,10 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N", default_value_t = Thresholds::DEFAULT_MAX_PROMPT_TOKENS)]
     pub max_prompt_tokens: usize,
     /// Also warn (KB122) when part of the <knowledge> section or the tool's
-    /// topic list does not reach this client's model (jp, claude-code,
-    /// codex), as its configuration in the workspace sets it up.
-    #[arg(long, value_name = "NAME")]
+    /// topic list does not reach this client's model, as its configuration
+    /// in the workspace sets it up; report what in its setup keeps it from
+    /// getting what `connect` set up.
+    #[arg(long, value_name = "NAME", value_parser = super::connect::client_names())]
     pub client: Option<String>,
 }
 

@@ -62,9 +62,11 @@ fn remove(ctx: &EditContext<'_>, list: List, args: &RmArgs) -> Result<ExitCode, 
         topic: a.topic.clone(),
         entries: a.entries.clone(),
     };
-    let result = ctx.run(&intent, &a.opts, args.expand);
+    // A refused or failed edit says why on stderr, and nothing on
+    // stdout: a `now: …` line there read as a change made (issue 37).
+    ctx.run(&intent, &a.opts, args.expand)?;
     if ctx.kb.topic(&a.topic).is_some() {
         ctx.report_topic(&a.topic);
     }
-    result.map(|_| ExitCode::SUCCESS)
+    Ok(ExitCode::SUCCESS)
 }

@@ -20,10 +20,10 @@ pub struct PromptArgs {
     /// Also print the section's size in bytes and tokens (`o200k_base`) on stderr.
     #[arg(long)]
     pub stats: bool,
-    /// Show what this client's model receives (jp, claude-code, codex), as
-    /// its configuration in the workspace sets it up: each channel's text
-    /// as it arrives, cut and marked where the client cuts it.
-    #[arg(long, value_name = "NAME")]
+    /// Show what this client's model receives, as its configuration in
+    /// the workspace sets it up: each channel's text as it arrives, cut and
+    /// marked where the client cuts it.
+    #[arg(long, value_name = "NAME", value_parser = super::connect::client_names())]
     pub client: Option<String>,
     /// With --client: a JSON array of {"channel", "text", "cut"}.
     #[arg(long, requires = "client")]

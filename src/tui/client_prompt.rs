@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::check::client_findings::setup_findings;
 use jp_kb_core::internal::check::findings::{Code, Severity};
-use jp_kb_core::internal::clients::arrival::{Arrival, Loss, arrivals, losses};
+use jp_kb_core::internal::clients::arrival::{Arrival, Loss, Section, arrivals_of, losses_of};
 use jp_kb_core::internal::clients::profile::{Delivery, Profile, client_ids, profile};
 use jp_kb_core::internal::clients::setup::read_setup;
 use jp_kb_core::internal::plural::thousands;
@@ -107,8 +107,11 @@ impl ClientPrompt {
                         .unwrap_or_default();
                     notes.push(format!("warning: {}{place}{hint}", finding.message));
                 }
-                let list = arrivals(kb, &profile, &setup);
-                let gone = losses(kb, &list);
+                // One render of the section for both (it was rendered up to
+                // three times: seconds on a 20 MiB section).
+                let section = Section::render(kb);
+                let list = arrivals_of(kb, &profile, &setup, &section);
+                let gone = losses_of(kb, &list, &section);
                 let mut view = ClientView {
                     profile,
                     arrivals: list,

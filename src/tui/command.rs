@@ -56,6 +56,8 @@ pub enum Command {
     MarkShown,
     /// Undo the last change (across files).
     Undo,
+    /// Suspend to the shell (`fg` comes back), in every mode.
+    Suspend,
     /// Redo the last undone change.
     Redo,
     /// Edit the topic's title, introduction and description.
@@ -175,6 +177,7 @@ impl Command {
             Command::ToggleWrap => "toggle-wrap",
             Command::ShowMessages => "message-log",
             Command::Quit => "quit",
+            Command::Suspend => "suspend",
             Command::Cancel => "cancel",
             Command::Confirm => "confirm",
             Command::Save => "save",

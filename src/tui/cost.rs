@@ -20,9 +20,7 @@ pub struct Cached<'a> {
 impl TokenSource for Cached<'_> {
     fn section(&self) -> Option<usize> {
         // An absent section is 0 tokens; one still rendering is unknown.
-        self.model
-            .prompt_ready
-            .then(|| self.model.prompt_tokens.unwrap_or(0))
+        self.model.section_tokens()
     }
 
     fn planned(&self, steps: &[Step]) -> Option<usize> {

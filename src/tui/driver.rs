@@ -16,7 +16,7 @@ use super::event::{Event, Msg};
 use super::listing::state::Listed;
 use super::model::{Fetched, LoadOutcome, Model, Need, fetch, next_load};
 use super::plan_counts::PlanCounts;
-use super::prompt::RenderedPrompt;
+use super::prompt::{PromptCount, RenderedPrompt};
 use super::read_worker::Reads;
 use super::token_worker::TokenCounts;
 use super::update::update;
@@ -24,6 +24,7 @@ use super::worker::{Outbox, Worker, newest};
 use crate::tui::search::worker::Searches;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::section_tokens::SectionCounter;
 use jp_kb_core::internal::subjects::WatchedWalks;
 use jp_kb_core::internal::topic::TopicState;
 
@@ -64,6 +65,9 @@ pub struct Driver {
     /// Where planned sections are counted (inline until a worker is
     /// started): see [`super::plan_counts`].
     plan_counts: PlanCounts,
+    /// The one section counter (its memo shared by every clone): a
+    /// planned section's count is the prompt's after the change is made.
+    counter: SectionCounter,
 }
 
 /// A reload asked of the background loader: what changed, and when it
@@ -93,6 +97,7 @@ struct Loader {
     options: LoadOptions,
     walks: Arc<WatchedWalks>,
     prompts: Option<Worker<PromptJob>>,
+    counter: SectionCounter,
 }
 
 impl Loader {
@@ -104,7 +109,11 @@ impl Loader {
         match &mut result {
             Ok(model) => {
                 if self.prompts.is_none() {
-                    model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));
+                    model.set_prompt(RenderedPrompt::render(
+                        &model.kb,
+                        model.generation,
+                        &self.counter,
+                    ));
                 }
             }
             Err(message) => *message = relative_error(&self.options, message),
@@ -119,6 +128,7 @@ impl Loader {
 
 impl Driver {
     pub fn new(env: Environment, options: LoadOptions) -> Self {
+        let counter = SectionCounter::new();
         Self {
             env,
             options,
@@ -131,7 +141,8 @@ impl Driver {
             tokens: None,
             reads: None,
             searches: Searches::default(),
-            plan_counts: PlanCounts::default(),
+            plan_counts: PlanCounts::new(&counter),
+            counter,
         }
     }
 
@@ -141,6 +152,7 @@ impl Driver {
             options: self.options.clone(),
             walks: Arc::clone(&self.walks),
             prompts: self.prompts.clone(),
+            counter: self.counter.clone(),
         }
     }
 
@@ -228,8 +240,14 @@ impl Driver {
     /// each other quickly render only the latest. Start it before the
     /// other workers: they hand their loads' prompts to it.
     pub fn spawn_prompt_worker(&mut self, outbox: &Outbox) {
-        let run = |(kb, generation): PromptJob| {
-            let prompt = RenderedPrompt::render(&kb, generation);
+        let counter = self.counter.clone();
+        let early = Arc::clone(outbox);
+        let run = move |(kb, generation): PromptJob| {
+            // The count first: the status line and the costs need no
+            // more, and the layout reads every pre-loaded file.
+            let count = PromptCount::count(&kb, generation, &counter);
+            let _ = early(Event::Fetched(Box::new(Fetched::PromptCount(count))));
+            let prompt = RenderedPrompt::lay_out(&kb, count);
             Some(Event::Fetched(Box::new(Fetched::Prompt(prompt))))
         };
         // Without the thread, prompts render during their load.
@@ -271,6 +289,7 @@ impl Driver {
         app.loading = Some(Loading::of(&kb));
         let started = next_load();
         let has_prompt_worker = self.prompts.is_some();
+        let counter = self.counter.clone();
         let selected = app.topics.selected;
         let outbox = Arc::clone(outbox);
         let work = move || {
@@ -286,7 +305,11 @@ impl Driver {
             }
             let mut model = Model::from_kb(kb);
             if !has_prompt_worker {
-                model.set_prompt(RenderedPrompt::render(&model.kb, model.generation));
+                model.set_prompt(RenderedPrompt::render(
+                    &model.kb,
+                    model.generation,
+                    &counter,
+                ));
             }
             let outcome = LoadOutcome {
                 result: Ok(model),
@@ -331,6 +354,7 @@ impl Driver {
                     Effect::OpenEditor(_)
                     | Effect::OpenEditorAt(..)
                     | Effect::Quit
+                    | Effect::Suspend
                     | Effect::Copy(_) => {
                         outside.push(effect);
                     }
@@ -507,6 +531,7 @@ impl Driver {
             Effect::OpenEditor(_)
             | Effect::OpenEditorAt(..)
             | Effect::Quit
+            | Effect::Suspend
             | Effect::Copy(_)
             | Effect::CopyPrompt => Vec::new(),
         }
@@ -527,8 +552,12 @@ impl Driver {
             }
             None => (Arc::clone(&model.kb), model.generation),
         };
-        let prompt = RenderedPrompt::render(&kb, generation);
-        vec![Event::Fetched(Box::new(Fetched::Prompt(prompt)))]
+        let count = PromptCount::count(&kb, generation, &self.counter);
+        let prompt = RenderedPrompt::lay_out(&kb, count);
+        vec![
+            Event::Fetched(Box::new(Fetched::PromptCount(count))),
+            Event::Fetched(Box::new(Fetched::Prompt(prompt))),
+        ]
     }
 
     /// Reads every preview input the screen needs and is not cached.

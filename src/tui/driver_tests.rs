@@ -182,3 +182,39 @@ fn the_shown_load_gets_its_prompt_when_an_older_load_arrives_late() {
     }
     assert_eq!(app.model().map(|m| m.generation), shown);
 }
+
+/// Issue 37 item 4: the prompt worker reports the section's count before
+/// it lays the section out (which reads every pre-loaded file), so the
+/// status line and the costs have it as soon as it is known; the layout
+/// that follows carries the same count.
+#[test]
+fn the_prompt_worker_reports_the_count_before_the_layout() {
+    let (dir, mut driver) = workspace();
+    std::fs::write(
+        dir.path().join(".jp/kb.toml"),
+        "[kb.topic.p]\nsubjects = \".jp/kb/p\"\nlearned = [\"a\"]\n",
+    )
+    .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Event>();
+    driver.spawn_prompt_worker(&outbox(tx));
+    let mut app = App::new(Theme { color: false }, (80, 24));
+    let load = driver.load(Vec::new());
+    driver.dispatch(&mut app, load);
+    let first = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let Event::Fetched(fetched) = &first else {
+        panic!("{first:?}")
+    };
+    let Fetched::PromptCount(count) = **fetched else {
+        panic!("the count comes first: {fetched:?}")
+    };
+    assert!(count.tokens.is_some_and(|n| n > 0), "{count:?}");
+    driver.dispatch(&mut app, first);
+    let model = app.model().unwrap();
+    assert!(model.prompt_counted && !model.prompt_ready);
+    assert_eq!(model.section_tokens(), count.tokens);
+    let second = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    driver.dispatch(&mut app, second);
+    let model = app.model().unwrap();
+    assert!(model.prompt_ready);
+    assert_eq!(model.prompt_tokens, count.tokens);
+}

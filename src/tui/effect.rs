@@ -45,5 +45,7 @@ pub enum Effect {
         query: String,
         generation: u64,
     },
+    /// Hand the terminal back to the shell and stop (`fg` comes back).
+    Suspend,
     Quit,
 }

@@ -15,6 +15,7 @@ pub mod client_rows;
 pub mod command;
 pub mod cost;
 pub mod cost_store;
+pub mod cursor;
 pub mod demo;
 pub mod driver;
 pub mod edit_bridge;

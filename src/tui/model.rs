@@ -34,6 +34,9 @@ pub struct Model {
     /// The leading pieces the Prompt tab has shown, as text.
     pub prompt_head: PromptHead,
     pub prompt_tokens: Option<usize>,
+    /// The section's count has arrived (`prompt_tokens` says it): it
+    /// comes before the layout (see [`super::prompt`]).
+    pub prompt_counted: bool,
     /// False while the prompt is still being rendered in the background.
     pub prompt_ready: bool,
     /// The Prompt tab's client view, computed when selected (see
@@ -49,7 +52,9 @@ pub struct Model {
 }
 
 use super::client_prompt::ClientPrompt;
-use super::prompt::{HeadPart, LaidPiece, PromptHead, PromptLayout, RenderedPrompt, read_part};
+use super::prompt::{
+    HeadPart, LaidPiece, PromptCount, PromptHead, PromptLayout, RenderedPrompt, read_part,
+};
 
 fn next_generation() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -107,6 +112,7 @@ impl Model {
             prompt: None,
             prompt_head: PromptHead::default(),
             prompt_tokens: None,
+            prompt_counted: false,
             prompt_ready: false,
             client_prompt: None,
             tool,
@@ -124,8 +130,26 @@ impl Model {
         self.prompt = prompt.layout;
         self.prompt_head = PromptHead::default();
         self.prompt_tokens = prompt.tokens;
+        self.prompt_counted = true;
         self.prompt_ready = true;
         true
+    }
+
+    /// Takes the section's count, made before its layout; false when it
+    /// was counted for another load.
+    pub fn set_prompt_count(&mut self, count: PromptCount) -> bool {
+        if count.generation != self.generation {
+            return false;
+        }
+        self.prompt_tokens = count.tokens;
+        self.prompt_counted = true;
+        true
+    }
+
+    /// The section's tokens once counted (0 when it is absent); `None`
+    /// while it is being counted.
+    pub fn section_tokens(&self) -> Option<usize> {
+        self.prompt_counted.then(|| self.prompt_tokens.unwrap_or(0))
     }
 
     /// Takes pieces read for the Prompt tab; false when they belong to
@@ -279,6 +303,8 @@ pub enum Fetched {
     Subject(PathBuf, SubjectPreview),
     Tokens(Vec<(PathBuf, Stamp, TokenInfo)>),
     Learn(LearnKey, Outcome),
+    /// The count of a load's section, before its layout.
+    PromptCount(PromptCount),
     /// The prompt of a load, rendered in the background.
     Prompt(RenderedPrompt),
     PromptHead(HeadPart),
@@ -324,7 +350,10 @@ impl Cache {
                 self.learn.insert(key, outcome);
             }
             // Belong to the model, not the cache (see `update`).
-            Fetched::Prompt(_) | Fetched::PromptHead(_) | Fetched::ClientPrompt(_) => {}
+            Fetched::Prompt(_)
+            | Fetched::PromptCount(_)
+            | Fetched::PromptHead(_)
+            | Fetched::ClientPrompt(_) => {}
         }
     }
 

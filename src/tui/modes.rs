@@ -83,12 +83,14 @@ pub fn filter(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::Input(key) => {
             input.input(*key);
             app.subjects.filter = input.lines().join("");
-            // Land on the first matching subject, not its directory.
-            app.subjects.row = app
+            // Land on the best match: the tree ranks files and
+            // directories together, so the first subject row is it.
+            let best = app
                 .rows()
                 .iter()
                 .position(|r| matches!(r.kind, RowKind::Subject(_)))
                 .unwrap_or(0);
+            super::cursor::select(app, best);
         }
         _ => {}
     }

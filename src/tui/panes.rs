@@ -38,6 +38,9 @@ pub struct SubjectsPane {
     pub filter: String,
     /// The rows, kept while what they depend on holds.
     pub rows_memo: RowsMemo,
+    /// What `row` shows, by name: the row follows it when the rows
+    /// change (see [`super::cursor`]).
+    pub chosen: super::cursor::Chosen,
 }
 
 impl Default for SubjectsPane {
@@ -48,6 +51,7 @@ impl Default for SubjectsPane {
             show_hidden: true,
             filter: String::new(),
             rows_memo: RowsMemo::default(),
+            chosen: super::cursor::Chosen::default(),
         }
     }
 }

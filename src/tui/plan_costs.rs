@@ -74,7 +74,7 @@ pub fn arrived(app: &mut App, counted: Counted) -> Option<Plan> {
 pub fn settle(app: &mut App) -> Option<Plan> {
     let model = app.model.as_ref()?;
     let generation = model.generation;
-    let section = model.prompt_ready.then(|| model.prompt_tokens.unwrap_or(0));
+    let section = model.section_tokens();
     let costs = app.costs.clone();
     let settle = |plan: &mut Plan| {
         let after = costs.get(generation, &plan.steps);
@@ -134,7 +134,7 @@ fn header_key(app: &App) -> Option<HeaderKey> {
         subject: app.selected_subject()?,
         marks: app.marks.of(topic.id()),
         target: app.config.target.clone(),
-        section: model.prompt_ready.then(|| model.prompt_tokens.unwrap_or(0)),
+        section: model.section_tokens(),
     })
 }
 

@@ -4,9 +4,11 @@
 //! runs on a [`Worker`] and the frame says "counting tokens…" meanwhile;
 //! without the worker (the test harness) it runs during the key.
 //!
-//! One [`SectionCounter`] per load, kept by whoever counts: the segments
-//! of subjects the current section pre-loads are counted once, and each
-//! plan after that reads only the subjects it adds.
+//! The driver's one [`SectionCounter`] counts (clones share its memo,
+//! keyed by each file's size and modification time): the segments of
+//! subjects the current section pre-loads are counted once, each plan
+//! after that reads only the subjects it adds, and the prompt's count
+//! after a confirmed change comes from the same memo.
 
 use std::sync::Arc;
 
@@ -20,46 +22,42 @@ use jp_kb_core::internal::section_tokens::SectionCounter;
 /// What is counted: a load's knowledge base, its generation, the plans.
 type Job = (Arc<KnowledgeBase>, u64, Vec<Vec<Step>>);
 
-/// A counter and the load it counts for.
-#[derive(Debug, Default)]
-struct Counter {
-    kb: Option<Arc<KnowledgeBase>>,
-    counter: SectionCounter,
-}
-
-impl Counter {
-    fn count(&mut self, (kb, generation, plans): Job) -> Counted {
-        if !self.kb.as_ref().is_some_and(|k| Arc::ptr_eq(k, &kb)) {
-            // Another load: its files may differ.
-            self.counter = SectionCounter::new();
-            self.kb = Some(Arc::clone(&kb));
-        }
-        let counts = plans
-            .into_iter()
-            .map(|steps| {
-                let n = self.counter.count(&planned(&kb, &steps));
-                (steps, n)
-            })
-            .collect();
-        Counted { generation, counts }
-    }
+fn count(counter: &SectionCounter, (kb, generation, plans): Job) -> Counted {
+    let counts = plans
+        .into_iter()
+        .map(|steps| {
+            let n = counter.count(&planned(&kb, &steps));
+            (steps, n)
+        })
+        .collect();
+    Counted { generation, counts }
 }
 
 /// Counts planned sections, on a worker when there is one.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PlanCounts {
     worker: Option<Worker<Job>>,
     /// The last request sent to the worker (not sent again).
     asked: Option<(u64, Vec<Vec<Step>>)>,
-    /// Counting during the key (no worker).
-    inline: Counter,
+    /// The driver's counter (the worker's too).
+    counter: SectionCounter,
 }
 
 impl PlanCounts {
+    /// Counts with `counter` (the driver's: clones share its memo),
+    /// during the key until [`PlanCounts::spawn`].
+    pub fn new(counter: &SectionCounter) -> Self {
+        Self {
+            worker: None,
+            asked: None,
+            counter: counter.clone(),
+        }
+    }
+
     /// Counts on a worker from now on, reporting to `outbox`.
     pub fn spawn(&mut self, outbox: &Outbox) -> std::io::Result<()> {
-        let mut counter = Counter::default();
-        let run = move |job: Job| Some(Event::Counted(Box::new(counter.count(job))));
+        let counter = self.counter.clone();
+        let run = move |job: Job| Some(Event::Counted(Box::new(count(&counter, job))));
         self.worker = Some(Worker::spawn(
             "jp-kb-plan-counts",
             newest,
@@ -97,6 +95,6 @@ impl PlanCounts {
             },
             None => job,
         };
-        Some(self.inline.count(job))
+        Some(count(&self.counter, job))
     }
 }

@@ -3,16 +3,19 @@
 //! A large knowledge base pre-loads megabytes (4,000 files, ~40 MB at
 //! 100k subjects in the bench corpus). Holding that text for the Prompt tab, and a
 //! second copy while the next load renders, was most of the TUI's memory.
-//! The worker ([`RenderedPrompt::render`]) therefore reads the pre-loaded
-//! subjects one at a time, counts the tokens as it goes
-//! ([`TokenTally`]) and keeps only where each piece starts
+//! The worker therefore first counts the section's tokens with the
+//! TUI's one [`SectionCounter`] (whose memo the plan counts filled: the
+//! section a confirmed change produces was counted when the change was
+//! shown, issue 37 item 4), reports the count ([`PromptCount`]: the
+//! status line needs nothing more), then reads the pre-loaded subjects
+//! one at a time and keeps only where each piece starts
 //! ([`PromptLayout`]); the Prompt tab then reads the pieces its visible
 //! lines need ([`PromptHead`], fetched by the driver like any preview).
 
 use jp_kb_core::internal::content::Root;
 use jp_kb_core::internal::kb::{KnowledgeBase, SubjectAt};
 use jp_kb_core::internal::render::Piece;
-use jp_kb_core::internal::tokens::TokenTally;
+use jp_kb_core::internal::section_tokens::SectionCounter;
 
 /// A piece of the section and the line it starts on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -38,6 +41,24 @@ impl PromptLayout {
     }
 }
 
+/// The token count of one load's section, reported before its layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PromptCount {
+    pub generation: u64,
+    /// `None`: the section is absent.
+    pub tokens: Option<usize>,
+}
+
+impl PromptCount {
+    /// Counts `kb`'s section with `counter` (from its memo what it
+    /// counted before: a planned state's count, an earlier load's).
+    pub fn count(kb: &KnowledgeBase, generation: u64, counter: &SectionCounter) -> Self {
+        // A present section is never empty: 0 tokens means absent.
+        let tokens = Some(counter.count(kb)).filter(|&n| n > 0);
+        Self { generation, tokens }
+    }
+}
+
 /// The section of one load as the worker rendered it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenderedPrompt {
@@ -48,10 +69,16 @@ pub struct RenderedPrompt {
 }
 
 impl RenderedPrompt {
-    /// Reads every pre-loaded subject of `kb` once, one at a time: counts
-    /// the section's tokens and lays it out, holding no more than one
-    /// subject's text.
-    pub fn render(kb: &KnowledgeBase, generation: u64) -> Self {
+    /// Counts the section (see [`PromptCount::count`]) and lays it out.
+    pub fn render(kb: &KnowledgeBase, generation: u64, counter: &SectionCounter) -> Self {
+        Self::lay_out(kb, PromptCount::count(kb, generation, counter))
+    }
+
+    /// Reads every pre-loaded subject of `kb` once, one at a time, and
+    /// lays the section out, holding no more than one subject's text;
+    /// `count` is its count, made before.
+    pub fn lay_out(kb: &KnowledgeBase, count: PromptCount) -> Self {
+        let PromptCount { generation, tokens } = count;
         let Some(pieces) = kb.knowledge_pieces() else {
             return Self {
                 generation,
@@ -59,7 +86,6 @@ impl RenderedPrompt {
                 tokens: None,
             };
         };
-        let mut tally = TokenTally::new();
         let mut layout = PromptLayout::default();
         // One piece's text at a time (reused).
         let mut text = String::new();
@@ -68,7 +94,6 @@ impl RenderedPrompt {
             let first_line = layout.newlines;
             text.clear();
             kb.push_piece_in(&root, &piece, &mut text);
-            tally.push(&text);
             layout.newlines += bytecount_newlines(&text);
             layout.bytes += text.len();
             layout.pieces.push(LaidPiece { piece, first_line });
@@ -76,7 +101,7 @@ impl RenderedPrompt {
         Self {
             generation,
             layout: Some(layout),
-            tokens: Some(tally.total()),
+            tokens,
         }
     }
 }

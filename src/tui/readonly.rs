@@ -30,6 +30,8 @@ pub fn refuse(app: &mut App, action: &Command) -> bool {
                 | Command::NewTopic
                 | Command::OpenEditor
                 | Command::FixFinding
+                // Where edits go means nothing when none is made.
+                | Command::PickLayer
         ),
         // Enter in the pattern tester adds the pattern.
         Mode::Pattern(_) => matches!(action, Command::Confirm),

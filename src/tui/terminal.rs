@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Sender};
 
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind};
 
 use super::app::App;
 use super::driver::Driver;
@@ -79,15 +79,6 @@ fn spawn_input(tx: Sender<Incoming>) -> io::Result<Sender<()>> {
     // The first read needs no permit.
     let _ = permits.send(());
     Ok(permits)
-}
-
-/// Ctrl-z: in raw mode the terminal sends it as a key, not as SIGTSTP;
-/// it suspends in every mode, as in a shell.
-fn is_suspend_key(event: &TermEvent) -> bool {
-    matches!(event, TermEvent::Key(key)
-        if key.kind != KeyEventKind::Release
-            && key.code == KeyCode::Char('z')
-            && key.modifiers.contains(KeyModifiers::CONTROL))
 }
 
 /// Suspends the TUI, runs the editor on `path` (at `line` when given),
@@ -248,10 +239,6 @@ fn handle(
     let msg = match incoming {
         Incoming::Terminal(read) => {
             let ev = read?;
-            if is_suspend_key(&ev) {
-                lifecycle::suspend();
-                return Ok(false);
-            }
             match map_event(table, app, &ev) {
                 Some(msg) => msg,
                 None => return Ok(false),
@@ -263,6 +250,7 @@ fn handle(
     for effect in driver.dispatch(app, msg) {
         match effect {
             Effect::Quit => return Ok(true),
+            Effect::Suspend => lifecycle::suspend(),
             // Between frames, straight to the terminal (which sets the
             // clipboard; see `osc52`).
             Effect::Copy(text) => {

@@ -207,50 +207,72 @@ impl Walk<'_> {
         let Some(node) = self.nodes.get(node) else {
             return;
         };
-        let filtering = !self.scores.is_empty();
-        let mut dirs: Vec<(&str, usize)> = node.dirs.iter().map(|(n, &at)| (*n, at)).collect();
-        if filtering {
-            // Stable: equal scores keep the name order.
-            dirs.sort_by_key(|(_, at)| {
-                std::cmp::Reverse(self.nodes.get(*at).map_or(0, |child| child.best))
-            });
-        }
-        for (name, at) in dirs {
-            let Some(child) = self.nodes.get(at) else {
-                continue;
-            };
-            let len = rel.len();
-            if !rel.is_empty() {
-                rel.push('/');
-            }
-            rel.push_str(name);
-            let is_collapsed = !filtering && self.collapsed.contains(rel.as_str());
-            let prefix = slug_prefix(self.resolution.subjects()[child.first].slug(), depth);
-            out.push(Row {
-                depth,
-                kind: RowKind::Dir(Box::new(DirRow {
-                    rel: rel.clone(),
-                    slug_prefix: prefix.to_owned(),
-                    collapsed: is_collapsed,
-                })),
-            });
-            if !is_collapsed {
-                self.flatten(at, rel, depth + 1, out);
-            }
-            rel.truncate(len);
-        }
         let mut files = node.files.clone();
         files.sort_unstable();
-        if filtering {
-            files.sort_by_key(|(_, i)| std::cmp::Reverse(self.scores[*i]));
-        }
-        for (_, i) in files {
-            out.push(Row {
-                depth,
-                kind: RowKind::Subject(i),
+        // Directories first, then files, each in name order; filtering,
+        // the two ranked together by score (stable: equal scores keep
+        // that order), so the first subject row of the tree is the best
+        // match (issue 37 item 2: `getting-started.md` at the top level
+        // came after every directory holding a weaker match).
+        let mut entries: Vec<Entry> = node
+            .dirs
+            .iter()
+            .map(|(name, &at)| Entry::Dir(name, at))
+            .chain(files.into_iter().map(|(_, i)| Entry::File(i)))
+            .collect();
+        if !self.scores.is_empty() {
+            entries.sort_by_key(|entry| {
+                std::cmp::Reverse(match *entry {
+                    Entry::Dir(_, at) => self.nodes.get(at).map_or(0, |child| child.best),
+                    Entry::File(i) => self.scores[i],
+                })
             });
         }
+        for entry in entries {
+            match entry {
+                Entry::Dir(name, at) => self.dir_rows(name, at, rel, depth, out),
+                Entry::File(i) => out.push(Row {
+                    depth,
+                    kind: RowKind::Subject(i),
+                }),
+            }
+        }
     }
+
+    /// The row of directory `name` (node `at`) and, unless it is
+    /// collapsed, the rows under it.
+    fn dir_rows(&self, name: &str, at: usize, rel: &mut String, depth: usize, out: &mut Vec<Row>) {
+        let Some(child) = self.nodes.get(at) else {
+            return;
+        };
+        let filtering = !self.scores.is_empty();
+        let len = rel.len();
+        if !rel.is_empty() {
+            rel.push('/');
+        }
+        rel.push_str(name);
+        let is_collapsed = !filtering && self.collapsed.contains(rel.as_str());
+        let prefix = slug_prefix(self.resolution.subjects()[child.first].slug(), depth);
+        out.push(Row {
+            depth,
+            kind: RowKind::Dir(Box::new(DirRow {
+                rel: rel.clone(),
+                slug_prefix: prefix.to_owned(),
+                collapsed: is_collapsed,
+            })),
+        });
+        if !is_collapsed {
+            self.flatten(at, rel, depth + 1, out);
+        }
+        rel.truncate(len);
+    }
+}
+
+/// One entry of a directory while flattening: a subdirectory (its name
+/// and node) or a subject.
+enum Entry<'a> {
+    Dir(&'a str, usize),
+    File(usize),
 }
 
 /// What the rows depend on: the walk (by identity), the `disabled` states
@@ -429,6 +451,28 @@ mod tests {
                 "  pm-install-create.md",
                 "  tar.md",
                 "  x.md"
+            ]
+        );
+        // Files and directories ranked together: a top-level file that
+        // matches best comes before the directories (issue 37 item 2).
+        let r = resolution(
+            &[
+                "rfd/drafts/d18-plugin-event-setting.md",
+                "rfd/d01-getting-better.md",
+                "getting-started.md",
+                "a.md",
+            ],
+            &[],
+        );
+        let ranked = rows(&r, &BTreeSet::new(), true, "getting", None);
+        assert_eq!(
+            names(&r, &ranked),
+            [
+                "getting-started.md",
+                "rfd",
+                "  d01-getting-better.md",
+                "  drafts",
+                "    d18-plugin-event-setting.md"
             ]
         );
     }

@@ -24,10 +24,16 @@ use jp_kb_core::internal::edit::plan::List;
 /// Applies one command or event.
 pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
     let msg = msg.into();
+    if matches!(msg, Msg::Command(Command::Suspend)) {
+        // In every mode, before the first load too: the terminal stops.
+        return vec![Effect::Suspend];
+    }
     let Some(msg) = before_load(app, msg) else {
         return Vec::new();
     };
     let effects = dispatch(app, msg);
+    // Whatever changed the rows, the cursor stays on its subject.
+    super::cursor::follow(app);
     super::plan_costs::refresh_header(app);
     effects
 }
@@ -87,6 +93,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             // The keys pressed before the load, now on the loaded state,
             // in order (a key's effects after the load's).
             for command in kept {
+                super::cursor::follow(app);
                 effects.extend(dispatch(app, Msg::Command(command)));
                 super::plan_costs::refresh_header(app);
             }
@@ -96,35 +103,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             super::listing::keys::listed(app, *listed);
             Vec::new()
         }
-        Event::Fetched(fetched) => {
-            match *fetched {
-                Fetched::Prompt(prompt) => {
-                    if let Some(model) = &mut app.model {
-                        model.set_prompt(prompt);
-                    }
-                    // Plans made while the section was being counted: a
-                    // change that only waited for the count is made now.
-                    if let Some(plan) = super::plan_costs::settle(app) {
-                        crate::tui::preview_search::keys::settle(app);
-                        return run_waited_plan(app, plan);
-                    }
-                }
-                Fetched::PromptHead(part) => {
-                    if let Some(model) = &mut app.model {
-                        model.extend_prompt_head(part);
-                    }
-                }
-                Fetched::ClientPrompt(view) => {
-                    if let Some(model) = &mut app.model {
-                        model.set_client_prompt(*view);
-                    }
-                }
-                other => app.cache.insert(other),
-            }
-            // A search waiting for the text it searches.
-            crate::tui::preview_search::keys::settle(app);
-            Vec::new()
-        }
+        Event::Fetched(fetched) => on_fetched(app, *fetched),
         Event::Checked(report) => {
             app.findings.set(*report);
             Vec::new()
@@ -158,6 +137,45 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             Vec::new()
         }
     }
+}
+
+/// What a read or a render brought in.
+fn on_fetched(app: &mut App, fetched: Fetched) -> Vec<Effect> {
+    match fetched {
+        Fetched::PromptCount(count) => {
+            if let Some(model) = &mut app.model {
+                model.set_prompt_count(count);
+            }
+            if let Some(plan) = super::plan_costs::settle(app) {
+                return run_waited_plan(app, plan);
+            }
+        }
+        Fetched::Prompt(prompt) => {
+            if let Some(model) = &mut app.model {
+                model.set_prompt(prompt);
+            }
+            // Plans made while the section was being counted: a
+            // change that only waited for the count is made now.
+            if let Some(plan) = super::plan_costs::settle(app) {
+                crate::tui::preview_search::keys::settle(app);
+                return run_waited_plan(app, plan);
+            }
+        }
+        Fetched::PromptHead(part) => {
+            if let Some(model) = &mut app.model {
+                model.extend_prompt_head(part);
+            }
+        }
+        Fetched::ClientPrompt(view) => {
+            if let Some(model) = &mut app.model {
+                model.set_client_prompt(*view);
+            }
+        }
+        other => app.cache.insert(other),
+    }
+    // A search waiting for the text it searches.
+    crate::tui::preview_search::keys::settle(app);
+    Vec::new()
 }
 
 fn loaded(app: &mut App, outcome: LoadOutcome) {

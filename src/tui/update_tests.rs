@@ -190,3 +190,28 @@ fn done_sets_status_and_remembers_the_change() {
     assert_eq!(app.status_line(), "added");
     assert_eq!(app.config_last_change(), Some(&changed));
 }
+
+/// Issue 37 item 5: Ctrl-z is in the key table (so `?` lists it, under
+/// "Everywhere") and suspends in every mode, the filter's text entry
+/// included, leaving the state as it was.
+#[test]
+fn ctrl_z_suspends_in_every_mode_from_the_key_table() {
+    use crate::tui::keymap::{help_rows, resolve_in, scope::Scope, table::bindings};
+    let table = bindings();
+    let ctrl_z = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL);
+    let mut app = app();
+    for setup in [Vec::new(), vec![Command::OpenFilter, key('a')]] {
+        run(&mut app, setup);
+        let command = resolve_in(&table, &app, &ctrl_z);
+        assert_eq!(command, Some(Command::Suspend), "{:?}", app.mode());
+        let filter = app.subject_filter().to_owned();
+        assert_eq!(run(&mut app, vec![Command::Suspend]), vec![Effect::Suspend]);
+        assert_eq!(app.subject_filter(), filter);
+    }
+    assert!(
+        help_rows(&table, Scope::Everywhere)
+            .iter()
+            .any(|(keys, help)| keys == "Ctrl-z" && help.contains("suspend")),
+        "the help lists Ctrl-z"
+    );
+}

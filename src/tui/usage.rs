@@ -141,7 +141,14 @@ impl UsageState {
             ),
         );
         if let Some(last) = u.last {
-            let _ = write!(line, " · last {} ago", time::ago(last, read.at));
+            // `ago` says `now` under a minute: "last just now", never
+            // "last now ago" (issue 37 item 5).
+            match time::ago(last, read.at).as_str() {
+                "now" => line.push_str(" · last just now"),
+                ago => {
+                    let _ = write!(line, " · last {ago} ago");
+                }
+            }
         }
         if !u.clients.is_empty() {
             let clients: Vec<&str> = u.clients.iter().map(String::as_str).collect();
@@ -241,6 +248,10 @@ mod tests {
     use jp_kb_core::internal::usage::{Entry, Kind};
 
     fn state(lines: &[(&str, &str)]) -> UsageState {
+        state_read_at(lines, 1000 + 7200)
+    }
+
+    fn state_read_at(lines: &[(&str, &str)], at: u64) -> UsageState {
         let mut text = String::new();
         for (session, slug) in lines {
             let mut e = Entry::record(
@@ -256,7 +267,7 @@ mod tests {
         let mut s = UsageState::default();
         s.set(Read {
             tally: Tally::read_bytes(text.as_bytes(), None),
-            at: 1000 + 7200,
+            at,
         });
         s
     }
@@ -292,5 +303,15 @@ mod tests {
         );
         assert_eq!(compact(12_345), "12k");
         assert_eq!(compact(1_234), "1.2k");
+    }
+
+    /// A load under a minute ago (issue 37 item 5: "last now ago").
+    #[test]
+    fn a_load_just_now_reads_as_such() {
+        let s = state_read_at(&[("s1", "a")], 1000 + 20);
+        assert_eq!(
+            s.subject_line("p", "a").as_deref(),
+            Some("usage: 1 load in 30 days · 1 session · last just now · by jp 1")
+        );
     }
 }

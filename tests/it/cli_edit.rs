@@ -88,7 +88,10 @@ fn unlearning_a_glob_selected_subject_offers_both_fixes() {
         .stderr(predicate::str::contains(
             "jp-kb learned rm project 'maintainers/*'",
         ))
-        .stderr(predicate::str::contains("--expand"));
+        .stderr(predicate::str::contains("--expand"))
+        // A refusal prints nothing on stdout: a `now: …` line there read
+        // as a change made (issue 37 item 5).
+        .stdout(predicate::str::is_empty());
     assert_eq!(config(&sb), CONFIG, "a refused edit writes nothing");
     sb.cmd()
         .args([
@@ -226,7 +229,8 @@ fn arguments_cannot_be_removed_from_files() {
         .args(["-k", "project/style", "learned", "rm", "project", "style"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("comes from -k project/style"));
+        .stderr(predicate::str::contains("comes from -k project/style"))
+        .stdout(predicate::str::is_empty());
     assert_eq!(config(&sb), CONFIG);
 }
 

@@ -367,3 +367,38 @@ fn human_check_with_20000_findings_in_one_file_is_prompt() {
     // Quoting from the start of the file for every finding took minutes.
     assert!(took < Duration::from_secs(150), "{took:?}");
 }
+
+/// F14 (issue 35, item 4): a value from an `extends`-ed file outside the
+/// workspace is not repeated in `check`'s messages either, as its text is
+/// not (a `learned`, `disabled` or `subjects` value, an invalid value).
+#[test]
+fn check_does_not_repeat_a_value_from_an_extends_outside() {
+    for value in [
+        format!("learned = [\"{SECRET}\"]"),
+        format!("learned = [\"{SECRET}*\"]"),
+        format!("disabled = [\"{SECRET}\"]"),
+        format!("disabled = [\"{SECRET}*\"]"),
+        format!("learned = [\"{SECRET}[\"]"),
+        format!("learned = [\"a\"]\ndisabled = [\"a{SECRET}\", \"a\"]"),
+    ] {
+        let sb = workspace(&format!(
+            "extends = [{{ path = \"../../outside/extra.toml\", strategy = \"after\" }}]\n{TOPIC}"
+        ));
+        sb.write("outside/extra.toml", format!("[kb.topic.t]\n{value}\n"));
+        let (human, _) = check_human(&sb);
+        assert!(
+            !human.contains(SECRET),
+            "{value}: outside value printed:\n{human}"
+        );
+        assert!(human.contains("extra.toml:2:"), "{value}: {human}");
+        let (findings, _, _) = check_json(&sb);
+        assert!(!findings.is_empty(), "{value}");
+        assert!(
+            !Value::from(findings).to_string().contains(SECRET),
+            "{value}"
+        );
+    }
+    // The same value from the workspace's own file is repeated.
+    let sb = workspace(&format!("{TOPIC}learned = [\"{SECRET}\"]\n"));
+    assert!(check_human(&sb).0.contains(SECRET));
+}

@@ -14,7 +14,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::jp_support::Machine;
-use super::jp_support::inside::write_subject;
+use super::jp_support::inside::{kb_workspace, write_subject};
 
 /// The arguments of the model's `learn` calls, and the `jp-kb learn`
 /// arguments that must give the same answers.
@@ -53,7 +53,7 @@ fn calls() -> Vec<(Value, Vec<&'static str>)> {
 fn jp_sends_the_section_the_tool_and_the_answers_jp_kb_prints() {
     let machine = Machine::inside();
     let dir = machine.path().join("work/project");
-    machine.kb_workspace(&dir);
+    kb_workspace(&dir);
     let calls = calls();
     machine
         .model
@@ -109,7 +109,7 @@ fn jp_sends_the_section_the_tool_and_the_answers_jp_kb_prints() {
 fn knowledge_preloads_as_jp_kb_k_does() {
     let machine = Machine::inside();
     let dir = machine.path().join("work/project");
-    machine.kb_workspace(&dir);
+    kb_workspace(&dir);
 
     let run = machine.query_with(
         &dir,
@@ -170,7 +170,7 @@ fn knowledge_preloads_as_jp_kb_k_does() {
 fn after_an_outside_edit_the_next_query_is_fresh() {
     let machine = Machine::inside();
     let dir = machine.path().join("work/project");
-    machine.kb_workspace(&dir);
+    kb_workspace(&dir);
     let turn = [
         json!({"topic": "project"}),
         json!({"topic": "project", "subjects": ["code-quality"]}),
@@ -239,7 +239,7 @@ fn after_an_outside_edit_the_next_query_is_fresh() {
 fn a_copy_of_the_workspace_serves_its_own_subjects() {
     let machine = Machine::inside();
     let first = machine.path().join("work/project");
-    machine.kb_workspace(&first);
+    kb_workspace(&first);
     machine.query_with(&first, &[], &[]);
     assert!(first.join(".jp/.id").is_file(), "JP wrote .jp/.id");
 

@@ -241,6 +241,7 @@ fn a_question_asked_before_the_section_was_counted_settles_when_it_arrives() {
     let generation = {
         let model = d.h.app.model.as_mut().unwrap();
         model.prompt_ready = false;
+        model.prompt_counted = false;
         model.generation
     };
     // Straight to `update`: no driver, so nothing counts meanwhile.
@@ -257,7 +258,11 @@ fn a_question_asked_before_the_section_was_counted_settles_when_it_arrives() {
     );
     let prompt = {
         let model = d.h.app.model().unwrap();
-        jp_kb::tui::prompt::RenderedPrompt::render(&model.kb, generation)
+        jp_kb::tui::prompt::RenderedPrompt::render(
+            &model.kb,
+            generation,
+            &jp_kb_core::internal::section_tokens::SectionCounter::new(),
+        )
     };
     let effects = jp_kb::tui::update::update(
         &mut d.h.app,

@@ -215,7 +215,12 @@ fn help_and_footer_name_the_search_keys_from_the_key_table() {
     let mut d = demo();
     d.keys("?");
     let help = d.screen();
-    assert!(help.contains("search all topics by words"), "{help}");
+    // By meaning too when a model is there (issue 37 item 5: it said
+    // "by words" only).
+    assert!(
+        help.contains("search by words, and meaning with a model"),
+        "{help}"
+    );
     d.keys("\u{1b}S");
     let footer = d.screen();
     assert!(footer.contains("Enter go to"), "{footer}");

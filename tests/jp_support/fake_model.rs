@@ -143,23 +143,20 @@ fn chat(body: &Value, state: &Mutex<State>) -> String {
         .count();
     let calls = state.lock().unwrap().calls.clone();
     let mut out = String::new();
-    match (learn, calls.get(results)) {
-        (Some(name), Some(args)) => {
-            let call = json!([{"index": 0, "id": format!("call_{results}"), "type": "function",
-                "function": {"name": name, "arguments": ""}}]);
-            out += &chunk(
-                &json!({"role": "assistant", "content": null, "tool_calls": call}),
-                None,
-            );
-            let args = json!([{"index": 0, "function": {"arguments": args.to_string()}}]);
-            out += &chunk(&json!({"tool_calls": args}), None);
-            out += &chunk(&json!({}), Some("tool_calls"));
-        }
-        _ => {
-            let text = format!("done: saw {results} tool results");
-            out += &chunk(&json!({"role": "assistant", "content": text}), None);
-            out += &chunk(&json!({}), Some("stop"));
-        }
+    if let (Some(name), Some(args)) = (learn, calls.get(results)) {
+        let call = json!([{"index": 0, "id": format!("call_{results}"), "type": "function",
+            "function": {"name": name, "arguments": ""}}]);
+        out += &chunk(
+            &json!({"role": "assistant", "content": null, "tool_calls": call}),
+            None,
+        );
+        let args = json!([{"index": 0, "function": {"arguments": args.to_string()}}]);
+        out += &chunk(&json!({"tool_calls": args}), None);
+        out += &chunk(&json!({}), Some("tool_calls"));
+    } else {
+        let text = format!("done: saw {results} tool results");
+        out += &chunk(&json!({"role": "assistant", "content": text}), None);
+        out += &chunk(&json!({}), Some("stop"));
     }
     out += "data: [DONE]\n\n";
     out

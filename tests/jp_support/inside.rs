@@ -89,17 +89,6 @@ impl Machine {
         machine
     }
 
-    /// A JP workspace at `dir`: [`KB_TABLES`] in `.jp/config.toml` and
-    /// [`SUBJECTS`]. Nothing of jp-kb's: no `kb.toml`, no generated layer,
-    /// no MCP server.
-    pub fn kb_workspace(&self, dir: &Path) {
-        std::fs::create_dir_all(dir.join(".jp")).unwrap();
-        std::fs::write(dir.join(".jp/config.toml"), KB_TABLES).unwrap();
-        for (path, text) in SUBJECTS {
-            write_subject(dir, path, text);
-        }
-    }
-
     /// `jp ARGS… query --no-edit --new EXTRA… hello` in `cwd`, which must
     /// succeed.
     pub fn query_with(&self, cwd: &Path, before: &[&str], extra: &[&str]) -> Run {
@@ -134,6 +123,17 @@ impl Machine {
     }
 }
 
+/// A JP workspace at `dir`: [`KB_TABLES`] in `.jp/config.toml` and
+/// [`SUBJECTS`]. Nothing of jp-kb's: no `kb.toml`, no generated layer, no
+/// MCP server.
+pub fn kb_workspace(dir: &Path) {
+    std::fs::create_dir_all(dir.join(".jp")).unwrap();
+    std::fs::write(dir.join(".jp/config.toml"), KB_TABLES).unwrap();
+    for (path, text) in SUBJECTS {
+        write_subject(dir, path, text);
+    }
+}
+
 /// Writes the subject at `path` (relative to `.jp/kb`) in the workspace
 /// at `dir`.
 pub fn write_subject(dir: &Path, path: &str, text: &str) {
@@ -143,7 +143,7 @@ pub fn write_subject(dir: &Path, path: &str, text: &str) {
 }
 
 impl Run {
-    /// The tool named `name` that the first request offered (its OpenAI
+    /// The tool named `name` that the first request offered (its `OpenAI`
     /// `function` object), if any.
     pub fn offered_tool(&self, name: &str) -> Option<Value> {
         self.requests.first()?["tools"]

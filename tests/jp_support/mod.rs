@@ -85,28 +85,34 @@ impl Machine {
 
     /// The environment every command runs with: JP and jp-kb see the same
     /// directories, as they do on a person's machine.
-    fn env(&self, cmd: &mut Command) {
+    pub fn vars(&self) -> Vec<(&'static str, std::ffi::OsString)> {
         let path = std::env::join_paths(
             std::iter::once(self.path().join("bin"))
                 .chain(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from)),
         )
         .unwrap();
-        cmd.env_clear()
-            .env("PATH", path)
-            .env("HOME", self.path().join("home"))
-            .env("XDG_CONFIG_HOME", self.path().join("config"))
-            .env("XDG_DATA_HOME", self.path().join("data"))
-            .env("XDG_CACHE_HOME", self.path().join("cache"))
-            .env("XDG_RUNTIME_DIR", self.path().join("tmp"))
-            .env("TMPDIR", self.path().join("tmp"))
-            .env("JP_SESSION", &self.session)
-            .env("JP_KB_MODEL_SERVER", "off")
-            .env("NO_COLOR", "1")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@example.com")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@example.com");
+        let dir = |sub: &str| self.path().join(sub).into_os_string();
+        vec![
+            ("PATH", path),
+            ("HOME", dir("home")),
+            ("XDG_CONFIG_HOME", dir("config")),
+            ("XDG_DATA_HOME", dir("data")),
+            ("XDG_CACHE_HOME", dir("cache")),
+            ("XDG_RUNTIME_DIR", dir("tmp")),
+            ("TMPDIR", dir("tmp")),
+            ("JP_SESSION", self.session.clone().into()),
+            ("JP_KB_MODEL_SERVER", "off".into()),
+            ("NO_COLOR", "1".into()),
+            ("GIT_CONFIG_NOSYSTEM", "1".into()),
+            ("GIT_AUTHOR_NAME", "t".into()),
+            ("GIT_AUTHOR_EMAIL", "t@example.com".into()),
+            ("GIT_COMMITTER_NAME", "t".into()),
+            ("GIT_COMMITTER_EMAIL", "t@example.com".into()),
+        ]
+    }
+
+    fn env(&self, cmd: &mut Command) {
+        cmd.env_clear().envs(self.vars());
     }
 
     /// `jp-kb ARGS` in `cwd`, as the person runs it.

@@ -35,6 +35,9 @@ pub enum Need {
     /// `~/.cache/jp-kb/jp-inside-target`); its stamp says the build is
     /// complete.
     JpInside,
+    /// Running as root: the tests that hand files to another user (a
+    /// `.jp/` planted by someone else) or run jp-kb as another user.
+    Root,
 }
 
 /// Where a need was found.
@@ -48,7 +51,7 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,
@@ -57,6 +60,7 @@ impl Need {
         Self::Model,
         Self::Jp,
         Self::JpInside,
+        Self::Root,
     ];
 
     /// The environment variables that move a need's directory.
@@ -80,6 +84,7 @@ impl Need {
             Self::Model => "model",
             Self::Jp => "jp",
             Self::JpInside => "jp-inside",
+            Self::Root => "root",
         }
     }
 
@@ -107,6 +112,7 @@ impl Need {
             Self::JpInside => {
                 "needs JP with the knowledge base inside built (run bash tests/jp/setup_inside.sh, or .ci/run; JP_KB_JP_INSIDE_TARGET names its target directory)"
             }
+            Self::Root => "needs root, to give files to another user (run the tests as root)",
         }
     }
 
@@ -167,6 +173,13 @@ impl Need {
                 let stamp = jp.parent()?.parent()?.join(".jp-kb-stamp");
                 (jp, stamp)
             }
+            Self::Root => {
+                // `/proc/self` belongs to the process's effective user.
+                if !owned_by_root(Path::new("/proc/self")) {
+                    return None;
+                }
+                (PathBuf::from("/"), root.join("build.rs"))
+            }
         };
         marker.is_file().then_some(Found { path, marker })
     }
@@ -204,6 +217,17 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .filter(|dir| dir.is_absolute())
         .map(|dir| dir.join(name))
         .find(|file| std::fs::metadata(file).is_ok_and(|m| m.is_file() && executable(&m)))
+}
+
+#[cfg(unix)]
+fn owned_by_root(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).is_ok_and(|m| m.uid() == 0)
+}
+
+#[cfg(not(unix))]
+fn owned_by_root(_: &Path) -> bool {
+    false
 }
 
 #[cfg(unix)]

@@ -94,3 +94,36 @@ pub fn select_directory(tmux: &super::Tmux, name: &str) {
         s.contains(&format!("{name}/")) && s.contains("learn or disable the whole directory")
     });
 }
+
+/// JP's documentation in small (`docs/` of dcdpr/jp): the names around
+/// `getting-started.md`, a hidden `.vitepress` directory first and RFD
+/// drafts whose names hold the letters of `getting` scattered.
+pub const JP_DOCS: &[&str] = &[
+    ".vitepress/config.mts",
+    ".vitepress/loaders/metadata.mjs",
+    ".vitepress/loaders/rfd-board.data.js",
+    ".vitepress/loaders/rfds.data.js",
+    "README/providers.md",
+    "architecture/knowledge-base.md",
+    "features/contexts.md",
+    "features/personas.md",
+    "rfd/001-jp-rfd-process.md",
+    "rfd/drafts/D18-plugin-event-subscriptions-and-query-delegation.md",
+    "rfd/drafts/D36-live-workspace-view-for-long-running-plugin-hosts.md",
+    "change-log.md",
+    "configuration.md",
+    "getting-started.md",
+    "installation.md",
+    "usage.md",
+];
+
+/// The jp-kb topic of [`jp_docs`].
+pub const DOCS_KB: &str = "[kb.topic.docs]\ntitle = \"Docs\"\nsubjects = \"docs\"\n";
+
+/// A workspace whose one topic is [`JP_DOCS`] under `docs/`.
+pub fn jp_docs(root: &Path) {
+    write(root, ".jp/kb.toml", DOCS_KB);
+    for rel in JP_DOCS {
+        write(root, &format!("docs/{rel}"), &format!("# {rel}\n"));
+    }
+}

@@ -33,6 +33,11 @@ impl Tmux {
     /// A new server with one 120×40 pane running `sh` in a fresh temporary
     /// directory.
     pub fn start(name: &str) -> Self {
+        Self::start_sized(name, 120, 40)
+    }
+
+    /// [`Tmux::start`] with a `width`×`height` pane.
+    pub fn start_sized(name: &str, width: u16, height: u16) -> Self {
         needs::require(needs::Need::Tmux);
         // A test that failed while holding it leaves it poisoned: the
         // next one still runs.
@@ -51,9 +56,9 @@ impl Tmux {
             "-s",
             "main",
             "-x",
-            "120",
+            &width.to_string(),
             "-y",
-            "40",
+            &height.to_string(),
             "-c",
             &tmux.dir.path().display().to_string(),
             "sh",

@@ -37,6 +37,11 @@ pub enum Remedy {
         /// The client's id.
         client: String,
     },
+    /// Trust a directory's configuration whoever owns it.
+    TrustDirectory {
+        /// The directory.
+        dir: PathBuf,
+    },
 }
 
 impl Remedy {
@@ -57,6 +62,10 @@ impl Remedy {
             Remedy::Regenerate => "regenerate the generated files".to_owned(),
             Remedy::Connect { client } => format!("setting up {client} again"),
             Remedy::ConnectHere { client } => format!("set up {client} again in this workspace"),
+            Remedy::TrustDirectory { dir } => format!(
+                "if you trust whoever can write it, list {} as a safe directory",
+                dir.display()
+            ),
         }
     }
 }

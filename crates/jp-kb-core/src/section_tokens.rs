@@ -10,24 +10,45 @@
 //! its count depends only on the subject's file and that text: a
 //! [`SectionCounter`] remembers it, and a planned state that pre-loads
 //! what the current one does (one subject more or less) reads and counts
-//! only the segments that differ. The memo holds counts of one load: its
-//! owner makes a new counter when the knowledge base is reloaded (a file
-//! changed).
+//! only the segments that differ. The memo is keyed by each file's size
+//! and modification time as walked, so it holds across loads: a reload
+//! after a change reads and counts only the files that changed, and
+//! clones of a counter share one memo (the TUI's plan counts and its
+//! prompt's count: the section a confirmed change produces was counted
+//! by the first already).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::content::Root;
 use crate::kb::{KnowledgeBase, SubjectAt};
 use crate::render::Piece;
 use crate::tokens::count_tokens;
 
-/// Counts sections, remembering each subject segment's count.
-#[derive(Debug, Default)]
+/// A segment: its subject's file, that file's size and modification time
+/// as walked, its slug and the template text after it.
+type Key = (PathBuf, u64, i64, String, String);
+
+/// Counts sections, remembering each subject segment's count. Clones
+/// share the memo (it may be used from several threads at once).
+#[derive(Debug, Clone, Default)]
 pub struct SectionCounter {
-    /// (subject file, slug, text after it) → tokens of the segment.
-    memo: HashMap<(PathBuf, String, String), usize>,
+    memo: Arc<Mutex<Memo>>,
 }
+
+#[derive(Debug, Default)]
+struct Memo {
+    /// Each segment's tokens, and the count that last used it.
+    counts: HashMap<Key, (usize, u64)>,
+    /// Counts made so far.
+    counts_made: u64,
+}
+
+/// Above this many entries beyond what the last count used, entries the
+/// last two counts did not use are dropped (files since changed, subjects
+/// no longer pre-loaded).
+const SPARE: usize = 4096;
 
 /// A run of the section counted as one text.
 enum Segment {
@@ -42,13 +63,27 @@ impl SectionCounter {
         Self::default()
     }
 
+    fn memo(&self) -> std::sync::MutexGuard<'_, Memo> {
+        // A panic while holding the lock leaves whole entries only.
+        self.memo.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// The tokens of `kb`'s `<knowledge>` section (0 when it is absent).
-    pub fn count(&mut self, kb: &KnowledgeBase) -> usize {
+    /// The lock is held only to look a segment up or to put it in: two
+    /// threads count at once (each may count a segment the other is
+    /// counting too).
+    pub fn count(&self, kb: &KnowledgeBase) -> usize {
         let Some(pieces) = kb.knowledge_pieces() else {
             return 0;
         };
+        let this = {
+            let mut memo = self.memo();
+            memo.counts_made += 1;
+            memo.counts_made
+        };
         let root = Root::new(kb.root());
         let mut total = 0;
+        let mut used = 0;
         let mut text = String::new();
         for segment in segments(pieces) {
             text.clear();
@@ -66,20 +101,28 @@ impl SectionCounter {
                     };
                     let key = (
                         subject.path().to_path_buf(),
+                        subject.bytes,
+                        subject.modified,
                         subject.slug().to_owned(),
                         after,
                     );
-                    if let Some(n) = self.memo.get(&key) {
-                        total += n;
+                    used += 1;
+                    if let Some((n, last)) = self.memo().counts.get_mut(&key) {
+                        *last = this;
+                        total += *n;
                         continue;
                     }
                     kb.push_piece_in(&root, &Piece::Subject(at), &mut text);
-                    text.push_str(&key.2);
+                    text.push_str(&key.4);
                     let n = count_tokens(&text).unwrap_or(0);
-                    self.memo.insert(key, n);
+                    self.memo().counts.insert(key, (n, this));
                     total += n;
                 }
             }
+        }
+        let mut memo = self.memo();
+        if memo.counts.len() > used + SPARE {
+            memo.counts.retain(|_, (_, last)| *last + 1 >= this);
         }
         total
     }
@@ -172,9 +215,35 @@ mod tests {
             ],
         );
         let whole = count_tokens(&kb.knowledge_section().unwrap()).unwrap();
-        let mut counter = SectionCounter::new();
+        let counter = SectionCounter::new();
         assert_eq!(counter.count(&kb), whole);
         assert_eq!(counter.count(&kb), whole, "from the memo");
+    }
+
+    /// The memo holds across loads: a file changed since (another size or
+    /// modification time as walked) is counted again, the rest come from
+    /// the memo, and a clone shares it.
+    #[test]
+    fn a_reload_counts_again_only_what_changed() {
+        let config = "[kb.topic.a]\nsubjects = \"a\"\nlearned = [\"**\"]\n";
+        let (dir, kb) = kb(config, &[("a/one.md", "one\n"), ("a/two.md", "two\n")]);
+        let counter = SectionCounter::new();
+        let first = counter.count(&kb);
+        std::fs::write(
+            dir.path().join("a/two.md"),
+            "two, now much longer than it was\n",
+        )
+        .unwrap();
+        let env = Environment::workspace_only(dir.path().canonicalize().unwrap());
+        let options = LoadOptions {
+            workspace: Some(dir.path().canonicalize().unwrap()),
+            ..LoadOptions::default()
+        };
+        let reloaded = KnowledgeBase::load(&env, &options).unwrap();
+        let whole = count_tokens(&reloaded.knowledge_section().unwrap()).unwrap();
+        assert!(whole > first);
+        assert_eq!(counter.clone().count(&reloaded), whole);
+        assert_eq!(counter.memo().counts.len(), 3, "one.md once, two.md twice");
     }
 
     #[test]

@@ -64,9 +64,54 @@ pub fn snippet(tokenizer: &mut Tokenizer, body: &str, terms: &[String]) -> Snipp
         }
     }
     match best {
-        Some((_, line, marks)) => cut(line, marks),
+        Some((_, line, mut marks)) => {
+            marks.retain(|m| markable(line, m));
+            cut(line, marks)
+        }
         None => cut(fallback.unwrap_or_default(), Vec::new()),
     }
+}
+
+/// Whether the matched word at `range` of `line` may be wrapped in `**`:
+/// not inside text the line already makes bold (`**Local**-first` became
+/// `****Local**-first`), nor inside a link's target (the address would
+/// break: `[docs](https://x/**providers**)`).
+fn markable(line: &str, range: &Range<usize>) -> bool {
+    let before = line.get(..range.start).unwrap_or_default();
+    if before.matches("**").count() % 2 == 1 {
+        return false;
+    }
+    !link_targets(line)
+        .iter()
+        .any(|t| t.start <= range.start && range.end <= t.end)
+}
+
+/// The byte ranges of a line's link targets: `[text](target)`, `<scheme:…>`
+/// and bare `http://`/`https://` addresses.
+fn link_targets(line: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for (at, _) in line.match_indices("](") {
+        let start = at + 2;
+        let end = line[start..].find(')').map_or(line.len(), |n| start + n);
+        out.push(start..end);
+    }
+    for (at, _) in line.match_indices('<') {
+        if let Some(n) = line[at..].find('>') {
+            let inner = &line[at + 1..at + n];
+            if inner.contains("://") || inner.starts_with("mailto:") {
+                out.push(at + 1..at + n);
+            }
+        }
+    }
+    for scheme in ["http://", "https://"] {
+        for (at, _) in line.match_indices(scheme) {
+            let end = line[at..]
+                .find(|c: char| c.is_whitespace() || c == ')' || c == '>')
+                .map_or(line.len(), |n| at + n);
+            out.push(at..end);
+        }
+    }
+    out
 }
 
 /// Cuts `line` to [`WIDTH`] characters, keeping the first mark in view.
@@ -119,6 +164,26 @@ mod tests {
         assert!(s.text.starts_with('…') && s.text.ends_with('…'));
         assert!(s.marked().contains("**needle**"));
         assert!(s.text.chars().count() <= WIDTH + 2);
+    }
+
+    /// Issue 37 item 5: bold in the text is not wrapped again, and an
+    /// address keeps its letters.
+    #[test]
+    fn bold_text_and_link_targets_are_not_marked() {
+        let mut t = Tokenizer::new();
+        let terms = t.query_terms("local first");
+        let s = snippet(&mut t, "**Local**-first, and first of all local.", &terms);
+        assert_eq!(
+            s.marked(),
+            "**Local**-**first**, and **first** of all **local**."
+        );
+        let terms = t.query_terms("providers");
+        let line = "See [providers](https://jp.dev/providers) or <https://x.org/providers> and https://y.org/providers now, providers.";
+        let s = snippet(&mut t, line, &terms);
+        assert_eq!(
+            s.marked(),
+            "See [**providers**](https://jp.dev/providers) or <https://x.org/providers> and https://y.org/providers now, **providers**."
+        );
     }
 
     #[test]

@@ -38,11 +38,11 @@ pub struct McpArgs {
     /// any configuration layer). See `jp-kb usage`.
     #[arg(long)]
     pub no_usage: bool,
-    /// The client that starts this server, as `connect` sets it up (jp,
-    /// claude-code, codex): the usage ledger names it. For jp, the server
+    /// The client that starts this server, as `connect` sets it up: the
+    /// usage ledger names it. For jp, the server
     /// also says in `learn` answers when the section JP read is older than
     /// the knowledge base, and keeps `learn` listed while JP declares it.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = super::connect::client_names())]
     pub client: Option<String>,
     /// Started by JP for its workspace with this id (`.jp/.id`; what
     /// `connect jp` writes in JP's user-workspace layer): serve the
@@ -67,7 +67,9 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
         Some(id) => workspace.for_jp(id),
         None => workspace,
     };
-    let for_jp = profile.as_ref().filter(|p| p.id == "jp");
+    let for_jp = profile
+        .as_ref()
+        .filter(|p| p.id == jp_kb_core::internal::clients::connect::Client::JP.name());
     // What JP read, before the refresh below rewrites a stale copy.
     let mut jp_copy = None;
     match workspace.load() {

@@ -220,7 +220,7 @@ impl ServerHandler for KbServer {
                     let outcome = mcp::call_learn(&kb, request.arguments.as_ref());
                     let older = self.jp_copy().is_some_and(|c| !c.is_current(&kb));
                     self.record_learn(&ctx.peer, kb, request.arguments.as_ref(), &outcome);
-                    if older { with_note(outcome) } else { outcome }
+                    if older { with_note(&outcome) } else { outcome }
                 }
             }
             Err(text) => jp_kb_core::Outcome::Error(text),
@@ -340,12 +340,8 @@ impl ServerHandler for KbServer {
     }
 }
 
-/// What the server says, in its instructions and in every `learn` call,
-/// while the knowledge base cannot be loaded: the error (it names the file
-/// and line, or the missing workspace and the command that makes one) and
-/// how the server gets out of that state.
 /// `outcome` led by the note that JP's copy of the section is older.
-fn with_note(outcome: jp_kb_core::Outcome) -> jp_kb_core::Outcome {
+fn with_note(outcome: &jp_kb_core::Outcome) -> jp_kb_core::Outcome {
     let text = format!("{OLDER_SECTION_NOTE}\n\n{}", outcome.text());
     if outcome.is_error() {
         jp_kb_core::Outcome::Error(text)
@@ -354,6 +350,10 @@ fn with_note(outcome: jp_kb_core::Outcome) -> jp_kb_core::Outcome {
     }
 }
 
+/// What the server says, in its instructions and in every `learn` call,
+/// while the knowledge base cannot be loaded: the error (it names the file
+/// and line, or the missing workspace and the command that makes one) and
+/// how the server gets out of that state.
 fn unavailable_text(err: &jp_kb_core::ConfigError) -> String {
     format!(
         "The jp-kb knowledge base is unavailable: {}\n\nFix that (`jp-kb check` lists every problem); this server reads the configuration again on every request, so no restart is needed.",

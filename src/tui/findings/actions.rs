@@ -116,7 +116,7 @@ fn select_subject(app: &mut App, t: usize, slug: &str) -> bool {
         .position(|r| matches!(r.kind, RowKind::Subject(i) if i == index))
     {
         Some(row) => {
-            app.subjects.row = row;
+            crate::tui::cursor::select(app, row);
             true
         }
         None => false,

@@ -40,6 +40,15 @@ pub fn resolve(table: &[Binding], scope: Scope, key: &KeyEvent) -> Option<Comman
         .or_else(|| scope.is_text().then_some(Command::Input(*key)))
 }
 
+/// The command bound to a key in a scope (no text fall-through).
+fn resolve_bound(table: &[Binding], scope: Scope, key: &KeyEvent) -> Option<Command> {
+    let (code, mods) = normalize(key);
+    table
+        .iter()
+        .find(|b| b.scope == scope && b.code == code && b.mods == mods)
+        .map(|b| b.command.clone())
+}
+
 /// The command for a key in the app's state: while a search shows in the
 /// focused preview, its keys (`n`, `N`, `Esc`) first.
 pub fn resolve_in(table: &[Binding], app: &App, key: &KeyEvent) -> Option<Command> {
@@ -50,9 +59,8 @@ pub fn resolve_in(table: &[Binding], app: &App, key: &KeyEvent) -> Option<Comman
             .search
             .as_ref()
             .is_some_and(|s| s.tab == app.preview.tab);
-    found
-        .then(|| resolve(table, Scope::Found, key))
-        .flatten()
+    resolve_bound(table, Scope::Everywhere, key)
+        .or_else(|| found.then(|| resolve(table, Scope::Found, key)).flatten())
         .or_else(|| resolve(table, Scope::of(&app.mode), key))
 }
 

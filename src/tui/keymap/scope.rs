@@ -9,6 +9,8 @@ use crate::tui::command::Command;
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
+    /// Every mode, text entry included (before the mode's own keys).
+    Everywhere,
     Normal,
     Help,
     /// The filter and the pattern tester (one-line inputs).
@@ -44,6 +46,7 @@ impl Scope {
 
     pub fn label(self) -> &'static str {
         match self {
+            Scope::Everywhere => "Everywhere",
             Scope::Normal => "Main screen",
             Scope::Help => "Help and message log",
             Scope::Line => "Filter, pattern tester and searches",

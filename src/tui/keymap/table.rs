@@ -72,7 +72,7 @@ pub fn bindings() -> Vec<Binding> {
             c('S'),
             NONE,
             A::OpenSearch,
-            "search all topics by words",
+            "search by words, and meaning with a model",
         ),
         b(
             Normal,
@@ -111,6 +111,7 @@ pub fn bindings() -> Vec<Binding> {
         b(Normal, c('q'), NONE, A::Quit, "quit"),
         b(Normal, c('c'), CTRL, A::Quit, "quit"),
     ];
+    v.push(suspend_binding());
     v.extend(selection_bindings());
     v.extend(preview_bindings());
     v.extend(dialog_bindings());
@@ -130,6 +131,18 @@ pub fn bindings() -> Vec<Binding> {
         ));
     }
     v
+}
+
+/// In raw mode Ctrl-z is a key, not SIGTSTP: it suspends in every mode,
+/// as in a shell (and `?` lists it, issue 37 item 5).
+fn suspend_binding() -> Binding {
+    b(
+        Scope::Everywhere,
+        c('z'),
+        CTRL,
+        Command::Suspend,
+        "suspend to the shell (fg comes back)",
+    )
 }
 
 /// Marking subjects for `l`/`d` (issue 16 item 3).

@@ -208,7 +208,7 @@ fn jump(app: &mut App) {
         .iter()
         .position(|r| r.kind == RowKind::Subject(i))
     {
-        app.subjects.row = row;
+        crate::tui::cursor::select(app, row);
     }
     app.focus = Focus::Subjects;
     app.preview.tab = Tab::Subject;

@@ -1,5 +1,6 @@
 //! The `?` help's text, generated from the key table and the marker
-//! legend: drawn by the help overlay and searched by its keys (`/`, `n`).
+//! legend, wrapped to the overlay's width: drawn by the help overlay and
+//! searched and paged by its keys (`/`, `n`), row for row.
 
 use ratatui::text::{Line, Span};
 
@@ -9,12 +10,80 @@ use crate::tui::keymap::scope::Scope;
 use crate::tui::keymap::table::bindings;
 use crate::tui::theme::Mark;
 
-/// Every line of the help text.
+/// The help overlay's width, borders included (narrower on a narrow
+/// screen).
+pub const OVERLAY_WIDTH: u16 = 64;
+
+/// Every row of the help text as the overlay draws it: a line longer
+/// than the overlay wraps at a word, its continuation rows indented under
+/// the text they continue (a key's meaning, not the key column; it used
+/// to restart at column 0).
 pub fn lines(app: &App) -> Vec<Line<'static>> {
+    let width = usize::from(OVERLAY_WIDTH.min(app.size.0).saturating_sub(2));
+    unwrapped(app)
+        .into_iter()
+        .flat_map(|line| wrap_hanging(line, width))
+        .collect()
+}
+
+/// `line` cut into rows of at most `width` columns at spaces of its last
+/// span; the rows after the first start under that span.
+fn wrap_hanging(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
+    if width == 0 || line.width() <= width || line.spans.is_empty() {
+        return vec![line];
+    }
+    let mut spans = line.spans;
+    let last = spans.pop().unwrap_or_default();
+    // The last span's own leading spaces stay on its first row and count
+    // in the indent of the rows after it.
+    let words = last.content.trim_start();
+    let lead = &last.content[..last.content.len() - words.len()];
+    spans.push(Span::styled(lead.to_owned(), last.style));
+    let hang = Line::from(spans.clone()).width();
+    // A key column as wide as the overlay: no room to hang under it.
+    let (hang, room) = match width.checked_sub(hang) {
+        Some(room) if room >= 12 => (hang, room),
+        _ => (0, width),
+    };
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    for word in words.split(' ') {
+        let longer = if row.is_empty() {
+            word.to_owned()
+        } else {
+            format!("{row} {word}")
+        };
+        if !row.is_empty() && Line::raw(longer.as_str()).width() > room {
+            rows.push(std::mem::replace(&mut row, word.to_owned()));
+        } else {
+            row = longer;
+        }
+    }
+    rows.push(row);
+    let style = last.style;
+    let mut out = Vec::with_capacity(rows.len());
+    for (i, text) in rows.into_iter().enumerate() {
+        if i == 0 {
+            let mut first = spans.clone();
+            first.push(Span::styled(text, style));
+            out.push(Line::from(first));
+        } else {
+            out.push(Line::from(vec![
+                Span::raw(" ".repeat(hang)),
+                Span::styled(text, style),
+            ]));
+        }
+    }
+    out
+}
+
+/// Every line of the help text, unwrapped.
+fn unwrapped(app: &App) -> Vec<Line<'static>> {
     let t = app.theme;
     let table = bindings();
     let mut out = Vec::new();
     for scope in [
+        Scope::Everywhere,
         Scope::Normal,
         Scope::Found,
         Scope::Help,
@@ -76,4 +145,43 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     }
     out.extend(crate::tui::findings::text::legend(app));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::theme::Theme;
+
+    fn text(line: &Line) -> String {
+        line.spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    /// Issue 37 item 5: a long meaning wraps under itself, never back to
+    /// column 0, and no row is wider than the overlay.
+    #[test]
+    fn wrapped_rows_hang_under_the_meaning() {
+        let line = Line::from(vec![
+            Span::raw("  Ctrl-a          "),
+            Span::raw("mark every row shown (the filtered rows) and more words"),
+        ]);
+        let rows: Vec<String> = wrap_hanging(line, 40).iter().map(text).collect();
+        assert_eq!(
+            rows,
+            [
+                "  Ctrl-a          mark every row shown",
+                "                  (the filtered rows)",
+                "                  and more words"
+            ]
+        );
+        let app = App::new(Theme { color: false }, (50, 30));
+        let all = lines(&app);
+        assert!(all.iter().all(|l| l.width() <= 48));
+        for pair in all.windows(2) {
+            let (a, b) = (text(&pair[0]), text(&pair[1]));
+            // A continuation row starts with spaces, like the row above.
+            if a.starts_with("  ") && !b.is_empty() && b.starts_with(' ') {
+                assert!(b.starts_with("  "), "{a:?} / {b:?}");
+            }
+        }
+    }
 }

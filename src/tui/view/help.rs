@@ -6,7 +6,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use crate::tui::app::App;
 use crate::tui::layout::centered;
-use crate::tui::text_layout::help_text::lines;
+use crate::tui::text_layout::help_text::{OVERLAY_WIDTH, lines};
 
 pub fn render(app: &App, frame: &mut Frame) {
     // Leave the status line visible below the overlay.
@@ -15,11 +15,12 @@ pub fn render(app: &App, frame: &mut Frame) {
         height: screen.height.saturating_sub(2),
         ..screen
     };
-    let area = centered(above_status, 64, above_status.height);
+    let area = centered(above_status, OVERLAY_WIDTH, above_status.height);
     frame.render_widget(Clear, area);
+    // Wrapped already (with the keys' meanings hanging): one row a line,
+    // as the help's paging and search count them.
     frame.render_widget(
         Paragraph::new(lines(app))
-            .wrap(Wrap { trim: false })
             .scroll((app.help_scroll, 0))
             .block(
                 Block::bordered()

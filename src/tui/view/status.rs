@@ -41,17 +41,18 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         } else {
             t.ok()
         };
-        let label = match (&model.prompt, model.prompt_tokens) {
-            _ if !model.prompt_ready => "prompt: … tok".to_owned(),
-            (None, _) => "prompt: absent".to_owned(),
-            (Some(_), Some(n)) => format!(
+        // The count comes before the layout (see `tui::prompt`).
+        let label = match model.prompt_tokens {
+            _ if !model.prompt_counted => "prompt: … tok".to_owned(),
+            None => "prompt: absent".to_owned(),
+            Some(n) => format!(
                 "prompt: {n} tok{}",
                 if n > TOKEN_WARNING { " ⚠" } else { "" }
             ),
-            (Some(_), None) => "prompt: ? tok".to_owned(),
         };
         first.push(Span::styled(label, style));
-        if let Some(target) = app.shown_target() {
+        // `--read-only` makes no edit: no file to name for them.
+        if let Some(target) = app.shown_target().filter(|_| !app.read_only_flag) {
             first.push(Span::styled("  edits→ ", t.muted()));
             first.push(Span::styled(
                 clean_name(&model.show(&target)).into_owned(),

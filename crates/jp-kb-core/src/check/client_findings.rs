@@ -92,7 +92,7 @@ pub fn stale_findings(
                 format!("jp-kb's entry for {name} in this file differs from what `connect` writes")
             }
         };
-        let keeps = write.part == Part::Generated && write.client == Client::Jp;
+        let keeps = write.part == Part::Generated && write.client == Client::JP;
         let mut finding = Finding::new(Code::GeneratedStale, message)
             .at(locator.file(&write.path))
             .remedy(Remedy::Regenerate, |regenerate| {
@@ -165,7 +165,7 @@ pub fn setup_findings(kb: &KnowledgeBase, profile: &Profile) -> Vec<Finding> {
     let mut locator = Locator::new(Some(kb.root().to_path_buf()), &kb.loaded.user_dirs);
     let (stale, _) = crate::clients::sync::stale(kb);
     let mut out = stale_findings(kb, &stale, Some(profile), &mut locator);
-    if profile.id != Client::Jp.name() {
+    if profile.id != Client::JP.name() {
         return out;
     }
     for problem in crate::clients::jp::setup::jp_problems(kb) {
@@ -176,9 +176,8 @@ pub fn setup_findings(kb: &KnowledgeBase, profile: &Profile) -> Vec<Finding> {
         };
         out.push(problem_finding(problem, code, &mut locator));
     }
-    if is_connected(Client::Jp, kb.root()) {
-        let now = kb.knowledge_section();
-        let older = crate::clients::jp::conversations::older(kb, now.as_deref());
+    if is_connected(Client::JP, kb.root()) {
+        let older = crate::clients::jp::conversations::older_than_current(kb);
         if let Some(line) = crate::clients::jp::conversations::older_line(&older) {
             out.push(
                 Finding::new(Code::ConversationKeepsOlder, line)

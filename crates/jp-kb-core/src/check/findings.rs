@@ -84,6 +84,7 @@ codes! {
     BadArgument = "KB011", Error, "invalid argument";
     LoadFailed = "KB012", Error, "cannot be read";
     ClientSetup = "KB013", Error, "the client does not get what `connect` set up";
+    Untrusted = "KB014", Error, "another user could have written it";
     UnknownKey = "KB101", Warning, "unknown key";
     LearnedSelectsNothing = "KB102", Warning, "selects nothing";
     DisabledSelectsNothing = "KB103", Warning, "selects nothing";

@@ -59,6 +59,13 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
             if location.span.is_none() || location.column == Some(1) {
                 location = locator.origin(origin, &PointAt::Value(key));
             }
+            // A value (and the reason, which may repeat it) from a file
+            // outside the workspace is not repeated, as its text is not.
+            if !locator.may_repeat(Some(origin)) {
+                return Finding::new(Code::WrongType, format!("`{key}` has an invalid value"))
+                    .at(location)
+                    .hint("fix the value at the place named (its file is outside the workspace, so it is not quoted)");
+            }
             Finding::new(
                 Code::WrongType,
                 format!(
@@ -92,6 +99,13 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
         // Only a server JP starts meets it; said like a missing workspace.
         ConfigError::JpCheckoutUnknown { .. } => Finding::new(Code::LoadFailed, err.to_string())
             .remedy(Remedy::CreateWorkspace, str::to_owned),
+        ConfigError::Untrusted { path, .. } => Finding::new(Code::Untrusted, err.to_string())
+            .remedy(
+                Remedy::TrustDirectory {
+                    dir: crate::config::trust::directory_to_trust(path),
+                },
+                str::to_owned,
+            ),
         ConfigError::Usage(why) => Finding::new(Code::BadArgument, why.to_string())
             .remedy(Remedy::OverrideForms, str::to_owned),
     }

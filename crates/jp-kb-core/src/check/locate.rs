@@ -200,6 +200,17 @@ impl Locator {
         }
     }
 
+    /// Whether a message may repeat a value set at `origin`: one from the
+    /// command line or from a file that may be quoted. A value from a file
+    /// outside the workspace (an `extends` of `/etc/…`) is as private as
+    /// that file's text, which is never shown.
+    pub fn may_repeat(&mut self, origin: Option<&Origin>) -> bool {
+        match origin {
+            Some(Origin::File { path, .. }) => self.source(path).quotable,
+            _ => true,
+        }
+    }
+
     /// The file at `path`, read and indexed on first use.
     fn source(&mut self, path: &Path) -> &SourceFile {
         if !self.files.contains_key(path) {

@@ -37,6 +37,7 @@ pub fn dir_finding(
         .as_ref()
         .map(|s| from_argument(&s.origin))
         .unwrap_or_default();
+    let origin = topic.subjects.as_ref().map(|s| &s.origin);
     let subjects_location = |locator: &mut Locator| match topic.subjects.as_ref() {
         Some(s) => locator.origin(&s.origin, &PointAt::Value(&key)),
         None => topic_location(topic, locator),
@@ -72,13 +73,19 @@ pub fn dir_finding(
         },
         TopicError::Absolute(value) => Finding::new(
             Code::SubjectsAbsolute,
-            format!("`subjects` of topic `{id}` is an absolute path: {value:?}{from}"),
+            format!(
+                "`subjects` of topic `{id}` is an absolute path{from}{}",
+                shown_after(locator, origin, value)
+            ),
         )
         .at(subjects_location(locator))
         .hint("`subjects` is relative to the workspace root; move the knowledge into the workspace"),
         TopicError::Escapes(value) => Finding::new(
             Code::SubjectsEscape,
-            format!("`subjects` of topic `{id}` leaves the workspace root: {value:?}{from}"),
+            format!(
+                "`subjects` of topic `{id}` leaves the workspace root{from}{}",
+                shown_after(locator, origin, value)
+            ),
         )
         .at(subjects_location(locator))
         .hint("knowledge is sent to a model: keep it inside the workspace"),
@@ -177,6 +184,26 @@ fn hinted(mut finding: Finding, (hint, remedy): (String, Option<Remedy>)) -> Fin
     finding
 }
 
+/// `: "VALUE"` (escaped), or nothing when the value comes from a file
+/// that may not be quoted ([`Locator::may_repeat`]).
+fn shown_after(locator: &mut Locator, origin: Option<&Origin>, value: &str) -> String {
+    if locator.may_repeat(origin) {
+        format!(": {value:?}")
+    } else {
+        String::new()
+    }
+}
+
+/// An entry as a message repeats it: `"VALUE"`, or a placeholder when it
+/// comes from a file that may not be quoted ([`Locator::may_repeat`]).
+fn entry_shown(locator: &mut Locator, entry: Option<&Valued<String>>, value: &str) -> String {
+    if locator.may_repeat(entry.map(|e| &e.origin)) {
+        format!("\"{value}\"")
+    } else {
+        "(from a file outside the workspace)".to_owned()
+    }
+}
+
 fn quoted(slugs: &[&str]) -> String {
     slugs
         .iter()
@@ -202,6 +229,7 @@ pub fn learned_findings(
         let entry = learned.get(pattern.as_str()).copied();
         let from = entry.map(|e| from_argument(&e.origin)).unwrap_or_default();
         let location = entry_location(topic, TopicField::Learned, entry, locator);
+        let shown = entry_shown(locator, entry, pattern);
         let finding = if bucket.is_empty() {
             let hint = if list.is_glob(p) {
                 let hidden: Vec<&str> = PatternList::new(std::slice::from_ref(pattern))
@@ -237,7 +265,7 @@ pub fn learned_findings(
                 Finding::new(
                     Code::LearnedSelectsNothing,
                     format!(
-                        "`learned` entry \"{pattern}\"{from} of topic `{}` selects no subject",
+                        "`learned` entry {shown}{from} of topic `{}` selects no subject",
                         topic.id
                     ),
                 ),
@@ -250,14 +278,14 @@ pub fn learned_findings(
                 .and_then(|&i| resolution.disabled_by.get(i))
                 .map(|d| resolution.disabled_entries[d].as_str())
                 .unwrap_or_default();
-            let where_ = disabled
-                .get(disabled_by)
-                .copied()
+            let by = disabled.get(disabled_by).copied();
+            let where_ = by
                 .map(|v| format!(" ({})", v.origin.display_relative(locator_root(locator))))
                 .unwrap_or_default();
+            let disabled_by = entry_shown(locator, by, disabled_by);
             let message = if list.is_glob(p) {
                 format!(
-                    "`learned` glob \"{pattern}\"{from} selects only disabled subjects ({}): disabled wins, it pre-loads nothing",
+                    "`learned` glob {shown}{from} selects only disabled subjects ({}): disabled wins, it pre-loads nothing",
                     quoted(&slugs)
                 )
             } else {
@@ -268,7 +296,7 @@ pub fn learned_findings(
                 )
             };
             let mut finding = Finding::new(Code::LearnedAndDisabled, message).hint(format!(
-                "it is disabled by \"{disabled_by}\"{where_}; remove the `learned` or the `disabled` entry"
+                "it is disabled by {disabled_by}{where_}; remove the `learned` or the `disabled` entry"
             ));
             if let [slug] = slugs.as_slice() {
                 finding = finding.subject(slug);
@@ -302,12 +330,13 @@ pub fn disabled_findings(
         let valued = disabled.get(entry.as_str()).copied();
         let from = valued.map(|e| from_argument(&e.origin)).unwrap_or_default();
         let location = entry_location(topic, TopicField::Disabled, valued, locator);
+        let shown = entry_shown(locator, valued, entry);
         let finding = if is_glob(entry) {
             hinted(
                 Finding::new(
                     Code::DisabledSelectsNothing,
                     format!(
-                        "`disabled` glob \"{entry}\"{from} of topic `{}` matches no subject",
+                        "`disabled` glob {shown}{from} of topic `{}` matches no subject",
                         topic.id
                     ),
                 ),
@@ -327,7 +356,7 @@ pub fn disabled_findings(
                 Finding::new(
                     Code::DisabledNotASlug,
                     format!(
-                        "`disabled` entry \"{entry}\"{from} is not a slug of topic `{}`",
+                        "`disabled` entry {shown}{from} is not a slug of topic `{}`",
                         topic.id
                     ),
                 ),

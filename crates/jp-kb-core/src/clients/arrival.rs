@@ -4,7 +4,10 @@
 //! and which parts of the `<knowledge>` section and the tool's topic list
 //! reach the model through no channel at all.
 
+use std::ops::Range;
+
 use crate::KnowledgeBase;
+use crate::content::Root;
 use crate::mcp::{self, InstructionsMode};
 use crate::render::Piece;
 use crate::render::knowledge::{AVAILABLE_FOOTER, AvailableTopic, render_menu_line};
@@ -25,9 +28,66 @@ pub struct Arrival {
     pub note: String,
 }
 
+/// The `<knowledge>` section rendered once, and where each pre-loaded
+/// subject lies in it: what the channels carry and what they lose are
+/// read from this one render (a large section is tens of megabytes read
+/// from thousands of files, and was rendered up to three times for one
+/// client's view).
+#[derive(Debug, Clone, Default)]
+pub struct Section {
+    /// The section (`None`: absent).
+    text: Option<String>,
+    /// Each pre-loaded subject's name and its bytes in `text`.
+    subjects: Vec<(String, Range<usize>)>,
+}
+
+impl Section {
+    /// Renders `kb`'s section, reading each pre-loaded subject once.
+    pub fn render(kb: &KnowledgeBase) -> Self {
+        let Some(pieces) = kb.knowledge_pieces() else {
+            return Self::default();
+        };
+        let root = Root::new(kb.root());
+        let mut text = String::new();
+        let mut subjects = Vec::new();
+        for piece in &pieces {
+            let start = text.len();
+            kb.push_piece_in(&root, piece, &mut text);
+            if let Piece::Subject(at) = piece
+                && let Some(subject) = kb.subject_at(*at)
+            {
+                let topic = kb.topics.get(at.topic).map_or("", |t| t.id());
+                subjects.push((
+                    format!("pre-loaded subject {topic}/{}", subject.slug()),
+                    start..text.len(),
+                ));
+            }
+        }
+        Self {
+            text: Some(text),
+            subjects,
+        }
+    }
+
+    /// The section's text (`None`: absent).
+    pub fn text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+}
+
 /// Every channel carrying jp-kb text for this client and setup, in
 /// [`Channel::ALL`] order.
 pub fn arrivals(kb: &KnowledgeBase, profile: &Profile, setup: &Setup) -> Vec<Arrival> {
+    arrivals_of(kb, profile, setup, &Section::render(kb))
+}
+
+/// [`arrivals`], with the section rendered already.
+pub fn arrivals_of(
+    kb: &KnowledgeBase,
+    profile: &Profile,
+    setup: &Setup,
+    section: &Section,
+) -> Vec<Arrival> {
     let mut out = Vec::new();
     for facts in &profile.channels {
         let arrival = match facts.channel {
@@ -47,7 +107,9 @@ pub fn arrivals(kb: &KnowledgeBase, profile: &Profile, setup: &Setup) -> Vec<Arr
                 .iter()
                 .map(|text| memory(facts.strips_front_matter, text))
                 .collect(),
-            Channel::McpInstructions => mcp_instructions(kb, profile, setup, &facts.delivery),
+            Channel::McpInstructions => {
+                mcp_instructions(kb, profile, setup, &facts.delivery, section)
+            }
             Channel::ToolDescription => tool_description(kb, profile, setup, &facts.delivery),
         };
         out.extend(arrival);
@@ -90,6 +152,7 @@ fn mcp_instructions(
     profile: &Profile,
     setup: &Setup,
     delivery: &Delivery,
+    section: &Section,
 ) -> Vec<Arrival> {
     let Some(server) = &setup.server else {
         return Vec::new();
@@ -97,7 +160,12 @@ fn mcp_instructions(
     let Ok(mode) = server.mode else {
         return Vec::new();
     };
-    let Some(sent) = mcp::instructions(kb, mode) else {
+    // `Full` sends the section (`mcp::instructions`): the render made.
+    let sent = match mode {
+        InstructionsMode::Full => section.text.clone(),
+        _ => mcp::instructions(kb, mode),
+    };
+    let Some(sent) = sent else {
         return Vec::new();
     };
     let what = match mode {
@@ -228,6 +296,11 @@ pub struct Loss {
 /// What of the `<knowledge>` section arrives through no channel, and which
 /// learnable topics the tool description the client sends leaves out.
 pub fn losses(kb: &KnowledgeBase, arrivals: &[Arrival]) -> Vec<Loss> {
+    losses_of(kb, arrivals, &Section::render(kb))
+}
+
+/// [`losses`], with the section rendered already.
+pub fn losses_of(kb: &KnowledgeBase, arrivals: &[Arrival], section: &Section) -> Vec<Loss> {
     let mut out = Vec::new();
     let carriers: Vec<&Arrival> = arrivals
         .iter()
@@ -235,10 +308,14 @@ pub fn losses(kb: &KnowledgeBase, arrivals: &[Arrival]) -> Vec<Loss> {
         .collect();
     // The usual case, a channel carrying the whole section, needs no
     // search part by part (a large section has thousands of parts).
-    let whole = kb
-        .knowledge_section()
-        .is_none_or(|section| carriers.iter().any(|a| a.text.contains(&section)));
-    let parts = if whole { Vec::new() } else { section_parts(kb) };
+    let whole = section
+        .text()
+        .is_none_or(|text| carriers.iter().any(|a| a.text.contains(text)));
+    let parts = if whole {
+        Vec::new()
+    } else {
+        section_parts(kb, section)
+    };
     let mut lost: Vec<String> = parts
         .into_iter()
         .filter(|(_, text)| !carriers.iter().any(|a| a.text.contains(text.as_str())))
@@ -283,23 +360,21 @@ fn topic_line(line: &str, id: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(" ("))
 }
 
-/// The parts of the section, each named and rendered as it appears in it:
-/// every pre-loaded subject, every menu line, and the hidden-subject note.
-fn section_parts(kb: &KnowledgeBase) -> Vec<(String, String)> {
-    let mut parts = Vec::new();
-    for piece in kb.knowledge_pieces().into_iter().flatten() {
-        let Piece::Subject(at) = piece else { continue };
-        let Some(subject) = kb.subject_at(at) else {
-            continue;
-        };
-        let topic = kb.topics.get(at.topic).map_or("", |t| t.id());
-        let mut text = String::new();
-        kb.push_piece(&Piece::Subject(at), &mut text);
-        parts.push((
-            format!("pre-loaded subject {topic}/{}", subject.slug()),
-            text,
-        ));
-    }
+/// The parts of the section, each named and as it appears in it: every
+/// pre-loaded subject (cut from the one render), every menu line, and the
+/// hidden-subject note.
+fn section_parts(kb: &KnowledgeBase, section: &Section) -> Vec<(String, String)> {
+    let text = section.text().unwrap_or_default();
+    let mut parts: Vec<(String, String)> = section
+        .subjects
+        .iter()
+        .map(|(name, range)| {
+            (
+                name.clone(),
+                text.get(range.clone()).unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
     let mut menu = false;
     for state in kb.enabled_topics() {
         if !state

@@ -20,29 +20,45 @@ use super::profile::{Channel, Format, Profile, profile};
 use super::toml_merge::Merged;
 use super::{json_merge, toml_merge};
 
-/// A client `connect` knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Client {
-    /// JP itself.
-    Jp,
-    /// Claude Code.
-    ClaudeCode,
-    /// Codex CLI.
-    Codex,
-}
+/// A client `connect` knows: one of the profiles in `assets/clients/`,
+/// named by its id. The profiles name the clients; the code knows only
+/// JP by name ([`Client::JP`]), for what is JP's alone ([`super::jp`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Client(&'static str);
 
 impl Client {
-    /// Every client jp-kb connects.
-    pub const ALL: [Client; 3] = [Client::Jp, Client::ClaudeCode, Client::Codex];
+    /// JP itself: its profile's id.
+    pub const JP: Client = Client("jp");
+
+    /// Every client jp-kb connects, in profile order.
+    pub fn all() -> Vec<Client> {
+        super::profile::client_ids()
+            .into_iter()
+            .map(Client)
+            .collect()
+    }
+
+    /// The client whose profile has id `id`.
+    ///
+    /// # Errors
+    /// No profile has it: the error names the known ones.
+    pub fn named(id: &str) -> Result<Client, ClientError> {
+        super::profile::client_ids()
+            .into_iter()
+            .find(|known| *known == id)
+            .map(Client)
+            .ok_or_else(|| ClientError::UnknownClient {
+                id: id.to_owned(),
+                known: super::profile::client_ids()
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect(),
+            })
+    }
 
     /// The name on the command line (its profile's id).
     pub fn name(self) -> &'static str {
-        match self {
-            Client::Jp => "jp",
-            Client::ClaudeCode => "claude-code",
-            Client::Codex => "codex",
-        }
+        self.0
     }
 
     /// Its profile (`assets/clients/NAME.toml`): the one source of what
@@ -261,7 +277,7 @@ fn jp_extends(
             layer: layer.to_owned(),
         });
     }
-    entry_write(Client::Jp, bounds, root, parent, |text| {
+    entry_write(Client::JP, bounds, root, parent, |text| {
         toml_merge::jp_extends(text, layer).map(|text| {
             text.map(|text| Merged {
                 text,
@@ -316,7 +332,7 @@ fn jp_machine_part(
     let (id, id_write) = match super::jp::machine::new_id(kb, std::time::SystemTime::now()) {
         Some((path, text, id)) => {
             let write = FileWrite {
-                client: Client::Jp,
+                client: Client::JP,
                 path,
                 part: Part::Entry,
                 before: None,
@@ -357,7 +373,7 @@ fn jp_machine_part(
         return Ok(out);
     };
     let args = super::jp::machine::server_arguments(&profile.connect.server_args, &id);
-    out.push(entry_write(Client::Jp, bounds, dir, name, |text| {
+    out.push(entry_write(Client::JP, bounds, dir, name, |text| {
         let command = super::jp::machine::kept_command(text);
         let entries = generated::jp_machine_server(&command, &args);
         toml_merge::owned_table(text, &super::jp::machine::SERVER_TABLE, &entries)
@@ -398,7 +414,7 @@ pub fn plan(
     if !generated.contains(&profile.mcp.file.as_str()) {
         out.push(server_write(client, &profile, bounds, root)?);
     }
-    if client == Client::Jp {
+    if client == Client::JP {
         let mut notes = earlier_setups(kb);
         let machine = jp_machine_part(kb, &profile, bounds, &mut notes)?;
         if let Some(layer) = out.first_mut() {

@@ -67,7 +67,7 @@ impl std::fmt::Display for Synced {
 
 /// The clients connected in `kb`'s workspace.
 pub fn connected(kb: &KnowledgeBase) -> Vec<Client> {
-    Client::ALL
+    Client::all()
         .into_iter()
         .filter(|c| is_connected(*c, kb.root()))
         .collect()
@@ -164,7 +164,7 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<Synced> 
             Err(e) => lines.push(Synced::Failed(e.to_string())),
         }
     }
-    if clients.contains(&Client::Jp) && old.section != new.section {
+    if clients.contains(&Client::JP) && old.section != new.section {
         let older = super::jp::conversations::older(after, new.section.as_deref());
         lines.extend(super::jp::conversations::older_line(&older).map(Synced::JpConversationsKeep));
     }
@@ -179,7 +179,7 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<Synced> 
 pub fn refresh_generated(kb: &KnowledgeBase) -> Vec<String> {
     let (writes, _) = plan_sync(kb);
     let mut lines = Vec::new();
-    for client in Client::ALL {
+    for client in Client::all() {
         let stale: Vec<&FileWrite> = writes
             .iter()
             .filter(|w| w.client == client)

@@ -27,6 +27,17 @@ pub enum ConfigError {
         path: PathBuf,
     },
 
+    /// A workspace's `.jp/` or a configuration file another user could
+    /// have written ([`super::trust`]): not used. (A front end adds how
+    /// the person trusts it anyway.)
+    #[error("{} is not used: {why}; only files you or root own configure your assistant", crate::display::escape_name(&path.to_string_lossy()))]
+    Untrusted {
+        /// The `.jp/` directory or the file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: super::trust::Distrust,
+    },
+
     /// A configuration file cannot be read.
     #[error("{path}: {source}")]
     Io {

@@ -10,6 +10,7 @@ use super::error::ConfigError;
 use super::file::read_config_file;
 use super::interpret::{ArrayMode, OriginSource, interpret_layer};
 use super::model::{ConfigWarning, LayerFile, LayerKind, PartialConfig};
+use super::trust::{self, SafeDirectories};
 pub use crate::subjects::pattern::GLOB_META;
 
 /// Loads `path` and everything it `extends`, appending the layers in merge
@@ -40,6 +41,8 @@ struct ParsedFile {
 #[derive(Debug, Default)]
 pub struct ExtendsLoader {
     parsed: HashMap<PathBuf, Rc<ParsedFile>>,
+    /// Where files are used whoever owns them ([`super::trust`]).
+    safe: SafeDirectories,
 }
 
 /// A file whose `extends` are being loaded.
@@ -53,6 +56,15 @@ struct Frame {
 }
 
 impl ExtendsLoader {
+    /// A loader that refuses files another user could have written
+    /// ([`super::trust`]) outside `safe`.
+    pub fn new(safe: SafeDirectories) -> Self {
+        Self {
+            parsed: HashMap::new(),
+            safe,
+        }
+    }
+
     /// Loads `path` and everything it `extends`, appending the layers in
     /// merge order: `extends` entries before the file, then the file
     /// itself, then entries with `strategy = "after"`. A file reached
@@ -134,6 +146,7 @@ impl ExtendsLoader {
         let file = if let Some(file) = self.parsed.get(&canonical) {
             Rc::clone(file)
         } else {
+            trust::check(path, &self.safe)?;
             let file = Rc::new(parse_file(path, warnings)?);
             self.parsed.insert(canonical.clone(), Rc::clone(&file));
             file

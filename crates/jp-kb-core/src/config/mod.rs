@@ -30,6 +30,8 @@ pub mod raw;
 #[cfg(feature = "config")]
 pub mod spans;
 #[cfg(feature = "config")]
+pub mod trust;
+#[cfg(feature = "config")]
 pub mod watch;
 #[cfg(feature = "config")]
 pub mod workspace;
@@ -184,7 +186,7 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
     let mut warnings = Vec::new();
     // One loader for the whole load: a file is parsed once however many
     // layers and `extends` reach it.
-    let mut loader = ExtendsLoader::default();
+    let mut loader = ExtendsLoader::new(env.safe_directories.clone());
 
     let mut kb_files = Vec::new();
     let mut layer = LayerLoader {

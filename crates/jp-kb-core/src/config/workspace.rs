@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use super::error::ConfigError;
 use super::model::ConfigWarning;
 use super::origin::Origin;
+use super::trust::{self, SafeDirectories};
 
 /// The process facts configuration loading depends on. Built from the real
 /// process by [`Environment::from_process`]; tests build their own so a
@@ -18,6 +19,9 @@ pub struct Environment {
     pub global_config_dir: Option<PathBuf>,
     /// JP's user data directory (holds `workspace/<name>-<id>/`).
     pub user_data_dir: Option<PathBuf>,
+    /// Directories whose configuration is used whoever owns it
+    /// ([`super::trust`]); elsewhere only the person's own files are.
+    pub safe_directories: SafeDirectories,
 }
 
 impl Environment {
@@ -29,7 +33,15 @@ impl Environment {
             cwd: cwd.into(),
             global_config_dir: None,
             user_data_dir: None,
+            safe_directories: SafeDirectories::default(),
         }
+    }
+
+    /// … trusting the configuration below `safe` whoever owns it.
+    #[must_use]
+    pub fn with_safe_directories(mut self, safe: SafeDirectories) -> Self {
+        self.safe_directories = safe;
+        self
     }
 
     /// [`Environment::workspace_only`] with JP's user-global configuration
@@ -49,7 +61,9 @@ impl Environment {
     }
 
     /// Reads `JP_GLOBAL_CONFIG_DIR`, `XDG_CONFIG_HOME`, `JP_USER_DATA_DIR`,
-    /// `XDG_DATA_HOME` and falls back to the platform directories.
+    /// `XDG_DATA_HOME` and falls back to the platform directories; the
+    /// trusted directories from `JP_KB_SAFE_DIRECTORIES` and jp-kb's own
+    /// `safe-directories` file ([`super::trust`]).
     pub fn from_process() -> std::io::Result<Self> {
         let cwd = std::env::current_dir()?;
         let global_config_dir = env_dir("JP_GLOBAL_CONFIG_DIR")
@@ -58,10 +72,12 @@ impl Environment {
         let user_data_dir = env_dir("JP_USER_DATA_DIR")
             .or_else(|| env_dir("XDG_DATA_HOME").map(|d| d.join("jp")))
             .or_else(|| dirs::data_dir().map(|d| d.join("jp")));
+        let safe_directories = SafeDirectories::from_process(trust::list_file().as_deref());
         Ok(Self {
             cwd,
             global_config_dir,
             user_data_dir,
+            safe_directories,
         })
     }
 }
@@ -104,6 +120,8 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
 /// Resolves the workspace root: `--workspace DIR` when given, else the
 /// nearest `.jp` ancestor of the current directory. The result is
 /// canonical, so containment checks (symlinks, `..`) compare like with like.
+/// A `.jp/` another user could have written is refused
+/// ([`ConfigError::Untrusted`]), not skipped for one further up.
 pub fn resolve_root(env: &Environment, explicit: Option<&Path>) -> Result<PathBuf, ConfigError> {
     let dir = match explicit {
         Some(dir) => {
@@ -117,8 +135,18 @@ pub fn resolve_root(env: &Environment, explicit: Option<&Path>) -> Result<PathBu
             start: env.cwd.clone(),
         })?,
     };
-    dir.canonicalize()
-        .map_err(|source| ConfigError::Io { path: dir, source })
+    let root = dir
+        .canonicalize()
+        .map_err(|source| ConfigError::Io { path: dir, source })?;
+    // Found or named, a `.jp/` another user could have planted (another
+    // user's `/tmp/.jp` above the person's `/tmp/work`) is never the
+    // workspace: naming it with `--workspace` is no more a reason to
+    // trust it than `git -C` is for git.
+    let jp = jp_dir(&root);
+    if jp.is_dir() {
+        trust::check(&jp, &env.safe_directories)?;
+    }
+    Ok(root)
 }
 
 /// The user-workspace directory JP uses for this checkout

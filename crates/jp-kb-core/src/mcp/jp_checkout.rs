@@ -65,3 +65,89 @@ pub fn checkout_for(env: &Environment, id: &str) -> Result<Option<PathBuf>, Stri
     }
     Ok(Some(checkout))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::path::Path;
+
+    /// A checkout at `dir` of workspace `id`.
+    fn checkout(dir: &Path, id: &str) {
+        std::fs::create_dir_all(dir.join(".jp")).unwrap();
+        std::fs::write(dir.join(".jp/.id"), format!("DO NOT EDIT\n{id}\n")).unwrap();
+    }
+
+    /// JP's directory of `id`, its `storage` link pointing at `target`.
+    fn linked(data: &Path, name: &str, target: &Path) {
+        let dir = data.join("workspace").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink(target, dir.join("storage")).unwrap();
+    }
+
+    fn env(cwd: &Path, data: &Path) -> Environment {
+        Environment::workspace_only(cwd).with_user_data_dir(data)
+    }
+
+    #[test]
+    fn the_workspace_started_in_when_it_has_the_id_else_jps_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b, other, data) = (
+            tmp.path().join("a"),
+            tmp.path().join("b"),
+            tmp.path().join("other"),
+            tmp.path().join("data"),
+        );
+        checkout(&a, "ab123");
+        checkout(&b, "ab123");
+        checkout(&other, "zz999");
+        linked(&data, "a-ab123", &b.join(".jp"));
+        // Inside a checkout of the id: that one, whatever the link says.
+        assert_eq!(checkout_for(&env(&a.join(".jp"), &data), "ab123"), Ok(None));
+        // Elsewhere, or in another workspace: the one JP links.
+        assert_eq!(
+            checkout_for(&env(tmp.path(), &data), "ab123"),
+            Ok(Some(b.clone()))
+        );
+        assert_eq!(
+            checkout_for(&env(&other, &data), "ab123"),
+            Ok(Some(b.clone()))
+        );
+    }
+
+    #[test]
+    fn a_relative_link_is_read_from_jps_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = tmp.path().join("data");
+        checkout(&tmp.path().join("work/b"), "ab123");
+        linked(&data, "b-ab123", Path::new("work/b/.jp"));
+        assert_eq!(
+            checkout_for(&env(tmp.path(), &data), "ab123"),
+            Ok(Some(tmp.path().join("work/b")))
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_told_is_said() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = tmp.path().join("data");
+        let here = env(tmp.path(), &data);
+        let no_dir = checkout_for(&here, "ab123").unwrap_err();
+        assert!(no_dir.contains("no directory"), "{no_dir}");
+        std::fs::create_dir_all(data.join("workspace/x-ab123")).unwrap();
+        let no_link = checkout_for(&here, "ab123").unwrap_err();
+        assert!(no_link.contains("no `storage` link"), "{no_link}");
+        checkout(&tmp.path().join("c"), "cd456");
+        std::os::unix::fs::symlink(
+            tmp.path().join("c/.jp"),
+            data.join("workspace/x-ab123/storage"),
+        )
+        .unwrap();
+        let other = checkout_for(&here, "ab123").unwrap_err();
+        assert!(
+            other.contains("not a checkout of that workspace"),
+            "{other}"
+        );
+        assert!(checkout_for(&here, "../x").is_err());
+    }
+}

@@ -55,7 +55,7 @@ pub fn active(kb: &KnowledgeBase) -> Vec<Active> {
         let Some(dir) = conversation_dir(user_dir, kb.root(), &id) else {
             continue;
         };
-        let Some(section) = base_section(&dir) else {
+        let Some(BaseConfig { section }) = base_config(&dir) else {
             continue;
         };
         out.push(Active {
@@ -73,7 +73,21 @@ pub fn active(kb: &KnowledgeBase) -> Vec<Active> {
 /// the knowledge base as it is, `None` when absent): what JP keeps
 /// sending in them.
 pub fn older(kb: &KnowledgeBase, now: Option<&str>) -> Vec<Active> {
-    active(kb)
+    older_than(active(kb), now)
+}
+
+/// [`older`], the section rendered only when some conversation is active
+/// (rendering a large section takes a while; most workspaces have none).
+pub fn older_than_current(kb: &KnowledgeBase) -> Vec<Active> {
+    let active = active(kb);
+    if active.is_empty() {
+        return active;
+    }
+    older_than(active, kb.knowledge_section().as_deref())
+}
+
+fn older_than(active: Vec<Active>, now: Option<&str>) -> Vec<Active> {
+    active
         .into_iter()
         .filter(|a| a.section.as_deref() != now)
         .collect()
@@ -119,22 +133,27 @@ fn conversation_dir(user_dir: &Path, root: &Path, id: &str) -> Option<PathBuf> {
     })
 }
 
-/// The `<knowledge>` section in a conversation's `base_config.json`
-/// (`Some(None)`: it has none; `None`: unreadable).
-fn base_section(dir: &Path) -> Option<Option<String>> {
+/// What jp-kb reads of a conversation's `base_config.json`.
+struct BaseConfig {
+    /// Its `<knowledge>` section (`None`: it has none).
+    section: Option<String>,
+}
+
+/// A conversation's `base_config.json` (`None`: unreadable).
+fn base_config(dir: &Path) -> Option<BaseConfig> {
     let config = json(&dir.join("base_config.json"))?;
     let sections = config.get("assistant")?.get("system_prompt_sections");
     // JP writes merged arrays as `{"value": [...], "strategy": ...}`.
     let list = sections
         .and_then(|s| s.get("value").or(Some(s)))
         .and_then(Value::as_array);
-    Some(
-        list.into_iter()
-            .flatten()
-            .filter_map(|s| s.get("content").and_then(Value::as_str))
-            .find(|c| c.contains("<knowledge>"))
-            .map(str::to_owned),
-    )
+    let section = list
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s.get("content").and_then(Value::as_str))
+        .find(|c| c.contains("<knowledge>"))
+        .map(str::to_owned);
+    Some(BaseConfig { section })
 }
 
 fn json(path: &Path) -> Option<Value> {
@@ -166,4 +185,67 @@ pub fn older_line(older: &[Active]) -> Option<String> {
         "{what} the <knowledge> section it began with, not the current one: a plain \
          `jp query` continues it; `jp query --new` starts one with the current section"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::config::{Environment, LoadOptions};
+
+    /// A conversation of JP's per-user directory `user` whose base
+    /// configuration holds `section`.
+    fn conversation(user: &Path, dir: &str, section: Option<&str>) {
+        let sections: Vec<serde_json::Value> = section
+            .map(|s| serde_json::json!({"content": s, "position": 0}))
+            .into_iter()
+            .collect();
+        let config = serde_json::json!({"assistant": {"system_prompt_sections":
+            {"value": sections, "strategy": "replace"}}});
+        let dir = user.join("conversations").join(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("base_config.json"), config.to_string()).unwrap();
+    }
+
+    fn session(user: &Path, name: &str, ids: &[u64], at: &str) {
+        let history: Vec<serde_json::Value> = ids
+            .iter()
+            .map(|id| serde_json::json!({"id": id, "activated_at": at}))
+            .collect();
+        std::fs::create_dir_all(user.join("sessions")).unwrap();
+        std::fs::write(
+            user.join("sessions").join(name),
+            serde_json::json!({"history": history, "id": "1"}).to_string(),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn the_active_conversations_with_another_section() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("ws");
+        std::fs::create_dir_all(root.join(".jp")).unwrap();
+        std::fs::write(root.join(".jp/.id"), "abcde\n").unwrap();
+        let data = tmp.path().join("data");
+        let user = data.join("workspace/ws-abcde");
+        conversation(&user, "11", Some("<knowledge>\nold\n</knowledge>"));
+        conversation(&user, "22-a-title", Some("<knowledge>\nnow\n</knowledge>"));
+        conversation(&user, "33", None);
+        // The first of each history is the active one; 11 was active before.
+        session(&user, "getsid-1.json", &[22, 11], "2026-01-02");
+        session(&user, "getsid-2.json", &[33], "2026-01-03");
+        session(&user, "env-x.json", &[11], "2026-01-01");
+        std::fs::write(user.join("sessions/broken.json"), "{").unwrap();
+        let env = Environment::workspace_only(&root).with_user_data_dir(&data);
+        let kb = KnowledgeBase::load(&env, &LoadOptions::default()).unwrap();
+        let older = older(&kb, Some("<knowledge>\nnow\n</knowledge>"));
+        let ids: Vec<&str> = older.iter().map(|a| a.id.as_str()).collect();
+        assert_eq!(ids, ["33", "11"]);
+        let line = older_line(&older).unwrap();
+        assert!(
+            line.contains("33, 11") && line.contains("jp query --new"),
+            "{line}"
+        );
+        assert!(older_line(&[]).is_none());
+    }
 }

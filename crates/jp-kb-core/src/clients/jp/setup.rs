@@ -296,10 +296,9 @@ fn overrides(path: &Path, layer: &str, node: &RawNode, server: bool, out: &mut V
                 "[{name}] here overrides {what} of the generated layer ({layer}): JP \
                  takes this file's values"
             ),
-            fix: format!(
-                "remove it from this file; the generated layer and JP's user-workspace entry \
-                 set it (how JP runs the tool, `run`, stays yours to set)"
-            ),
+            fix: "remove it from this file; the generated layer and JP's user-workspace entry \
+                  set it (how JP runs the tool, `run`, stays yours to set)"
+                .to_owned(),
             remedy: None,
             error: true,
             machine: false,

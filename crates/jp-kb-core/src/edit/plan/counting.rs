@@ -16,19 +16,15 @@ pub struct Counting<'a> {
     pub kb: &'a KnowledgeBase,
     /// The section's tokens now.
     pub now: usize,
-    counter: std::cell::RefCell<SectionCounter>,
+    counter: SectionCounter,
 }
 
 impl<'a> Counting<'a> {
     /// Counts `kb`'s section now.
     pub fn new(kb: &'a KnowledgeBase) -> Self {
-        let mut counter = SectionCounter::new();
+        let counter = SectionCounter::new();
         let now = counter.count(kb);
-        Self {
-            kb,
-            now,
-            counter: std::cell::RefCell::new(counter),
-        }
+        Self { kb, now, counter }
     }
 }
 
@@ -38,6 +34,6 @@ impl TokenSource for Counting<'_> {
     }
     fn planned(&self, steps: &[Step]) -> Option<usize> {
         let planned = super::planned::planned(self.kb, steps);
-        Some(self.counter.borrow_mut().count(&planned))
+        Some(self.counter.count(&planned))
     }
 }

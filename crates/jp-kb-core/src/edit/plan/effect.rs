@@ -189,8 +189,10 @@ impl ViewChange {
 pub enum Confirm {
     /// Pre-loaded subjects leave the section.
     RemovesPreloaded(Vec<String>),
-    /// A whole topic goes.
+    /// A whole topic goes (`enable = false`).
     DisablesTopic(String),
+    /// Every subject of a topic gets disabled; the topic stays enabled.
+    EmptiesTopic(String),
     /// The section goes over its token budget.
     CrossesBudget {
         /// The section's tokens after the change.
@@ -221,6 +223,9 @@ impl fmt::Display for Confirm {
                 count(names.len(), "pre-loaded subject", "pre-loaded subjects")
             ),
             Confirm::DisablesTopic(id) => write!(f, "disables the whole topic `{id}`"),
+            // Not "the whole topic": its `enable` is untouched, as the
+            // effect line under it says (issue 37 item 5).
+            Confirm::EmptiesTopic(id) => write!(f, "disables every subject of topic `{id}`"),
             Confirm::CrossesBudget { after, budget } => write!(
                 f,
                 "takes the prompt to {} tokens, over the budget of {}",
@@ -287,9 +292,15 @@ pub(super) fn finish(
         effect
             .topics_off
             .iter()
-            .chain(&effect.topics_emptied)
             .cloned()
             .map(Confirm::DisablesTopic),
+    );
+    confirm.extend(
+        effect
+            .topics_emptied
+            .iter()
+            .cloned()
+            .map(Confirm::EmptiesTopic),
     );
     confirm.extend(
         effect

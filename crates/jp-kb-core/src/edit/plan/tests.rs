@@ -190,7 +190,15 @@ fn disabling_counts_hidden_ones_apart_and_a_whole_topic_asks() {
             .iter()
             .any(|l| l == "disables every subject of topic `p` (it stays enabled)")
     );
-    assert!(plan.confirm.contains(&Confirm::DisablesTopic("p".into())));
+    // Asked as what it is, never "the whole topic" above "(it stays
+    // enabled)" (issue 37 item 5).
+    assert!(plan.confirm.contains(&Confirm::EmptiesTopic("p".into())));
+    assert!(!plan.confirm.contains(&Confirm::DisablesTopic("p".into())));
+    assert!(
+        plan.confirm
+            .iter()
+            .all(|c| !c.to_string().contains("whole topic"))
+    );
     assert!(
         plan.confirm
             .iter()

@@ -1,0 +1,153 @@
+//! The subjects pane's cursor follows the subject, never the row number
+//! (issue 37 item 1). The pane remembers what its row shows — a subject
+//! by its path, a directory by its own —, and the rows it was chosen on;
+//! whenever the rows shown are other rows (a filter typed or cleared, a
+//! directory opened, the usage order, a reload, a file appearing or
+//! vanishing), the row is found again from the subject. `Esc` that
+//! clears a filter used to keep the row number, so the next `l` edited a
+//! subject the person never picked.
+//!
+//! A subject no longer shown is looked for in its collapsed directory,
+//! then its neighbours are (the rows after and before it when it was
+//! chosen); only when none is shown does the row number stay.
+
+use std::rc::{Rc, Weak};
+
+use super::app::App;
+use super::tree::{Row, RowKind};
+use jp_kb_core::internal::subjects::Resolution;
+
+/// What a row shows, by name (a row number means nothing once the rows
+/// change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Place {
+    /// A subject, by its path relative to the topic's directory.
+    Subject(String),
+    /// A directory, by its path relative to the topic's directory.
+    Dir(String),
+}
+
+impl Place {
+    fn of(res: &Resolution, row: &Row) -> Option<Self> {
+        match &row.kind {
+            RowKind::Subject(i) => {
+                Some(Self::Subject(res.subjects().get(*i)?.rel_path().to_owned()))
+            }
+            RowKind::Dir(dir) => Some(Self::Dir(dir.rel.clone())),
+        }
+    }
+
+    fn rel(&self) -> &str {
+        match self {
+            Self::Subject(rel) | Self::Dir(rel) => rel,
+        }
+    }
+}
+
+/// The place the cursor is on and the rows it was chosen on.
+#[derive(Debug, Default)]
+pub struct Chosen {
+    /// The topic the place belongs to.
+    topic: String,
+    at: Option<Place>,
+    /// The rows after and before it then: where the cursor goes when the
+    /// place is no longer shown.
+    next: Option<Place>,
+    prev: Option<Place>,
+    /// The rows (by identity) the row number indexes.
+    rows: Weak<Vec<Row>>,
+}
+
+/// The selected topic's id, its resolution and rows, borrowing only the
+/// model (the caller then changes the subjects pane).
+fn shown(app: &App) -> Option<(String, Rc<Vec<Row>>)> {
+    let state = app.topic_state()?;
+    state.resolution()?;
+    Some((state.id().to_owned(), app.rows()))
+}
+
+/// Puts the cursor on `row` of the rows shown now, and remembers what
+/// it shows there (a filter landing on its best match, a jump to a hit
+/// or a finding).
+pub fn select(app: &mut App, row: usize) {
+    app.subjects.row = row;
+    if let Some((topic, rows)) = shown(app) {
+        remember(app, topic, &rows);
+    }
+}
+
+/// After every change of the state: when the rows shown are not the
+/// ones the row number was chosen on, finds the row of the place chosen
+/// (or a neighbour) in them; then remembers what the row shows.
+pub fn follow(app: &mut App) {
+    let Some((topic, rows)) = shown(app) else {
+        return;
+    };
+    let same = Weak::ptr_eq(&app.subjects.chosen.rows, &Rc::downgrade(&rows));
+    if !same && app.subjects.chosen.topic == topic {
+        let chosen = &app.subjects.chosen;
+        let found = app.resolution().and_then(|res| {
+            [&chosen.at, &chosen.next, &chosen.prev]
+                .into_iter()
+                .flatten()
+                .find_map(|place| locate(res, &rows, place))
+        });
+        if let Some(row) = found {
+            app.subjects.row = row;
+        }
+    }
+    app.subjects.row = app.subjects.row.min(rows.len().saturating_sub(1));
+    remember(app, topic, &rows);
+}
+
+/// Remembers the place at the cursor's row of `rows` and its neighbours.
+/// Rows that show nothing (a filter that matches nothing) keep the place
+/// chosen before, so clearing the filter finds it again.
+fn remember(app: &mut App, topic: String, rows: &Rc<Vec<Row>>) {
+    let row = app.subjects.row;
+    let Some(res) = app.resolution() else {
+        return;
+    };
+    let place = |k: Option<usize>| k.and_then(|k| rows.get(k)).and_then(|r| Place::of(res, r));
+    let at = place(Some(row));
+    let chosen = if at.is_some() {
+        Chosen {
+            topic,
+            at,
+            next: place(row.checked_add(1)),
+            prev: place(row.checked_sub(1)),
+            rows: Rc::downgrade(rows),
+        }
+    } else {
+        Chosen {
+            rows: Rc::downgrade(rows),
+            ..std::mem::take(&mut app.subjects.chosen)
+        }
+    };
+    app.subjects.chosen = chosen;
+}
+
+/// The row of `rows` showing `place`, else the row of the collapsed
+/// directory holding it (the deepest).
+fn locate(res: &Resolution, rows: &[Row], place: &Place) -> Option<usize> {
+    let exact = match place {
+        Place::Subject(rel) => {
+            let i = res.subjects().iter().position(|s| s.rel_path() == rel)?;
+            rows.iter().position(|r| r.kind == RowKind::Subject(i))
+        }
+        Place::Dir(rel) => rows
+            .iter()
+            .position(|r| matches!(&r.kind, RowKind::Dir(d) if d.rel == *rel)),
+    };
+    exact.or_else(|| {
+        let rel = place.rel();
+        rows.iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                matches!(&r.kind, RowKind::Dir(d)
+                    if d.collapsed && rel.strip_prefix(d.rel.as_str()).is_some_and(|rest| rest.starts_with('/')))
+            })
+            .max_by_key(|(_, r)| r.depth)
+            .map(|(k, _)| k)
+    })
+}
