@@ -66,6 +66,14 @@ fn the_repository_itself_is_served_exactly() {
     machine.script_listing_and_subjects();
     let run = machine.query(&first, None);
     run.assert_served(&machine.expected(&first), "the first checkout");
+    // JP's MCP client names itself after its SDK (`rmcp 1.8.0`); the
+    // usage ledger names JP.
+    let usage = machine.jp_kb_ok(&first, &["usage", "project"]);
+    let learned = usage.lines().find(|l| l.starts_with("maintainers"));
+    assert!(
+        learned.is_some_and(|l| l.trim_end().ends_with("JP")) && !usage.contains("rmcp"),
+        "{usage}"
+    );
 }
 
 #[test]

@@ -143,10 +143,13 @@ fn jps_loads_are_named_jp_in_the_usage_ledger() {
 /// override in it.
 #[test]
 fn the_readmes_jp_snippet_is_what_connect_writes() {
-    let readme =
-        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-            .unwrap();
-    let at = readme.find("\n### JP\n").expect("a JP section");
+    // In the README, or in the clients page it may move to.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (readme, at) = ["README.md", "docs/clients.md"]
+        .into_iter()
+        .map(|page| std::fs::read_to_string(root.join(page)).unwrap())
+        .find_map(|text| text.find("\n### JP\n").map(|at| (text, at)))
+        .expect("a `### JP` section with the snippet");
     let block = &readme[at..];
     let open = block.find("```toml\n").unwrap() + "```toml\n".len();
     let snippet = &block[open..open + block[open..].find("```").unwrap()];

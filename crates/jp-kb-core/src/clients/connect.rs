@@ -11,7 +11,7 @@ use crate::KnowledgeBase;
 use crate::config::origin::is_editable_toml;
 use crate::config::workspace::config_file_in;
 use crate::edit::Boundaries;
-use crate::edit::write::read_guarded;
+use crate::edit::write::read_contained;
 use crate::render::tool::tool_description;
 
 use super::ClientError;
@@ -114,7 +114,7 @@ impl FileWrite {
 /// # Errors
 /// Unreadable, leading out, or not UTF-8, naming the file.
 pub fn read_text(bounds: &Boundaries, path: &Path) -> Result<Option<String>, ClientError> {
-    match read_guarded(bounds, path)? {
+    match read_contained(bounds, path)? {
         None => Ok(None),
         Some(bytes) => String::from_utf8(bytes)
             .map(Some)

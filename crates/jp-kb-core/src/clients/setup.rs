@@ -128,7 +128,7 @@ pub fn read_setup(root: &Path, profile: &Profile) -> Result<Setup, ClientError> 
         .and_then(|c| c.file.as_ref())
     {
         let path = root.join(file);
-        if let Some(bytes) = read_guarded(root, &path)? {
+        if let Some(bytes) = read_client_file(root, &path)? {
             setup.memory = Some(
                 String::from_utf8(bytes)
                     .map_err(|_| ClientError::NotUtf8 { path: path.clone() })?,
@@ -259,8 +259,8 @@ fn reached_by_extends(root: &Path, parent: &str, file: &str) -> Result<bool, Cli
 /// A client file's bytes through the guarded, bounded open: nothing that
 /// leads out of the workspace, no FIFO, no device, a size limit (contract
 /// §8). `None` when it does not exist.
-fn read_guarded(root: &Path, path: &Path) -> Result<Option<Vec<u8>>, ClientError> {
-    Ok(crate::edit::write::read_guarded(
+fn read_client_file(root: &Path, path: &Path) -> Result<Option<Vec<u8>>, ClientError> {
+    Ok(crate::edit::write::read_contained(
         &Boundaries::new([root.to_path_buf()]),
         path,
     )?)
@@ -268,7 +268,7 @@ fn read_guarded(root: &Path, path: &Path) -> Result<Option<Vec<u8>>, ClientError
 
 /// A file as JSON values (TOML converted), `None` when it does not exist.
 fn read_value(root: &Path, path: &Path, format: Format) -> Result<Option<Value>, ClientError> {
-    let Some(bytes) = read_guarded(root, path)? else {
+    let Some(bytes) = read_client_file(root, path)? else {
         return Ok(None);
     };
     let text = String::from_utf8(bytes).map_err(|_| ClientError::NotUtf8 {
