@@ -6,12 +6,12 @@
 # are ignored, under CI they fail (tests/needs/probe.rs, `jp-inside`).
 #
 # The build lives outside the checkout, in JP_KB_JP_INSIDE_TARGET (default
-# ~/.cache/jp-kb/jp-inside-target). With .ci/run's settings (no incremental
-# cache, line tables only) a cold build took 9 min 55 s on 2 cores shared
-# with other builds (405 s of CPU; 1.2 GB), a rebuild after a change to the
-# core 2 min 17 s (106 s of CPU), an unchanged one nothing. Copying an
-# unpatched JP's target directory there first saves most of a cold build,
-# where the disk allows. A stamp there holds the hash of what was built: JP's
+# ~/.cache/jp-kb/jp-inside-target). Without an incremental cache (.ci/run)
+# and debug information (JP's build.sh), a cold build took 9 min 55 s on 2
+# cores shared with other builds (405 s of CPU; 1.2 GB), a rebuild after a
+# change to the core 2 min 17 s (106 s of CPU), an unchanged one nothing.
+# Copying an unpatched JP's target directory there first saves most of a
+# cold build, where the disk allows. A stamp there holds the hash of what was built: JP's
 # sources, patches and build script, the series and its build script, and the
 # sources of this checkout's crates (the core and whatever it depends on
 # here); when it matches, this returns at once.
