@@ -44,6 +44,7 @@ mod edit_concurrent;
 mod golden;
 mod guarded_read;
 mod huge_subjects;
+mod jp_inside;
 mod jp_real_checkouts;
 mod jp_real_stale;
 mod jp_real_tui;
