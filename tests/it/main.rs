@@ -39,6 +39,7 @@ mod config_special_files;
 mod connect;
 mod core_dependencies;
 mod edit_concurrent;
+mod facts_check;
 mod golden;
 mod guarded_read;
 mod huge_subjects;

@@ -21,6 +21,8 @@ pub mod content;
 pub mod display;
 #[path = "edit/mod.rs"]
 pub mod edit;
+#[path = "facts/mod.rs"]
+pub mod facts;
 #[path = "frontmatter.rs"]
 pub mod frontmatter;
 #[path = "kb.rs"]

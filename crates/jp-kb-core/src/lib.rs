@@ -40,8 +40,8 @@ mod internal;
 use internal::search;
 #[allow(unused_imports)]
 use internal::{
-    config, content, display, frontmatter, kb, learn, plural, render, section_tokens, subjects,
-    tokens, topic, unique, usage,
+    config, content, display, facts, frontmatter, kb, learn, plural, render, section_tokens,
+    subjects, tokens, topic, unique, usage,
 };
 
 pub use internal::config::{
