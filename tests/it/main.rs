@@ -42,6 +42,7 @@ mod connect;
 mod core_dependencies;
 mod edit_concurrent;
 mod facts_check;
+mod facts_stale;
 mod golden;
 mod guarded_read;
 mod huge_subjects;
