@@ -94,6 +94,7 @@ mod tui_no_terminal;
 mod tui_planner;
 mod tui_preview_search;
 mod tui_preview_window;
+mod tui_prune;
 mod tui_reading;
 mod tui_rough_edges;
 mod tui_search;
