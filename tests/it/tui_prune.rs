@@ -77,10 +77,20 @@ fn prune_view_lists_the_expired_and_never_loaded_and_disables_them_by_its_cost()
         "cd {q} && JP_KB_TODAY=2026-07-15 JP_GLOBAL_CONFIG_DIR={q}/.user-config JP_USER_DATA_DIR={q}/.user-data {} tui; echo EXIT-$?",
         binary()
     ));
-    let start = tmux.wait_for("the facts topic", |s| s.contains("Subjects of facts"));
+    // Settled: the prompt's count drawn (the walks and counts run on
+    // workers).
+    let start = tmux.wait_for("the prompt's count", |s| {
+        s.contains("Subjects of facts")
+            && s.split("prompt: ")
+                .nth(1)
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    });
     let before = figure(&start, "prompt: ");
     tmux.literal("P");
-    let screen = tmux.wait_for("the prune list", |s| s.contains("2 of 2 selected"));
+    // The list, then its exact cost (counted on a worker).
+    let screen = tmux.wait_for("the prune list and its cost", |s| {
+        s.contains("2 of 2 selected") && s.contains("disabling them: -") && s.contains(" tok → ")
+    });
     let rows: Vec<&str> = screen.lines().filter(|l| l.contains("[x]")).collect();
     assert_eq!(rows.len(), 2, "{screen}");
     assert!(
