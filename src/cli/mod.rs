@@ -22,6 +22,7 @@ mod search_mode;
 mod topic;
 mod tui;
 mod usage;
+mod usage_stale;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -102,7 +103,8 @@ pub enum Command {
     #[command(after_help = "\
 Markers: L learned (pre-loaded into the system prompt), H hidden (loadable only by
 exact slug), D disabled (never shown). `list` reads no file contents; --tokens
-reads every listed file to count tokens (o200k_base) and detect binary files.")]
+reads every listed file to count tokens (o200k_base) and detect binary files;
+--frontmatter reads front matter and age (expires, confidence, last_confirmed).")]
     List(list::ListArgs),
     /// Print the <knowledge> system-prompt section (nothing when it is absent).
     Prompt(prompt::PromptArgs),
@@ -127,7 +129,10 @@ Markers: L learned, H hidden. Disabled subjects are never searched.")]
 The ledger is $JP_USER_DATA_DIR/jp-kb/usage/<workspace>-<hash>.jsonl (else
 $XDG_DATA_HOME/jp/..., else the platform data directory): one per workspace,
 never inside it. `jp-kb mcp --no-usage` or `kb.usage = false` records nothing.
-Subjects never loaded in the window are listed too (loads `·`).")]
+Subjects never loaded in the window are listed too (loads `·`).
+--stale lists what is worth pruning: subjects whose front matter `expires` is past
+(today: $JP_KB_TODAY when set, YYYY-MM-DD), never loaded, or with --since not loaded
+for that long; --disable disables them all as one change.")]
     Usage(usage::UsageArgs),
     /// Lint the knowledge base: configuration errors, patterns that match
     /// nothing, oversized subjects, topics the assistant cannot use.
@@ -278,6 +283,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
+        Command::Usage(args) if args.stale => usage_stale::run(&editing(kb), args),
         Command::Usage(args) => usage::run(&env, &kb, args),
         // Handled above, before loading; kept here so the match is total.
         Command::Search(args) => search::run(&env, &options, args),

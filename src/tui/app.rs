@@ -110,6 +110,8 @@ pub enum Mode {
     /// The search mode (`S`); true while the hit list has the keys (else
     /// the query line). Its state is [`App::search`].
     Search(bool),
+    /// The prune view (`P`); its state is [`App::prune`].
+    Prune,
 }
 
 /// What the first frame shows while the first load (the topic walks)
@@ -220,6 +222,8 @@ pub struct App {
     /// What the usage ledger says (read by the usage worker), and the
     /// subjects pane's usage order.
     pub usage: super::usage::UsageState,
+    /// Subjects' ages (marks, the `A` filter) and the prune view (`P`).
+    pub prune: crate::tui::prune::state::PruneState,
 }
 
 impl App {
@@ -253,6 +257,7 @@ impl App {
             search: crate::tui::search::state::SearchState::default(),
             costs: super::cost_store::PlanCosts::default(),
             usage: super::usage::UsageState::default(),
+            prune: crate::tui::prune::state::PruneState::default(),
         }
     }
 
@@ -266,8 +271,15 @@ impl App {
 
     /// The subjects pane's rows for the selected topic.
     pub fn rows(&self) -> Rc<Vec<Row>> {
-        self.topic_state()
-            .map_or_else(Rc::default, |state| self.subjects.rows(state, &self.usage))
+        let Some(state) = self.topic_state() else {
+            return Rc::default();
+        };
+        let rows = self.subjects.rows(state, &self.usage);
+        match state.resolution() {
+            // The `A` filter (stale, low confidence), when on.
+            Some(res) => crate::tui::prune::filter::filtered(&self.prune, state.id(), res, rows),
+            None => rows,
+        }
     }
 
     pub fn selected_row(&self) -> Option<Row> {

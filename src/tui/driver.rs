@@ -65,6 +65,9 @@ pub struct Driver {
     /// Where planned sections are counted (inline until a worker is
     /// started): see [`super::plan_counts`].
     plan_counts: PlanCounts,
+    /// Where subjects' ages and the prune view's list are read (inline
+    /// until a worker is started): see [`crate::tui::prune::worker`].
+    prunes: crate::tui::prune::worker::Prunes,
     /// The one section counter (its memo shared by every clone): a
     /// planned section's count is the prompt's after the change is made.
     counter: SectionCounter,
@@ -142,6 +145,7 @@ impl Driver {
             reads: None,
             searches: Searches::default(),
             plan_counts: PlanCounts::new(&counter),
+            prunes: crate::tui::prune::worker::Prunes::default(),
             counter,
         }
     }
@@ -177,6 +181,7 @@ impl Driver {
         self.reads = Reads::spawn(outbox).ok();
         let _ = self.search_in_background(outbox);
         let _ = self.plan_counts.spawn(outbox);
+        let _ = self.prunes.spawn(outbox);
     }
 
     /// Runs the search mode's queries on a worker, on the index in the
@@ -449,6 +454,32 @@ impl Driver {
         }
     }
 
+    /// Reads subjects' ages, and the prune view's list when `list` says
+    /// which (its generation, the idle days chosen), on the worker.
+    fn prune(&mut self, app: &App, list: Option<(u64, Option<u64>)>) -> Vec<Event> {
+        let Some(model) = app.model.as_ref().filter(|_| app.load_error.is_none()) else {
+            return Vec::new();
+        };
+        let ledger = self
+            .env
+            .user_data_dir
+            .as_ref()
+            .map(|data| jp_kb_core::internal::usage::ledger_path(data, model.kb.root()));
+        let job = crate::tui::prune::worker::Job {
+            kb: Arc::clone(&model.kb),
+            generation: model.generation,
+            today: crate::today::today(),
+            list: list.map(
+                |(generation, idle_days)| crate::tui::prune::worker::ListJob {
+                    generation,
+                    ledger,
+                    idle_days,
+                },
+            ),
+        };
+        self.prunes.request(job).into_iter().collect()
+    }
+
     fn perform(&mut self, app: &App, effect: Effect) -> Vec<Event> {
         let show = |path: &PathBuf| {
             app.model
@@ -528,6 +559,7 @@ impl Driver {
                     .into_iter()
                     .collect()
             }
+            Effect::Prune { list } => self.prune(app, list),
             Effect::OpenEditor(_)
             | Effect::OpenEditorAt(..)
             | Effect::Quit

@@ -48,6 +48,7 @@ pub mod plan_counts;
 pub mod plans;
 pub mod preview_search;
 pub mod prompt;
+pub mod prune;
 pub mod read_worker;
 pub mod readonly;
 pub mod reads;

@@ -54,7 +54,7 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,

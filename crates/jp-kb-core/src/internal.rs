@@ -22,6 +22,9 @@ pub mod display;
 #[cfg(feature = "config")]
 #[path = "edit/mod.rs"]
 pub mod edit;
+#[cfg(all(feature = "search", feature = "usage"))]
+#[path = "facts/mod.rs"]
+pub mod facts;
 #[cfg(feature = "search")]
 #[path = "frontmatter.rs"]
 pub mod frontmatter;

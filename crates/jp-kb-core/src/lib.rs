@@ -50,6 +50,9 @@ use internal::{
 };
 #[cfg(feature = "search")]
 use internal::{frontmatter, search};
+#[cfg(all(feature = "search", feature = "usage"))]
+#[allow(unused_imports)]
+use internal::facts;
 #[cfg(feature = "tokens")]
 #[allow(unused_imports)]
 use internal::{section_tokens, tokens};

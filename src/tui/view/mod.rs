@@ -128,6 +128,7 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         Mode::Form(f) => dialogs::form(app, f, frame),
         Mode::Picker(p) => picker::view::render(app, p, frame),
         Mode::Search(hits) => search::view::render(app, *hits, frame),
+        Mode::Prune => crate::tui::prune::view::render(app, frame),
         Mode::Pattern(t) if app.model.is_some() => tester::view::render(app, t, &a, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) | Mode::PreviewSearch(_) => {}
     }

@@ -122,6 +122,14 @@ fn row_line(
             for m in &marks {
                 spans.push(Span::styled(m.glyph(), t.mark(*m)));
             }
+            if let Some(topic) = app.topic_state() {
+                let age = app.prune.ages.of(topic.id(), s.slug());
+                for (on, m) in [(age.stale, Mark::Stale), (age.low, Mark::LowConfidence)] {
+                    if on {
+                        spans.push(Span::styled(m.glyph(), t.mark(m)));
+                    }
+                }
+            }
             // A marked row (`Space`): `+` in the marks' colour between
             // the state glyphs and the name, and the name in that colour.
             let marked = app
@@ -279,6 +287,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         ));
     }
     if let Some(label) = app.usage.order.title().filter(|_| app.usage.is_loaded()) {
+        title.push(Span::styled(format!("({label}) "), app.theme.muted()));
+    }
+    if let Some(label) = app.prune.filter.title() {
         title.push(Span::styled(format!("({label}) "), app.theme.muted()));
     }
     let block = pane(app, Line::from(title), Focus::Subjects);
