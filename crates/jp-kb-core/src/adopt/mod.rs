@@ -14,3 +14,4 @@ pub mod kinds;
 pub mod plan;
 pub mod preview;
 pub mod text;
+pub mod words;

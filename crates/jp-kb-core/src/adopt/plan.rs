@@ -246,10 +246,7 @@ fn when(entry: &Entry) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        Trigger::Directory(dir) => format!(
-            "for work under `{dir}/` (it adds to, and where they differ overrides, the \
-             instructions of the directories above)"
-        ),
+        Trigger::Directory(dir) => format!("for work under `{dir}/`"),
         Trigger::Described(d) => one_line(d),
         Trigger::Manual => "only when the person asks for it by name".into(),
         Trigger::Always => "applies to all work in this repository".into(),
