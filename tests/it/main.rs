@@ -20,6 +20,7 @@ mod tmux_support;
 #[path = "../tui_support/mod.rs"]
 mod tui_support;
 
+mod adopt;
 mod check;
 mod check_demo;
 mod check_long_lines;
