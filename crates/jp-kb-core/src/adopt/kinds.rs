@@ -148,11 +148,11 @@ pub fn classify(rel: &str) -> Option<Kind> {
         [".claude", "skills", skill, "SKILL.md"] => Kind::ClaudeSkill {
             name: (*skill).to_owned(),
         },
-        [".claude", "rules", .., _] if name.ends_with(".md") => Kind::ClaudeRule,
+        [".claude", "rules", .., _] if extension_is(name, "md") => Kind::ClaudeRule,
         [".github", "instructions", .., _] if name.ends_with(".instructions.md") => {
             Kind::CopilotFile
         }
-        [".windsurf", "rules", .., _] if name.ends_with(".md") => Kind::WindsurfRule,
+        [".windsurf", "rules", .., _] if extension_is(name, "md") => Kind::WindsurfRule,
         _ => return classify_anywhere(&parts, name),
     };
     Some(kind)
@@ -168,7 +168,7 @@ fn classify_anywhere(parts: &[&str], name: &str) -> Option<Kind> {
         .position(|w| w == [".cursor", "rules"])
         .filter(|&at| at + 2 < parts.len())
     {
-        if !(name.ends_with(".mdc") || name.ends_with(".md")) {
+        if !(extension_is(name, "mdc") || extension_is(name, "md")) {
             return None;
         }
         let dir = (at > 0).then(|| parts[..at].join("/"));
@@ -215,7 +215,7 @@ pub fn link_rel(kind: &Kind, rel: &str) -> String {
         Kind::CursorRule { dir } => {
             let marker = ".cursor/rules/";
             let rest = rel.find(marker).map_or(rel, |at| &rel[at + marker.len()..]);
-            let suffix = if rest.ends_with(".mdc") {
+            let suffix = if extension_is(rest, "mdc") {
                 ".mdc"
             } else {
                 ".md"
@@ -228,6 +228,13 @@ pub fn link_rel(kind: &Kind, rel: &str) -> String {
         Kind::ClaudeSkill { name } => format!("{}.md", undotted(name)),
         _ => undotted(rel),
     }
+}
+
+/// Whether `name` has the extension `ext`, compared as the assistants
+/// compare it: case-sensitively (Claude Code loads `*.md`, not `*.MD`).
+fn extension_is(name: &str, ext: &str) -> bool {
+    name.rsplit_once('.')
+        .is_some_and(|(stem, e)| !stem.is_empty() && e == ext)
 }
 
 fn after<'a>(rel: &'a str, prefix: &str) -> &'a str {
@@ -291,6 +298,13 @@ mod tests {
             (".windsurfrules", Some(Kind::WindsurfLegacy)),
             ("README.md", None),
             ("docs/guide.md", None),
+            // A name that is only the extension has no stem: no rule
+            // (its link would be a hidden, nameless `.md`).
+            (".claude/rules/.md", None),
+            (".windsurf/rules/.md", None),
+            (".cursor/rules/sub/.mdc", None),
+            // The assistants compare extensions case-sensitively.
+            (".claude/rules/web.MD", None),
         ];
         for (rel, want) in cases {
             assert_eq!(classify(rel), want, "{rel}");
