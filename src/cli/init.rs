@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use jp_kb_core::internal::adopt::apply::{AdoptError, Applied, apply};
-use jp_kb_core::internal::adopt::find::find;
+use jp_kb_core::internal::adopt::find::{Found, find};
 use jp_kb_core::internal::adopt::plan::{Choices, Plan, State, plan};
 use jp_kb_core::internal::adopt::preview::preview;
 use jp_kb_core::internal::config::Environment;
@@ -105,7 +105,7 @@ pub fn run(
         .canonicalize()
         .map_err(|e| CliError::runtime(format!("{}: {e}", root.display())))?;
     let found = if args.example {
-        Default::default()
+        Found::default()
     } else {
         find(&root)
     };

@@ -54,7 +54,7 @@ fn fixture() -> Sandbox {
 }
 
 /// Every entry outside `.jp/` with its type and bytes (links by target).
-fn tree(dir: &Path) -> Vec<(String, String)> {
+pub(super) fn tree(dir: &Path) -> Vec<(String, String)> {
     let mut out: Vec<_> = walkdir::WalkDir::new(dir)
         .into_iter()
         .filter_entry(|e| e.file_name() != ".jp")

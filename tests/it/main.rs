@@ -94,6 +94,7 @@ mod tui_snapshots;
 mod tui_tester_words;
 mod tui_tmux;
 mod tui_tmux_actions;
+mod tui_tmux_adopt;
 mod tui_tmux_capture;
 mod tui_tmux_cursor;
 mod tui_tmux_layers;
