@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::config::workspace::{jp_dir, shadowed_by_creating};
 use crate::edit::link::{AtLink, at_link, create_link, place_of_link, relative_target};
 use crate::edit::target::workspace_file;
-use crate::edit::write::{read_guarded, write_atomic};
+use crate::edit::write::{read_contained, write_atomic};
 use crate::edit::{Boundaries, Place, WriteError};
 
 use super::plan::Plan;
@@ -70,7 +70,7 @@ pub fn apply(root: &Path, plan: &Plan) -> Result<Applied, AdoptError> {
     let bounds = Boundaries::new([root.to_path_buf()]);
     let text = kb_toml(plan);
     bounds.resolve(&config)?;
-    let existing = read_guarded(&bounds, &config)?;
+    let existing = read_contained(&bounds, &config)?;
     if existing
         .as_deref()
         .is_some_and(|bytes| bytes != text.as_bytes())

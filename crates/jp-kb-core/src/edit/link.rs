@@ -81,12 +81,21 @@ pub fn relative_target(place: &Place, rel: &str) -> PathBuf {
 /// `Outside` when a directory was swapped for a link leading out; `Io`.
 pub fn create_link(place: &Place, target: &Path) -> Result<bool, WriteError> {
     place.create_dirs()?;
+    // Made and read back through the pinned directory: a directory on the
+    // path swapped for a link after the check cannot move the link.
     let dir = place.pin()?;
-    let at = dir.path().join(place.name());
-    match symlink(target, &at) {
+    // The name itself, not `Place::name` (lossy: a non-UTF-8 name).
+    let Some(name) = place.real.file_name().map(Path::new) else {
+        return Err(WriteError::Io {
+            path: place.shown.clone(),
+            action: "name the link",
+            source: io::Error::new(io::ErrorKind::InvalidInput, "no file name"),
+        });
+    };
+    match symlink_in(&dir, target, name) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            if fs::read_link(&at).is_ok_and(|t| t == target) {
+            if dir.read_link_contents(name).is_ok_and(|t| t == target) {
                 Ok(false)
             } else {
                 Err(WriteError::Conflict {
@@ -102,13 +111,16 @@ pub fn create_link(place: &Place, target: &Path) -> Result<bool, WriteError> {
     }
 }
 
+/// `symlink_contents`: the target is written as given (a relative
+/// `../../x.md` leaving the pinned directory is what an adopted file's
+/// link is), never resolved here.
 #[cfg(unix)]
-fn symlink(target: &Path, at: &Path) -> io::Result<()> {
-    std::os::unix::fs::symlink(target, at)
+fn symlink_in(dir: &jp_kb_fs::Dir, target: &Path, name: &Path) -> io::Result<()> {
+    dir.symlink_contents(target, name)
 }
 
 #[cfg(not(unix))]
-fn symlink(_target: &Path, _at: &Path) -> io::Result<()> {
+fn symlink_in(_dir: &jp_kb_fs::Dir, _target: &Path, _name: &Path) -> io::Result<()> {
     Err(io::Error::new(
         io::ErrorKind::Unsupported,
         "jp-kb adopts files with symbolic links, which need a Unix system",
