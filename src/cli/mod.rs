@@ -6,6 +6,7 @@ mod connect;
 mod edits;
 mod generate;
 mod init;
+mod init_plan;
 mod learn;
 mod learned;
 mod list;
@@ -156,8 +157,10 @@ Examples:
     /// Create, change or remove topics.
     #[command(subcommand)]
     Topic(topic::TopicCommand),
-    /// Create .jp/kb.toml with an example topic and subject (never overwrites).
-    Init,
+    /// Adopt, in place, what other assistants read (CLAUDE.md, AGENTS.md,
+    /// rules, skills) as topics in .jp/kb.toml; with none, create an example
+    /// topic. Never overwrites; writes only in .jp/.
+    Init(init::InitArgs),
     /// Connect an assistant: write the files it needs to get the `learn`
     /// tool and the whole <knowledge> section exactly.
     #[command(after_help = "\
@@ -224,8 +227,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     if let Command::Check(args) = &cli.command {
         return check::run(&env, &options, args);
     }
-    if let Command::Init = &cli.command {
-        return init::run(&env, cli.workspace.as_deref());
+    if let Command::Init(args) = &cli.command {
+        return init::run(&env, cli.workspace.as_deref(), args);
     }
     if let Command::Connect(_) | Command::Sync(_) = &cli.command {
         // A broken configuration would generate a wrong section: refuse.
@@ -278,7 +281,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Disabled(command) => learned::run(&editing(kb), List::Disabled, command),
         Command::Topic(command) => topic::run(&editing(kb), command),
         // Handled above, before loading; kept here so the match is total.
-        Command::Init => init::run(&env, cli.workspace.as_deref()),
+        Command::Init(args) => init::run(&env, cli.workspace.as_deref(), args),
         Command::List(args) => list::run(&kb, args),
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),

@@ -22,6 +22,7 @@ mod tmux_support;
 #[path = "../tui_support/mod.rs"]
 mod tui_support;
 
+mod adopt;
 mod check;
 mod check_demo;
 mod check_long_lines;
@@ -111,6 +112,7 @@ mod tui_snapshots;
 mod tui_tester_words;
 mod tui_tmux;
 mod tui_tmux_actions;
+mod tui_tmux_adopt;
 mod tui_tmux_capture;
 mod tui_tmux_cursor;
 mod tui_tmux_layers;

@@ -7,6 +7,9 @@
 
 // One attribute per module: `#[path]` keeps each file where it was, so
 // history and links stay valid.
+#[cfg(feature = "clients")]
+#[path = "adopt/mod.rs"]
+pub mod adopt;
 #[cfg(feature = "check")]
 #[path = "check/mod.rs"]
 pub mod check;
