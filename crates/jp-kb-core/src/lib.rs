@@ -38,6 +38,9 @@ mod internal;
 // modules behind the façade; the façade modules below import the rest of
 // their namesakes the same way. `display` and `frontmatter` serve only
 // optional features.
+#[cfg(all(feature = "search", feature = "usage"))]
+#[allow(unused_imports)]
+use internal::facts;
 #[cfg(feature = "check")]
 use internal::remedy;
 #[cfg(feature = "usage")]
@@ -50,9 +53,6 @@ use internal::{
 };
 #[cfg(feature = "search")]
 use internal::{frontmatter, search};
-#[cfg(all(feature = "search", feature = "usage"))]
-#[allow(unused_imports)]
-use internal::facts;
 #[cfg(feature = "tokens")]
 #[allow(unused_imports)]
 use internal::{section_tokens, tokens};
