@@ -35,7 +35,7 @@ pub enum Applied {
 pub enum AdoptError {
     #[error(
         "{} already exists and differs from what this plan would write; jp-kb init never \
-         overwrites (`--dry-run` shows the plan; add topics with `jp-kb topic add`)",
+         overwrites (a dry run shows the plan; add topics to the existing file instead)",
         .0.display()
     )]
     Exists(PathBuf),

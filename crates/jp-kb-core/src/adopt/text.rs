@@ -15,9 +15,9 @@ const HEADER: &str = "\
 # Written by `jp-kb init`: the knowledge this repository already had for
 # other assistants, adopted in place (see docs/adopt.md). Nothing was
 # copied: each subject is a symbolic link in .jp/kb/ to the file the other
-# assistant reads, so an edit there is what JP gets too. `jp-kb init
-# --dry-run` shows what was found and why each file is pre-loaded
-# (`learned`) or learnable.
+# assistant reads, so an edit there is what JP gets too. A dry run of
+# `init` (`--dry-run`) shows what was found and why each file is
+# pre-loaded (`learned`) or learnable.
 ";
 
 /// The configuration file for `plan`.
