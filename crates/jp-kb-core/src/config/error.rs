@@ -35,7 +35,7 @@ pub enum ConfigError {
         /// The `.jp/` directory or the file.
         path: PathBuf,
         /// What is wrong with it.
-        why: super::trust::Distrust,
+        why: super::distrust::Distrust,
     },
 
     /// A configuration file cannot be read.

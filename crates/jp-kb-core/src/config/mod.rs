@@ -12,6 +12,8 @@ pub mod origin;
 
 // The loader (feature `config`): reading JP's files the way JP does.
 #[cfg(feature = "config")]
+pub mod distrust;
+#[cfg(feature = "config")]
 pub mod error;
 #[cfg(feature = "config")]
 pub mod file;
