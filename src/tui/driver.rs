@@ -11,13 +11,14 @@ use std::sync::Arc;
 use super::app::{App, Loading};
 use super::edit_bridge::{self, Journal};
 use super::effect::Effect;
-use super::effect_reports::{done, error, relative, relative_error};
+use super::effect_reports::{done, error};
 use super::event::{Event, Msg};
 use super::listing::state::Listed;
 use super::model::{Fetched, LoadOutcome, Model, Need, fetch, next_load};
 use super::plan_counts::PlanCounts;
 use super::prompt::{PromptCount, RenderedPrompt};
 use super::read_worker::Reads;
+use super::shown_path;
 use super::token_worker::TokenCounts;
 use super::update::update;
 use super::worker::{Outbox, Worker, newest};
@@ -90,6 +91,15 @@ fn merge_reloads(mut older: Reload, newer: Reload) -> Reload {
     older
 }
 
+/// The loaded workspace's root (empty before a load: nothing is
+/// shortened).
+fn workspace_root(app: &App) -> PathBuf {
+    app.model
+        .as_ref()
+        .map(|m| m.kb.root().to_path_buf())
+        .unwrap_or_default()
+}
+
 /// What a load off the driver's thread needs.
 #[derive(Debug, Clone)]
 struct Loader {
@@ -105,9 +115,8 @@ impl Loader {
     /// prompt worker, the prompt is asked for once the state takes the
     /// load ([`Effect::RenderPrompt`]); without one it is rendered here.
     fn load(&self, changed: Vec<PathBuf>, started: u64) -> Event {
-        let mut result = Model::load(&self.env, &self.options, &self.walks);
-        match &mut result {
-            Ok(model) => {
+        let result = match Model::load(&self.env, &self.options, &self.walks) {
+            Ok(mut model) => {
                 if self.prompts.is_none() {
                     model.set_prompt(RenderedPrompt::render(
                         &model.kb,
@@ -115,9 +124,10 @@ impl Loader {
                         &self.counter,
                     ));
                 }
+                Ok(model)
             }
-            Err(message) => *message = relative_error(&self.options, message),
-        }
+            Err(e) => Err(shown_path::load_error(&self.env, &self.options, e)),
+        };
         Event::Loaded(Box::new(LoadOutcome {
             result,
             changed,
@@ -276,7 +286,7 @@ impl Driver {
         let kb = match KnowledgeBase::load_watched(&self.env, &self.options, &self.walks) {
             Ok(kb) => kb,
             Err(e) => {
-                let message = relative_error(&self.options, &crate::hints::config_error(&e));
+                let message = shown_path::load_error(&self.env, &self.options, e);
                 let outcome = LoadOutcome {
                     result: Err(message),
                     changed: Vec::new(),
@@ -415,12 +425,14 @@ impl Driver {
     }
 
     fn undo_or_redo(&mut self, app: &App, undo: bool) -> Vec<Event> {
+        let root = workspace_root(app);
         let result = self.bounded_journal(app).and_then(|journal| {
             if undo {
                 edit_bridge::undo(journal)
             } else {
                 edit_bridge::redo(journal)
             }
+            .map_err(|e| shown_path::journal_error(&root, e))
         });
         match result {
             Ok(Some(saved)) => {
@@ -445,7 +457,7 @@ impl Driver {
                 "nothing to {}",
                 if undo { "undo" } else { "redo" }
             ))],
-            Err(e) => vec![error(relative(app, &e))],
+            Err(e) => vec![error(e)],
         }
     }
 
@@ -456,10 +468,10 @@ impl Driver {
                 .map_or_else(|| path.display().to_string(), |m| m.show(path))
         };
         match effect {
-            Effect::Apply(plan) => match self
-                .bounded_journal(app)
-                .and_then(|journal| edit_bridge::apply(journal, &plan))
-            {
+            Effect::Apply(plan) => match self.bounded_journal(app).and_then(|journal| {
+                edit_bridge::apply(journal, &plan)
+                    .map_err(|e| shown_path::apply_error(&workspace_root(app), e))
+            }) {
                 Ok(saved) => {
                     let changed: Vec<PathBuf> = saved
                         .iter()
@@ -478,7 +490,7 @@ impl Driver {
                     message.push_str(&self.sync_clients(app, &loaded));
                     vec![done(&saved, &message, false), loaded]
                 }
-                Err(e) => vec![error(relative(app, &e))],
+                Err(e) => vec![error(e)],
             },
             Effect::Undo | Effect::Redo => self.undo_or_redo(app, effect == Effect::Undo),
             Effect::Reload { paths } => {

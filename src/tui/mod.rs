@@ -53,6 +53,7 @@ pub mod readonly;
 pub mod reads;
 pub mod search;
 pub mod selection;
+pub mod shown_path;
 pub mod terminal;
 pub mod tester;
 pub mod text_layout;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::config::{ConfigError, Environment, LoadOptions};
 use jp_kb_core::internal::content::{
     Content, Root, SkipReason, format_subject, read_content_prefix,
 };
@@ -69,17 +69,15 @@ pub fn next_load() -> u64 {
 }
 
 impl Model {
-    /// Loads the workspace. The error is the config error's message (it
-    /// names file and line). Walks and resolutions come from `walks`
+    /// Loads the workspace. Walks and resolutions come from `walks`
     /// (kept until the driver reports a change under them). The prompt is
     /// not rendered yet ([`Model::set_prompt`]).
     pub fn load(
         env: &Environment,
         options: &LoadOptions,
         walks: &Arc<WatchedWalks>,
-    ) -> Result<Self, String> {
-        let kb = KnowledgeBase::load_watched(env, options, walks)
-            .map_err(|e| crate::hints::config_error(&e))?;
+    ) -> Result<Self, ConfigError> {
+        let kb = KnowledgeBase::load_watched(env, options, walks)?;
         Ok(Self::from_kb(kb))
     }
 

@@ -199,14 +199,7 @@ fn loaded(app: &mut App, outcome: LoadOutcome) {
                 app.set_status("configuration fixed; editing is possible again", false);
             }
         }
-        Err(message) => {
-            // Paths inside the workspace are shown relative to it.
-            let message = match &app.model {
-                Some(m) => message.replace(&format!("{}/", m.kb.root().display()), ""),
-                None => message,
-            };
-            app.load_error = Some(message);
-        }
+        Err(message) => app.load_error = Some(message),
     }
     clamp(app);
 }

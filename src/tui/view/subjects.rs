@@ -358,24 +358,22 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
 
 /// Why a topic's subjects cannot be shown, and where `subjects` was set.
 fn topic_error<'a>(app: &App, state: &jp_kb_core::internal::topic::TopicState) -> Paragraph<'a> {
+    let root = app
+        .model
+        .as_ref()
+        .map(|m| m.kb.root().to_path_buf())
+        .unwrap_or_default();
     let why = state
         .dir
         .as_ref()
         .err()
-        .map(ToString::to_string)
+        .map(|e| crate::tui::shown_path::topic_error(&root, e))
         .unwrap_or_default();
     let origin = state
         .config
         .subjects
         .as_ref()
         .map_or_else(|| state.config.origin.clone(), |s| s.origin.clone());
-    let root = app
-        .model
-        .as_ref()
-        .map(|m| m.kb.root().to_path_buf())
-        .unwrap_or_default();
-    // Paths inside the workspace are shown relative to it.
-    let why = why.replace(&format!("{}/", root.display()), "");
     let text = vec![
         Line::styled(
             format!("{} topic error", Mark::TopicError.glyph()),
