@@ -8,12 +8,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::app::{App, Loading};
+use super::app::App;
 use super::edit_bridge::{self, Journal};
 use super::effect::Effect;
 use super::effect_reports::{done, error};
 use super::event::{Event, Msg};
 use super::listing::state::Listed;
+use super::listing::state::Loading;
+use super::loader::{Loader, PromptJob, Reload, merge_reloads};
 use super::model::{Fetched, LoadOutcome, Model, Need, fetch, next_load};
 use super::plan_counts::PlanCounts;
 use super::prompt::{PromptCount, RenderedPrompt};
@@ -28,9 +30,6 @@ use jp_kb_core::internal::config::{Environment, LoadOptions};
 use jp_kb_core::internal::section_tokens::SectionCounter;
 use jp_kb_core::internal::subjects::WatchedWalks;
 use jp_kb_core::internal::topic::TopicState;
-
-/// A prompt to render: a load's knowledge base and its generation.
-type PromptJob = (Arc<KnowledgeBase>, u64);
 
 /// A check to run: the loaded knowledge base, or `None` for the
 /// workspace from scratch (see [`crate::tui::findings::state::compute`]).
@@ -71,69 +70,12 @@ pub struct Driver {
     counter: SectionCounter,
 }
 
-/// A reload asked of the background loader: what changed, and when it
-/// was asked ([`next_load`]).
-#[derive(Debug)]
-struct Reload {
-    changed: Vec<PathBuf>,
-    started: u64,
-}
-
-/// Reloads queued while one runs become one: the changes add up (empty
-/// means "everything" and stays empty), the newest start time wins.
-fn merge_reloads(mut older: Reload, newer: Reload) -> Reload {
-    if older.changed.is_empty() || newer.changed.is_empty() {
-        older.changed.clear();
-    } else {
-        older.changed.extend(newer.changed);
-    }
-    older.started = newer.started;
-    older
-}
-
 /// The loaded workspace's root (empty before a load: nothing is
 /// shortened).
 fn workspace_root(app: &App) -> PathBuf {
-    app.model
-        .as_ref()
+    app.model()
         .map(|m| m.kb.root().to_path_buf())
         .unwrap_or_default()
-}
-
-/// What a load off the driver's thread needs.
-#[derive(Debug, Clone)]
-struct Loader {
-    env: Environment,
-    options: LoadOptions,
-    walks: Arc<WatchedWalks>,
-    prompts: Option<Worker<PromptJob>>,
-    counter: SectionCounter,
-}
-
-impl Loader {
-    /// Loads the workspace (walking what `walks` no longer holds). With a
-    /// prompt worker, the prompt is asked for once the state takes the
-    /// load ([`Effect::RenderPrompt`]); without one it is rendered here.
-    fn load(&self, changed: Vec<PathBuf>, started: u64) -> Event {
-        let result = match Model::load(&self.env, &self.options, &self.walks) {
-            Ok(mut model) => {
-                if self.prompts.is_none() {
-                    model.set_prompt(RenderedPrompt::render(
-                        &model.kb,
-                        model.generation,
-                        &self.counter,
-                    ));
-                }
-                Ok(model)
-            }
-            Err(e) => Err(shown_path::load_error(&self.env, &self.options, e)),
-        };
-        Event::Loaded(Box::new(LoadOutcome {
-            result,
-            changed,
-            started,
-        }))
-    }
 }
 
 impl Driver {
@@ -275,7 +217,7 @@ impl Driver {
 
     /// Starts the first (full) load with the topic walks on a worker
     /// thread, so the first frame need not wait for them: the
-    /// configuration is read here (cheap) and `app.loading` set from it;
+    /// configuration is read here (cheap) and `app.loaded.loading` set from it;
     /// the worker reports the selected topic's listing first (its rows
     /// without a `stat`, [`Event::Listed`]), then the loaded state as
     /// [`Event::Loaded`] (its prompt, when a prompt worker runs, is asked
@@ -296,7 +238,7 @@ impl Driver {
                 return;
             }
         };
-        app.loading = Some(Loading::of(&kb));
+        app.loaded.loading = Some(Loading::of(&kb));
         let started = next_load();
         let has_prompt_worker = self.prompts.is_some();
         let counter = self.counter.clone();
@@ -334,7 +276,7 @@ impl Driver {
             .spawn(work)
         {
             // No thread: load here (slow, but the TUI still starts).
-            app.loading = None;
+            app.loaded.loading = None;
             app.set_status(format!("cannot start the loader: {e}"), true);
             let first = self.load(Vec::new());
             self.dispatch(app, first);
@@ -370,7 +312,8 @@ impl Driver {
                     }
                     // Read here: `update` does no I/O.
                     Effect::CopyPrompt => outside.extend(
-                        app.model
+                        app.loaded
+                            .model
                             .as_ref()
                             .and_then(super::model::Model::full_prompt)
                             .map(Effect::Copy),
@@ -391,7 +334,12 @@ impl Driver {
     /// the edit (`loaded`: no second load of the workspace). Returns what
     /// to add to the status message ("" when no client is connected).
     fn sync_clients(&self, app: &App, loaded: &Event) -> String {
-        let Some(before) = app.model.as_ref().filter(|_| app.load_error.is_none()) else {
+        let Some(before) = app
+            .loaded
+            .model
+            .as_ref()
+            .filter(|_| app.loaded.error.is_none())
+        else {
             return String::new();
         };
         if jp_kb_core::internal::clients::sync::connected(&before.kb).is_empty() {
@@ -417,6 +365,7 @@ impl Driver {
     /// person's JP directories (contract §8, containment).
     fn bounded_journal(&mut self, app: &App) -> Result<&mut Journal, String> {
         let model = app
+            .loaded
             .model
             .as_ref()
             .ok_or_else(|| "no workspace is loaded; nothing written".to_owned())?;
@@ -438,7 +387,8 @@ impl Driver {
             Ok(Some(saved)) => {
                 let verb = if undo { "undid" } else { "redid" };
                 let show = |path: &PathBuf| {
-                    app.model
+                    app.loaded
+                        .model
                         .as_ref()
                         .map_or_else(|| path.display().to_string(), |m| m.show(path))
                 };
@@ -463,7 +413,8 @@ impl Driver {
 
     fn perform(&mut self, app: &App, effect: Effect) -> Vec<Event> {
         let show = |path: &PathBuf| {
-            app.model
+            app.loaded
+                .model
                 .as_ref()
                 .map_or_else(|| path.display().to_string(), |m| m.show(path))
         };
@@ -514,9 +465,10 @@ impl Driver {
             }
             Effect::Check => {
                 let kb = app
+                    .loaded
                     .model
                     .as_ref()
-                    .filter(|_| app.load_error.is_none())
+                    .filter(|_| app.loaded.error.is_none())
                     .map(|m| Arc::clone(&m.kb));
                 let kb = match &self.checks {
                     Some(checks) => match checks.request(kb) {
@@ -532,7 +484,7 @@ impl Driver {
             }
             Effect::RenderPrompt => self.render_prompt(app),
             Effect::Search { query, generation } => {
-                let Some(model) = &app.model else {
+                let Some(model) = &app.loaded.model else {
                     return Vec::new();
                 };
                 self.searches
@@ -552,7 +504,7 @@ impl Driver {
     /// Asks the prompt worker for the shown load's prompt (rendered here
     /// when there is no worker, or it is gone).
     fn render_prompt(&mut self, app: &App) -> Vec<Event> {
-        let Some(model) = app.model.as_ref().filter(|m| !m.prompt_ready) else {
+        let Some(model) = app.loaded.model.as_ref().filter(|m| !m.prompt_ready) else {
             return Vec::new();
         };
         let job = (Arc::clone(&model.kb), model.generation);
@@ -575,7 +527,9 @@ impl Driver {
     /// Reads every preview input the screen needs and is not cached.
     pub fn fulfill(&mut self, app: &mut App) {
         for need in app.needs() {
-            let Some(model) = &app.model else { return };
+            let Some(model) = &app.loaded.model else {
+                return;
+            };
             if let (Some(tokens), Need::Tokens(list)) = (self.tokens.as_mut(), &need) {
                 if tokens.request(&model.kb, list) {
                     continue;
@@ -600,7 +554,7 @@ impl Driver {
     /// worker, or here).
     fn count_plans(&mut self, app: &mut App) {
         let wanted = super::plan_costs::wanted(app);
-        let Some(model) = app.model.as_ref().filter(|_| !wanted.is_empty()) else {
+        let Some(model) = app.loaded.model.as_ref().filter(|_| !wanted.is_empty()) else {
             return;
         };
         let kb = Arc::clone(&model.kb);
