@@ -1,8 +1,9 @@
 //! Usage-ledger benchmarks (issue 27): the two speed figures of contract
 //! §9, each against a baseline measured in the same run.
 //!
-//! - `jp-kb usage` on a ledger of 1,000,000 records (target ≤ 0.5 s),
-//!   beside `wc -l` and `cat` of the same file (the I/O floor).
+//! - `jp-kb usage` on the largest ledger it reads (350,000 records, just
+//!   under the 64 MiB bound; target ≤ 0.5 s), beside `wc -l` and `cat` of
+//!   the same file (the I/O floor).
 //! - A `learn` answer over MCP with recording on, against a server started
 //!   with `--no-usage` (target: ≤ 1 ms more, median): two servers, calls
 //!   alternating between them, each timed from the request line written
@@ -25,13 +26,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use jp_kb_core::internal::usage::{Entry, Kind, ledger_path, time};
+use jp_kb_core::internal::usage::{Entry, Kind, Limits, ledger_path, time};
 
 #[path = "bench_support/process.rs"]
 mod process;
 use process::{median, time};
 
-const RECORDS: usize = 1_000_000;
+/// About 182 bytes a record: the most a ledger may hold (64 MiB; a larger
+/// one is refused, not read).
+const RECORDS: usize = 350_000;
 const SUBJECTS: usize = 500;
 const RUNS: usize = 7;
 const CALLS: usize = 400;
@@ -92,8 +95,9 @@ fn ledger(data: &Path, root: &Path) -> PathBuf {
     let mut out = String::with_capacity(RECORDS * 190);
     for r in 0..RECORDS {
         let t = now - 60 * 86_400 + (r as u64 * 60 * 86_400 / RECORDS as u64);
-        let session = format!("{:016x}", (r / 500) as u64 * 0x9e37_79b9 + 7);
-        let (name, version) = clients[(r / 500) % 4];
+        let per_session = RECORDS / 2_000;
+        let session = format!("{:016x}", (r / per_session) as u64 * 0x9e37_79b9 + 7);
+        let (name, version) = clients[(r / per_session) % 4];
         let mut e = Entry::record(
             t,
             Kind::Learn,
@@ -118,9 +122,14 @@ fn ledger(data: &Path, root: &Path) -> PathBuf {
 
 fn usage_rows(base: &Path) {
     let root = workspace(base);
-    let data = base.join("usage-data");
+    // Named by its size: a ledger left by another size is not reused.
+    let data = base.join(format!("usage-data-{RECORDS}"));
     let path = ledger(&data, &root);
     let bytes = std::fs::metadata(&path).unwrap().len();
+    assert!(
+        bytes <= Limits::default().max_bytes,
+        "the bench's ledger ({bytes} bytes) must be one `usage` reads"
+    );
     let jp = || {
         let mut c = Command::new(env!("CARGO_BIN_EXE_jp-kb"));
         c.env("JP_USER_DATA_DIR", &data)

@@ -7,6 +7,7 @@
 use jp_kb_core::ConfigError;
 use jp_kb_core::check::{CheckReport, Finding, Remedy};
 use jp_kb_core::edit::plan::Confirm;
+use jp_kb_core::internal::clients::setup::SetupNote;
 use jp_kb_core::internal::clients::sync::Synced;
 
 /// `err` as the CLI and the TUI say it: for a missing workspace, with the
@@ -98,6 +99,22 @@ pub fn confirm(reason: &Confirm) -> String {
 
 /// A line of what an edit did to the generated client files, as jp-kb
 /// says it: a file left alone comes with the command that regenerates it.
+/// A note about a client's setup (the core's words, the same for `prompt
+/// --client` and the TUI), prefixed `note:` or `warning:`, its remedy
+/// said as jp-kb's command.
+pub fn setup_note(note: &SetupNote) -> String {
+    let text = match note
+        .remedy
+        .as_ref()
+        .and_then(|r| Some((r.phrase(), remedy(r)?)))
+    {
+        Some((phrase, ours)) => note.text.replacen(&phrase, &ours, 1),
+        None => note.text.clone(),
+    };
+    let level = if note.warning { "warning" } else { "note" };
+    format!("{level}: {text}")
+}
+
 pub fn synced(line: &Synced) -> String {
     match line {
         Synced::LeftEdited { .. } => format!("{line}: run `jp-kb sync` to regenerate it"),

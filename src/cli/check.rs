@@ -30,9 +30,10 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N", default_value_t = Thresholds::DEFAULT_MAX_PROMPT_TOKENS)]
     pub max_prompt_tokens: usize,
     /// Also warn (KB122) when part of the <knowledge> section or the tool's
-    /// topic list does not reach this client's model (jp, claude-code,
-    /// codex), as its configuration in the workspace sets it up.
-    #[arg(long, value_name = "NAME")]
+    /// topic list does not reach this client's model, as its configuration
+    /// in the workspace sets it up; report what in its setup keeps it from
+    /// getting what `connect` set up.
+    #[arg(long, value_name = "NAME", value_parser = super::connect::client_names())]
     pub client: Option<String>,
 }
 
@@ -46,9 +47,8 @@ pub fn run(
         .max_prompt_tokens(args.max_prompt_tokens);
     let mut report = check(env, options, &thresholds);
     if let Some(client) = &args.client {
-        report
-            .findings
-            .extend(client_findings(env, options, client)?);
+        let findings = client_findings(env, options, client)?;
+        jp_kb_core::internal::check::client_findings::add_client_findings(&mut report, findings);
     }
     jp_kb::hints::with_commands(&mut report);
     let text = if args.json {
@@ -87,11 +87,10 @@ fn client_findings(
     let setup = jp_kb_core::internal::clients::setup::read_setup(kb.root(), &profile)
         .map_err(CliError::runtime)?;
     let arrivals = jp_kb_core::internal::clients::arrival::arrivals(&kb, &profile, &setup);
-    let mut findings =
-        jp_kb_core::internal::clients::findings::client_findings(&kb, &profile, &setup, &arrivals);
-    findings.extend(jp_kb_core::internal::clients::findings::setup_findings(
-        &kb, &profile,
-    ));
+    let mut findings = jp_kb_core::internal::check::client_findings::client_findings(
+        &kb, &profile, &setup, &arrivals,
+    );
+    findings.extend(jp_kb_core::internal::check::client_findings::setup_findings(&kb, &profile));
     Ok(findings)
 }
 

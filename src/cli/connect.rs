@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::clients::carry_out::write_all;
 use jp_kb_core::internal::clients::connect::{Client, FileWrite, Part, Texts, plan};
@@ -12,27 +12,16 @@ use jp_kb_core::internal::edit::{Journal, unified_diff};
 
 use super::output::CliError;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ClientArg {
-    Jp,
-    ClaudeCode,
-    Codex,
-}
-
-impl ClientArg {
-    fn client(self) -> Client {
-        match self {
-            ClientArg::Jp => Client::Jp,
-            ClientArg::ClaudeCode => Client::ClaudeCode,
-            ClientArg::Codex => Client::Codex,
-        }
-    }
+/// The clients `connect` offers: the ids of the profiles.
+pub fn client_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(jp_kb_core::internal::clients::profile::client_ids())
 }
 
 #[derive(Debug, Args)]
 pub struct ConnectArgs {
     /// The assistant to connect.
-    pub client: ClientArg,
+    #[arg(value_parser = client_names())]
+    pub client: String,
     /// Show the diff of every file instead of writing it.
     #[arg(long)]
     pub dry_run: bool,
@@ -67,7 +56,7 @@ fn next_steps(client: Client) -> String {
 }
 
 pub fn connect(kb: &KnowledgeBase, args: &ConnectArgs) -> Result<ExitCode, CliError> {
-    let client = args.client.client();
+    let client = Client::named(&args.client).map_err(CliError::usage)?;
     let texts = Texts::of(kb);
     // Everything is planned (and validated) before anything is written.
     let writes = plan(client, kb, &texts).map_err(|e| CliError::runtime(e.to_string()))?;
@@ -132,7 +121,7 @@ pub fn sync(kb: &KnowledgeBase, args: &SyncArgs) -> Result<ExitCode, CliError> {
     // One plan per client: a client whose file cannot be written (a link
     // leading out, a file changed meanwhile) leaves its files as they
     // were, and the other clients are still synced.
-    for client in Client::ALL {
+    for client in Client::all() {
         let changed: Vec<&FileWrite> = writes
             .iter()
             .filter(|w| w.client == client && w.changed())

@@ -20,10 +20,10 @@ pub struct PromptArgs {
     /// Also print the section's size in bytes and tokens (`o200k_base`) on stderr.
     #[arg(long)]
     pub stats: bool,
-    /// Show what this client's model receives (jp, claude-code, codex), as
-    /// its configuration in the workspace sets it up: each channel's text
-    /// as it arrives, cut and marked where the client cuts it.
-    #[arg(long, value_name = "NAME")]
+    /// Show what this client's model receives, as its configuration in
+    /// the workspace sets it up: each channel's text as it arrives, cut and
+    /// marked where the client cuts it.
+    #[arg(long, value_name = "NAME", value_parser = super::connect::client_names())]
     pub client: Option<String>,
     /// With --client: a JSON array of {"channel", "text", "cut"}.
     #[arg(long, requires = "client")]
@@ -69,20 +69,8 @@ pub fn client_arrivals(
 }
 
 fn print_setup_notes(profile: &Profile, setup: &Setup) {
-    if !setup.configured {
-        eprintln!(
-            "note: no {} configuration in this workspace ({}); showing a plain MCP setup (`jp-kb mcp`). `jp-kb connect {}` sets it up.",
-            profile.name, profile.mcp.file, profile.id
-        );
-    }
-    if let Some(why) = &setup.not_loaded {
-        eprintln!("warning: {why}");
-    }
-    if let Some(Err(why)) = setup.server.as_ref().map(|s| &s.mode) {
-        eprintln!(
-            "warning: {}'s jp-kb server does not start: {why}",
-            profile.name
-        );
+    for note in setup.notes(profile) {
+        eprintln!("{}", jp_kb::hints::setup_note(&note));
     }
 }
 

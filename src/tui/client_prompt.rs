@@ -11,9 +11,9 @@
 use std::fmt::Write as _;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::check::findings::Severity;
+use jp_kb_core::internal::check::client_findings::setup_findings;
+use jp_kb_core::internal::check::findings::{Code, Severity};
 use jp_kb_core::internal::clients::arrival::{Arrival, Loss, Section, arrivals_of, losses_of};
-use jp_kb_core::internal::clients::findings::setup_findings;
 use jp_kb_core::internal::clients::profile::{Delivery, Profile, client_ids, profile};
 use jp_kb_core::internal::clients::setup::read_setup;
 use jp_kb_core::internal::plural::thousands;
@@ -80,59 +80,50 @@ impl ClientPrompt {
     /// Reads the client's setup in `kb`'s workspace and computes what its
     /// model receives.
     pub fn compute(kb: &KnowledgeBase, client: &str, generation: u64) -> Self {
-        let result = profile(client).and_then(|profile| {
-            let setup = read_setup(kb.root(), &profile)?;
-            let mut notes = Vec::new();
-            if !setup.configured {
-                notes.push(format!(
-                    "note: no {} configuration in this workspace ({}); showing a plain MCP setup (`jp-kb mcp`). `jp-kb connect {}` sets it up.",
-                    profile.name, profile.mcp.file, profile.id
-                ));
-            }
-            if let Some(why) = &setup.not_loaded {
-                notes.push(format!("warning: {why}"));
-            }
-            if let Some(Err(why)) = setup.server.as_ref().map(|s| &s.mode) {
-                notes.push(format!(
-                    "warning: {}'s jp-kb server does not start: {why}",
-                    profile.name
-                ));
-            }
-            // A stale generated file, an earlier setup that overrides the
-            // generated one: the errors `check --client` reports, said
-            // here too (its warning about `PATH` is the shell's business,
-            // not the workspace's).
-            let errors = setup_findings(kb, &profile)
-                .into_iter()
-                .filter(|f| f.severity == Severity::Error);
-            for finding in errors {
-                let place = finding
-                    .file
-                    .as_ref()
-                    .map(|f| format!(" ({})", f.display()))
-                    .unwrap_or_default();
-                let hint = crate::hints::finding_hint(&finding)
-                    .map(|h| format!("; {h}"))
-                    .unwrap_or_default();
-                notes.push(format!("warning: {}{place}{hint}", finding.message));
-            }
-            // One render of the section for both (it was rendered up to
-            // three times: seconds on a 20 MiB section).
-            let section = Section::render(kb);
-            let list = arrivals_of(kb, &profile, &setup, &section);
-            let gone = losses_of(kb, &list, &section);
-            let mut view = ClientView {
-                profile,
-                arrivals: list,
-                losses: gone,
-                notes,
-                configured: setup.configured,
-                rows: Vec::new(),
-            };
-            view.rows = view.lay_out();
-            Ok(view)
-        })
-        .map_err(|e| e.to_string());
+        let result = profile(client)
+            .and_then(|profile| {
+                let setup = read_setup(kb.root(), &profile)?;
+                let mut notes: Vec<String> = setup
+                    .notes(&profile)
+                    .iter()
+                    .map(crate::hints::setup_note)
+                    .collect();
+                // A stale generated file, an earlier setup that overrides the
+                // generated one, a JP conversation that keeps an older
+                // section: what `check --client` reports, said here too (its
+                // warning about `PATH` is the shell's business, not the
+                // workspace's).
+                let errors = setup_findings(kb, &profile).into_iter().filter(|f| {
+                    f.severity == Severity::Error || f.code == Code::ConversationKeepsOlder
+                });
+                for finding in errors {
+                    let place = finding
+                        .file
+                        .as_ref()
+                        .map(|f| format!(" ({})", f.display()))
+                        .unwrap_or_default();
+                    let hint = crate::hints::finding_hint(&finding)
+                        .map(|h| format!("; {h}"))
+                        .unwrap_or_default();
+                    notes.push(format!("warning: {}{place}{hint}", finding.message));
+                }
+                // One render of the section for both (it was rendered up to
+                // three times: seconds on a 20 MiB section).
+                let section = Section::render(kb);
+                let list = arrivals_of(kb, &profile, &setup, &section);
+                let gone = losses_of(kb, &list, &section);
+                let mut view = ClientView {
+                    profile,
+                    arrivals: list,
+                    losses: gone,
+                    notes,
+                    configured: setup.configured,
+                    rows: Vec::new(),
+                };
+                view.rows = view.lay_out();
+                Ok(view)
+            })
+            .map_err(|e| e.to_string());
         Self {
             generation,
             client: client.to_owned(),

@@ -1,7 +1,9 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 //! What JP gets from `connect jp` does not depend on this machine's paths,
 //! stays current, and is not undone by an earlier setup (issue 24 items
-//! 12, 13 and 14; contract §8, "Portable", "Fresh", "Earlier setups").
+//! 12, 13 and 14; contract §8, "Portable", "Fresh", "Earlier setups"); JP's
+//! one per-user directory per workspace id (issue 36: what real JP does
+//! with it is in `jp_real_*.rs`).
 
 use super::common;
 
@@ -12,10 +14,14 @@ use common::{Sandbox, copy_tree};
 const KB: &str =
     "[kb.topic.project]\ntitle = \"Project\"\nsubjects = \"kb\"\nlearned = [\"style\"]\n";
 
+/// What `jp init` writes into `.jp/config.toml` among the rest: the `run`
+/// default JP requires of every tool.
+const JP_RUN: &str = "# JP\n[conversation.tools.'*']\nrun = \"ask\"\n";
+
 fn ws() -> Sandbox {
     let sb = Sandbox::new();
     sb.write("ws/.jp/kb.toml", KB);
-    sb.write("ws/.jp/config.toml", "# JP\n");
+    sb.write("ws/.jp/config.toml", JP_RUN);
     sb.write("ws/.jp/.id", "abcde\n");
     sb.write("ws/kb/style.md", "Use rustfmt.\n");
     sb
@@ -64,37 +70,77 @@ fn generated_files_hold_no_path_of_this_machine() {
     }
     let layer = std::fs::read_to_string(sb.ws().join(".jp/config.d/jp-kb.toml")).unwrap();
     assert!(layer.contains("# Commit it"), "{layer}");
-    // The machine's part: JP's user-workspace layer, per checkout.
+    // The machine's part: JP's user-workspace layer, per workspace id; it
+    // names the id, not this checkout.
     let machine = std::fs::read_to_string(machine_layer(&sb, "ws")).unwrap();
     assert!(
-        machine.contains(&format!(
-            "arguments = [\"mcp\", \"--workspace\", \"{root}\"]"
-        )),
+        machine.contains(
+            "arguments = [\"mcp\", \"--client\", \"jp\", \"--jp-workspace-id\", \"abcde\"]"
+        ),
         "{machine}"
     );
+    assert!(!machine.contains(&root), "{machine}");
     let (ok, text) = run(&sb, &["check", "--client", "jp"]);
     assert!(!text.contains("KB013") && !text.contains("KB121"), "{text}");
     let _ = ok;
 }
 
+/// A copy sharing JP's per-user directory (a clone under the same name,
+/// a moved checkout) needs nothing: the machine's entry names the id.
 #[test]
-fn a_moved_copy_sharing_the_machine_layer_is_an_error_saying_what_to_run() {
+fn a_copy_sharing_the_machine_layer_needs_nothing() {
     let sb = ws();
     assert!(run(&sb, &["connect", "jp"]).0);
-    // The same directory name and `.jp/.id`: JP gives it the same
-    // user-workspace layer, which names the first checkout.
     let copy = sb.path().join("elsewhere/ws");
     copy_tree(&sb.ws(), &copy);
     let (ok, text) = run_in(&sb, &copy, &["check", "--client", "jp"]);
-    assert!(!ok, "{text}");
-    assert!(text.contains("KB013"), "{text}");
-    assert!(text.contains("jp-kb connect jp"), "{text}");
-    let first = sb.ws().canonicalize().unwrap().display().to_string();
-    assert!(text.contains(&first), "{text}");
-    // Connecting the copy makes it serve itself.
-    assert!(run_in(&sb, &copy, &["connect", "jp"]).0);
-    let (_, text) = run_in(&sb, &copy, &["check", "--client", "jp"]);
+    assert!(ok, "{text}");
     assert!(!text.contains("KB013"), "{text}");
+}
+
+/// An entry an earlier jp-kb wrote (`--workspace PATH`) serves PATH to
+/// every checkout of the id: an error under `--client jp`, a warning in a
+/// plain check, each said once, and `sync` rewrites it.
+#[test]
+fn an_entry_naming_a_checkout_is_an_error_and_sync_rewrites_it() {
+    let sb = ws();
+    assert!(run(&sb, &["connect", "jp"]).0);
+    let machine = machine_layer(&sb, "ws");
+    std::fs::write(
+        &machine,
+        "[providers.mcp.kb]\ntype = \"stdio\"\ncommand = \"jp-kb\"\narguments = [\"mcp\", \"--workspace\", \"/old/ws\"]\n",
+    )
+    .unwrap();
+    let (ok, text) = run(&sb, &["check", "--client", "jp"]);
+    assert!(!ok, "{text}");
+    assert_eq!(text.matches("KB013").count(), 1, "{text}");
+    assert!(!text.contains("KB121"), "said once: {text}");
+    assert!(
+        text.contains("/old/ws") && text.contains("jp-kb sync"),
+        "{text}"
+    );
+    let (ok, text) = run(&sb, &["check"]);
+    assert!(ok, "{text}");
+    assert_eq!(text.matches("KB121").count(), 1, "{text}");
+    assert!(run(&sb, &["sync"]).0);
+    let (ok, text) = run(&sb, &["check", "--client", "jp"]);
+    assert!(ok && !text.contains("KB013"), "{text}");
+}
+
+/// A missing entry (a new machine, or the layer's directory merged away)
+/// is an error under `--client jp`, not an "edited by hand" warning.
+#[test]
+fn a_missing_machine_entry_is_an_error_saying_what_it_breaks() {
+    let sb = ws();
+    assert!(run(&sb, &["connect", "jp"]).0);
+    std::fs::remove_file(machine_layer(&sb, "ws")).unwrap();
+    let (ok, text) = run(&sb, &["check", "--client", "jp"]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("KB013") && text.contains("jp -w DIR") && !text.contains("by hand"),
+        "{text}"
+    );
+    assert_eq!(text.matches("KB121").count(), 0, "{text}");
 }
 
 #[test]
@@ -125,7 +171,7 @@ fn an_earlier_readme_setup_and_a_hand_made_section_are_reported_with_the_fix() {
     let sb = ws();
     sb.write(
         "ws/.jp/config.toml",
-        "# JP\n[providers.mcp.kb]\ntype = \"stdio\"\ncommand = \"jp-kb\"\narguments = [\"mcp\"]\n\n[conversation.tools.learn]\nenable = true\nsource = \"mcp.kb.learn\"\nrun = \"unattended\"\n",
+        format!("{JP_RUN}[providers.mcp.kb]\ntype = \"stdio\"\ncommand = \"jp-kb\"\narguments = [\"mcp\"]\n\n[conversation.tools.learn]\nenable = true\nsource = \"mcp.kb.learn\"\nrun = \"unattended\"\n"),
     );
     sb.write(
         "ws/.jp.toml",
@@ -134,10 +180,13 @@ fn an_earlier_readme_setup_and_a_hand_made_section_are_reported_with_the_fix() {
     let (ok, text) = run(&sb, &["connect", "jp"]);
     assert!(ok, "{text}");
     assert!(
-        text.contains(".jp/config.toml:2") && text.contains("[providers.mcp.kb]"),
+        text.contains(".jp/config.toml:4") && text.contains("[providers.mcp.kb]"),
         "{text}"
     );
-    assert!(text.contains("[conversation.tools.learn]"), "{text}");
+    assert!(
+        text.contains("[conversation.tools.learn (enable, source)]"),
+        "{text}"
+    );
     assert!(
         text.contains(".jp.toml") && text.contains("twice"),
         "{text}"

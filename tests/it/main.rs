@@ -11,6 +11,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../jp_support/mod.rs"]
+mod jp_support;
 #[path = "../needs/mod.rs"]
 mod needs;
 #[path = "../mcp/raw_client.rs"]
@@ -42,8 +44,13 @@ mod edit_concurrent;
 mod golden;
 mod guarded_read;
 mod huge_subjects;
+mod jp_real_checkouts;
+mod jp_real_stale;
+mod jp_real_tui;
+mod jp_words;
 mod kb_toml;
 mod list_output;
+mod lock_other_user;
 mod mcp_e2e;
 mod mcp_handlers;
 mod mcp_protocol;
@@ -58,6 +65,8 @@ mod search_open_index;
 mod search_places;
 mod search_quality;
 mod search_walks;
+#[cfg(feature = "semantic")]
+mod semantic_cache_files;
 #[cfg(feature = "semantic")]
 mod semantic_model;
 #[cfg(feature = "semantic")]
@@ -102,4 +111,5 @@ mod tui_tmux_selection;
 mod tui_tmux_truths;
 mod tui_usage;
 mod usage_cli;
+mod usage_ledger_files;
 mod workspace_trust;

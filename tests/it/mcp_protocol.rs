@@ -158,13 +158,15 @@ fn a_client_that_disconnects_ends_the_server_cleanly() {
     assert_ne!(status.code(), Some(101), "{stderr}");
 }
 
-/// The first fenced block after the README heading `heading`.
+/// The first fenced block after the heading `heading` of the clients'
+/// page (`docs/clients.md`).
 fn readme_snippet(heading: &str) -> String {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/clients.md"))
+            .unwrap();
     let after = readme
         .split_once(&format!("\n{heading}\n"))
-        .unwrap_or_else(|| panic!("README has no {heading:?}"))
+        .unwrap_or_else(|| panic!("docs/clients.md has no {heading:?}"))
         .1;
     let fence = after.find("\n```").unwrap();
     let body = &after[fence + 4..];
@@ -216,7 +218,7 @@ fn toml_value_to_json(v: &toml_edit::Value) -> Value {
 
 #[test]
 fn readme_snippets_start_a_working_server() {
-    let jp = toml_value(&readme_snippet("### JP"));
+    let jp = toml_value(&readme_snippet("## JP"));
     let server = &jp["providers"]["mcp"]["kb"];
     assert_eq!(server["type"], "stdio");
     let learn = &jp["conversation"]["tools"]["learn"];
@@ -228,7 +230,7 @@ fn readme_snippets_start_a_working_server() {
         strings(&server["arguments"]),
     )];
 
-    let claude = readme_snippet("### Claude Code");
+    let claude = readme_snippet("## Claude Code");
     let words: Vec<&str> = claude.split_whitespace().collect();
     assert_eq!(&words[..3], ["claude", "mcp", "add"], "{claude}");
     let dashes = words.iter().position(|w| *w == "--").unwrap();
@@ -242,7 +244,7 @@ fn readme_snippets_start_a_working_server() {
             .collect(),
     ));
 
-    let cursor: Value = serde_json::from_str(&readme_snippet("### Cursor")).expect("valid JSON");
+    let cursor: Value = serde_json::from_str(&readme_snippet("## Cursor")).expect("valid JSON");
     let server = &cursor["mcpServers"]["kb"];
     launches.push((
         "Cursor",
@@ -250,7 +252,7 @@ fn readme_snippets_start_a_working_server() {
         strings(&server["args"]),
     ));
 
-    let codex = toml_value(&readme_snippet("### Codex"));
+    let codex = toml_value(&readme_snippet("## Codex"));
     let server = &codex["mcp_servers"]["kb"];
     launches.push((
         "Codex",

@@ -63,7 +63,7 @@ fn rows(d: &Demo, client: &str) -> Vec<Row> {
 #[test]
 fn a_stale_generated_file_is_said_in_the_client_view() {
     let mut d = Demo::new(160, 40);
-    connect(&mut d, Client::ClaudeCode);
+    connect(&mut d, Client::named("claude-code").unwrap());
     show(&mut d, "claude-code");
     assert!(!d.screen().contains("out-of-date"), "{}", d.screen());
     let learned = d.root().join(".jp/kb/project/maintainers/jean.md");
@@ -94,7 +94,7 @@ fn jp_view_without_connect_says_the_instructions_are_dropped() {
 #[test]
 fn jp_view_after_connect_shows_the_system_prompt_section_whole() {
     let mut d = Demo::new(120, 40);
-    connect(&mut d, Client::Jp);
+    connect(&mut d, Client::JP);
     show(&mut d, "jp");
     let section = d.h.section().unwrap();
     let text: Vec<String> = rows(&d, "jp")
@@ -253,12 +253,8 @@ fn every_client_view_equals_prompt_client() {
     }
     // Connected, each client reads what `connect` wrote: JP the section
     // through its system prompt, Claude Code through a rules file.
-    for (client, id) in [
-        (Client::Jp, "jp"),
-        (Client::ClaudeCode, "claude-code"),
-        (Client::Codex, "codex"),
-    ] {
-        connect(&mut d, client);
+    for id in ["jp", "claude-code", "codex"] {
+        connect(&mut d, Client::named(id).unwrap());
         show(&mut d, id);
         let rows = rows(&d, id);
         assert!(

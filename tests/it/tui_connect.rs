@@ -21,7 +21,7 @@ fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
     let mut d = Demo::new(120, 40);
     {
         let kb = d.h.kb().unwrap();
-        let writes = plan(Client::ClaudeCode, kb, &Texts::of(kb)).unwrap();
+        let writes = plan(Client::named("claude-code").unwrap(), kb, &Texts::of(kb)).unwrap();
         let mut journal = jp_kb_core::internal::edit::Journal::new(kb.boundaries());
         jp_kb_core::internal::clients::carry_out::write_all(&writes, &mut journal).unwrap();
     }

@@ -24,6 +24,11 @@ pub enum Need {
     /// all-MiniLM-L6-v2 in `target/models` and its numpy reference
     /// embeddings (`tests/semantic/setup.sh`, with pip).
     Model,
+    /// Real JP (dcdpr/jp 4c1c39f1, unpatched), built from `../shared/jp`
+    /// by `tests/jp/setup.sh` into `JP_KB_JP_TARGET` (default
+    /// `~/.cache/jp-kb/jp-target`, outside the checkout: a cold build is
+    /// ~6 minutes, so it is kept between checkouts and runs).
+    Jp,
     /// Running as root: the tests that hand files to another user (a
     /// `.jp/` planted by someone else) or run jp-kb as another user.
     Root,
@@ -40,19 +45,25 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,
         Self::ClientsVenv,
         Self::Corpora,
         Self::Model,
+        Self::Jp,
         Self::Root,
     ];
 
     /// The environment variables that move a need's directory.
-    pub const ENV: [&'static str; 3] =
-        ["JP_KB_MCP_VENV", "JP_KB_CLIENTS_NODE", "JP_KB_CLIENTS_VENV"];
+    pub const ENV: [&'static str; 5] = [
+        "JP_KB_MCP_VENV",
+        "JP_KB_CLIENTS_NODE",
+        "JP_KB_CLIENTS_VENV",
+        "JP_KB_JP_TARGET",
+        "HOME",
+    ];
 
     /// The value of `cfg(lacks = …)` when it is missing.
     pub fn key(self) -> &'static str {
@@ -63,6 +74,7 @@ impl Need {
             Self::ClientsVenv => "clients-venv",
             Self::Corpora => "corpora",
             Self::Model => "model",
+            Self::Jp => "jp",
             Self::Root => "root",
         }
     }
@@ -84,6 +96,9 @@ impl Need {
             }
             Self::Model => {
                 "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+            }
+            Self::Jp => {
+                "needs real JP built (run bash tests/jp/setup.sh, or .ci/run; JP_KB_JP_TARGET names its target directory)"
             }
             Self::Root => "needs root, to give files to another user (run the tests as root)",
         }
@@ -135,6 +150,10 @@ impl Need {
                     models.join(".all-minilm-l6-v2.sha256"),
                 )
             }
+            Self::Jp => {
+                let jp = built_jp("JP_KB_JP_TARGET", "jp-target")?;
+                (jp.clone(), jp)
+            }
             Self::Root => {
                 // `/proc/self` belongs to the process's effective user.
                 if !owned_by_root(Path::new("/proc/self")) {
@@ -151,6 +170,25 @@ impl Need {
 /// it. Under CI no test is ignored for a missing need; it fails.
 pub fn ci() -> bool {
     std::env::var_os("CI").is_some()
+}
+
+/// The `jp` binary of a JP build: `debug/jp` in the target directory the
+/// variable `var` names, else in `~/.cache/jp-kb/DEFAULT` (what
+/// `tests/jp/setup.sh` builds into; outside the checkout, so that every
+/// checkout and worktree reuses one build). A second JP build (a patched
+/// one) is a second variable and directory.
+pub fn built_jp(var: &str, default: &str) -> Option<PathBuf> {
+    let target = std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(|home| PathBuf::from(home).join(".cache/jp-kb").join(default))
+        })?;
+    let jp = target.join("debug/jp");
+    std::fs::metadata(&jp)
+        .is_ok_and(|m| m.is_file() && executable(&m))
+        .then_some(jp)
 }
 
 /// The first executable file called `name` in a `PATH` directory.

@@ -31,6 +31,9 @@ pub mod learn;
 pub mod mcp;
 #[path = "plural.rs"]
 pub mod plural;
+#[cfg(feature = "check")]
+#[path = "remedy.rs"]
+pub mod remedy;
 #[path = "render/mod.rs"]
 pub mod render;
 #[cfg(feature = "search")]

@@ -36,6 +36,8 @@ mod internal;
 // modules behind the façade; the façade modules below import the rest of
 // their namesakes the same way. `display` and `frontmatter` serve only
 // optional features.
+#[cfg(feature = "check")]
+use internal::remedy;
 #[cfg(feature = "search")]
 use internal::search;
 #[allow(unused_imports)]

@@ -38,4 +38,4 @@ pub use error::ModelError;
 pub use fetch::{FetchError, KNOWN_MODELS, KnownModel, check_destination, install, known_model};
 pub use fuse::{LEXICAL_WEIGHT, fuse};
 pub use model::{Model, config_dims, files_stamp};
-pub use vectors::{Entry, Scored, Source, Update, Vectors, VectorsError};
+pub use vectors::{Entry, MAX_VECTORS_BYTES, Scored, Source, Update, Vectors, VectorsError};

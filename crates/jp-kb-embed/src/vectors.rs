@@ -30,6 +30,9 @@ const MAGIC: &[u8; 8] = b"JPKBVEC\0";
 const VERSION: u32 = 1;
 /// The longest key accepted in a file (a path).
 const MAX_KEY: usize = 64 << 10;
+/// The largest vectors file read: ~700,000 chunks of 384 floats, a
+/// hundred times tldr's pages. A larger one is not one jp-kb saved.
+pub const MAX_VECTORS_BYTES: u64 = 1 << 30;
 /// Chunks embedded per call of the model: progress is reported between.
 const EMBED_BATCH: usize = 128;
 
@@ -47,6 +50,17 @@ pub enum VectorsError {
     /// not comparable, rebuild.
     #[error("made by another model")]
     OtherModel,
+}
+
+impl VectorsError {
+    /// A file not read for what it is (a FIFO, a link to nothing, too
+    /// large) is as good as damaged: rebuilt, with the reason.
+    pub fn refused(e: std::io::Error) -> Self {
+        match jp_kb_fs::refusal(&e) {
+            Some(why) => Self::Damaged(why.to_string()),
+            None => Self::Io(e),
+        }
+    }
 }
 
 /// A file that belongs in the index, as the caller's walk saw it.
@@ -155,11 +169,19 @@ impl Vectors {
         path: &Path,
         model: &Model,
     ) -> Result<(Self, std::fs::Metadata), VectorsError> {
-        let file = std::fs::File::open(path)?;
-        let metadata = file.metadata()?;
-        if !metadata.is_file() {
-            return Err(VectorsError::Damaged("not a regular file".to_owned()));
+        // Never blocking on a FIFO, never reading a file larger than any
+        // vectors jp-kb saves.
+        let opened = jp_kb_fs::open_regular(path).map_err(VectorsError::refused)?;
+        if opened.len() > MAX_VECTORS_BYTES {
+            return Err(VectorsError::refused(
+                jp_kb_fs::Refusal::TooLarge {
+                    size: opened.len(),
+                    limit: MAX_VECTORS_BYTES,
+                }
+                .into(),
+            ));
         }
+        let (file, metadata) = (opened.file, opened.metadata);
         // Read in large pieces: the file is ~13 MB for tldr's pages.
         let reader = BufReader::with_capacity(1 << 20, file);
         let vectors = Self::read_from(reader, model.dims(), model.fingerprint())?;

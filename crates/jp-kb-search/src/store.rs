@@ -127,21 +127,7 @@ fn open_segment(path: &Path) -> Result<Option<Segment>, String> {
 /// Opens a regular file without blocking: a FIFO put in the cache must
 /// not hang a search or the MCP server (issue 24, item 4).
 pub fn open_regular(path: &Path) -> std::io::Result<File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed());
-    }
-    let file = options.open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    Ok(file)
+    jp_kb_fs::open_regular(path).map(|opened| opened.file)
 }
 
 /// True when a read failed because there is nothing there.

@@ -38,6 +38,17 @@ pub struct McpArgs {
     /// any configuration layer). See `jp-kb usage`.
     #[arg(long)]
     pub no_usage: bool,
+    /// The client that starts this server, as `connect` sets it up: the
+    /// usage ledger names it. For jp, the server
+    /// also says in `learn` answers when the section JP read is older than
+    /// the knowledge base, and keeps `learn` listed while JP declares it.
+    #[arg(long, value_name = "NAME", value_parser = super::connect::client_names())]
+    pub client: Option<String>,
+    /// Started by JP for its workspace with this id (`.jp/.id`; what
+    /// `connect jp` writes in JP's user-workspace layer): serve the
+    /// checkout JP runs for, also when JP runs from elsewhere (`jp -w DIR`).
+    #[arg(long, value_name = "ID")]
+    pub jp_workspace_id: Option<String>,
 }
 
 /// Runs the server until the client disconnects. It starts even when there
@@ -46,9 +57,27 @@ pub struct McpArgs {
 /// instructions and every `learn` answer instead, and the server recovers
 /// by itself once the configuration is fixed.
 pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
+    let profile = args
+        .client
+        .as_deref()
+        .map(jp_kb_core::internal::clients::profile::profile)
+        .transpose()
+        .map_err(CliError::usage)?;
+    let workspace = match &args.jp_workspace_id {
+        Some(id) => workspace.for_jp(id),
+        None => workspace,
+    };
+    let for_jp = profile
+        .as_ref()
+        .filter(|p| p.id == jp_kb_core::internal::clients::connect::Client::JP.name());
+    // What JP read, before the refresh below rewrites a stale copy.
+    let mut jp_copy = None;
     match workspace.load() {
         Ok(kb) => {
             print_config_warnings(&kb);
+            if let Some(jp) = for_jp {
+                jp_copy = jp_kb_core::internal::clients::jp::copy::read(&kb, jp);
+            }
             // Only without --cfg/-k: generated files hold the workspace's
             // own configuration.
             if workspace.options.cfg.is_empty() && workspace.options.knowledge.is_empty() {
@@ -76,14 +105,23 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
     let usage = if args.no_usage {
         None
     } else {
-        usage::UsageLog::start(workspace.env.user_data_dir.clone())
+        usage::UsageLog::start(
+            workspace.env.user_data_dir.clone(),
+            profile.as_ref().map(|p| p.name.clone()),
+        )
     };
-    let code = runtime.block_on(serve(
-        workspace,
-        args.instructions,
-        args.search,
-        usage.clone(),
-    ));
+    let server = KbServer::new(workspace.clone(), args.instructions).with_usage(usage.clone());
+    let server = if args.search {
+        server.with_search()
+    } else {
+        server
+    };
+    let server = if for_jp.is_some() {
+        server.for_jp(jp_copy)
+    } else {
+        server
+    };
+    let code = runtime.block_on(serve(workspace, server));
     // Whatever is queued is written before the process ends.
     if let Some(usage) = usage {
         usage.finish();
@@ -93,15 +131,8 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
     Ok(code)
 }
 
-async fn serve(
-    workspace: Workspace,
-    mode: InstructionsMode,
-    search: bool,
-    usage: Option<std::sync::Arc<usage::UsageLog>>,
-) -> ExitCode {
+async fn serve(workspace: Workspace, server: KbServer) -> ExitCode {
     let watch = ConfigWatch::new(workspace.env.clone(), workspace.options.clone());
-    let server = KbServer::new(workspace.clone(), mode).with_usage(usage);
-    let server = if search { server.with_search() } else { server };
     let running = match server.serve(rmcp::transport::stdio_pipes()).await {
         Ok(running) => running,
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {

@@ -26,6 +26,8 @@ use rmcp::model::{
 use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
+use jp_kb_core::internal::clients::jp::copy::{JpCopy, NOTHING_TO_LEARN, OLDER_SECTION_NOTE};
+
 use super::usage::UsageLog;
 
 /// The MCP server of one workspace.
@@ -37,6 +39,9 @@ pub struct KbServer {
     search: Option<Arc<mcp::search::SearchService>>,
     /// The usage ledger's recorder; `None` with `--no-usage`.
     usage: Option<Arc<UsageLog>>,
+    /// Started by JP (`--client jp`): the copy of the texts JP read before
+    /// it started this server (`None` inside: JP loads no generated layer).
+    jp: Option<Arc<Option<JpCopy>>>,
 }
 
 impl KbServer {
@@ -46,7 +51,22 @@ impl KbServer {
             mode,
             search: None,
             usage: None,
+            jp: None,
         }
+    }
+
+    /// Started by JP, which read `copy` of the generated layer before it
+    /// started this server: `learn` stays listed while that copy declares
+    /// it, and its answers say when that copy is older than the
+    /// knowledge base (`clients::jp::copy`).
+    pub fn for_jp(mut self, copy: Option<JpCopy>) -> Self {
+        self.jp = Some(Arc::new(copy));
+        self
+    }
+
+    /// JP's copy, when JP started this server and loads a generated layer.
+    fn jp_copy(&self) -> Option<&JpCopy> {
+        self.jp.as_deref().and_then(Option::as_ref)
     }
 
     /// Records what is served in the usage ledger (contract §9).
@@ -157,7 +177,17 @@ impl ServerHandler for KbServer {
                 return Ok(ListToolsResult::with_all_items(tools.into_iter().collect()));
             }
         };
-        let mut tools: Vec<Tool> = mcp::learn_tool(&kb).map(to_tool).into_iter().collect();
+        // JP aborts every query whose declared tool is not listed, and
+        // what it declares may be older than the knowledge base (a copy
+        // read before this server rewrote it, a conversation's own
+        // configuration): for JP, `learn` stays, saying there is nothing
+        // to learn now. JP offers the model only the tools it declares.
+        let learn = mcp::learn_tool(&kb).or_else(|| {
+            self.jp
+                .as_ref()
+                .and_then(|_| mcp::tool::unavailable_tool(NOTHING_TO_LEARN))
+        });
+        let mut tools: Vec<Tool> = learn.map(to_tool).into_iter().collect();
         if self.search.is_some() {
             let t = mcp::search::search_tool();
             tools.push(
@@ -188,8 +218,9 @@ impl ServerHandler for KbServer {
                     service.call(&kb, request.arguments.as_ref())
                 } else {
                     let outcome = mcp::call_learn(&kb, request.arguments.as_ref());
+                    let older = self.jp_copy().is_some_and(|c| !c.is_current(&kb));
                     self.record_learn(&ctx.peer, kb, request.arguments.as_ref(), &outcome);
-                    outcome
+                    if older { with_note(&outcome) } else { outcome }
                 }
             }
             Err(text) => jp_kb_core::Outcome::Error(text),
@@ -306,6 +337,16 @@ impl ServerHandler for KbServer {
         }
         .with_mime_type(content.mime_type);
         Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+}
+
+/// `outcome` led by the note that JP's copy of the section is older.
+fn with_note(outcome: &jp_kb_core::Outcome) -> jp_kb_core::Outcome {
+    let text = format!("{OLDER_SECTION_NOTE}\n\n{}", outcome.text());
+    if outcome.is_error() {
+        jp_kb_core::Outcome::Error(text)
+    } else {
+        jp_kb_core::Outcome::Success(text)
     }
 }
 

@@ -28,6 +28,9 @@ const MAX_CLIENT_BYTES: usize = 128;
 pub struct UsageLog {
     recorder: Recorder,
     session: String,
+    /// The client's name when the server was told it (`--client`): JP's
+    /// MCP client names itself after its SDK (`rmcp 1.8.0`).
+    client: Option<String>,
     /// JP's user data directory; the ledger is below it.
     data_dir: PathBuf,
 }
@@ -35,7 +38,7 @@ pub struct UsageLog {
 impl UsageLog {
     /// Starts recording into `data_dir`'s ledgers; `None` without a data
     /// directory (nothing can be recorded) or a writer thread.
-    pub fn start(data_dir: Option<PathBuf>) -> Option<Arc<Self>> {
+    pub fn start(data_dir: Option<PathBuf>, client: Option<String>) -> Option<Arc<Self>> {
         let data_dir = data_dir?;
         let recorder = Recorder::start(Box::new(|line| {
             eprintln!(
@@ -46,6 +49,7 @@ impl UsageLog {
         Some(Arc::new(Self {
             recorder,
             session: session_id(),
+            client,
             data_dir,
         }))
     }
@@ -63,7 +67,11 @@ impl UsageLog {
     }
 
     fn entry(&self, peer: &Peer<RoleServer>, kind: Kind, topic: String) -> Entry<'static> {
-        Entry::record(time::now(), kind, topic, self.session.clone(), client(peer))
+        let client = self
+            .client
+            .clone()
+            .map_or_else(|| client(peer), |name| (name, String::new()));
+        Entry::record(time::now(), kind, topic, self.session.clone(), client)
     }
 
     /// A `learn` call answered from `kb` with `answer` (not an error).

@@ -9,7 +9,7 @@ use crate::edit::move_kb::kb_in_jp_files;
 
 use super::findings::{Code, Finding};
 use super::locate::Locator;
-use super::remedy::Remedy;
+use crate::remedy::Remedy;
 
 /// Whether `--cfg` or `-k` changed the configuration checked.
 fn has_overrides(kb: &KnowledgeBase) -> bool {
@@ -52,21 +52,10 @@ pub fn findings(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Finding
         return;
     }
     let (changed, errors) = stale(kb);
-    for write in changed {
-        out.push(
-            Finding::new(
-                Code::GeneratedStale,
-                format!(
-                    "this {} file differs from what jp-kb generates now (edited by hand, or the knowledge base changed outside jp-kb)",
-                    write.client.name()
-                ),
-            )
-            .at(locator.file(&write.path))
-            .remedy(Remedy::Regenerate, |regenerate| {
-                format!("{regenerate} (it overwrites hand edits of generated files)")
-            }),
-        );
-    }
+    out.extend(super::client_findings::stale_findings(
+        kb, &changed, None, locator,
+    ));
+    out.extend(super::client_findings::machine_findings(kb, false, locator));
     for error in errors {
         out.push(
             Finding::new(

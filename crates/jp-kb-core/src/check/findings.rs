@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use super::remedy::Remedy;
+use crate::remedy::Remedy;
 
 /// How bad a finding is. Errors make `jp-kb check` exit 1; warnings only
 /// with `--deny-warnings`.
@@ -106,6 +106,7 @@ codes! {
     GeneratedStale = "KB121", Warning, "out of date";
     ClientLoss = "KB122", Warning, "does not reach the client's model";
     ClientCannotStart = "KB124", Warning, "the client cannot start jp-kb";
+    ConversationKeepsOlder = "KB125", Warning, "a JP conversation keeps an older section";
 }
 
 impl std::fmt::Display for Code {

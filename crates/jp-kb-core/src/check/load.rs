@@ -3,10 +3,10 @@
 
 use super::findings::{Code, Finding};
 use super::locate::{Locator, PointAt};
-use super::remedy::Remedy;
 use crate::config::overrides::apply_knowledge;
 use crate::config::workspace::BAD_ID_PREFIX;
 use crate::config::{ConfigError, ConfigWarning, KbConfig, Origin};
+use crate::remedy::Remedy;
 
 /// The finding a fatal configuration error becomes.
 pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
@@ -96,6 +96,9 @@ pub fn error_finding(err: &ConfigError, locator: &mut Locator) -> Finding {
             .at(location)
             .hint("fix the path (it is relative to the file that declares it), or remove the entry")
         }
+        // Only a server JP starts meets it; said like a missing workspace.
+        ConfigError::JpCheckoutUnknown { .. } => Finding::new(Code::LoadFailed, err.to_string())
+            .remedy(Remedy::CreateWorkspace, str::to_owned),
         ConfigError::Untrusted { path, .. } => Finding::new(Code::Untrusted, err.to_string())
             .remedy(
                 Remedy::TrustDirectory {

@@ -7,19 +7,20 @@
 //! of terminals.
 
 #[cfg(feature = "clients")]
+pub mod client_findings;
+#[cfg(feature = "clients")]
 mod clients;
 mod contents;
 pub mod findings;
 mod load;
 pub mod locate;
-pub mod remedy;
 pub mod report;
 mod snippet;
 mod topics;
 
+pub use crate::remedy::Remedy;
 pub use findings::{CheckReport, Code, Finding, Severity, Thresholds};
 pub use load::error_finding;
-pub use remedy::Remedy;
 
 use crate::KnowledgeBase;
 use crate::config::workspace::resolve_root;

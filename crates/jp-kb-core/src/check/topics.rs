@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use super::findings::{Code, Finding};
 use super::load::{from_argument, nearest};
 use super::locate::{Location, Locator, PointAt};
-use super::remedy::Remedy;
 use crate::config::{Origin, Topic, TopicField, Valued};
+use crate::remedy::Remedy;
 use crate::subjects::{PatternList, Resolution, is_glob};
 use crate::topic::{TopicError, TopicState};
 

@@ -61,7 +61,7 @@ mod tests {
 
     fn write(path: std::path::PathBuf, before: Option<&str>, after: &str) -> FileWrite {
         FileWrite {
-            client: Client::ClaudeCode,
+            client: Client::named("claude-code").unwrap(),
             path,
             part: Part::Entry,
             before: before.map(str::to_owned),

@@ -11,7 +11,7 @@ use crate::KnowledgeBase;
 use crate::config::origin::is_editable_toml;
 use crate::config::workspace::config_file_in;
 use crate::edit::Boundaries;
-use crate::edit::write::read_guarded;
+use crate::edit::write::read_contained;
 use crate::render::tool::tool_description;
 
 use super::ClientError;
@@ -20,29 +20,45 @@ use super::profile::{Channel, Format, Profile, profile};
 use super::toml_merge::Merged;
 use super::{json_merge, toml_merge};
 
-/// A client `connect` knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Client {
-    /// JP itself.
-    Jp,
-    /// Claude Code.
-    ClaudeCode,
-    /// Codex CLI.
-    Codex,
-}
+/// A client `connect` knows: one of the profiles in `assets/clients/`,
+/// named by its id. The profiles name the clients; the code knows only
+/// JP by name ([`Client::JP`]), for what is JP's alone ([`super::jp`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Client(&'static str);
 
 impl Client {
-    /// Every client jp-kb connects.
-    pub const ALL: [Client; 3] = [Client::Jp, Client::ClaudeCode, Client::Codex];
+    /// JP itself: its profile's id.
+    pub const JP: Client = Client("jp");
+
+    /// Every client jp-kb connects, in profile order.
+    pub fn all() -> Vec<Client> {
+        super::profile::client_ids()
+            .into_iter()
+            .map(Client)
+            .collect()
+    }
+
+    /// The client whose profile has id `id`.
+    ///
+    /// # Errors
+    /// No profile has it: the error names the known ones.
+    pub fn named(id: &str) -> Result<Client, ClientError> {
+        super::profile::client_ids()
+            .into_iter()
+            .find(|known| *known == id)
+            .map(Client)
+            .ok_or_else(|| ClientError::UnknownClient {
+                id: id.to_owned(),
+                known: super::profile::client_ids()
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect(),
+            })
+    }
 
     /// The name on the command line (its profile's id).
     pub fn name(self) -> &'static str {
-        match self {
-            Client::Jp => "jp",
-            Client::ClaudeCode => "claude-code",
-            Client::Codex => "codex",
-        }
+        self.0
     }
 
     /// Its profile (`assets/clients/NAME.toml`): the one source of what
@@ -98,7 +114,7 @@ impl FileWrite {
 /// # Errors
 /// Unreadable, leading out, or not UTF-8, naming the file.
 pub fn read_text(bounds: &Boundaries, path: &Path) -> Result<Option<String>, ClientError> {
-    match read_guarded(bounds, path)? {
+    match read_contained(bounds, path)? {
         None => Ok(None),
         Some(bytes) => String::from_utf8(bytes)
             .map(Some)
@@ -261,7 +277,7 @@ fn jp_extends(
             layer: layer.to_owned(),
         });
     }
-    entry_write(Client::Jp, bounds, root, parent, |text| {
+    entry_write(Client::JP, bounds, root, parent, |text| {
         toml_merge::jp_extends(text, layer).map(|text| {
             text.map(|text| Merged {
                 text,
@@ -273,13 +289,12 @@ fn jp_extends(
 }
 
 /// What in JP's layers would still keep JP from getting what `connect`
-/// writes, as notes with their fixes (the machine's entry, which this
-/// `connect` rewrites, aside).
+/// writes, as notes with their fixes (the machine's part, which this
+/// `connect` writes, aside), and how JP will run `learn`.
 fn earlier_setups(kb: &KnowledgeBase) -> Vec<String> {
-    let machine = super::jp_setup::machine_file(kb);
-    super::jp_setup::jp_problems(kb)
+    let mut notes: Vec<String> = super::jp::setup::jp_problems(kb)
         .into_iter()
-        .filter(|p| p.file.is_none() || p.file != machine)
+        .filter(|p| !p.machine)
         .map(|p| {
             let place = p.file.as_deref().map_or_else(String::new, |f| {
                 let shown = kb.display_path(f).display().to_string();
@@ -290,36 +305,80 @@ fn earlier_setups(kb: &KnowledgeBase) -> Vec<String> {
             });
             format!("{place}{}; fix: {}", p.message, p.fix)
         })
-        .collect()
+        .collect();
+    if let Some((run, file)) = super::jp::setup::learn_run_override(kb) {
+        notes.push(format!(
+            "JP runs `learn` as `run = {run:?}` in {} says (it wins over the generated layer's \
+             \"unattended\")",
+            kb.display_path(&file).display()
+        ));
+    }
+    notes
 }
 
-/// The part of JP's setup that names this machine's path (contract §8,
-/// "Portable"): `[providers.mcp.kb]` with `--workspace ROOT` in JP's
-/// user-workspace layer, which JP loads after the workspace's files and
-/// keeps per machine and per checkout. `None` (with the reason in the
-/// notes of the layer's write) when JP has no user-workspace layer here.
-fn jp_machine_entry(
+/// The machine's part of JP's setup ([`super::jp::machine`]): `.jp/.id`
+/// written as JP would when JP has not yet, and `[providers.mcp.kb]` in
+/// JP's user-workspace layer naming the workspace id, so that the server
+/// serves the checkout JP runs for, also for `jp -w DIR` run from
+/// elsewhere. Nothing (with the reason in a note) when JP has no data
+/// directory here or its user-workspace file is not TOML.
+fn jp_machine_part(
     kb: &KnowledgeBase,
+    profile: &Profile,
     bounds: &Boundaries,
-) -> Result<Option<FileWrite>, ClientError> {
-    let Some(dir) = &kb.loaded.user_workspace_dir else {
-        return Ok(None);
+    notes: &mut Vec<String>,
+) -> Result<Vec<FileWrite>, ClientError> {
+    let mut out = Vec::new();
+    let (id, id_write) = match super::jp::machine::new_id(kb, std::time::SystemTime::now()) {
+        Some((path, text, id)) => {
+            let write = FileWrite {
+                client: Client::JP,
+                path,
+                part: Part::Entry,
+                before: None,
+                after: text,
+                notes: vec![
+                    ".jp/.id: JP's workspace id, written as JP writes it (JP had not run here \
+                     yet); commit it, so every checkout of the repository shares it"
+                        .to_owned(),
+                ],
+            };
+            (Some(id), Some(write))
+        }
+        None => (crate::config::workspace::workspace_id(kb.root()), None),
     };
-    let file = config_file_in(dir).unwrap_or_else(|| dir.join("config.toml"));
+    let Some(id) = id else {
+        // `.jp/.id` exists and is not an id: `check` says so (KB117).
+        return Ok(out);
+    };
+    out.extend(id_write);
+    let Some(file) = super::jp::machine::machine_file_for(kb, &id) else {
+        notes.push(
+            "JP has no user data directory here: JP run inside the workspace works; `jp -w DIR` \
+             from elsewhere does not"
+                .to_owned(),
+        );
+        return Ok(out);
+    };
     if !is_editable_toml(&file) {
-        return Ok(None);
+        notes.push(format!(
+            "{}: not TOML, so jp-kb does not edit it; for `jp -w DIR` from elsewhere, set \
+             [providers.mcp.kb] there to run `jp-kb` with arguments {:?}",
+            file.display(),
+            super::jp::machine::server_arguments(&profile.connect.server_args, &id)
+        ));
+        return Ok(out);
     }
-    let name = file.file_name().map_or_else(
-        || "config.toml".into(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let root = kb.root();
-    entry_write(Client::Jp, bounds, dir, &name, |text| {
-        let command = super::jp_setup::kept_command(text);
-        let entries = generated::jp_machine_server(root, &command);
-        toml_merge::owned_table(text, &generated::JP_SERVER_TABLE, &entries)
-    })
-    .map(Some)
+    let (Some(dir), Some(name)) = (file.parent(), file.file_name().and_then(|n| n.to_str())) else {
+        return Ok(out);
+    };
+    let args = super::jp::machine::server_arguments(&profile.connect.server_args, &id);
+    out.push(entry_write(Client::JP, bounds, dir, name, |text| {
+        let command = super::jp::machine::kept_command(text);
+        let entries = generated::jp_machine_server(&command, &args);
+        toml_merge::owned_table(text, &super::jp::machine::SERVER_TABLE, &entries)
+    })?);
+    Ok(out)
 }
 
 /// Every file `client` needs, with its current and new content. Nothing is
@@ -355,18 +414,11 @@ pub fn plan(
     if !generated.contains(&profile.mcp.file.as_str()) {
         out.push(server_write(client, &profile, bounds, root)?);
     }
-    if client == Client::Jp {
-        let machine = jp_machine_entry(kb, bounds)?;
+    if client == Client::JP {
+        let mut notes = earlier_setups(kb);
+        let machine = jp_machine_part(kb, &profile, bounds, &mut notes)?;
         if let Some(layer) = out.first_mut() {
-            layer.notes.extend(earlier_setups(kb));
-            if machine.is_none() {
-                layer.notes.push(
-                    "JP's user-workspace layer is not known here (no `.jp/.id` yet, or no data \
-                     directory): JP run inside the workspace works; for `jp -w DIR` from \
-                     elsewhere, set up JP again once JP has made `.jp/.id`"
-                        .to_owned(),
-                );
-            }
+            layer.notes.extend(notes);
         }
         out.extend(machine);
     }

@@ -2,7 +2,6 @@
 //! of the knowledge base's texts, so golden tests pin them byte for byte.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use super::profile::{ConnectFacts, Profile};
 
@@ -101,8 +100,8 @@ pub fn jp_layer(
     out.push('\n');
     out.push_str(
         "# Commit it: it holds no path of this machine. JP loads it through `extends` in\n\
-         # .jp/config.toml; the `kb` tables stay in .jp/kb.toml. The server's path for\n\
-         # `jp -w DIR` run from elsewhere is this machine's: JP's user-workspace config.toml.\n",
+         # .jp/config.toml; the `kb` tables stay in .jp/kb.toml. For `jp -w DIR` run from\n\
+         # elsewhere, JP's user-workspace config.toml on each machine names the workspace id.\n",
     );
     out.push_str("\n[providers.mcp.kb]\n");
     if let Some(kind) = &connect.server_type {
@@ -131,30 +130,19 @@ pub fn jp_layer(
     out
 }
 
-/// The part of JP's setup that belongs to this machine and this checkout:
-/// `[providers.mcp.kb]` with `--workspace ROOT`, so that `jp -w DIR` run
-/// from anywhere starts the server on this workspace. It goes in JP's
-/// user-workspace layer (per machine, per checkout, never committed),
-/// which JP loads after the workspace's files: its `arguments` replace
-/// the generated layer's.
-pub const JP_SERVER_TABLE: [&str; 3] = ["providers", "mcp", "kb"];
-
-/// The keys and TOML values of [`JP_SERVER_TABLE`] for the workspace at
-/// `root`.
-///
-/// `command` is `jp-kb`, or the path to a `jp-kb` binary the person set
-/// there (kept: it is how JP finds one not on its `PATH`).
-pub fn jp_machine_server(root: &Path, command: &str) -> Vec<(&'static str, String)> {
+/// The keys and TOML values of the machine's server entry in JP's
+/// user-workspace layer ([`super::jp::machine`]): `command` (`jp-kb`, or
+/// the path to a `jp-kb` binary the person set there, kept: it is how JP
+/// finds one not on its `PATH`) with `args`.
+pub fn jp_machine_server(command: &str, args: &[String]) -> Vec<(&'static str, String)> {
     vec![
         ("type", basic("stdio")),
         ("command", basic(command)),
         (
             "arguments",
             format!(
-                "[{}, {}, {}]",
-                basic("mcp"),
-                basic("--workspace"),
-                basic(&root.to_string_lossy())
+                "[{}]",
+                args.iter().map(|a| basic(a)).collect::<Vec<_>>().join(", ")
             ),
         ),
     ]
@@ -167,7 +155,7 @@ mod tests {
     #[test]
     fn what_is_written_follows_the_profile() {
         let text = include_str!("../../assets/clients/jp.toml").replace(
-            "server_args = [\"mcp\"]",
+            "server_args = [\"mcp\", \"--client\", \"jp\"]",
             "server_args = [\"mcp\", \"--search\"]",
         );
         let profile = super::super::profile::parse(&text).unwrap();

@@ -11,6 +11,7 @@ use super::ClientError;
 use super::profile::{Channel, Format, Profile};
 use crate::edit::Boundaries;
 use crate::mcp::{InstructionsMode, ModeError};
+use crate::remedy::Remedy;
 
 /// The jp-kb MCP server a client runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,7 +128,7 @@ pub fn read_setup(root: &Path, profile: &Profile) -> Result<Setup, ClientError> 
         .and_then(|c| c.file.as_ref())
     {
         let path = root.join(file);
-        if let Some(bytes) = read_guarded(root, &path)? {
+        if let Some(bytes) = read_client_file(root, &path)? {
             setup.memory = Some(
                 String::from_utf8(bytes)
                     .map_err(|_| ClientError::NotUtf8 { path: path.clone() })?,
@@ -135,6 +136,58 @@ pub fn read_setup(root: &Path, profile: &Profile) -> Result<Setup, ClientError> 
         }
     }
     Ok(setup)
+}
+
+/// A line about a client's setup, said before what its model receives
+/// (`prompt --client` on stderr, the TUI's client view).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SetupNote {
+    /// A warning (the client does not get what it could), or a note.
+    pub warning: bool,
+    /// What it says; it ends with the remedy's phrase when there is one.
+    pub text: String,
+    /// The action the text names by its phrase, which a front end words
+    /// as its own command.
+    pub remedy: Option<Remedy>,
+}
+
+impl Setup {
+    /// What a front end says about this setup of `profile`'s client.
+    pub fn notes(&self, profile: &Profile) -> Vec<SetupNote> {
+        let mut out = Vec::new();
+        if !self.configured {
+            let connect = Remedy::Connect {
+                client: profile.id.clone(),
+            };
+            out.push(SetupNote {
+                warning: false,
+                text: format!(
+                    "no {} configuration in this workspace ({}); showing what a plain MCP \
+                     setup of the server gets; {} sets it up",
+                    profile.name,
+                    profile.mcp.file,
+                    connect.phrase()
+                ),
+                remedy: Some(connect),
+            });
+        }
+        if let Some(why) = &self.not_loaded {
+            out.push(SetupNote {
+                warning: true,
+                text: why.clone(),
+                remedy: None,
+            });
+        }
+        if let Some(Err(why)) = self.server.as_ref().map(|s| &s.mode) {
+            out.push(SetupNote {
+                warning: true,
+                text: format!("{}'s jp-kb server does not start: {why}", profile.name),
+                remedy: None,
+            });
+        }
+        out
+    }
 }
 
 fn server(name: &str, args: &[String]) -> Server {
@@ -206,8 +259,8 @@ fn reached_by_extends(root: &Path, parent: &str, file: &str) -> Result<bool, Cli
 /// A client file's bytes through the guarded, bounded open: nothing that
 /// leads out of the workspace, no FIFO, no device, a size limit (contract
 /// §8). `None` when it does not exist.
-fn read_guarded(root: &Path, path: &Path) -> Result<Option<Vec<u8>>, ClientError> {
-    Ok(crate::edit::write::read_guarded(
+fn read_client_file(root: &Path, path: &Path) -> Result<Option<Vec<u8>>, ClientError> {
+    Ok(crate::edit::write::read_contained(
         &Boundaries::new([root.to_path_buf()]),
         path,
     )?)
@@ -215,7 +268,7 @@ fn read_guarded(root: &Path, path: &Path) -> Result<Option<Vec<u8>>, ClientError
 
 /// A file as JSON values (TOML converted), `None` when it does not exist.
 fn read_value(root: &Path, path: &Path, format: Format) -> Result<Option<Value>, ClientError> {
-    let Some(bytes) = read_guarded(root, path)? else {
+    let Some(bytes) = read_client_file(root, path)? else {
         return Ok(None);
     };
     let text = String::from_utf8(bytes).map_err(|_| ClientError::NotUtf8 {

@@ -37,10 +37,14 @@ pub enum Synced {
     },
     /// It could not be read or written.
     Failed(String),
+    /// JP conversations that a plain `jp query` continues keep the section
+    /// they began with ([`super::jp::conversations::older_line`]).
+    JpConversationsKeep(String),
 }
 
 impl Synced {
-    /// Whether the line is a warning (said on stderr by the CLI).
+    /// Whether the line is a warning or a note (said on stderr by the
+    /// CLI), not a file written.
     pub fn is_warning(&self) -> bool {
         !matches!(self, Synced::Wrote { .. })
     }
@@ -56,13 +60,14 @@ impl std::fmt::Display for Synced {
                  changed outside jp-kb); not overwritten"
             ),
             Synced::Failed(why) => write!(f, "warning: {why}"),
+            Synced::JpConversationsKeep(line) => write!(f, "note: {line}"),
         }
     }
 }
 
 /// The clients connected in `kb`'s workspace.
 pub fn connected(kb: &KnowledgeBase) -> Vec<Client> {
-    Client::ALL
+    Client::all()
         .into_iter()
         .filter(|c| is_connected(*c, kb.root()))
         .collect()
@@ -112,7 +117,7 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<Synced> 
     let root = after.root();
     let bounds = after.boundaries();
     let mut lines = Vec::new();
-    for client in clients {
+    for client in clients.iter().copied() {
         let Ok(profile) = client.profile() else {
             continue;
         };
@@ -159,6 +164,10 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<Synced> 
             Err(e) => lines.push(Synced::Failed(e.to_string())),
         }
     }
+    if clients.contains(&Client::JP) && old.section != new.section {
+        let older = super::jp::conversations::older(after, new.section.as_deref());
+        lines.extend(super::jp::conversations::older_line(&older).map(Synced::JpConversationsKeep));
+    }
     lines
 }
 
@@ -170,7 +179,7 @@ pub fn after_edit(before: &KnowledgeBase, after: &KnowledgeBase) -> Vec<Synced> 
 pub fn refresh_generated(kb: &KnowledgeBase) -> Vec<String> {
     let (writes, _) = plan_sync(kb);
     let mut lines = Vec::new();
-    for client in Client::ALL {
+    for client in Client::all() {
         let stale: Vec<&FileWrite> = writes
             .iter()
             .filter(|w| w.client == client)

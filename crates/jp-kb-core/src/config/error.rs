@@ -107,6 +107,21 @@ pub enum ConfigError {
         path: PathBuf,
     },
 
+    /// JP started the server for its workspace `id` from outside every
+    /// checkout of it (`jp -w DIR`), and the checkout JP runs for cannot
+    /// be told from JP's own files.
+    #[error(
+        "JP runs this server for its workspace id {id} from {cwd}, outside that workspace, and which checkout it runs for is unknown: {reason}"
+    )]
+    JpCheckoutUnknown {
+        /// The workspace id (`.jp/.id`) the server was started for.
+        id: String,
+        /// JP's working directory.
+        cwd: PathBuf,
+        /// What is missing.
+        reason: String,
+    },
+
     /// A `--cfg` or `-k` value cannot be used.
     #[error(transparent)]
     Usage(OverrideError),

@@ -8,7 +8,7 @@
 //! never opened and a device never touched.
 
 use std::fs;
-use std::io::{self, Read as _};
+use std::io;
 use std::path::Path;
 
 use super::error::ConfigError;
@@ -53,17 +53,18 @@ pub fn is_present(path: &Path) -> bool {
 /// size of a disk must not be read into memory.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// The one guarded read of a file that is not a subject: only a regular
-/// file (checked before it is opened, and again on the open handle), opened
-/// without blocking (a FIFO never hangs), at most [`MAX_FILE_BYTES`] (a
-/// link to `/dev/zero` is a device, refused; a huge file is an error, not
-/// an exhausted memory). A missing file is `NotFound`.
+/// The one guarded read of a file that is not a subject
+/// ([`jp_kb_fs::read_regular`]): only a regular file (checked before it is
+/// opened, and again on the open handle), opened without blocking (a FIFO
+/// never hangs), at most [`MAX_FILE_BYTES`] (a link to `/dev/zero` is a
+/// device, refused; a huge file is an error, not an exhausted memory). A
+/// missing file is `NotFound`.
 ///
 /// # Errors
 /// `NotFound`; `InvalidInput` saying what the file is or that it is too
 /// large; any other I/O error.
 pub fn read_guarded(path: &Path) -> io::Result<Vec<u8>> {
-    read_regular(path)
+    jp_kb_fs::read_regular(path, MAX_FILE_BYTES)
 }
 
 /// Reads and parses `path`. A missing file is an `Io` error; callers that
@@ -71,10 +72,12 @@ pub fn read_guarded(path: &Path) -> io::Result<Vec<u8>> {
 /// file (after following symbolic links) is an `Io` error saying what it
 /// is.
 pub fn read_config_file(path: &Path) -> Result<RawNode, ConfigError> {
-    let bytes = read_regular(path).map_err(|source| ConfigError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
+    let bytes = read_guarded(path)
+        .map_err(configuration_words)
+        .map_err(|source| ConfigError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let text = String::from_utf8_lossy(e.as_bytes());
@@ -90,118 +93,18 @@ pub fn read_config_file(path: &Path) -> Result<RawNode, ConfigError> {
     parse_config_text(path, &text)
 }
 
-/// The bytes of the regular file at `path`. The type is checked first
-/// (nothing else is opened), and again on the open handle in case the path
-/// was swapped in between; the open is non-blocking so even then a FIFO
-/// cannot hang the program.
-fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
-    let meta = match fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(match fs::read_link(path) {
-                Ok(target) => io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!(
-                        "is a symbolic link to {}, which does not exist \
-                         (create its target, or remove the link)",
-                        target.display()
-                    ),
-                ),
-                Err(_) => e,
-            });
-        }
-        Err(e) => return Err(e),
-    };
-    check_regular(&meta)?;
-    read_checked_open(path, check_regular)
-}
-
-/// Opens `path` without blocking (a FIFO opened for reading would wait for
-/// a writer), checks the open file's metadata with `check` (the path may
-/// have been swapped since it was looked at), then reads it whole. Shared
-/// by configuration reads and the edit core's reads.
-pub(crate) fn read_checked_open(
-    path: &Path,
-    check: impl Fn(&fs::Metadata) -> io::Result<()>,
-) -> io::Result<Vec<u8>> {
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed());
-    }
-    let file = options.open(path)?;
-    let meta = file.metadata()?;
-    check(&meta)?;
-    read_bounded(file, meta.len())
-}
-
-/// The bytes of an open file of `size` bytes (as `fstat` said), at most
-/// [`MAX_FILE_BYTES`]: a file that grew meanwhile is still cut off there.
-/// Every non-subject read ends here.
-pub(crate) fn read_bounded(file: fs::File, size: u64) -> io::Result<Vec<u8>> {
-    if size > MAX_FILE_BYTES {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_large());
-    }
-    Ok(bytes)
-}
-
-fn too_large() -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!(
-            "is larger than {} MiB; jp-kb does not read configuration files that large",
-            MAX_FILE_BYTES / 1024 / 1024
+/// A refused configuration file, said in a configuration's words.
+fn configuration_words(err: io::Error) -> io::Error {
+    match jp_kb_fs::refusal(&err) {
+        Some(jp_kb_fs::Refusal::NotRegular(kind)) => io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "is {kind}, not a configuration file; jp-kb reads only regular files here \
+                 (remove it, or put the configuration in a file of that name)"
+            ),
         ),
-    )
-}
-
-fn check_regular(meta: &fs::Metadata) -> io::Result<()> {
-    if meta.is_file() {
-        return Ok(());
+        _ => err,
     }
-    Err(not_a_file(file_kind(meta)))
-}
-
-fn not_a_file(what: &str) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!(
-            "is {what}, not a configuration file; jp-kb reads only regular files here \
-             (remove it, or put the configuration in a file of that name)"
-        ),
-    )
-}
-
-/// What a non-regular file is, in words.
-fn file_kind(meta: &fs::Metadata) -> &'static str {
-    let kind = meta.file_type();
-    if kind.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt as _;
-        if kind.is_fifo() {
-            return "a named pipe (FIFO)";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-        if kind.is_char_device() {
-            return "a character device";
-        }
-        if kind.is_block_device() {
-            return "a block device";
-        }
-    }
-    "a special file"
 }
 
 /// Parses configuration text whose format follows `path`'s extension.

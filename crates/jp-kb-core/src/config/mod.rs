@@ -6,6 +6,7 @@ pub mod error;
 pub mod field;
 pub mod file;
 pub mod interpret;
+pub mod jp_user_dir;
 pub mod layers;
 pub mod merge;
 pub mod model;
@@ -87,6 +88,9 @@ pub struct LoadedConfig {
     /// The user-workspace configuration directory, existing or not (the
     /// layer picker offers to create its `kb.toml`).
     pub user_workspace_dir: Option<PathBuf>,
+    /// JP's user data directory, existing or not (`connect jp` writes the
+    /// user-workspace layer of a workspace id it has just written).
+    pub jp_data_dir: Option<PathBuf>,
     /// The `.jp.toml` nearest the current directory, existing or not.
     pub jp_toml_here: Option<PathBuf>,
 }
@@ -204,6 +208,7 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
         warnings,
         user_dirs: env.user_dirs(),
         user_workspace_dir,
+        jp_data_dir: env.user_data_dir.clone(),
         jp_toml_here,
     })
 }

@@ -149,7 +149,9 @@ pub fn resolve_root(env: &Environment, explicit: Option<&Path>) -> Result<PathBu
     Ok(root)
 }
 
-/// The user-workspace directory `<data>/workspace/<name>-<id>`, when the
+/// The user-workspace directory JP uses for this checkout
+/// ([`super::jp_user_dir::resolve`]: `<data>/workspace/<name>-<id>`, or
+/// the one another checkout of the same id made), when the
 /// workspace has a `.jp/.id` file (its last non-empty line is the id) and
 /// the id is valid ([`is_valid_workspace_id`]). An invalid id is a warning
 /// naming `.jp/.id`, and no directory: it is joined into a path, and
@@ -160,17 +162,8 @@ pub fn user_workspace_dir(
     warnings: &mut Vec<ConfigWarning>,
 ) -> Option<PathBuf> {
     let data = env.user_data_dir.as_ref()?;
-    let id_file = jp_dir(root).join(".id");
-    // Guarded: a FIFO or `/dev/zero` committed as `.jp/.id` must not hang
-    // or exhaust every command.
-    let text = super::file::read_guarded(&id_file).ok()?;
-    let text = String::from_utf8_lossy(&text);
-    let (index, id) = text
-        .lines()
-        .map(str::trim)
-        .enumerate()
-        .filter(|(_, l)| !l.is_empty())
-        .last()?;
+    let (id_file, index, id) = id_line(root)?;
+    let id = id.as_str();
     if !is_valid_workspace_id(id) {
         // The id itself is not repeated: `.jp/.id` may be a symlink to a
         // file whose content must not be printed.
@@ -186,7 +179,36 @@ pub fn user_workspace_dir(
         return None;
     }
     let name = root.file_name()?.to_str()?;
-    Some(data.join("workspace").join(format!("{name}-{id}")))
+    // Shared by every checkout of the id, found as JP finds it.
+    Some(super::jp_user_dir::resolve(
+        &data.join("workspace"),
+        name,
+        id,
+    ))
+}
+
+/// The workspace id in `root`'s `.jp/.id`, when it holds a valid one.
+pub fn workspace_id(root: &Path) -> Option<String> {
+    id_line(root)
+        .map(|(_, _, id)| id)
+        .filter(|id| is_valid_workspace_id(id))
+}
+
+/// `.jp/.id`, and the index and text of its last non-empty line.
+fn id_line(root: &Path) -> Option<(PathBuf, usize, String)> {
+    let id_file = jp_dir(root).join(".id");
+    // Guarded: a FIFO or `/dev/zero` committed as `.jp/.id` must not hang
+    // or exhaust every command.
+    let text = super::file::read_guarded(&id_file).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    let (index, id) = text
+        .lines()
+        .map(str::trim)
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty())
+        .last()?;
+    let id = id.to_owned();
+    Some((id_file, index, id))
 }
 
 /// How a warning about an invalid `.jp/.id` starts (`check` gives it its

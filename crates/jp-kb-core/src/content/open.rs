@@ -6,23 +6,17 @@
 //! The walk decides which files are subjects; between that walk and the
 //! read, a file or a whole directory may be replaced by a symlink leading
 //! out of the workspace (a race, or a walk reused by the MCP server). So
-//! the check is made on the open file itself:
-//!
-//! - Linux ≥ 5.6: `openat2` relative to a handle on the workspace root
-//!   with `RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS`: the kernel refuses
-//!   any resolution that leaves the root, atomically. It also refuses
-//!   absolute symlinks, even to a place inside the root; those (and
-//!   kernels without `openat2`) take the checked open below.
-//! - Otherwise: an ordinary open, then the opened file's real path (from
-//!   `/proc/self/fd`, or without `/proc` the canonical path whose device
-//!   and inode must be the open file's) must lie under the root.
-//!
-//! Either way the file is opened with `O_NONBLOCK` (opening a FIFO for
-//! reading would otherwise block until a writer comes) and `O_NOCTTY`, and
-//! `fstat` must say it is a regular file before a byte is read.
+//! the file is opened beneath a handle on the workspace root
+//! ([`jp_kb_fs::Beneath`]: the kernel refuses any resolution that leaves
+//! it, on every OS), without blocking and without becoming a controlling
+//! terminal, and `fstat` must say it is a regular file before a byte is
+//! read. An absolute symlink to a place inside the root is opened by its
+//! path and checked where it really is ([`jp_kb_fs::open_checked`]).
 
 use std::fs::File;
 use std::path::Path;
+
+use jp_kb_fs::{Beneath, BeneathError};
 
 /// Subjects above this many bytes are neither inlined (`learn`, `prompt`)
 /// nor counted: 4 MiB is about a million tokens, beyond any model's
@@ -61,6 +55,16 @@ impl From<std::io::Error> for OpenError {
     }
 }
 
+impl From<BeneathError> for OpenError {
+    fn from(err: BeneathError) -> Self {
+        match err {
+            BeneathError::Outside => OpenError::Outside,
+            BeneathError::NotRegular(kind) => OpenError::NotRegular(kind.short()),
+            BeneathError::Io(e) => OpenError::Io(e),
+        }
+    }
+}
+
 /// The OS's reason without Rust's "(os error 13)" suffix.
 pub(crate) fn os_reason(err: &std::io::Error) -> String {
     let text = err.to_string();
@@ -91,16 +95,16 @@ pub fn open_subject(root: &Path, path: &Path) -> Result<OpenSubject, OpenError> 
 #[derive(Debug)]
 pub struct Root<'a> {
     path: &'a Path,
-    #[cfg(target_os = "linux")]
-    dir: std::cell::OnceCell<Option<rustix::fd::OwnedFd>>,
+    /// `None` when the root cannot be opened as a directory: every file is
+    /// then opened by its path and checked.
+    beneath: std::cell::OnceCell<Option<Beneath>>,
 }
 
 impl<'a> Root<'a> {
     pub fn new(path: &'a Path) -> Self {
         Self {
             path,
-            #[cfg(target_os = "linux")]
-            dir: std::cell::OnceCell::new(),
+            beneath: std::cell::OnceCell::new(),
         }
     }
 
@@ -125,23 +129,23 @@ impl<'a> Root<'a> {
         if rel.as_os_str().is_empty() {
             return Err(OpenError::NotRegular("a directory"));
         }
-        #[cfg(target_os = "linux")]
-        if strategy == Strategy::Best
-            && let Some(dir) = self.dir.get_or_init(|| linux::open_root(root))
-            && let Some(file) = linux::open_beneath(dir, rel)?
-        {
-            return regular(file);
-        }
-        let _ = strategy;
-        let file = open_plain(path)?;
-        let opened = regular(file)?;
-        check_location(root, path, &opened.file)?;
-        Ok(opened)
+        let beneath = match strategy {
+            Strategy::Best => self.beneath.get_or_init(|| Beneath::open(root).ok()),
+            Strategy::Fallback => &None,
+        };
+        let opened = match beneath {
+            Some(beneath) => beneath.open_file(rel)?,
+            None => jp_kb_fs::open_checked(root, path)?,
+        };
+        Ok(OpenSubject {
+            size: opened.len(),
+            file: opened.file,
+        })
     }
 }
 
-/// Which way to open: the best the kernel has, or the fallback (tests run
-/// both).
+/// Which way to open: beneath the root's handle, or by the path and
+/// checked (tests run both).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Strategy {
     Best,
@@ -149,157 +153,9 @@ pub(crate) enum Strategy {
     Fallback,
 }
 
-/// Opens `path` (following symlinks) without blocking on a FIFO.
-fn open_plain(path: &Path) -> std::io::Result<File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
-        options.custom_flags(flags.bits().cast_signed());
-    }
-    options.open(path)
-}
-
-/// The open file when `fstat` says it is a regular file.
-fn regular(file: File) -> Result<OpenSubject, OpenError> {
-    let meta = file.metadata()?;
-    let kind = meta.file_type();
-    if kind.is_file() {
-        return Ok(OpenSubject {
-            file,
-            size: meta.len(),
-        });
-    }
-    Err(OpenError::NotRegular(kind_name(&kind)))
-}
-
 /// What a non-regular file is, in a few words.
 pub fn kind_name(kind: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt as _;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-        if kind.is_block_device() || kind.is_char_device() {
-            return "a device";
-        }
-    }
-    if kind.is_dir() {
-        return "a directory";
-    }
-    if kind.is_symlink() {
-        return "a symlink";
-    }
-    "not a regular file"
-}
-
-/// Checks that `file`, opened through `path`, is under `root`: by the path
-/// the kernel opened (`/proc/self/fd`), or by the canonical path naming the
-/// very same file (device and inode) when there is no `/proc`.
-fn check_location(root: &Path, path: &Path, file: &File) -> Result<(), OpenError> {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd as _;
-        use std::os::unix::fs::MetadataExt as _;
-        let link = format!("/proc/self/fd/{}", file.as_raw_fd());
-        if let Ok(real) = std::fs::read_link(link) {
-            return if real.starts_with(root) {
-                Ok(())
-            } else {
-                Err(OpenError::Outside)
-            };
-        }
-        let canonical = path.canonicalize()?;
-        if !canonical.starts_with(root) {
-            return Err(OpenError::Outside);
-        }
-        let (now, open) = (std::fs::metadata(&canonical)?, file.metadata()?);
-        if (now.dev(), now.ino()) != (open.dev(), open.ino()) {
-            // Swapped between the open and the check: the open file may be
-            // anywhere.
-            return Err(OpenError::Outside);
-        }
-        Ok(())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = file;
-        if path.canonicalize()?.starts_with(root) {
-            Ok(())
-        } else {
-            Err(OpenError::Outside)
-        }
-    }
-}
-
-#[cfg(target_os = "linux")]
-mod linux {
-    use std::fs::File;
-    use std::path::Path;
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    use rustix::fd::OwnedFd;
-    use rustix::fs::{Mode, OFlags, ResolveFlags};
-    use rustix::io::Errno;
-
-    use super::OpenError;
-
-    /// Cleared once the kernel says it has no `openat2` (ENOSYS).
-    static HAS_OPENAT2: AtomicBool = AtomicBool::new(true);
-
-    /// An `O_PATH` handle on the root; `None` when there is no `openat2`
-    /// or the root cannot be opened (the checked open then decides).
-    pub(super) fn open_root(root: &Path) -> Option<OwnedFd> {
-        if !HAS_OPENAT2.load(Ordering::Relaxed) {
-            return None;
-        }
-        rustix::fs::open(
-            root,
-            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .ok()
-    }
-
-    /// Opens `rel` beneath `dir`. `Ok(None)`: the kernel cannot say (no
-    /// `openat2`, an absolute symlink, a resolution retried too often):
-    /// the caller takes the checked open, which decides soundly too.
-    pub(super) fn open_beneath(dir: &OwnedFd, rel: &Path) -> Result<Option<File>, OpenError> {
-        if !HAS_OPENAT2.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
-        let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
-        // EAGAIN: a concurrent rename made the kernel unsure; it asks for
-        // a retry.
-        for _ in 0..8 {
-            match rustix::fs::openat2(dir, rel, flags, Mode::empty(), resolve) {
-                Ok(fd) => return Ok(Some(File::from(fd))),
-                Err(Errno::AGAIN | Errno::INTR) => {}
-                Err(Errno::NOSYS) => {
-                    HAS_OPENAT2.store(false, Ordering::Relaxed);
-                    return Ok(None);
-                }
-                Err(
-                    e @ (Errno::NOENT
-                    | Errno::ACCESS
-                    | Errno::NOTDIR
-                    | Errno::LOOP
-                    | Errno::NAMETOOLONG),
-                ) => return Err(OpenError::Io(e.into())),
-                // EXDEV (leaves the root, or an absolute symlink) and
-                // anything unexpected.
-                Err(_) => return Ok(None),
-            }
-        }
-        Ok(None)
-    }
+    jp_kb_fs::FileKind::of(kind).map_or("not a regular file", jp_kb_fs::FileKind::short)
 }
 
 #[cfg(all(test, target_os = "linux"))]

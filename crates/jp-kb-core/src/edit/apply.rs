@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use crate::edit::error::{EditError, SaveError, WriteError};
 use crate::edit::journal::{Change, Journal};
 use crate::edit::plan::Plan;
-use crate::edit::write::{read_guarded, save_with, write_atomic};
+use crate::edit::write::{read_contained, save_with, write_atomic};
 
 /// Why a plan was not carried out. When this is returned, no file is
 /// changed (the ones written before the failure were put back).
@@ -81,7 +81,7 @@ fn check(plan: &Plan, journal: &Journal) -> Result<(), ApplyError> {
     for step in &plan.steps {
         crate::edit::target::creatable(&step.path)?;
         journal.bounds().resolve(&step.path)?;
-        let current = read_guarded(journal.bounds(), &step.path)?;
+        let current = read_contained(journal.bounds(), &step.path)?;
         let text = match &current {
             Some(bytes) => std::str::from_utf8(bytes).map_err(|_| {
                 ApplyError::Save(SaveError::NotUtf8 {

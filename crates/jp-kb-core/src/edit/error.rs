@@ -127,10 +127,11 @@ pub enum WriteError {
     },
     /// Another writer held the directory's lock for the whole wait.
     #[error(
-        "{}: another program kept {} locked for {:.1} s while saving; nothing written, try again once it has finished",
+        "{}: another program kept {} locked for {:.1} s while saving{}; nothing written, try again once it has finished",
         path.display(),
         dir.display(),
-        waited.as_secs_f64()
+        waited.as_secs_f64(),
+        holder.as_ref().map(|h| format!(" (held by {h})")).unwrap_or_default()
     )]
     Locked {
         /// The file to write.
@@ -139,6 +140,9 @@ pub enum WriteError {
         dir: PathBuf,
         /// How long it waited for the lock.
         waited: std::time::Duration,
+        /// Who may hold it, where that can be known (boxed: errors stay
+        /// small).
+        holder: Option<Box<jp_kb_fs::Holder>>,
     },
     /// The file, or a directory on its path, resolves outside the
     /// directories jp-kb may write in (a symbolic link leading out).

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::edit::error::{EditError, JournalError, SaveError, WriteError};
 use crate::edit::ops::{Applied, Edit};
 use crate::edit::place::Boundaries;
-use crate::edit::write::{Saved, read_guarded, remove_checked, save, save_with, write_atomic};
+use crate::edit::write::{Saved, read_contained, remove_checked, save, save_with, write_atomic};
 
 /// One saved edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,7 +199,7 @@ impl Journal {
         // Every file first: a step is put back whole or not at all.
         for c in step {
             let (now, _) = way.ends(c);
-            let current = read_guarded(bounds, &c.path).map_err(JournalError::Write)?;
+            let current = read_contained(bounds, &c.path).map_err(JournalError::Write)?;
             if current.as_deref() != now {
                 return Err(JournalError::Changed {
                     path: c.path.clone(),
@@ -278,7 +278,7 @@ fn rebase(
     let (Some(expected), Some(target)) = (expected, target) else {
         return Ok(None);
     };
-    let Ok(Some(current)) = read_guarded(bounds, path) else {
+    let Ok(Some(current)) = read_contained(bounds, path) else {
         return Ok(None);
     };
     let texts = (

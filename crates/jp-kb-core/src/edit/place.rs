@@ -10,19 +10,19 @@
 //! Resolution is done here, component by component, as the kernel would
 //! (`lstat`, `readlink`, at most 40 links), so the refusal can name where
 //! a link leads even when that place does not exist yet. The directory the
-//! file goes into is then *pinned*: opened with `openat2(RESOLVE_BENEATH |
-//! RESOLVE_NO_SYMLINKS)` from a handle on the boundary, and every later
-//! step (lock, temporary file, rename) goes through that open directory
-//! (`/proc/self/fd/N`), so swapping a directory for a link between the
-//! check and the rename cannot redirect the write. Without `openat2` or
-//! `/proc` the resolved path is used directly, which a concurrent swap
-//! could still race (a committed link, the attack that matters, cannot).
+//! file goes into is then *pinned*: created and opened beneath a handle on
+//! the boundary ([`jp_kb_fs::Beneath`], on every OS), and every later step
+//! (lock, temporary file, rename) goes through that open directory, so
+//! swapping a directory for a link between the check and the rename cannot
+//! redirect the write.
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+
+use jp_kb_fs::{Beneath, BeneathError, Dir};
 
 use crate::config::workspace::Environment;
 use crate::edit::error::WriteError;
@@ -80,13 +80,15 @@ impl Boundaries {
     }
 
     /// Where jp-kb may write for a loaded workspace: its root, the
-    /// person's own JP directories, and the user-workspace directory
-    /// (written to before JP ever made it).
+    /// person's own JP directories (the data directory also before JP
+    /// made it), and the user-workspace directory (written to before JP
+    /// ever made it).
     #[doc(hidden)]
     pub fn of_config(loaded: &crate::config::LoadedConfig) -> Self {
         Self::new(
             std::iter::once(loaded.root.clone())
                 .chain(loaded.user_dirs.iter().cloned())
+                .chain(loaded.jp_data_dir.iter().cloned())
                 .chain(loaded.user_workspace_dir.iter().cloned()),
         )
     }
@@ -144,8 +146,9 @@ impl Place {
     }
 
     /// Creates the directories between the boundary and the file that do
-    /// not exist yet, one at a time, each checked to be a real directory
-    /// afterwards (a link raced in is refused, never followed).
+    /// not exist yet, one at a time, each opened beneath the boundary
+    /// before the next is made in it (a link raced in is refused, never
+    /// followed).
     ///
     /// # Errors
     /// `Io` naming the directory; `Outside` for a raced link.
@@ -159,46 +162,41 @@ impl Place {
             fs::create_dir_all(&self.root)
                 .map_err(|source| self.io("create its directory", source))?;
         }
-        let mut dir = self.root.clone();
-        for part in rel.components() {
-            dir.push(part);
-            match fs::symlink_metadata(&dir) {
-                Ok(meta) if meta.is_dir() => continue,
-                Ok(meta) if meta.file_type().is_symlink() => return Err(self.raced(&dir)),
-                Ok(_) => {
-                    return Err(self.io(
-                        "create its directory",
-                        io::Error::new(
-                            io::ErrorKind::NotADirectory,
-                            format!("{} is a file, not a directory", dir.display()),
-                        ),
-                    ));
-                }
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(source) => return Err(self.io("examine its directory", source)),
-            }
-            if let Err(source) = fs::create_dir(&dir)
-                && source.kind() != io::ErrorKind::AlreadyExists
-            {
-                return Err(self.io("create its directory", source));
-            }
-            if !fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
-                return Err(self.raced(&dir));
-            }
-        }
-        Ok(())
+        self.beneath()?
+            .create_dirs(rel)
+            .map_err(|e| self.beneath_error(e, "create its directory"))
     }
 
-    /// The directory, opened and held: every write step goes through the
-    /// returned handle's path, so the directory cannot be swapped for a
-    /// link in between. `None` when the kernel cannot pin (no `openat2`
-    /// or no `/proc`): the resolved path is used as it is.
+    /// The directory, opened beneath the boundary and held: every write
+    /// step goes through the returned handle, so the directory cannot be
+    /// swapped for a link in between.
     ///
     /// # Errors
     /// `Outside` when the directory no longer resolves beneath the
-    /// boundary without links (a race); `Io`.
-    pub fn pin(&self) -> Result<PinnedDir, WriteError> {
-        pin::open(self)
+    /// boundary (a race); `Io`.
+    pub fn pin(&self) -> Result<Dir, WriteError> {
+        let rel = self.dir().strip_prefix(&self.root).unwrap_or(Path::new(""));
+        self.beneath()?
+            .open_dir(rel)
+            .map_err(|e| self.beneath_error(e, "open its directory"))
+    }
+
+    fn beneath(&self) -> Result<Beneath, WriteError> {
+        Beneath::open(&self.root).map_err(|source| self.io("open its directory", source))
+    }
+
+    fn beneath_error(&self, err: BeneathError, action: &'static str) -> WriteError {
+        match err {
+            BeneathError::Outside => self.raced(self.dir()),
+            BeneathError::NotRegular(_) => self.io(
+                action,
+                io::Error::new(
+                    io::ErrorKind::NotADirectory,
+                    format!("{} is not a directory", self.dir().display()),
+                ),
+            ),
+            BeneathError::Io(source) => self.io(action, source),
+        }
     }
 
     fn raced(&self, dir: &Path) -> WriteError {
@@ -214,99 +212,6 @@ impl Place {
             action,
             source,
         }
-    }
-}
-
-/// An open directory a write goes into; see [`Place::pin`].
-#[derive(Debug)]
-pub struct PinnedDir {
-    /// The path every step uses: `/proc/self/fd/N`, or the resolved path.
-    path: PathBuf,
-    #[cfg(target_os = "linux")]
-    _fd: Option<rustix::fd::OwnedFd>,
-}
-
-impl PinnedDir {
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-#[cfg(target_os = "linux")]
-mod pin {
-    use std::path::{Path, PathBuf};
-
-    use rustix::fd::AsRawFd as _;
-    use rustix::fs::{Mode, OFlags, ResolveFlags};
-    use rustix::io::Errno;
-
-    use super::{PinnedDir, Place, WriteError};
-
-    pub(super) fn open(place: &Place) -> Result<PinnedDir, WriteError> {
-        let fallback = || PinnedDir {
-            path: place.dir().to_path_buf(),
-            _fd: None,
-        };
-        if !Path::new("/proc/self/fd").is_dir() {
-            return Ok(fallback());
-        }
-        let Ok(root) = rustix::fs::open(
-            &place.root,
-            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-            Mode::empty(),
-        ) else {
-            return Ok(fallback());
-        };
-        let rel = place
-            .dir()
-            .strip_prefix(&place.root)
-            .unwrap_or(Path::new(""));
-        let rel = if rel.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            rel
-        };
-        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS;
-        for _ in 0..8 {
-            match rustix::fs::openat2(&root, rel, flags, Mode::empty(), resolve) {
-                Ok(fd) => {
-                    let path = PathBuf::from(format!("/proc/self/fd/{}", fd.as_raw_fd()));
-                    return Ok(PinnedDir {
-                        path,
-                        _fd: Some(fd),
-                    });
-                }
-                Err(Errno::AGAIN | Errno::INTR) => {}
-                Err(Errno::NOSYS) => return Ok(fallback()),
-                Err(Errno::XDEV | Errno::LOOP | Errno::NOTDIR) => {
-                    return Err(WriteError::Outside {
-                        path: place.shown.clone(),
-                        target: std::fs::canonicalize(place.dir())
-                            .unwrap_or_else(|_| place.dir().to_path_buf()),
-                    });
-                }
-                Err(e) => {
-                    return Err(WriteError::Io {
-                        path: place.shown.clone(),
-                        action: "open its directory",
-                        source: e.into(),
-                    });
-                }
-            }
-        }
-        Ok(fallback())
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-mod pin {
-    use super::{PinnedDir, Place, WriteError};
-
-    pub(super) fn open(place: &Place) -> Result<PinnedDir, WriteError> {
-        Ok(PinnedDir {
-            path: place.dir().to_path_buf(),
-        })
     }
 }
 
@@ -476,7 +381,7 @@ mod tests {
         place.create_dirs().unwrap();
         assert!(ws.join(".claude/rules").is_dir());
         let pinned = place.pin().unwrap();
-        fs::write(pinned.path().join("probe"), "x").unwrap();
+        pinned.write("probe", "x").unwrap();
         assert_eq!(
             fs::read_to_string(ws.join(".claude/rules/probe")).unwrap(),
             "x"

@@ -6,9 +6,21 @@ use std::path::Path;
 use crate::edit::error::EditError;
 
 /// Whether `text` is valid as the file at `path`: JSON for `.json` (a
-/// client's MCP file), nothing to parse in Markdown (a memory file), TOML
-/// for every other file a plan writes (configuration layers).
+/// client's MCP file), nothing to parse in Markdown (a memory file), a
+/// workspace id last in JP's `.id`, TOML for every other file a plan
+/// writes (configuration layers).
 pub(crate) fn parses(path: &Path, text: &str) -> Result<(), EditError> {
+    if path.file_name().is_some_and(|n| n == ".id") {
+        let lines = text.lines().count();
+        return match text.lines().last() {
+            Some(id) if crate::config::workspace::is_valid_workspace_id(id) => Ok(()),
+            _ => Err(EditError::Parse {
+                line: lines.max(1),
+                column: 1,
+                message: "the last line is not a workspace id".to_owned(),
+            }),
+        };
+    }
     match path.extension().and_then(|e| e.to_str()) {
         Some("json") => serde_json::from_str::<serde_json::Value>(text)
             .map(drop)

@@ -14,11 +14,13 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use jp_kb_fs::Dir;
+
 use crate::edit::error::{SaveError, WriteError};
 use crate::edit::lock::{DirLock, LOCK_TIMEOUT, lock_dir};
 use crate::edit::ops::{Applied, Edit, apply};
-use crate::edit::place::{Boundaries, PinnedDir, Place};
-use crate::edit::temp;
+use crate::edit::place::{Boundaries, Place};
+use crate::edit::temp::{self, Like};
 
 fn io_err<'a>(path: &'a Path, action: &'static str) -> impl FnOnce(io::Error) -> WriteError + 'a {
     move |source| WriteError::Io {
@@ -29,10 +31,12 @@ fn io_err<'a>(path: &'a Path, action: &'static str) -> impl FnOnce(io::Error) ->
 }
 
 /// A place checked against `bounds`, with the directory it goes into
-/// created and pinned ([`Place::pin`]).
+/// created and pinned ([`Place::pin`]): every step below goes through that
+/// open directory.
 struct Target {
     place: Place,
-    dir: PinnedDir,
+    dir: Dir,
+    name: String,
 }
 
 impl Target {
@@ -42,24 +46,13 @@ impl Target {
             place.create_dirs()?;
         }
         let dir = place.pin()?;
-        Ok(Self { place, dir })
-    }
-
-    /// The file, through the pinned directory.
-    fn file(&self) -> PathBuf {
-        self.dir.path().join(self.place.name())
+        let name = place.name();
+        Ok(Self { place, dir, name })
     }
 
     fn lock(&self, timeout: Duration) -> Result<DirLock, WriteError> {
-        lock_dir(&self.place.shown, self.dir.path(), timeout).map_err(|e| match e {
-            // Named as the person knows it, not as the pinned handle.
-            WriteError::Locked { path, waited, .. } => WriteError::Locked {
-                path,
-                dir: self.place.dir().to_path_buf(),
-                waited,
-            },
-            other => other,
-        })
+        // Named as the person knows it, not as the pinned handle.
+        lock_dir(&self.place.shown, self.place.dir(), &self.dir, timeout)
     }
 }
 
@@ -95,7 +88,7 @@ pub fn lock_within(
 ///
 /// # Errors
 /// `Outside`; any read error other than "not found", naming the file.
-pub fn read_guarded(bounds: &Boundaries, path: &Path) -> Result<Option<Vec<u8>>, WriteError> {
+pub fn read_contained(bounds: &Boundaries, path: &Path) -> Result<Option<Vec<u8>>, WriteError> {
     let place = bounds.resolve(path)?;
     let opened = match crate::content::Root::new(&place.root).open(&place.real) {
         Ok(opened) => opened,
@@ -109,49 +102,54 @@ pub fn read_guarded(bounds: &Boundaries, path: &Path) -> Result<Option<Vec<u8>>,
             });
         }
         Err(crate::content::open::OpenError::NotRegular(kind)) => {
-            return Err(io_err(path, "read the file")(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("is {kind}, not a regular file; jp-kb only edits regular files"),
-            )));
+            return Err(io_err(path, "read the file")(not_regular(kind)));
         }
         Err(crate::content::open::OpenError::Io(e)) => {
             return Err(io_err(path, "read the file")(e));
         }
     };
-    crate::config::file::read_bounded(opened.file, opened.size)
-        .map(Some)
-        .map_err(io_err(path, "read the file"))
+    jp_kb_fs::read_within(
+        opened.file,
+        opened.size,
+        crate::config::file::MAX_FILE_BYTES,
+    )
+    .map(Some)
+    .map_err(io_err(path, "read the file"))
 }
 
-/// The bytes of `file` (a path through the pinned directory), `None` when
-/// missing. Only a regular file is read, opened without blocking.
-fn read_current(shown: &Path, file: &Path) -> Result<Option<Vec<u8>>, WriteError> {
-    let check = |meta: &fs::Metadata| {
-        if meta.is_file() {
-            Ok(())
-        } else {
-            Err(not_regular())
+/// The bytes of the file `name` in the pinned directory, `None` when
+/// missing. Only a regular file is read, opened without blocking and
+/// never through a link (the place was resolved: a link at the name now
+/// was swapped in since).
+fn read_current(target: &Target) -> Result<Option<Vec<u8>>, WriteError> {
+    let shown = &target.place.shown;
+    let opened = match jp_kb_fs::open_regular_in(&target.dir, Path::new(&target.name)) {
+        Ok(opened) => opened,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            let source = match jp_kb_fs::refusal(&e) {
+                Some(jp_kb_fs::Refusal::NotRegular(kind)) => not_regular(kind.short()),
+                Some(jp_kb_fs::Refusal::Link) => not_regular("a symlink"),
+                _ => e,
+            };
+            return Err(io_err(shown, "read the file")(source));
         }
     };
-    match fs::symlink_metadata(file) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        // The place was resolved: a link here now was swapped in since.
-        Ok(meta) if !meta.is_file() => {
-            return Err(io_err(shown, "read the file")(not_regular()));
-        }
-        _ => {}
-    }
-    match crate::config::file::read_checked_open(file, check) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_err(shown, "read the file")(e)),
-    }
+    opened
+        .read_to_vec(crate::config::file::MAX_FILE_BYTES)
+        .map(Some)
+        .map_err(io_err(shown, "read the file"))
 }
 
-fn not_regular() -> io::Error {
+fn not_regular(kind: &str) -> io::Error {
+    let what = if kind == "not a regular file" {
+        "not a regular file".to_owned()
+    } else {
+        format!("is {kind}, not a regular file")
+    };
     io::Error::new(
         io::ErrorKind::InvalidInput,
-        "not a regular file; jp-kb only edits regular files",
+        format!("{what}; jp-kb only edits regular files"),
     )
 }
 
@@ -206,14 +204,9 @@ fn write_locked(
     before_commit: &mut dyn FnMut(),
 ) -> Result<(), WriteError> {
     let path = &target.place.shown;
-    let dir = target.dir.path();
-    let name = target.place.name();
-    let file = target.file();
-    temp::remove_leftovers(dir, &name);
-    let like = fs::symlink_metadata(&file)
-        .ok()
-        .filter(fs::Metadata::is_file);
-    let mut tmp = temp::create(dir, &name, like.as_ref())
+    let (dir, name) = (&target.dir, target.name.as_str());
+    temp::remove_leftovers(dir, name);
+    let mut tmp = temp::create(dir, name, Like::of(dir, name))
         .map_err(io_err(path, "create a temporary file in its directory"))?;
     tmp.write_all(new)
         .map_err(io_err(path, "write the temporary file"))?;
@@ -221,11 +214,11 @@ fn write_locked(
         .sync_all()
         .map_err(io_err(path, "sync the temporary file"))?;
     before_commit();
-    if read_current(path, &file)?.as_deref() != expected_old {
+    if read_current(target)?.as_deref() != expected_old {
         return Err(WriteError::Conflict { path: path.clone() });
     }
-    tmp.persist(&file)
-        .map_err(|e| io_err(path, "replace the file")(e.error))?;
+    tmp.persist(name)
+        .map_err(io_err(path, "replace the file"))?;
     sync_dir(dir);
     Ok(())
 }
@@ -239,27 +232,24 @@ fn write_locked(
 pub fn remove_checked(bounds: &Boundaries, path: &Path, expected: &[u8]) -> Result<(), WriteError> {
     let target = Target::new(bounds, path, false)?;
     let _lock = target.lock(LOCK_TIMEOUT)?;
-    let file = target.file();
-    if read_current(path, &file)?.as_deref() != Some(expected) {
+    if read_current(&target)?.as_deref() != Some(expected) {
         return Err(WriteError::Conflict {
             path: path.to_path_buf(),
         });
     }
-    fs::remove_file(&file).map_err(io_err(path, "remove the file"))?;
-    sync_dir(target.dir.path());
+    target
+        .dir
+        .remove_file(&target.name)
+        .map_err(io_err(path, "remove the file"))?;
+    sync_dir(&target.dir);
     Ok(())
 }
 
 /// Makes the rename durable. The file already holds the new content when
 /// this runs, so a failure here (some file systems refuse to sync a
 /// directory) is not reported as a failed write.
-fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
+fn sync_dir(dir: &Dir) {
+    let _ = jp_kb_fs::sync_dir(dir);
 }
 
 /// What [`save`] did.
@@ -358,9 +348,8 @@ fn save_locked(
     // anyway.
     let target = Target::new(bounds, path, true).map_err(SaveError::Write)?;
     let _lock = target.lock(LOCK_TIMEOUT).map_err(SaveError::Write)?;
-    let file = target.file();
     for attempt in 1..=2u8 {
-        let before = read_current(path, &file).map_err(|e| match e {
+        let before = read_current(&target).map_err(|e| match e {
             WriteError::Io { source, .. } => SaveError::Read {
                 path: path.to_path_buf(),
                 source,

@@ -6,6 +6,7 @@
 //! `jp-kb schema` print.
 
 pub mod instructions;
+pub mod jp_checkout;
 pub mod mime;
 pub mod resource;
 #[cfg(feature = "search")]
@@ -50,6 +51,9 @@ pub struct Workspace {
     /// `--workspace`, `--cfg`, `-k`.
     pub options: LoadOptions,
     walks: Arc<WalkCache>,
+    /// Started by JP for a workspace id whose checkout is unknown: the id
+    /// and what is missing ([`jp_checkout`]).
+    jp_unknown: Option<(String, String)>,
 }
 
 impl Workspace {
@@ -59,11 +63,38 @@ impl Workspace {
             env,
             options,
             walks: Arc::new(WalkCache::new()),
+            jp_unknown: None,
+        }
+    }
+
+    /// The server JP started for its workspace `id` (the arguments `connect
+    /// jp` writes): without `--workspace`, the checkout JP runs for
+    /// ([`jp_checkout::checkout_for`]), decided once, when it starts.
+    #[must_use]
+    pub fn for_jp(mut self, id: &str) -> Self {
+        if self.options.workspace.is_none() {
+            match jp_checkout::checkout_for(&self.env, id) {
+                Ok(found) => self.options.workspace = found,
+                Err(reason) => self.jp_unknown = Some((id.to_owned(), reason)),
+            }
+        }
+        self
+    }
+
+    fn jp_unknown(&self) -> Result<(), ConfigError> {
+        match &self.jp_unknown {
+            None => Ok(()),
+            Some((id, reason)) => Err(ConfigError::JpCheckoutUnknown {
+                id: id.clone(),
+                cwd: self.env.cwd.clone(),
+                reason: reason.clone(),
+            }),
         }
     }
 
     /// Loads the knowledge base as it is on disk now.
     pub fn load(&self) -> Result<KnowledgeBase, ConfigError> {
+        self.jp_unknown()?;
         KnowledgeBase::load_with(&self.env, &self.options, &self.walks)
     }
 
@@ -73,6 +104,7 @@ impl Workspace {
     /// # Errors
     /// Why the configuration does not load.
     pub fn config_loads(&self) -> Result<(), ConfigError> {
+        self.jp_unknown()?;
         crate::config::load(&self.env, &self.options).map(drop)
     }
 }

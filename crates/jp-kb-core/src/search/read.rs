@@ -15,34 +15,20 @@ use crate::frontmatter::{self, is_markdown};
 use crate::subjects::Subject;
 
 /// The cache directory for the index of the workspace at `root`:
-/// `$XDG_CACHE_HOME/jp-kb/search/<root name>-<hash>/` (else the platform
-/// cache directory), one per workspace root, never inside the workspace;
-/// `None` when the platform has no cache directory.
+/// `$XDG_CACHE_HOME/jp-kb/search/<key>/` (else the platform cache
+/// directory), `<key>` the workspace's ([`jp_kb_fs::workspace_key`], as
+/// its usage ledger is named), never inside the workspace; `None` when the
+/// platform has no cache directory.
 pub fn index_dir(root: &Path) -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
         .or_else(dirs::cache_dir)?;
-    let name: String = root
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    let hash = jp_kb_search::codec::checksum(root.as_os_str().as_encoded_bytes());
     Some(
         base.join("jp-kb")
             .join("search")
-            .join(format!("{name}-{hash:016x}")),
+            .join(jp_kb_fs::workspace_key(root)),
     )
 }
 

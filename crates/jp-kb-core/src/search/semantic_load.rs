@@ -221,12 +221,10 @@ fn not_loaded(model_dir: &Path) -> ModelError {
 /// when there is none, or it cannot be read: then it is read again when
 /// needed, and the error said).
 fn read_whole(path: &Path) -> Option<(Vec<u8>, std::fs::Metadata)> {
-    use std::io::Read;
-    // Opened as the index's files are: never blocking on a FIFO.
-    let mut file = jp_kb_search::open_regular(path).ok()?;
-    let metadata = file.metadata().ok()?;
-    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).ok()?.saturating_add(1));
-    file.read_to_end(&mut bytes).ok()?;
+    // Never blocking on a FIFO, never more than any vectors saved.
+    let opened = jp_kb_fs::open_regular(path).ok()?;
+    let metadata = opened.metadata.clone();
+    let bytes = opened.read_to_vec(jp_kb_embed::MAX_VECTORS_BYTES).ok()?;
     Some((bytes, metadata))
 }
 

@@ -47,15 +47,17 @@ impl Default for Limits {
     fn default() -> Self {
         Self {
             compact_above: 16 << 20,
-            max_bytes: 64 << 20,
+            max_bytes: super::bound::MAX_LEDGER_BYTES,
             keep_raw_days: 30,
         }
     }
 }
 
-/// Compacts the ledger at `path` (see the module docs).
+/// Compacts the ledger at `path` (see the module docs): read whole
+/// (never through a link, and never more than a ledger may hold).
 pub fn compact(path: &Path, limits: &Limits, now: u64) -> std::io::Result<()> {
-    let bytes = std::fs::read(path)?;
+    let bytes = jp_kb_fs::open_regular_with(path, jp_kb_fs::Links::Refuse)?
+        .read_to_vec(super::bound::MAX_LEDGER_BYTES)?;
     let target = limits.compact_above / 2;
     let cutoff = day_number(now).saturating_sub(limits.keep_raw_days);
     let mut out = fold(&bytes, cutoff);

@@ -1,21 +1,26 @@
 //! Appending to a ledger: several servers (one per assistant session) may
 //! write the same workspace's ledger at once, and none may lose a record.
 //!
-//! Each append takes an exclusive `flock` on the usage directory (as
-//! `edit::lock` does for configuration files: compaction replaces the
-//! ledger by `rename`, so a lock on the file would be held on an inode
-//! that is no longer the ledger), opens the ledger `O_APPEND`, checks the
-//! size bound, and writes the whole line with one `write`. The lock
-//! orders writers and compaction; `O_APPEND` alone would keep small lines
-//! whole, but not a compaction's read–rewrite. The file is created 0600
-//! in a 0700 directory: which subjects a person's assistant reads is
-//! theirs alone.
+//! Each append takes the usage directory's lock ([`jp_kb_fs::lock_dir`],
+//! as edits do for configuration files: compaction replaces the ledger by
+//! `rename`, so a lock on the file would be held on an inode that is no
+//! longer the ledger), opens the ledger `O_APPEND` ([`jp_kb_fs::open_append`]:
+//! never through a link, never blocking on a FIFO, only a regular file),
+//! checks the size bound, and writes the whole line with one `write`. The
+//! lock orders writers and compaction; `O_APPEND` alone would keep small
+//! lines whole, but not a compaction's read–rewrite. The file is created
+//! 0600 in a 0700 directory: which subjects a person's assistant reads is
+//! theirs alone. A ledger far over its bound (jp-kb compacts below it) is
+//! not one jp-kb wrote: it is left alone, and every record refused says
+//! so.
 
-use std::fs::{File, OpenOptions};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use jp_kb_fs::{Holder, LockError};
+
+use super::bound::too_large;
 use super::compact::{Limits, compact};
 use super::record::Entry;
 
@@ -30,8 +35,17 @@ pub enum LedgerError {
     },
     #[error("{path}: the ledger is full ({bytes} bytes; at most {max}) even after compaction")]
     Full { path: PathBuf, bytes: u64, max: u64 },
-    #[error("{path}: another jp-kb held the ledger's lock for {waited:?}")]
-    Locked { path: PathBuf, waited: Duration },
+    #[error("{path}: {}", too_large(*bytes, *max))]
+    TooLarge { path: PathBuf, bytes: u64, max: u64 },
+    #[error(
+        "{path}: another jp-kb held the ledger's lock for {waited:?}{}",
+        holder.as_ref().map(|h| format!(" ({h})")).unwrap_or_default()
+    )]
+    Locked {
+        path: PathBuf,
+        waited: Duration,
+        holder: Option<Holder>,
+    },
 }
 
 /// How long an append waits for another writer: a record is worth less
@@ -83,16 +97,30 @@ impl Ledger {
         };
         let dir = self.path.parent().unwrap_or(Path::new("."));
         create_private_dir(dir).map_err(io("create its directory"))?;
-        let _lock = lock(dir, &self.path)?;
-        let mut file = open_append(&self.path).map_err(io("open"))?;
-        let mut size = file.metadata().map_err(io("stat"))?.len();
+        let handle = jp_kb_fs::open_dir(dir).map_err(io("open its directory"))?;
+        let _lock = jp_kb_fs::lock_dir(&handle, LOCK_TIMEOUT).map_err(|e| match e {
+            LockError::Held { waited, holder } => LedgerError::Locked {
+                path: self.path.clone(),
+                waited,
+                holder,
+            },
+            LockError::Io(source) => io("take its directory's lock (.jp-kb.lock)")(source),
+        })?;
+        let mut opened = jp_kb_fs::open_append(&self.path).map_err(io("open"))?;
         let len = line.len() as u64;
-        if size + len > self.limits.compact_above {
-            drop(file);
-            compact(&self.path, &self.limits, now).map_err(io("compact"))?;
-            file = open_append(&self.path).map_err(io("open"))?;
-            size = file.metadata().map_err(io("stat"))?.len();
+        if opened.len() > self.limits.max_bytes {
+            return Err(LedgerError::TooLarge {
+                path: self.path.clone(),
+                bytes: opened.len(),
+                max: self.limits.max_bytes,
+            });
         }
+        if opened.len() + len > self.limits.compact_above {
+            drop(opened);
+            compact(&self.path, &self.limits, now).map_err(io("compact"))?;
+            opened = jp_kb_fs::open_append(&self.path).map_err(io("open"))?;
+        }
+        let size = opened.len();
         if size + len > self.limits.max_bytes {
             return Err(LedgerError::Full {
                 path: self.path.clone(),
@@ -102,7 +130,7 @@ impl Ledger {
         }
         // One write of the whole line: a reader never sees half a record
         // followed by another writer's.
-        file.write_all(line).map_err(io("append"))
+        opened.file.write_all(line).map_err(io("append"))
     }
 }
 
@@ -116,54 +144,6 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
     builder.create(dir)
-}
-
-/// Opens (creating 0600) for appending.
-pub(super) fn open_append(path: &Path) -> std::io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.append(true).create(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)
-}
-
-/// The usage directory's lock, released on drop.
-struct DirLock(#[allow(dead_code, reason = "held for its lock")] Option<File>);
-
-#[cfg(unix)]
-fn lock(dir: &Path, path: &Path) -> Result<DirLock, LedgerError> {
-    use rustix::fs::{FlockOperation, flock};
-    use rustix::io::Errno;
-    let handle = File::open(dir).map_err(|source| LedgerError::Io {
-        path: path.to_path_buf(),
-        action: "open its directory to lock it",
-        source,
-    })?;
-    let start = std::time::Instant::now();
-    let mut pause = Duration::from_micros(200);
-    loop {
-        match flock(&handle, FlockOperation::NonBlockingLockExclusive) {
-            Ok(()) => return Ok(DirLock(Some(handle))),
-            Err(Errno::WOULDBLOCK | Errno::INTR) => {}
-            // No flock here (some network file systems): O_APPEND still
-            // keeps each line whole; only compaction could race.
-            Err(_) => return Ok(DirLock(None)),
-        }
-        let waited = start.elapsed();
-        if waited >= LOCK_TIMEOUT {
-            return Err(LedgerError::Locked {
-                path: path.to_path_buf(),
-                waited,
-            });
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(20));
-    }
-}
-
-#[cfg(not(unix))]
-fn lock(_dir: &Path, _path: &Path) -> Result<DirLock, LedgerError> {
-    Ok(DirLock(None))
 }
 
 #[cfg(test)]

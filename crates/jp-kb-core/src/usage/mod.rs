@@ -5,7 +5,8 @@
 //! - [`record`]: the line format (a raw record, or a compacted per-day count)
 //! - [`place`]: where a workspace's ledger lives (the user's data directory)
 //! - [`ledger`]: appending under a lock, with the size bound
-//! - [`compact`]: folding old records into per-day counts
+//! - [`compact`]: folding old records into per-day counts (`bound`: the
+//!   most a ledger may hold)
 //! - [`read`]: reading a ledger into per-subject tallies
 //! - [`report`]: the tallies beside a knowledge base's subjects, and what
 //!   they mean
@@ -14,6 +15,7 @@
 //! - [`time`]: UTC days, RFC 3339 and `--since` durations without a
 //!   date crate
 
+mod bound;
 pub mod compact;
 pub mod ledger;
 pub mod place;

@@ -13,35 +13,11 @@ pub fn usage_dir(data_dir: &Path) -> PathBuf {
     data_dir.join("jp-kb").join("usage")
 }
 
-/// The ledger of the workspace at `root` (its canonical path).
+/// The ledger of the workspace at `root` (its canonical path), named by
+/// the workspace's key ([`jp_kb_fs::workspace_key`], as its search cache
+/// is).
 pub fn ledger_path(data_dir: &Path, root: &Path) -> PathBuf {
-    let name: String = root
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    let hash = fnv1a(root.as_os_str().as_encoded_bytes());
-    usage_dir(data_dir).join(format!("{name}-{hash:016x}.jsonl"))
-}
-
-/// FNV-1a, 64 bits: stable across versions and platforms (std's hasher
-/// is not), which a file name must be.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    usage_dir(data_dir).join(format!("{}.jsonl", jp_kb_fs::workspace_key(root)))
 }
 
 #[cfg(test)]

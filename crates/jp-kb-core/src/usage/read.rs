@@ -53,14 +53,28 @@ const BLOCK: usize = 4 << 20;
 
 impl Tally {
     /// Reads the ledger at `path`; entries before `since` (UTC seconds)
-    /// are left out. A ledger that does not exist is empty.
+    /// are left out. A ledger that does not exist is empty. Only a regular
+    /// file is read (opened without blocking, never through a link), and
+    /// only one within a ledger's bound: memory and time stay bounded
+    /// whatever is at the name.
+    ///
+    /// # Errors
+    /// What is at the name, or that it is too large, in words; any other
+    /// I/O error.
     pub fn read(path: &Path, since: Option<u64>) -> std::io::Result<Self> {
-        let file = match std::fs::File::open(path) {
-            Ok(file) => file,
+        let opened = match jp_kb_fs::open_regular_with(path, jp_kb_fs::Links::Refuse) {
+            Ok(opened) => opened,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
             Err(e) => return Err(e),
         };
-        read_file(&file, since)
+        let max = super::bound::MAX_LEDGER_BYTES;
+        if opened.len() > max {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                super::bound::too_large(opened.len(), max),
+            ));
+        }
+        read_file(&opened.file, since)
     }
 
     /// [`Tally::read`] of a ledger's bytes.

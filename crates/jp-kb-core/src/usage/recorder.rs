@@ -2,10 +2,12 @@
 //! background thread and returns at once; the thread counts the answer's
 //! tokens and appends. A slow disk, a held lock or a full or read-only
 //! directory therefore never delays or fails an answer: the thread logs
-//! one line (once per run of failures) and drops the record.
+//! one line (once per run of failures) and drops the record, and records
+//! still queued when the server stops are said too, never lost silently.
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -31,12 +33,15 @@ pub enum Entries {
 }
 
 /// Where the recorder says that a record was not written.
-pub type Log = Box<dyn Fn(&str) + Send>;
+pub type Log = Box<dyn Fn(&str) + Send + Sync>;
 
 /// A ledger's background writer.
 pub struct Recorder {
     tx: Mutex<Option<Sender<Pending>>>,
     worker: Mutex<Option<JoinHandle<()>>>,
+    /// Answers queued and not yet written (or refused).
+    queued: Arc<AtomicUsize>,
+    log: Arc<dyn Fn(&str) + Send + Sync>,
 }
 
 impl std::fmt::Debug for Recorder {
@@ -47,20 +52,26 @@ impl std::fmt::Debug for Recorder {
 
 impl Recorder {
     /// Starts the writer thread; `log` receives one line per run of failed
-    /// writes. `None` when the thread cannot start (then nothing is
+    /// writes, and one for the records a stopping server could not wait
+    /// for. `None` when the thread cannot start (then nothing is
     /// recorded, and stderr says so).
     pub fn start(log: Log) -> Option<Self> {
         let (tx, rx) = channel::<Pending>();
+        let log: Arc<dyn Fn(&str) + Send + Sync> = Arc::from(log);
+        let queued = Arc::new(AtomicUsize::new(0));
+        let (thread_log, thread_queued) = (Arc::clone(&log), Arc::clone(&queued));
         let worker = std::thread::Builder::new()
             .name("jp-kb usage".into())
             .spawn(move || {
                 let mut failing = false;
                 for pending in rx {
-                    match write(pending) {
+                    let written = write(pending);
+                    thread_queued.fetch_sub(1, Ordering::SeqCst);
+                    match written {
                         Ok(()) => failing = false,
                         Err(e) if !failing => {
                             failing = true;
-                            log(&format!("usage not recorded: {e}"));
+                            thread_log(&format!("usage not recorded: {e}"));
                         }
                         Err(_) => {}
                     }
@@ -70,9 +81,10 @@ impl Recorder {
             Ok(worker) => Some(Self {
                 tx: Mutex::new(Some(tx)),
                 worker: Mutex::new(Some(worker)),
+                queued,
+                log,
             }),
             Err(e) => {
-                // `log` moved into the closure that never ran.
                 eprintln!("jp-kb: usage not recorded: cannot start its thread: {e}");
                 None
             }
@@ -88,16 +100,23 @@ impl Recorder {
         if let Ok(tx) = self.tx.lock()
             && let Some(tx) = tx.as_ref()
         {
-            let _ = tx.send(Pending {
-                ledger: ledger.clone(),
-                entries,
-                answer,
-            });
+            self.queued.fetch_add(1, Ordering::SeqCst);
+            if tx
+                .send(Pending {
+                    ledger: ledger.clone(),
+                    entries,
+                    answer,
+                })
+                .is_err()
+            {
+                self.queued.fetch_sub(1, Ordering::SeqCst);
+                (self.log)("usage not recorded: its writer thread has stopped");
+            }
         }
     }
 
     /// Writes what is queued and stops, waiting at most `timeout` (a stuck
-    /// disk must not keep the process alive).
+    /// disk must not keep the process alive); what is left is said.
     pub fn finish(&self, timeout: Duration) {
         if let Ok(mut tx) = self.tx.lock() {
             tx.take();
@@ -111,6 +130,19 @@ impl Recorder {
         }
         if worker.is_finished() {
             let _ = worker.join();
+            return;
+        }
+        let left = self.queued.load(Ordering::SeqCst);
+        if left > 0 {
+            (self.log)(&format!(
+                "usage not recorded: {left} {} still being written after {:.1} s when the server stopped",
+                if left == 1 {
+                    "answer was"
+                } else {
+                    "answers were"
+                },
+                timeout.as_secs_f64()
+            ));
         }
     }
 }
@@ -210,5 +242,32 @@ mod tests {
         r.finish(Duration::from_secs(5));
         assert_eq!(logged.lock().unwrap().len(), 1);
         assert_ne!(session_id(), session_id());
+    }
+
+    #[test]
+    fn records_a_stopping_server_cannot_wait_for_are_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = Ledger::new(dir.path().join("usage/l.jsonl"));
+        std::fs::create_dir_all(dir.path().join("usage")).unwrap();
+        // Another writer holds the usage directory's lock past the wait.
+        let held = jp_kb_fs::lock_dir(
+            &jp_kb_fs::open_dir(&dir.path().join("usage")).unwrap(),
+            Duration::from_secs(1),
+        )
+        .unwrap();
+        let logged = Arc::new(StdMutex::new(Vec::<String>::new()));
+        let sink = Arc::clone(&logged);
+        let r =
+            Recorder::start(Box::new(move |l| sink.lock().unwrap().push(l.to_owned()))).unwrap();
+        r.record(&ledger, Entries::Ready(vec![entry()]), "x".into());
+        r.finish(Duration::from_millis(100));
+        let lines = logged.lock().unwrap().clone();
+        assert_eq!(
+            lines,
+            [
+                "usage not recorded: 1 answer was still being written after 0.1 s when the server stopped"
+            ],
+        );
+        drop(held);
     }
 }

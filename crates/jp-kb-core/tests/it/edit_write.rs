@@ -521,7 +521,7 @@ fn save_refuses_a_fifo_without_waiting_for_a_writer() {
     let msg = result.unwrap_err();
     assert!(
         msg.starts_with(&format!(
-            "{}: cannot read: not a regular file",
+            "{}: cannot read: is a FIFO, not a regular file; jp-kb only edits regular files",
             path.display()
         )),
         "{msg}"

@@ -1,0 +1,188 @@
+//! JP's per-user directory of a workspace, found the way JP finds it (JP
+//! 4c1c39f1, `jp_storage::resolve_user_dir` and `Storage::with_user_storage`;
+//! the one place jp-kb spells JP's rule, so that a new JP is an edit here).
+//!
+//! JP keeps one directory per workspace **id** (`.jp/.id`), not per
+//! checkout, under `<data>/workspace/`: an existing `<name>-<id>` (the
+//! checkout's directory name) if there is one, else the most recently
+//! modified `*-<id>` (or bare `<id>`), else a new `<name>-<id>`. At every
+//! start it merges the other directories of that id into the chosen one,
+//! and points the chosen one's `storage` link at `<checkout>/.jp` of the
+//! checkout it runs for, before it starts any MCP server. So every clone,
+//! worktree and moved checkout of a repository that commits `.jp/.id`
+//! shares that directory (and the user-workspace `config.toml` in it), and
+//! its `storage` link names the checkout JP last ran for.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// The name of the link JP points at `<checkout>/.jp`.
+pub const STORAGE_LINK: &str = "storage";
+
+/// The directory JP uses for workspace `id` below `workspaces`
+/// (`<data>/workspace`) when it runs in a checkout whose directory is
+/// called `name`: what exists now, as JP would choose it, or the one JP
+/// would create.
+pub fn resolve(workspaces: &Path, name: &str, id: &str) -> PathBuf {
+    if !name.is_empty() {
+        let exact = workspaces.join(format!("{name}-{id}"));
+        if exact.is_dir() {
+            return exact;
+        }
+    }
+    newest_of(workspaces, id).unwrap_or_else(|| {
+        workspaces.join(if name.is_empty() {
+            id.to_owned()
+        } else {
+            format!("{name}-{id}")
+        })
+    })
+}
+
+/// The directories of workspace `id` below `workspaces`: named `<id>` or
+/// ending in `-<id>`.
+pub fn directories_of(workspaces: &Path, id: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(workspaces) else {
+        return Vec::new();
+    };
+    let suffix = format!("-{id}");
+    let mut dirs: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n == id || n.ends_with(&suffix))
+        })
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// The most recently modified directory of `id`, ties broken by name as
+/// JP breaks them (the greatest wins).
+fn newest_of(workspaces: &Path, id: &str) -> Option<PathBuf> {
+    directories_of(workspaces, id)
+        .into_iter()
+        .map(|dir| (modified(&dir), dir))
+        .max()
+        .map(|(_, dir)| dir)
+}
+
+/// JP's "modified" of a directory: the newest modification time of its
+/// entries (links followed, as JP's `metadata` does), else its own.
+fn modified(dir: &Path) -> SystemTime {
+    let newest = std::fs::read_dir(dir).ok().and_then(|entries| {
+        entries
+            .flatten()
+            .filter_map(|e| std::fs::metadata(e.path()).and_then(|m| m.modified()).ok())
+            .max()
+    });
+    newest
+        .or_else(|| std::fs::metadata(dir).and_then(|m| m.modified()).ok())
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+/// The checkout the `storage` link of JP's directory `user_dir` points
+/// at: the directory holding the `.jp` it names. JP writes the path it
+/// was given (`jp -w project` links `project/.jp`, relative to where JP
+/// runs), so a relative target is read from `cwd`, JP's working directory,
+/// which a server JP starts shares. `None` when there is no link.
+pub fn linked_checkout(user_dir: &Path, cwd: &Path) -> Option<PathBuf> {
+    let target = std::fs::read_link(user_dir.join(STORAGE_LINK)).ok()?;
+    let target = if target.is_absolute() {
+        target
+    } else {
+        cwd.join(target)
+    };
+    let checkout = match target.file_name() {
+        Some(name) if name == ".jp" => target.parent()?.to_path_buf(),
+        // JP always links the `.jp` directory; anything else is not its
+        // link, and its parent would be a guess.
+        _ => return None,
+    };
+    Some(checkout)
+}
+
+/// The text JP writes to `.jp/.id` for a new workspace, and the id in it:
+/// JP's own format (a warning line, then the id: five characters of
+/// `0-9a-z`, the milliseconds since the epoch in base 36, last five
+/// digits), so that JP reads it as its own.
+pub fn new_id_file(now: SystemTime) -> (String, String) {
+    const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut millis = now
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let mut id = [b'0'; 5];
+    for slot in id.iter_mut().rev() {
+        // `% 36` is always a valid index.
+        *slot = DIGITS[usize::try_from(millis % 36).unwrap_or(0)];
+        millis /= 36;
+    }
+    let id = String::from_utf8_lossy(&id).into_owned();
+    (
+        format!("DO NOT EDIT THIS FILE! IT IS AUTO-GENERATED BY JP.\n{id}\n"),
+        id,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chooses_as_jp_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path();
+        // Nothing yet: the one JP would create.
+        assert_eq!(resolve(ws, "proj", "ab123"), ws.join("proj-ab123"));
+        assert_eq!(resolve(ws, "", "ab123"), ws.join("ab123"));
+        // Another checkout's directory: shared, not a new one.
+        std::fs::create_dir_all(ws.join("other-ab123")).unwrap();
+        std::fs::create_dir_all(ws.join("zzz-cd456")).unwrap();
+        assert_eq!(resolve(ws, "proj", "ab123"), ws.join("other-ab123"));
+        // The exact name wins over a newer sibling.
+        std::fs::create_dir_all(ws.join("proj-ab123")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(ws.join("other-ab123/config.toml"), "").unwrap();
+        assert_eq!(resolve(ws, "proj", "ab123"), ws.join("proj-ab123"));
+        // Without it, the newest by its entries.
+        assert_eq!(resolve(ws, "third", "ab123"), ws.join("other-ab123"));
+        assert_eq!(
+            directories_of(ws, "ab123"),
+            [ws.join("other-ab123"), ws.join("proj-ab123")]
+        );
+    }
+
+    #[test]
+    fn follows_the_storage_link_relative_to_jp() {
+        let dir = tempfile::tempdir().unwrap();
+        let user = dir.path().join("u");
+        std::fs::create_dir_all(&user).unwrap();
+        std::os::unix::fs::symlink("work/proj/.jp", user.join(STORAGE_LINK)).unwrap();
+        assert_eq!(
+            linked_checkout(&user, Path::new("/home/x")),
+            Some(PathBuf::from("/home/x/work/proj"))
+        );
+        std::fs::remove_file(user.join(STORAGE_LINK)).unwrap();
+        std::os::unix::fs::symlink("/a/b", user.join(STORAGE_LINK)).unwrap();
+        assert_eq!(linked_checkout(&user, Path::new("/")), None);
+        assert_eq!(
+            linked_checkout(&dir.path().join("none"), Path::new("/")),
+            None
+        );
+    }
+
+    #[test]
+    fn new_ids_are_jps() {
+        let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(1_764_786_498_123);
+        let (text, id) = new_id_file(at);
+        assert_eq!(id.len(), 5);
+        assert!(
+            id.bytes()
+                .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+        );
+        assert_eq!(text.lines().last(), Some(id.as_str()));
+    }
+}
