@@ -80,9 +80,10 @@ fn start(root: &Path) -> Session {
     s
 }
 
+/// The section's count as the status line shows it (before the layout,
+/// which the Prompt tab waits for, has arrived).
 fn prompt_tokens(s: &Session) -> Option<usize> {
-    let model = s.h.model()?;
-    model.prompt_ready.then_some(model.prompt_tokens?)
+    s.h.model()?.section_tokens().filter(|&n| n > 0)
 }
 
 pub fn bench(reps: usize) {
@@ -132,6 +133,10 @@ pub fn bench(reps: usize) {
             prompt_tokens(s).is_some_and(|n| n != before)
         });
         counts.push(t.elapsed());
+        // The layout (untimed): the client views below start from it.
+        until(&mut s, "the new prompt's layout", |s| {
+            s.h.model().is_some_and(|m| m.prompt_ready)
+        });
         if what.is_empty()
             && let Some(layout) = s.h.model().and_then(|m| m.prompt.as_ref())
         {

@@ -437,7 +437,14 @@ impl Driver {
                     if changed.is_empty() {
                         return vec![done(&saved, &message, false)];
                     }
-                    let loaded = self.load(changed);
+                    let mut loaded = self.load(changed);
+                    if let Event::Loaded(outcome) = &mut loaded
+                        && let Ok(model) = &mut outcome.result
+                    {
+                        // The plan's count is the new section's: shown at
+                        // once, not after the section is counted again.
+                        model.expect_count(plan.effect.tokens.after);
+                    }
                     message.push_str(&self.sync_clients(app, &loaded));
                     vec![done(&saved, &message, false), loaded]
                 }

@@ -144,6 +144,24 @@ impl Model {
         true
     }
 
+    /// Takes the count a change's plan was shown with as this load's,
+    /// until the prompt worker's own count replaces it (issue 37 item 4):
+    /// the load that follows a change has the section the plan counted,
+    /// so the status line need not wait for it to be counted again. A
+    /// count already taken is kept; the worker's arrives later and wins
+    /// (the same figure unless a file changed meanwhile).
+    pub fn expect_count(&mut self, planned: Option<usize>) {
+        if self.prompt_counted {
+            return;
+        }
+        if let Some(tokens) = planned {
+            let generation = self.generation;
+            // A present section is never empty: 0 tokens means absent.
+            let tokens = Some(tokens).filter(|&n| n > 0);
+            self.set_prompt_count(PromptCount { generation, tokens });
+        }
+    }
+
     /// The section's tokens once counted (0 when it is absent); `None`
     /// while it is being counted.
     pub fn section_tokens(&self) -> Option<usize> {

@@ -75,6 +75,41 @@ fn the_subject_header_shows_the_total_after_l() {
     assert_eq!(stats(&d.root()), shown);
 }
 
+/// Issue 37 item 4: the section's count after a change is the figure the
+/// header showed for it, reused: the status line shows it as soon as the
+/// change is loaded, before the prompt worker has counted the new section
+/// (it said "prompt: … tok" until then); the worker's count agrees.
+#[test]
+fn the_status_line_shows_the_planned_count_as_soon_as_the_change_is_made() {
+    let dir = jp_kb::tui::demo::materialize().expect("demo");
+    let (h, worker) = jp_kb::tui::harness::Harness::open_background(dir.path(), 120, 40, true);
+    let mut d = Demo { dir, h };
+    let pass_until = |d: &mut Demo, done: &dyn Fn(&Demo) -> bool| {
+        while !done(d) {
+            let event = worker
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .expect("the prompt worker");
+            d.h.action(event);
+        }
+    };
+    pass_until(&mut d, &|d| d.h.model().is_some_and(|m| m.prompt_ready));
+    d.topic(0);
+    d.keys("\t");
+    d.select("code-q");
+    let shown = shown_total(&d.screen(), "l (learn): ");
+    let generation = d.h.model().map(|m| m.generation);
+    d.keys("l");
+    // The change is loaded; nothing from the worker was passed since.
+    assert_ne!(d.h.model().map(|m| m.generation), generation);
+    assert!(!d.h.model().is_some_and(|m| m.prompt_ready));
+    let expected = format!("prompt: {shown} tok");
+    assert!(d.screen().contains(&expected), "{expected}\n{}", d.screen());
+    // The worker's own count of the new section: the same figure.
+    pass_until(&mut d, &|d| d.h.model().is_some_and(|m| m.prompt_ready));
+    assert!(d.screen().contains(&expected), "{expected}\n{}", d.screen());
+    assert_eq!(stats(&d.root()), shown);
+}
+
 #[test]
 fn the_marks_line_shows_the_total_after_l() {
     let mut d = project();
