@@ -10,6 +10,17 @@
 //!
 //! `cargo bench --bench search` (`-- quality` for the labelled queries
 //! only). Prints Markdown; docs/perf.md quotes it.
+//!
+//! `-- jp-docs=DIR`: recall@5 and MRR of jp-kb and of the plain BM25 on
+//! JP's documentation (`DIR`: the `docs/` of github.com/dcdpr/jp at the
+//! commit the sets name, copied into a workspace of its own as topic
+//! `jp-docs`): the tuning set `benches/tuning/jp_docs_named.tsv` and the
+//! held-out `benches/heldout3/jp_docs.tsv`; `-- skills=DIR` the same on
+//! a skills tree (`skills/` of github.com/anthropics/skills) and
+//! `benches/heldout4/skills.tsv`. With `sweep`, the ranking's variants
+//! on the tuning sets of tldr and JP's documentation (`-- sweep` alone:
+//! tldr's); `misses` lists what the tuning sets did not find in the top
+//! 5; `tuning` leaves the held-out sets out.
 
 #![allow(
     clippy::unwrap_used,
@@ -23,7 +34,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::search::{SearchRequest, Searcher};
+use jp_kb_core::internal::search::{Scoring, SearchRequest, Searcher};
 
 const RUNS: usize = 7;
 const WORD: &str = "archive";
@@ -62,7 +73,7 @@ use process::{median, ms, time_accepting};
 fn quality(kb: &KnowledgeBase, cache: &Path) {
     let mut searcher = Searcher::open_in(Some(cache.join("quality")));
     if std::env::args().any(|a| a == "sweep") {
-        sweep(kb, &mut searcher);
+        sweep(&[(kb, labelled::TOPIC, tuning_sets())]);
         return;
     }
     let q = measure(kb, &mut searcher);
@@ -117,29 +128,102 @@ fn query_sets() -> Vec<(String, QuerySet)> {
         ("labelled (tuned on)".to_owned(), queries()),
         ("held-out, first set".to_owned(), labelled::held_out()),
     ];
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/heldout");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.retain(|p| p.extension().is_some_and(|e| e == "tsv"));
-    files.sort();
-    for file in files {
-        let text = std::fs::read_to_string(&file).unwrap();
-        let set = text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .filter_map(|l| {
-                let (q, slugs) = l.split_once('\t')?;
-                Some((
-                    q.to_owned(),
-                    slugs.split(',').map(|s| s.trim().to_owned()).collect(),
-                ))
-            })
-            .collect();
-        let name = file.file_name().unwrap().to_string_lossy().into_owned();
-        sets.push((format!("held-out `{name}`"), set));
+    for dir in ["benches/heldout", "benches/heldout2"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.retain(|p| p.extension().is_some_and(|e| e == "tsv"));
+        files.sort();
+        for file in files {
+            let name = file.file_name().unwrap().to_string_lossy().into_owned();
+            sets.push((format!("held-out `{name}`"), read_set(&file)));
+        }
     }
     sets
+}
+
+/// A query file: `query<TAB>slug,slug`, `#` comments.
+fn read_set(file: &Path) -> QuerySet {
+    let text = std::fs::read_to_string(file).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            let (q, slugs) = l.split_once('\t')?;
+            Some((
+                q.to_owned(),
+                slugs.split(',').map(|s| s.trim().to_owned()).collect(),
+            ))
+        })
+        .collect()
+}
+
+/// The topic of JP's documentation in its bench workspace.
+const JP_DOCS: &str = "jp-docs";
+
+/// A workspace `name` under `target/bench-data` holding a copy of `from`
+/// as topic `topic`, made again each run.
+fn corpus_workspace(name: &str, from: &Path, topic: &str) -> KnowledgeBase {
+    let ws = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/bench-data")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&ws);
+    std::fs::create_dir_all(ws.join(".jp")).unwrap();
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(from)
+        .arg(ws.join("pages"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::write(
+        ws.join(".jp/config.toml"),
+        format!("[kb.topic.{topic}]\nsubjects = \"pages\"\n"),
+    )
+    .unwrap();
+    load(&ws.canonicalize().unwrap())
+}
+
+/// Recall@5 and MRR of jp-kb and of the plain BM25 on topic `topic` of
+/// `kb` for each named query file.
+fn labelled_corpus(kb: &KnowledgeBase, topic: &str, title: &str, sets: &[(&str, &str)]) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut searcher = Searcher::memory();
+    let mut plain = bm25::Bm25::new(kb, topic);
+    println!("## {title} (topic {topic})\n");
+    println!("| set | queries | jp-kb recall@5 | jp-kb MRR | BM25 recall@5 | BM25 MRR |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    let mut all_misses = Vec::new();
+    // `tuning`: the tuning sets only, while the ranking is being chosen.
+    let tuning_only = std::env::args().any(|a| a == "tuning");
+    for (name, file) in sets {
+        if tuning_only && !name.starts_with("tuning") {
+            continue;
+        }
+        let set = read_set(&root.join(file));
+        let ours = labelled::measure_in(kb, &mut searcher, topic, &set);
+        let (recall, mrr) = bm25::quality(&set, |q| plain.search(q, 10));
+        println!(
+            "| {name} | {} | {:.3} | {:.3} | {recall:.3} | {mrr:.3} |",
+            set.len(),
+            ours.recall,
+            ours.mrr
+        );
+        all_misses.push((name, ours.misses));
+    }
+    // Held-out sets' misses are never printed: they are measured, not read.
+    if std::env::args().any(|a| a == "misses") {
+        for (name, misses) in all_misses
+            .into_iter()
+            .filter(|(n, _)| n.starts_with("tuning"))
+        {
+            println!("\n{name}, not in the top 5:\n");
+            for m in misses {
+                println!("- {m}");
+            }
+        }
+    }
+    println!();
 }
 
 /// Recall@5 and MRR of jp-kb and of a plain BM25 (k1 1.2, b 0.75, the
@@ -161,53 +245,84 @@ fn against_bm25(kb: &KnowledgeBase, searcher: &mut Searcher) {
     }
 }
 
-/// `-- sweep`: the labelled queries under other ranking parameters (one
-/// index, many rankings), to choose the defaults.
-fn sweep(kb: &KnowledgeBase, searcher: &mut Searcher) {
-    let base = searcher.scoring;
-    let mut variants = vec![("default".to_owned(), base)];
-    for prior in [0.2, 0.3, 0.4] {
-        for coord_idf in [0.25, 0.5, 0.75] {
-            for name_prefix in [0.3, 0.5, 0.7] {
-                for summary in [1.5, 2.5] {
+/// The tldr sets the ranking is tuned on: the labelled queries, the first
+/// held-out ones and `benches/heldout/` (all measured before; the
+/// mixed set of `benches/heldout2/` is only measured).
+fn tuning_sets() -> Vec<QuerySet> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    vec![
+        queries(),
+        labelled::held_out(),
+        read_set(&root.join("benches/heldout/tldr_keywords.tsv")),
+        read_set(&root.join("benches/heldout/tldr_own_words.tsv")),
+    ]
+}
+
+/// The ranking's variants tried by `-- sweep`: the coordination factor,
+/// the weight of the last word's prefixes, the body's length
+/// normalisation.
+fn variants(base: Scoring) -> Vec<(String, Scoring)> {
+    let mut out = vec![("default".to_owned(), base)];
+    for coord in [0.0, 0.5, 1.0, 2.0] {
+        for coord_idf in [0.5, 1.0] {
+            for prefix in [0.0, 0.3] {
+                for body_b in [0.3, 0.5, 0.75] {
                     let mut s = base;
-                    s.prior = prior;
+                    s.coord = coord;
                     s.coord_idf = coord_idf;
-                    s.name_prefix = name_prefix;
-                    s.weights[1] = summary;
-                    variants.push((
-                        format!(
-                            "prior {prior} idf {coord_idf} names {name_prefix} summary {summary}"
-                        ),
+                    s.prefix_boost = prefix;
+                    s.b[2] = body_b;
+                    out.push((
+                        format!("coord {coord} idf {coord_idf} prefix {prefix} body b {body_b}"),
                         s,
                     ));
                 }
             }
         }
     }
-    searcher.refresh(kb);
-    let (tuned, held) = (queries(), labelled::held_out());
+    out
+}
+
+/// `-- sweep`: recall@5 of each variant of the ranking on the tuning sets
+/// of each corpus (`(knowledge base, topic, sets)`), to choose the
+/// defaults; the held-out sets are never looked at here.
+#[allow(clippy::cast_precision_loss)]
+fn sweep(corpora: &[(&KnowledgeBase, &str, Vec<QuerySet>)]) {
+    let mut searchers: Vec<Searcher> = corpora.iter().map(|_| Searcher::memory()).collect();
+    for ((kb, _, _), searcher) in corpora.iter().zip(&mut searchers) {
+        searcher.refresh(kb);
+    }
     let mut results = Vec::new();
-    for (label, scoring) in variants {
-        searcher.scoring = scoring;
-        let started = Instant::now();
-        let (recall, mrr, misses) = ranking_quality(kb, searcher, &tuned);
-        let per_query = started.elapsed().as_secs_f64() * 1000.0 / tuned.len().max(1) as f64;
-        let (held_recall, held_mrr, _) = ranking_quality(kb, searcher, &held);
-        let label = format!("{label} ({per_query:.1} ms/query)");
-        results.push((recall, mrr, held_recall, held_mrr, label, misses));
+    for (label, scoring) in variants(Scoring::default()) {
+        let mut figures = Vec::new();
+        let (mut found, mut rr, mut total) = (0.0, 0.0, 0usize);
+        let mut misses = Vec::new();
+        for ((kb, topic, sets), searcher) in corpora.iter().zip(&mut searchers) {
+            searcher.scoring = scoring;
+            for set in sets {
+                let (recall, mrr, set_misses) = ranking_quality(kb, searcher, topic, set);
+                figures.push(recall);
+                found += recall * set.len() as f64;
+                rr += mrr * set.len() as f64;
+                total += set.len();
+                misses.extend(set_misses);
+            }
+        }
+        let n = total.max(1) as f64;
+        results.push((found / n, rr / n, figures, label, misses));
     }
-    searcher.scoring = base;
-    // Chosen on the labelled set only; the held-out columns are a check.
     results.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
-    println!("recall@5 MRR | held-out recall@5 MRR | ranking");
-    for (recall, mrr, held_recall, held_mrr, label, _) in &results {
-        println!("{recall:.3} {mrr:.3} | {held_recall:.3} {held_mrr:.3} | {label}");
+    println!("recall@5 MRR | recall@5 of each set | ranking");
+    for (all, mrr, figures, label, _) in &results {
+        let each: Vec<String> = figures.iter().map(|f| format!("{f:.3}")).collect();
+        println!("{all:.3} {mrr:.3} | {} | {label}", each.join(" "));
     }
-    for (_, _, _, _, label, misses) in results.iter().take(1) {
-        println!("\nmisses of {label}:");
-        for m in misses {
-            println!("- {m}");
+    if std::env::args().any(|a| a == "misses") {
+        for (_, _, _, label, misses) in results.iter().take(1) {
+            println!("\nmisses of {label}:");
+            for m in misses {
+                println!("- {m}");
+            }
         }
     }
 }
@@ -217,13 +332,14 @@ fn sweep(kb: &KnowledgeBase, searcher: &mut Searcher) {
 fn ranking_quality(
     kb: &KnowledgeBase,
     searcher: &mut Searcher,
+    topic: &str,
     set: &[(String, Vec<String>)],
 ) -> (f64, f64, Vec<String>) {
     let (mut found, mut rr, mut misses) = (0usize, 0f64, Vec::new());
     for (query, wanted) in set {
         let request = SearchRequest {
             query,
-            topic: Some(labelled::TOPIC),
+            topic: Some(topic),
             limit: 10,
             hidden: false,
         };
@@ -256,6 +372,60 @@ fn main() {
     let _ = std::fs::remove_dir_all(&cache);
     std::fs::create_dir_all(&cache).unwrap();
 
+    let dir_arg = |key: &str| std::env::args().find_map(|a| a.strip_prefix(key).map(PathBuf::from));
+    let (docs, skills) = (dir_arg("jp-docs="), dir_arg("skills="));
+    if docs.is_some() || skills.is_some() {
+        let docs_kb = docs.map(|d| corpus_workspace("jp-docs", &d, JP_DOCS));
+        if std::env::args().any(|a| a == "sweep") {
+            let kb = load(&corpora);
+            let tuning = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/tuning");
+            let mut corpora = vec![(&kb, labelled::TOPIC, tuning_sets())];
+            if let Some(docs_kb) = &docs_kb {
+                let sets = ["jp_docs_named.tsv", "jp_docs_questions.tsv"];
+                corpora.push((
+                    docs_kb,
+                    JP_DOCS,
+                    sets.map(|f| read_set(&tuning.join(f))).to_vec(),
+                ));
+            }
+            sweep(&corpora);
+            return;
+        }
+        if let Some(docs_kb) = &docs_kb {
+            labelled_corpus(
+                docs_kb,
+                JP_DOCS,
+                "JP's documentation",
+                &[
+                    (
+                        "tuning `tuning/jp_docs_named.tsv`",
+                        "benches/tuning/jp_docs_named.tsv",
+                    ),
+                    (
+                        "tuning `tuning/jp_docs_questions.tsv`",
+                        "benches/tuning/jp_docs_questions.tsv",
+                    ),
+                    (
+                        "held-out `heldout3/jp_docs.tsv`",
+                        "benches/heldout3/jp_docs.tsv",
+                    ),
+                ],
+            );
+        }
+        if let Some(skills) = skills {
+            let kb = corpus_workspace("skills", &skills, "skills");
+            labelled_corpus(
+                &kb,
+                "skills",
+                "A skills tree",
+                &[(
+                    "held-out `heldout4/skills.tsv`",
+                    "benches/heldout4/skills.tsv",
+                )],
+            );
+        }
+        return;
+    }
     let kb = load(&corpora);
     quality(&kb, &cache);
     if std::env::args().any(|a| a == "quality" || a == "sweep") {

@@ -9,4 +9,5 @@
 //! words the CLI and the TUI both add.
 
 pub mod hints;
+pub mod today;
 pub mod tui;

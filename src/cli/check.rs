@@ -44,7 +44,8 @@ pub fn run(
 ) -> Result<ExitCode, CliError> {
     let thresholds = Thresholds::default()
         .max_subject_tokens(args.max_subject_tokens)
-        .max_prompt_tokens(args.max_prompt_tokens);
+        .max_prompt_tokens(args.max_prompt_tokens)
+        .today(Some(jp_kb::today::today()));
     let mut report = check(env, options, &thresholds);
     if let Some(client) = &args.client {
         let findings = client_findings(env, options, client)?;

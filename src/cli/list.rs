@@ -1,7 +1,9 @@
 //! `jp-kb list [TOPIC] [--all] [--json] [--tokens]` (contract §6).
 //!
-//! Without `--tokens` no file content is read: listing costs a directory
-//! walk and one `stat` per file.
+//! Without `--tokens` or `--frontmatter` no file content is read: listing
+//! costs a directory walk and one `stat` per file. `--frontmatter` reads
+//! each Markdown file's head, and the whole of each YAML or `index.json`
+//! file (for the Facts format's counts: `docs/facts.md`).
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -11,6 +13,7 @@ use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::config::{Origin, TopicField, Valued};
 use jp_kb_core::internal::content::{Content, Root, SkipReason, read_content, read_content_prefix};
 use jp_kb_core::internal::display::{escape_json, escape_name};
+use jp_kb_core::internal::facts::SubjectAge;
 use jp_kb_core::internal::subjects::Resolution;
 use jp_kb_core::internal::topic::TopicState;
 use serde_json::{Value, json};
@@ -32,7 +35,9 @@ pub struct ListArgs {
     #[arg(long)]
     pub tokens: bool,
     /// Read the head of each listed Markdown file: add its parsed YAML
-    /// front-matter (`frontmatter`) to the JSON (implied by `--tokens`).
+    /// front-matter (`frontmatter`) to the JSON, and its age (`expires`,
+    /// `expired`, `confidence`, `last_confirmed`; a Facts file's `facts`
+    /// counts) (implied by `--tokens`).
     #[arg(long)]
     pub frontmatter: bool,
 }
@@ -110,6 +115,8 @@ struct Row {
     /// when it is not valid YAML); `None` inside when there is none.
     #[allow(clippy::option_option)]
     frontmatter: Option<Option<Result<Value, String>>>,
+    /// With `--frontmatter` or `--tokens`: what its file says of its age.
+    age: serde_json::Map<String, Value>,
 }
 
 /// With `--tokens`, each file is read through the guarded, bounded read:
@@ -117,6 +124,7 @@ struct Row {
 /// stays bounded whatever the files hold.
 fn rows(kb: &KnowledgeBase, resolution: &Resolution, args: &ListArgs) -> Vec<Row> {
     let root = Root::new(kb.root());
+    let today = jp_kb::today::today();
     resolution
         .subjects()
         .iter()
@@ -136,8 +144,16 @@ fn rows(kb: &KnowledgeBase, resolution: &Resolution, args: &ListArgs) -> Vec<Row
                     Content::Skipped(_) => None,
                 }
             });
+            let mut age = serde_json::Map::new();
+            if args.frontmatter && !args.tokens {
+                age = SubjectAge::read(&root, s, today).json_fields();
+            }
             let measured = args.tokens.then(|| {
                 let content = read_content(&root, s.path());
+                if let Content::Text(text) = &content {
+                    age =
+                        SubjectAge::of_text(s.rel_path(), s.extension(), text, today).json_fields();
+                }
                 frontmatter = Some(match &content {
                     Content::Text(text) if markdown => {
                         jp_kb_core::internal::frontmatter::parse(text)
@@ -165,6 +181,7 @@ fn rows(kb: &KnowledgeBase, resolution: &Resolution, args: &ListArgs) -> Vec<Row
                 measured,
                 skipped,
                 frontmatter,
+                age,
             }
         })
         .collect()
@@ -194,9 +211,12 @@ struct SubjectJson<'a> {
     /// Why the front-matter could not be parsed (file line and reason).
     #[serde(skip_serializing_if = "Option::is_none")]
     frontmatter_error: Option<String>,
+    /// Its age (`docs/facts.md`): keys only when its file states them.
+    #[serde(flatten)]
+    age: serde_json::Map<String, Value>,
 }
 
-fn subject_json<'a>(resolution: &'a Resolution, row: &Row) -> SubjectJson<'a> {
+fn subject_json<'a>(resolution: &'a Resolution, row: &'a Row) -> SubjectJson<'a> {
     let s = &resolution.subjects()[row.index];
     SubjectJson {
         slug: s.slug(),
@@ -215,6 +235,7 @@ fn subject_json<'a>(resolution: &'a Resolution, row: &Row) -> SubjectJson<'a> {
             .frontmatter
             .as_ref()
             .and_then(|f| f.as_ref().and_then(|r| r.as_ref().err().cloned())),
+        age: row.age.clone(),
     }
 }
 

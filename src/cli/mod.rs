@@ -6,6 +6,7 @@ mod connect;
 mod edits;
 mod generate;
 mod init;
+mod init_plan;
 mod learn;
 mod learned;
 mod list;
@@ -13,8 +14,6 @@ mod mcp;
 mod migrate;
 #[cfg(feature = "semantic")]
 mod model;
-#[cfg(all(feature = "semantic", unix))]
-mod model_server;
 mod output;
 mod prompt;
 mod schema;
@@ -24,6 +23,7 @@ mod search_mode;
 mod topic;
 mod tui;
 mod usage;
+mod usage_stale;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -104,7 +104,8 @@ pub enum Command {
     #[command(after_help = "\
 Markers: L learned (pre-loaded into the system prompt), H hidden (loadable only by
 exact slug), D disabled (never shown). `list` reads no file contents; --tokens
-reads every listed file to count tokens (o200k_base) and detect binary files.")]
+reads every listed file to count tokens (o200k_base) and detect binary files;
+--frontmatter reads front matter and age (expires, confidence, last_confirmed).")]
     List(list::ListArgs),
     /// Print the <knowledge> system-prompt section (nothing when it is absent).
     Prompt(prompt::PromptArgs),
@@ -129,7 +130,10 @@ Markers: L learned, H hidden. Disabled subjects are never searched.")]
 The ledger is $JP_USER_DATA_DIR/jp-kb/usage/<workspace>-<hash>.jsonl (else
 $XDG_DATA_HOME/jp/..., else the platform data directory): one per workspace,
 never inside it. `jp-kb mcp --no-usage` or `kb.usage = false` records nothing.
-Subjects never loaded in the window are listed too (loads `·`).")]
+Subjects never loaded in the window are listed too (loads `·`).
+--stale lists what is worth pruning: subjects whose front matter `expires` is past
+(today: $JP_KB_TODAY when set, YYYY-MM-DD), never loaded, or with --since not loaded
+for that long; --disable disables them all as one change.")]
     Usage(usage::UsageArgs),
     /// Lint the knowledge base: configuration errors, patterns that match
     /// nothing, oversized subjects, topics the assistant cannot use.
@@ -153,8 +157,10 @@ Examples:
     /// Create, change or remove topics.
     #[command(subcommand)]
     Topic(topic::TopicCommand),
-    /// Create .jp/kb.toml with an example topic and subject (never overwrites).
-    Init,
+    /// Adopt, in place, what other assistants read (CLAUDE.md, AGENTS.md,
+    /// rules, skills) as topics in .jp/kb.toml; with none, create an example
+    /// topic. Never overwrites; writes only in .jp/.
+    Init(init::InitArgs),
     /// Connect an assistant: write the files it needs to get the `learn`
     /// tool and the whole <knowledge> section exactly.
     #[command(after_help = "\
@@ -221,8 +227,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     if let Command::Check(args) = &cli.command {
         return check::run(&env, &options, args);
     }
-    if let Command::Init = &cli.command {
-        return init::run(&env, cli.workspace.as_deref());
+    if let Command::Init(args) = &cli.command {
+        return init::run(&env, cli.workspace.as_deref(), args);
     }
     if let Command::Connect(_) | Command::Sync(_) = &cli.command {
         // A broken configuration would generate a wrong section: refuse.
@@ -275,11 +281,12 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Disabled(command) => learned::run(&editing(kb), List::Disabled, command),
         Command::Topic(command) => topic::run(&editing(kb), command),
         // Handled above, before loading; kept here so the match is total.
-        Command::Init => init::run(&env, cli.workspace.as_deref()),
+        Command::Init(args) => init::run(&env, cli.workspace.as_deref(), args),
         Command::List(args) => list::run(&kb, args),
         Command::Prompt(args) => prompt::run(&kb, args),
         Command::Learn(args) => learn::run(&kb, args),
         Command::Schema => schema::run(&kb),
+        Command::Usage(args) if args.stale => usage_stale::run(&editing(kb), args),
         Command::Usage(args) => usage::run(&env, &kb, args),
         // Handled above, before loading; kept here so the match is total.
         Command::Search(args) => search::run(&env, &options, args),

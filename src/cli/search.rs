@@ -54,6 +54,10 @@ struct HitJson<'a> {
     snippet: String,
     /// The rankings that found it: `lexical`, `semantic` or `hybrid`.
     mode: &'static str,
+    /// What its file says of its age (`expires`, `confidence`, …;
+    /// `docs/facts.md`): absent keys when it says nothing.
+    #[serde(flatten)]
+    age: serde_json::Map<String, serde_json::Value>,
 }
 
 pub fn run(
@@ -91,7 +95,12 @@ pub fn run(
         eprintln!("note: {}", escape_lines(note));
     }
     if args.json {
-        let items: Vec<HitJson<'_>> = outcome.hits.iter().map(|h| hit_json(h, mode)).collect();
+        let today = jp_kb::today::today();
+        let items: Vec<HitJson<'_>> = outcome
+            .hits
+            .iter()
+            .map(|h| hit_json(h, mode, hit_age(&kb, h, today)))
+            .collect();
         let text = serde_json::to_string_pretty(&items)
             .map_err(|e| CliError::runtime(format!("cannot write JSON: {e}")))?;
         // Bidi and invisible characters in ids and slugs as `\u` escapes:
@@ -103,7 +112,28 @@ pub fn run(
     Ok(ExitCode::SUCCESS)
 }
 
-fn hit_json<'a>(hit: &'a Hit, mode: &'static str) -> HitJson<'a> {
+/// The ageing keys of a hit's file (one bounded read per hit shown).
+fn hit_age(
+    kb: &KnowledgeBase,
+    hit: &Hit,
+    today: jp_kb_core::internal::facts::Day,
+) -> serde_json::Map<String, serde_json::Value> {
+    let Some(resolution) = kb.topic(&hit.topic).and_then(|t| t.resolution()) else {
+        return serde_json::Map::new();
+    };
+    let subjects = resolution.subjects();
+    let Some(i) = jp_kb_core::internal::subjects::pattern::find_exact(subjects, &hit.slug) else {
+        return serde_json::Map::new();
+    };
+    let root = jp_kb_core::internal::content::Root::new(kb.root());
+    jp_kb_core::internal::facts::SubjectAge::read(&root, &subjects[i], today).json_fields()
+}
+
+fn hit_json<'a>(
+    hit: &'a Hit,
+    mode: &'static str,
+    age: serde_json::Map<String, serde_json::Value>,
+) -> HitJson<'a> {
     HitJson {
         topic: &hit.topic,
         slug: &hit.slug,
@@ -114,6 +144,7 @@ fn hit_json<'a>(hit: &'a Hit, mode: &'static str) -> HitJson<'a> {
         tokens: hit.tokens,
         snippet: hit.snippet.marked(),
         mode,
+        age,
     }
 }
 

@@ -2,11 +2,12 @@
 //! rankings run (contract §10). Hybrid is the default whenever a model is
 //! available (`--model`, `kb.search.model`, or the default model fetched
 //! with `jp-kb model fetch`), lexical otherwise; the output names the mode
-//! that ran. While subjects are embedded, a progress line goes to stderr
-//! when it is a terminal.
+//! that ran. While subjects are embedded, progress goes to stderr (a live
+//! line on a terminal, a line every few seconds otherwise).
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::search::semantic::{ModelChoice, Semantic, choose_model};
@@ -47,8 +48,8 @@ pub fn search(
     mode: Option<ModeArg>,
     model: Option<&Path>,
 ) -> Result<SearchOutcome, CliError> {
-    let choice = match mode {
-        Some(ModeArg::Lexical) => None,
+    let (choice, not_used) = match mode {
+        Some(ModeArg::Lexical) => (None, None),
         _ => choose_model(kb, model),
     };
     let mode = match (mode, &choice) {
@@ -57,23 +58,21 @@ pub fn search(
         (None, None) => Mode::Lexical,
     };
     if mode == Mode::Lexical {
-        return search_with_walks(kb, walks, request).map_err(search_error);
+        let mut outcome = search_with_walks(kb, walks, request).map_err(search_error)?;
+        outcome.notes.extend(not_used);
+        return Ok(outcome);
     }
     let Some(choice) = choice else {
+        let or_note = not_used.map_or_else(String::new, |n| format!(" ({n})"));
         return Err(CliError::usage(format!(
-            "--mode {mode} needs an embedding model: give --model DIR, set kb.search.model, or run `jp-kb model fetch {}`",
+            "--mode {mode} needs an embedding model: give --model DIR, set kb.search.model, or run `jp-kb model fetch {}`{or_note}",
             jp_kb_core::internal::search::semantic::DEFAULT_MODEL
         )));
     };
     let mut fallback_note = None;
     // The model loads, and embeds the query, while the words are ranked.
     let index = index_dir(kb.root());
-    #[cfg(unix)]
-    let resident = super::model_server::resident();
-    #[cfg(not(unix))]
-    let resident = None;
-    let mut semantic =
-        Semantic::open_in_background(choice.dir(), index.as_deref(), request.query, resident);
+    let mut semantic = Semantic::open_in_background(choice.dir(), index.as_deref(), request.query);
     let mut progress = Progress::new();
     let result = search_in_mode_with_walks(
         kb,
@@ -99,13 +98,9 @@ pub fn search(
         SearchError::Semantic(e) => CliError::runtime(model_error(&choice, &e.to_string())),
         other => search_error(other),
     })?;
+    outcome.notes.extend(not_used);
     if let Some(note) = fallback_note {
         outcome.notes.push(note);
-    }
-    // No server had the model: one starts for the next searches.
-    #[cfg(unix)]
-    if semantic.server_missed() {
-        super::model_server::start(choice.dir());
     }
     Ok(outcome)
 }
@@ -125,40 +120,80 @@ fn search_error(e: SearchError) -> CliError {
     }
 }
 
-/// The progress line of a first build (stderr, a terminal only).
+/// The progress of a build of the embeddings, on stderr: a live line on a
+/// terminal; otherwise (a script, an assistant) a line when it starts and
+/// one every few seconds, so that a long first build never looks hung.
+/// Each says the time left once a batch is done.
 struct Progress {
-    shown: bool,
     terminal: bool,
-    started: std::time::Instant,
+    started: Instant,
+    /// When a line was last written (`None`: none yet).
+    said: Option<Instant>,
+    live: bool,
 }
+
+/// Fewer chunks than this take a second or two: not worth a line.
+const QUIET_BELOW: usize = 64;
+/// How often a line is written when stderr is not a terminal.
+const LINE_EVERY: Duration = Duration::from_secs(5);
 
 impl Progress {
     fn new() -> Self {
         Self {
-            shown: false,
             terminal: std::io::stderr().is_terminal(),
-            started: std::time::Instant::now(),
+            started: Instant::now(),
+            said: None,
+            live: false,
         }
     }
 
+    #[allow(clippy::cast_precision_loss)] // an estimate for a person
     fn show(&mut self, done: usize, total: usize) {
-        // Small updates are not worth a line.
-        if !self.terminal || total < 64 {
+        if total < QUIET_BELOW {
             return;
         }
-        self.shown = true;
-        let secs = self.started.elapsed().as_secs();
-        let mut err = std::io::stderr().lock();
-        let _ = write!(
-            err,
-            "\r\x1b[2Kembedding subjects: {done}/{total} chunks ({secs} s)"
+        if done == 0 {
+            self.started = Instant::now();
+        }
+        let due = self.said.is_none_or(|at| at.elapsed() >= LINE_EVERY) || done == total;
+        if !self.terminal && !due {
+            return;
+        }
+        let elapsed = self.started.elapsed();
+        let left = if done == 0 {
+            String::new()
+        } else {
+            let rate = elapsed.as_secs_f64() / done as f64;
+            format!(", {} left", duration((total - done) as f64 * rate))
+        };
+        let line = format!(
+            "embedding subjects for search by meaning: {done}/{total} chunks{left} (saved as they are made; an interrupted build continues at the next search)"
         );
+        let mut err = std::io::stderr().lock();
+        let _ = if self.terminal {
+            self.live = true;
+            write!(err, "\r\x1b[2K{line}")
+        } else {
+            writeln!(err, "{line}")
+        };
         let _ = err.flush();
+        self.said = Some(Instant::now());
     }
 
     fn finish(&mut self) {
-        if self.shown {
+        if self.live {
             let _ = writeln!(std::io::stderr());
         }
+    }
+}
+
+/// `secs` as a person reads a wait: "40 s", "3 min", "1 h 5 min".
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn duration(secs: f64) -> String {
+    let secs = secs.max(0.0).round() as u64;
+    match secs {
+        0..60 => format!("{secs} s"),
+        60..3600 => format!("{} min", secs.div_ceil(60)),
+        _ => format!("{} h {} min", secs / 3600, (secs % 3600) / 60),
     }
 }

@@ -18,13 +18,26 @@ use super::output::{CliError, print_human};
 pub struct UsageArgs {
     /// A topic id (or title): only its subjects.
     pub topic: Option<String>,
-    /// The window: loads this recent count (`30d`, `12h`, `2w`, or `all`).
-    #[arg(long, value_name = "DURATION", default_value = "30d")]
-    pub since: String,
+    /// The window: loads this recent count (`30d`, `12h`, `2w`, or `all`;
+    /// default 30d). With `--stale`: also list subjects not loaded for
+    /// this long.
+    #[arg(long, value_name = "DURATION")]
+    pub since: Option<String>,
     /// Machine-readable output: one object per subject, in `list` order.
     #[arg(long)]
     pub json: bool,
+    /// List the subjects worth pruning instead: expired (front matter
+    /// `expires`), never loaded, or not loaded for `--since`; with their
+    /// tokens and what disabling them all does to the prompt.
+    #[arg(long)]
+    pub stale: bool,
+    /// With `--stale`: disable every subject listed, as one change.
+    #[arg(long, requires = "stale")]
+    pub disable: bool,
 }
+
+/// The window `usage` counts loads in when `--since` is not given.
+const DEFAULT_WINDOW: &str = "30d";
 
 /// One subject of `usage --json` (contract §9).
 #[derive(serde::Serialize)]
@@ -39,8 +52,10 @@ struct SubjectJson<'a> {
     tokens: u64,
 }
 
+/// `usage` without `--stale` (`usage_stale` has that).
 pub fn run(env: &Environment, kb: &KnowledgeBase, args: &UsageArgs) -> Result<ExitCode, CliError> {
-    let window = time::parse_duration(&args.since).map_err(CliError::usage)?;
+    let window = time::parse_duration(args.since.as_deref().unwrap_or(DEFAULT_WINDOW))
+        .map_err(CliError::usage)?;
     let now = time::now();
     let since = window.map(|d| now.saturating_sub(d.as_secs()));
     let only = match &args.topic {
@@ -233,7 +248,7 @@ fn table(report: &Report<'_>, now: u64) -> String {
     out
 }
 
-fn print_json<T: serde::Serialize>(value: &T) {
+pub(super) fn print_json<T: serde::Serialize>(value: &T) {
     use std::io::Write as _;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -46,6 +46,8 @@ pub enum Mode {
     /// The search mode (`S`); true while the hit list has the keys (else
     /// the query line). Its state is [`Features::search`].
     Search(bool),
+    /// The prune view (`P`); its state is [`Features::prune`].
+    Prune,
 }
 
 /// The whole app: nine parts, each owned by one side of it.
@@ -97,23 +99,33 @@ impl App {
 
     /// The subjects pane's rows for the selected topic.
     pub fn rows(&self) -> Rc<Vec<Row>> {
-        self.topic_state().map_or_else(Rc::default, |state| {
-            self.subjects.rows(state, &self.features.usage)
-        })
+        let Some(state) = self.topic_state() else {
+            return Rc::default();
+        };
+        let rows = self.subjects.rows(state, &self.features.usage);
+        match state.resolution() {
+            // The `A` filter (stale, low confidence), when on.
+            Some(res) => {
+                crate::tui::prune::filter::filtered(&self.features.prune, state.id(), res, rows)
+            }
+            None => rows,
+        }
     }
 
     /// Puts the subjects pane's cursor on `row` of the rows shown, and
     /// remembers the subject there (see [`super::cursor`]).
     pub fn select_row(&mut self, row: usize) {
+        let rows = self.rows();
         let state = self.loaded.topic(self.topics.selected);
-        self.subjects.select(state, &self.features.usage, row);
+        self.subjects.select(state, &rows, row);
     }
 
     /// Keeps the subjects pane's cursor on its subject whatever changed
     /// the rows (see [`super::cursor`]).
     pub fn follow_cursor(&mut self) {
+        let rows = self.rows();
         let state = self.loaded.topic(self.topics.selected);
-        self.subjects.follow(state, &self.features.usage);
+        self.subjects.follow(state, &rows);
     }
 
     pub fn selected_row(&self) -> Option<Row> {

@@ -76,6 +76,15 @@ pub enum Command {
     /// Order the subjects by usage: all, never loaded in 30 days, or the
     /// loaded ones most loaded first.
     CycleUsageOrder,
+    /// Show every subject, only the stale ones (expired, or a fact of
+    /// them), or only the low-confidence ones.
+    CycleAgeFilter,
+    /// Open the prune view: subjects expired, never loaded, or not loaded
+    /// for a chosen time, to disable in one step.
+    OpenPrune,
+    /// In the prune view: the next "not loaded for" (none, 30, 90, 180
+    /// days).
+    CyclePruneSince,
     /// Open the selected subject (or the config file) in $VISUAL/$EDITOR.
     OpenEditor,
     /// Choose the file new entries, fields and topics are written to (the
@@ -164,6 +173,9 @@ impl Command {
             Command::OpenSearch => "search",
             Command::ToggleShowHidden => "toggle-show-hidden",
             Command::CycleUsageOrder => "cycle-usage-order",
+            Command::CycleAgeFilter => "cycle-age-filter",
+            Command::OpenPrune => "prune",
+            Command::CyclePruneSince => "cycle-prune-since",
             Command::OpenEditor => "open-editor",
             Command::PickLayer => "pick-layer",
             Command::Reload => "reload",

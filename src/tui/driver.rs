@@ -65,6 +65,9 @@ pub struct Driver {
     /// Where planned sections are counted (inline until a worker is
     /// started): see [`super::plan_counts`].
     plan_counts: PlanCounts,
+    /// Where subjects' ages and the prune view's list are read (inline
+    /// until a worker is started): see [`crate::tui::prune::worker`].
+    prunes: crate::tui::prune::worker::Prunes,
     /// The one section counter (its memo shared by every clone): a
     /// planned section's count is the prompt's after the change is made.
     counter: SectionCounter,
@@ -94,6 +97,7 @@ impl Driver {
             reads: None,
             searches: Searches::default(),
             plan_counts: PlanCounts::new(&counter),
+            prunes: crate::tui::prune::worker::Prunes::default(),
             counter,
         }
     }
@@ -129,6 +133,7 @@ impl Driver {
         self.reads = Reads::spawn(outbox).ok();
         let _ = self.search_in_background(outbox);
         let _ = self.plan_counts.spawn(outbox);
+        let _ = self.prunes.spawn(outbox);
     }
 
     /// Runs the search mode's queries on a worker, on the index in the
@@ -411,6 +416,15 @@ impl Driver {
         }
     }
 
+    /// Reads subjects' ages, and the prune view's list when `list` says
+    /// which (its generation, the idle days chosen), on the worker.
+    fn prune(&mut self, app: &App, list: Option<(u64, Option<u64>)>) -> Vec<Event> {
+        crate::tui::prune::worker::Job::of(app, &self.env, list)
+            .and_then(|job| self.prunes.request(job))
+            .into_iter()
+            .collect()
+    }
+
     fn perform(&mut self, app: &App, effect: Effect) -> Vec<Event> {
         let show = |path: &PathBuf| {
             app.loaded
@@ -499,6 +513,7 @@ impl Driver {
                     .into_iter()
                     .collect()
             }
+            Effect::Prune { list } => self.prune(app, list),
             Effect::OpenEditor(_)
             | Effect::OpenEditorAt(..)
             | Effect::Quit

@@ -45,6 +45,11 @@ pub enum Effect {
         query: String,
         generation: u64,
     },
+    /// Read the subjects' ages of the load shown, and, with `list`, the
+    /// prune view's list: `(request generation, not loaded for N days)`.
+    Prune {
+        list: Option<(u64, Option<u64>)>,
+    },
     /// Hand the terminal back to the shell and stop (`fg` comes back).
     Suspend,
     Quit,

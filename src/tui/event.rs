@@ -37,6 +37,8 @@ pub enum Event {
     Usage(Box<super::usage::Read>),
     /// The search mode's hits for a query.
     Searched(Box<crate::tui::search::state::Found>),
+    /// Subjects' ages, and the prune view's list when asked (`prune`).
+    Pruned(Box<crate::tui::prune::state::Pruned>),
     /// Exact token counts of planned sections (`plan_costs`).
     Counted(Box<super::cost_store::Counted>),
     /// An effect finished: a status message, and whether it failed.

@@ -1,11 +1,13 @@
 //! The state each feature owns beside the panes: the Findings tab's
 //! check report, the search mode, the usage ledger's tally, the exact
-//! costs of the plans on screen, the marked subjects. Each type lives in
-//! its feature's module; the app holds one of each.
+//! costs of the plans on screen, the marked subjects, the subjects' ages
+//! and the prune view. Each type lives in its feature's module; the app
+//! holds one of each.
 
 use super::cost_store::PlanCosts;
 use super::findings::state::Findings;
 use super::marks::Marks;
+use super::prune::state::PruneState;
 use super::search::state::SearchState;
 use super::usage::UsageState;
 
@@ -22,4 +24,6 @@ pub struct Features {
     pub costs: PlanCosts,
     /// Marked subjects, per topic (`Space`, `v`, `Ctrl-a`).
     pub marks: Marks,
+    /// Subjects' ages (marks, the `A` filter) and the prune view (`P`).
+    pub prune: PruneState,
 }

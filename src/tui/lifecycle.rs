@@ -116,6 +116,9 @@ fn leave() {
     let _ = disable_raw_mode();
 }
 
+/// Whether the signal thread runs.
+static SIGNALS_SPAWNED: AtomicBool = AtomicBool::new(false);
+
 /// Takes the terminal: installs the panic hook (once per process) and the
 /// signal handlers, enters raw mode and the alternate screen. Call it
 /// after any other panic hook is installed, so the terminal is restored
@@ -134,8 +137,13 @@ pub fn start() -> io::Result<DefaultTerminal> {
         }
         state.screen = Screen::On;
     }
+    // Once per process: the first-run screen (`tui::adopt`) takes the
+    // terminal before the curator does, and two signal threads would
+    // each act on one signal (a Ctrl-z stopping twice).
     #[cfg(unix)]
-    signals::spawn()?;
+    if !SIGNALS_SPAWNED.swap(true, Ordering::SeqCst) {
+        signals::spawn()?;
+    }
     #[cfg(debug_assertions)]
     inject_worker_panic();
     Terminal::new(CrosstermBackend::new(stdout()))

@@ -9,6 +9,7 @@
 //! `ARCHITECTURE.md` ("The TUI loop"). The engine computes every marker and text;
 //! nothing here re-implements a knowledge-base rule.
 
+pub mod adopt;
 pub mod app;
 pub mod client_prompt;
 pub mod client_rows;
@@ -54,6 +55,7 @@ pub mod plan_counts;
 pub mod plans;
 pub mod preview_search;
 pub mod prompt;
+pub mod prune;
 pub mod read_worker;
 pub mod readonly;
 pub mod screen;
@@ -93,7 +95,21 @@ pub fn run(start: StartOptions) -> Result<(), String> {
     terminal::require_terminal()?;
     let env = Environment::from_process()
         .map_err(|e| format!("cannot read the current directory: {e}"))?;
-    let no_workspace = start.load.workspace.is_none() && find_root(&env.cwd).is_none();
+    let mut no_workspace = start.load.workspace.is_none() && find_root(&env.cwd).is_none();
+    let mut adopted = None;
+    if no_workspace && !start.demo && !start.read_only {
+        // The first-run screen: what other assistants read here, adopted
+        // on Enter (issue 41).
+        let root = env.cwd.canonicalize().unwrap_or_else(|_| env.cwd.clone());
+        match adopt::screen::offer(&root)? {
+            adopt::screen::Choice::Adopted(line) => {
+                no_workspace = false;
+                adopted = Some(line);
+            }
+            adopt::screen::Choice::Quit => return Ok(()),
+            adopt::screen::Choice::NothingFound | adopt::screen::Choice::Declined => {}
+        }
+    }
     let mut demo_dir = None;
     let (env, options, banner) = if start.demo || no_workspace {
         let dir = crate::tui::demo::materialize()
@@ -105,7 +121,7 @@ pub fn run(start: StartOptions) -> Result<(), String> {
         demo_dir = Some(dir);
         (env, options, Some(banner))
     } else {
-        (env, start.load, None)
+        (env, start.load, adopted)
     };
     let mut app = app::App::new(theme::Theme::from_env(), (80, 24));
     app.screen.banner = banner;

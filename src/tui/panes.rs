@@ -66,29 +66,22 @@ impl SubjectsPane {
         self.rows_from(state, usage, None)
     }
 
-    /// Puts the cursor on `row` of the rows shown now (of topic `state`),
+    /// Puts the cursor on `row` of `rows`, the rows shown now (of topic `state`),
     /// and remembers what it shows there (see [`super::cursor`]).
-    pub fn select(
-        &mut self,
-        state: Option<&TopicState>,
-        usage: &super::usage::UsageState,
-        row: usize,
-    ) {
+    pub fn select(&mut self, state: Option<&TopicState>, rows: &Rc<Vec<Row>>, row: usize) {
         self.row = row;
         if let Some(state) = state {
-            let rows = self.rows(state, usage);
-            self.chosen.select(row, state, &rows);
+            self.chosen.select(row, state, rows);
         }
     }
 
-    /// Keeps the cursor on the subject chosen whatever changed the rows
-    /// of topic `state` (see [`super::cursor`]).
-    pub fn follow(&mut self, state: Option<&TopicState>, usage: &super::usage::UsageState) {
+    /// Keeps the cursor on the subject chosen whatever changed `rows`, the
+    /// rows of topic `state` shown now (see [`super::cursor`]).
+    pub fn follow(&mut self, state: Option<&TopicState>, rows: &Rc<Vec<Row>>) {
         let Some(state) = state.filter(|s| s.resolution().is_some()) else {
             return;
         };
-        let rows = self.rows(state, usage);
-        self.row = self.chosen.follow(self.row, state, &rows);
+        self.row = self.chosen.follow(self.row, state, rows);
     }
 
     /// [`SubjectsPane::rows`], taking `built` instead of building them

@@ -35,6 +35,9 @@ pub fn wanted(app: &App) -> Vec<Vec<Step>> {
     {
         plans.push(p);
     }
+    if let (Mode::Prune, Some(p)) = (&app.mode, &app.features.prune.plan) {
+        plans.push(p);
+    }
     if let Some(Header {
         what: HeaderWhat::Plan(p),
         ..
@@ -110,6 +113,9 @@ pub fn settle(app: &mut App) -> Option<Plan> {
     }
     if matches!(app.mode, Mode::Pattern(_)) {
         plans::refresh_tester_cost(app);
+    }
+    if let Some(plan) = app.features.prune.plan.as_deref_mut() {
+        settle(plan);
     }
     ready
 }

@@ -23,6 +23,10 @@ pub enum Mark {
     TopicError,
     TopicOff,
     TopicOn,
+    /// Expired (its front matter, or a fact of it).
+    Stale,
+    /// Confidence below 0.5 (its own, or a fact's).
+    LowConfidence,
 }
 
 impl Mark {
@@ -39,6 +43,8 @@ impl Mark {
             Mark::TopicError => "✗",
             Mark::TopicOff => "◇",
             Mark::TopicOn => "◆",
+            Mark::Stale => "⧗",
+            Mark::LowConfidence => "?",
         }
     }
 
@@ -55,6 +61,8 @@ impl Mark {
             Mark::TopicError => "topic error",
             Mark::TopicOff => "topic disabled",
             Mark::TopicOn => "topic enabled",
+            Mark::Stale => "stale: expired (front matter), or a fact of it",
+            Mark::LowConfidence => "low confidence (below 0.5)",
         }
     }
 
@@ -65,6 +73,7 @@ impl Mark {
             Mark::Disabled | Mark::TopicError | Mark::Unreadable => Some(Color::Red),
             Mark::Hidden | Mark::TopicOff => Some(Color::DarkGray),
             Mark::Binary => Some(Color::Magenta),
+            Mark::Stale | Mark::LowConfidence => Some(Color::Yellow),
         }
     }
 }

@@ -53,6 +53,7 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
             Mode::Picker(_) => picker_keys::key(app, &command),
             Mode::PreviewSearch(_) => crate::tui::preview_search::keys::typing(app, &command),
             Mode::Search(hits) => crate::tui::search::keys::key(app, &command, hits),
+            Mode::Prune => crate::tui::prune::keys::key(app, &command),
         },
     }
 }
@@ -90,6 +91,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                 effects.push(Effect::RenderPrompt);
             }
             effects.extend(crate::tui::search::keys::after_load(app));
+            effects.extend(crate::tui::prune::keys::after_load(app));
             // The keys pressed before the load, now on the loaded state,
             // in order (a key's effects after the load's).
             for command in kept {
@@ -114,6 +116,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Searched(found) => crate::tui::search::keys::found(app, *found),
+        Event::Pruned(pruned) => crate::tui::prune::keys::arrived(app, *pruned),
         Event::Counted(counted) => match super::plan_costs::arrived(app, *counted) {
             Some(plan) => run_waited_plan(app, plan),
             None => Vec::new(),
@@ -262,6 +265,8 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::MarkRange if app.focus != Focus::Topics => super::selection::mark_range(app),
         Command::MarkShown if app.focus != Focus::Topics => super::selection::mark_shown(app),
         Command::CycleUsageOrder => cycle_usage(app),
+        Command::CycleAgeFilter => crate::tui::prune::keys::cycle_filter(app),
+        Command::OpenPrune => return crate::tui::prune::keys::open(app),
         Command::Collapse => set_collapsed(app, Some(true)),
         Command::Expand => set_collapsed(app, Some(false)),
         Command::SelectTab(tab) => {

@@ -33,11 +33,7 @@ pub fn jp_kb_std(sandbox: &Path, cwd: &Path) -> std::process::Command {
         .env("XDG_DATA_HOME", sandbox.join("xdg-data"))
         .env("JP_GLOBAL_CONFIG_DIR", sandbox.join("global"))
         .env("JP_USER_DATA_DIR", sandbox.join("data"))
-        // Model servers live in the sandbox, and are not used unless a
-        // test turns them on (tests/it/semantic_server.rs): a search's
-        // answer never depends on a server another test left running.
         .env("XDG_RUNTIME_DIR", sandbox.join("run"))
-        .env("JP_KB_MODEL_SERVER", "off")
         .env("NO_COLOR", "1");
     cmd
 }

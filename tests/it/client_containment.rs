@@ -188,6 +188,21 @@ fn init_through_a_linked_kb_dir_creates_nothing_there() {
 }
 
 #[test]
+fn init_adopting_through_a_linked_kb_dir_creates_nothing_there() {
+    // The same attack where there is something to adopt (issue 41): the
+    // links `init` makes would land in the linked directory.
+    let sb = Sandbox::new();
+    sb.write("ws/CLAUDE.md", "# Claude\n");
+    sb.write("ws/.claude/rules/style.md", "Style.\n");
+    std::fs::create_dir_all(sb.path().join("home/dir")).unwrap();
+    let home = home(&sb);
+    link(&sb, home.join("dir"), ".jp/kb");
+    refused(&sb, &["init"], &home.join("dir/project"));
+    assert_eq!(std::fs::read_dir(home.join("dir")).unwrap().count(), 0);
+    assert!(!sb.ws().join(".jp/kb.toml").exists());
+}
+
+#[test]
 fn a_link_that_stays_inside_is_still_written_through() {
     let sb = ws();
     std::fs::create_dir_all(sb.ws().join("shared/rules")).unwrap();

@@ -138,18 +138,16 @@ fn jps_loads_are_named_jp_in_the_usage_ledger() {
     assert!(!text.contains("rmcp"), "{text}");
 }
 
-/// The README's `### JP` snippet sets the server and the tool as the
-/// generated layer does: written by hand, `check --client jp` finds no
-/// override in it.
+/// The `## JP` snippet of docs/clients.md (where the README sends a
+/// reader) sets the server and the tool as the generated layer does:
+/// written by hand, `check --client jp` finds no override in it.
 #[test]
 fn the_readmes_jp_snippet_is_what_connect_writes() {
-    // In the README, or in the clients page it may move to.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (readme, at) = ["README.md", "docs/clients.md"]
-        .into_iter()
-        .map(|page| std::fs::read_to_string(root.join(page)).unwrap())
-        .find_map(|text| text.find("\n### JP\n").map(|at| (text, at)))
-        .expect("a `### JP` section with the snippet");
+    let readme = std::fs::read_to_string(root.join("docs/clients.md")).unwrap();
+    let at = readme
+        .find("\n## JP\n")
+        .expect("docs/clients.md has a `## JP` section with the snippet");
     let block = &readme[at..];
     let open = block.find("```toml\n").unwrap() + "```toml\n".len();
     let snippet = &block[open..open + block[open..].find("```").unwrap()];

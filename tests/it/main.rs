@@ -22,6 +22,7 @@ mod tmux_support;
 #[path = "../tui_support/mod.rs"]
 mod tui_support;
 
+mod adopt;
 mod check;
 mod check_demo;
 mod check_long_lines;
@@ -41,9 +42,12 @@ mod config_special_files;
 mod connect;
 mod core_dependencies;
 mod edit_concurrent;
+mod facts_check;
+mod facts_stale;
 mod golden;
 mod guarded_read;
 mod huge_subjects;
+mod jp_inside;
 mod jp_real_checkouts;
 mod jp_real_stale;
 mod jp_real_tui;
@@ -59,6 +63,7 @@ mod mcp_usage;
 mod readme_install;
 mod search;
 mod search_frontmatter;
+mod search_jp_docs;
 mod search_mcp;
 mod search_names;
 mod search_open_index;
@@ -66,13 +71,17 @@ mod search_places;
 mod search_quality;
 mod search_walks;
 #[cfg(feature = "semantic")]
+mod semantic_build;
+#[cfg(feature = "semantic")]
 mod semantic_cache_files;
 #[cfg(feature = "semantic")]
+mod semantic_crafted;
+#[cfg(feature = "semantic")]
 mod semantic_model;
+mod semantic_processes;
 #[cfg(feature = "semantic")]
 mod semantic_search;
 #[cfg(all(feature = "semantic", unix))]
-mod semantic_server;
 mod subject_rules;
 mod terminal_injection;
 mod terminal_injection_output;
@@ -92,6 +101,7 @@ mod tui_no_terminal;
 mod tui_planner;
 mod tui_preview_search;
 mod tui_preview_window;
+mod tui_prune;
 mod tui_reading;
 mod tui_rough_edges;
 mod tui_search;
@@ -102,6 +112,7 @@ mod tui_snapshots;
 mod tui_tester_words;
 mod tui_tmux;
 mod tui_tmux_actions;
+mod tui_tmux_adopt;
 mod tui_tmux_capture;
 mod tui_tmux_cursor;
 mod tui_tmux_layers;

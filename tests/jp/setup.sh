@@ -11,8 +11,11 @@
 # once. To use a JP built elsewhere, point JP_KB_JP_TARGET at its target
 # directory (the tests need only its debug/jp).
 #
-# A second JP (patched, e.g. with the knowledge base inside) is one more
-# `build_jp` line below: its own target variable, its patches in order.
+# A second JP, patched, is one more `build_jp` line below: its own target
+# variable, its patches in order. JP with the knowledge base inside is not:
+# it builds on this checkout's core, so its stamp hashes the core's sources
+# too and it builds through integrations/jp/build.sh (tests/jp/setup_inside.sh,
+# the same layout: ~/.cache/jp-kb, a stamp, `touch build.rs`).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"

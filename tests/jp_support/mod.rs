@@ -8,6 +8,7 @@
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
 pub mod fake_model;
+pub mod inside;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -35,7 +36,11 @@ pub struct Machine {
 
 impl Machine {
     pub fn new() -> Self {
-        let jp = jp_binary();
+        Self::with_jp(jp_binary())
+    }
+
+    /// A scratch machine whose `jp` is the binary at `jp`.
+    pub fn with_jp(jp: PathBuf) -> Self {
         let dir = tempfile::tempdir().expect("tempdir");
         let model = FakeModel::start();
         let machine = Self {

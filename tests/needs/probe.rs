@@ -29,9 +29,18 @@ pub enum Need {
     /// `~/.cache/jp-kb/jp-target`, outside the checkout: a cold build is
     /// ~6 minutes, so it is kept between checkouts and runs).
     Jp,
+    /// JP with the knowledge base inside (`integrations/jp`: the patch
+    /// series on this checkout's core), built by `tests/jp/setup_inside.sh`
+    /// into `JP_KB_JP_INSIDE_TARGET` (default
+    /// `~/.cache/jp-kb/jp-inside-target`); its stamp says the build is
+    /// complete.
+    JpInside,
     /// Running as root: the tests that hand files to another user (a
     /// `.jp/` planted by someone else) or run jp-kb as another user.
     Root,
+    /// JP's source (`jp-4c1c39f1.tar.gz`) in `../shared/jp/src`, beside
+    /// the checkout: its documentation is a real knowledge base.
+    JpSource,
 }
 
 /// Where a need was found.
@@ -45,7 +54,7 @@ pub struct Found {
 }
 
 impl Need {
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 10] = [
         Self::Tmux,
         Self::McpVenv,
         Self::ClientsNode,
@@ -53,15 +62,18 @@ impl Need {
         Self::Corpora,
         Self::Model,
         Self::Jp,
+        Self::JpInside,
         Self::Root,
+        Self::JpSource,
     ];
 
     /// The environment variables that move a need's directory.
-    pub const ENV: [&'static str; 5] = [
+    pub const ENV: [&'static str; 6] = [
         "JP_KB_MCP_VENV",
         "JP_KB_CLIENTS_NODE",
         "JP_KB_CLIENTS_VENV",
         "JP_KB_JP_TARGET",
+        "JP_KB_JP_INSIDE_TARGET",
         "HOME",
     ];
 
@@ -75,7 +87,9 @@ impl Need {
             Self::Corpora => "corpora",
             Self::Model => "model",
             Self::Jp => "jp",
+            Self::JpInside => "jp-inside",
             Self::Root => "root",
+            Self::JpSource => "jp-source",
         }
     }
 
@@ -100,7 +114,13 @@ impl Need {
             Self::Jp => {
                 "needs real JP built (run bash tests/jp/setup.sh, or .ci/run; JP_KB_JP_TARGET names its target directory)"
             }
+            Self::JpInside => {
+                "needs JP with the knowledge base inside built (run bash tests/jp/setup_inside.sh, or .ci/run; JP_KB_JP_INSIDE_TARGET names its target directory)"
+            }
             Self::Root => "needs root, to give files to another user (run the tests as root)",
+            Self::JpSource => {
+                "needs JP's source in ../shared/jp/src beside the checkout (then touch build.rs)"
+            }
         }
     }
 
@@ -154,12 +174,23 @@ impl Need {
                 let jp = built_jp("JP_KB_JP_TARGET", "jp-target")?;
                 (jp.clone(), jp)
             }
+            Self::JpInside => {
+                let jp = built_jp("JP_KB_JP_INSIDE_TARGET", "jp-inside-target")?;
+                // Written last by the setup script, removed before it
+                // builds: a build cut short is not found.
+                let stamp = jp.parent()?.parent()?.join(".jp-kb-stamp");
+                (jp, stamp)
+            }
             Self::Root => {
                 // `/proc/self` belongs to the process's effective user.
                 if !owned_by_root(Path::new("/proc/self")) {
                     return None;
                 }
                 (PathBuf::from("/"), root.join("build.rs"))
+            }
+            Self::JpSource => {
+                let tarball = root.join("../shared/jp/src/jp-4c1c39f1.tar.gz");
+                (tarball.clone(), tarball)
             }
         };
         marker.is_file().then_some(Found { path, marker })

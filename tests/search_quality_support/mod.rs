@@ -42,7 +42,8 @@ pub fn held_out() -> Vec<(String, Vec<String>)> {
     parse(include_str!("../../benches/search_queries_heldout.tsv"))
 }
 
-fn parse(text: &str) -> Vec<(String, Vec<String>)> {
+/// A query file (`query<TAB>slug,slug`, `#` comments).
+pub fn parse(text: &str) -> Vec<(String, Vec<String>)> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -68,10 +69,20 @@ pub fn measure(kb: &KnowledgeBase, searcher: &mut Searcher) -> Quality {
 }
 
 /// Runs the queries `qs` through `searcher` on `kb`.
-#[allow(clippy::cast_precision_loss)]
 pub fn measure_set(
     kb: &KnowledgeBase,
     searcher: &mut Searcher,
+    qs: &[(String, Vec<String>)],
+) -> Quality {
+    measure_in(kb, searcher, TOPIC, qs)
+}
+
+/// Runs the queries `qs` through `searcher` on topic `topic` of `kb`.
+#[allow(clippy::cast_precision_loss)]
+pub fn measure_in(
+    kb: &KnowledgeBase,
+    searcher: &mut Searcher,
+    topic: &str,
     qs: &[(String, Vec<String>)],
 ) -> Quality {
     let (mut found5, mut rr, mut misses) = (0usize, 0f64, Vec::new());
@@ -80,7 +91,7 @@ pub fn measure_set(
     for (query, wanted) in qs {
         let request = SearchRequest {
             query,
-            topic: Some(TOPIC),
+            topic: Some(topic),
             limit: 50,
             hidden: false,
         };

@@ -2,18 +2,25 @@
 //! every topic's subjects, and the three texts the assistant sees.
 
 use std::path::{Path, PathBuf};
+#[cfg(feature = "config")]
 use std::sync::Arc;
 
-use crate::config::{ConfigError, ConfigWarning, Environment, LoadOptions, LoadedConfig, load};
+#[cfg(feature = "config")]
+use crate::config::{ConfigError, Environment, LoadOptions, load};
+use crate::config::{ConfigWarning, LoadedConfig};
 use crate::content::{Root, read_formatted};
 use crate::learn::{Outcome, execute_resolved};
+use crate::learn_arguments::parse_learn_arguments;
 use crate::render::knowledge::push_subject;
 use crate::render::{
     AvailableTopic, Piece, PreloadedTopic, knowledge_pieces, render_tool_definition,
+    tool_description,
 };
 use crate::subjects::Subject;
+#[cfg(feature = "config")]
 use crate::subjects::{WalkCache, WatchedWalks};
 use crate::topic::{TopicState, WalkSource};
+use crate::topic_config::{TopicConfig, kb_config};
 
 /// A pre-loaded subject of the `<knowledge>` section, by position: the
 /// topic's index in [`KnowledgeBase::topics`] and the subject's in its
@@ -53,9 +60,12 @@ impl std::fmt::Display for UnknownTopic {
 
 impl std::error::Error for UnknownTopic {}
 
-/// A loaded knowledge base: a workspace's effective configuration and its
-/// topics. Built by [`KnowledgeBase::load`]; its texts are computed on
-/// demand, from the files as they are when asked.
+/// A knowledge base: a workspace's effective configuration and its
+/// topics. Built from a configuration the caller merged
+/// ([`KnowledgeBase::from_topics`]: JP's own `kb` tables) or, with the
+/// feature `config`, by reading the workspace's files
+/// ([`KnowledgeBase::load`]). Its texts are computed on demand, from the
+/// files as they are when asked.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct KnowledgeBase {
@@ -68,8 +78,27 @@ pub struct KnowledgeBase {
 }
 
 impl KnowledgeBase {
+    /// The knowledge base of the workspace at `root` whose `kb`
+    /// configuration the caller merged itself: `topics` in configuration
+    /// order (JP's `kb.topic` table after JP's loader). Each topic's
+    /// `subjects` is relative to `root`; every subject is read inside it.
+    ///
+    /// Nothing is read here: topic directories are walked when a text is
+    /// first asked for. `root` is made canonical when it can be; a root
+    /// that does not exist leaves every topic in error ("does not exist"),
+    /// never an error here.
+    pub fn from_topics(
+        root: impl AsRef<Path>,
+        topics: impl IntoIterator<Item = TopicConfig>,
+    ) -> Self {
+        let root = root.as_ref();
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        Self::from_config(LoadedConfig::merged_by_host(root, kb_config(topics)))
+    }
+
     /// Loads the workspace's configuration and prepares its topics (their
     /// directories are walked lazily).
+    #[cfg(feature = "config")]
     pub fn load(env: &Environment, options: &LoadOptions) -> Result<Self, ConfigError> {
         Ok(Self::from_config(load(env, options)?))
     }
@@ -83,6 +112,7 @@ impl KnowledgeBase {
     /// `walks`: a long-running process reloads every time and still only
     /// re-walks the directories that changed.
     #[doc(hidden)]
+    #[cfg(feature = "config")]
     pub fn load_with(
         env: &Environment,
         options: &LoadOptions,
@@ -98,6 +128,7 @@ impl KnowledgeBase {
     /// `walks` until its owner reports a change: for a process that
     /// watches the topic directories (the TUI).
     #[doc(hidden)]
+    #[cfg(feature = "config")]
     pub fn load_watched(
         env: &Environment,
         options: &LoadOptions,
@@ -143,6 +174,7 @@ impl KnowledgeBase {
 
     /// Where jp-kb may write for this workspace: inside its root and the
     /// person's own JP directories, nowhere else ([`crate::edit::place`]).
+    #[cfg(feature = "config")]
     pub fn boundaries(&self) -> crate::edit::Boundaries {
         crate::edit::Boundaries::of_config(&self.loaded)
     }
@@ -200,6 +232,21 @@ impl KnowledgeBase {
             state.config.description(),
             subjects,
         )
+    }
+
+    /// The `learn` tool's answer to a call, its arguments as the assistant
+    /// sent them (a JSON object: `topic`, optionally `subjects` as a
+    /// string, an array of strings or null). Arguments the tool's schema
+    /// refuses are an [`Outcome::Error`] saying what it takes; otherwise
+    /// [`KnowledgeBase::learn`].
+    pub fn call_learn(
+        &self,
+        arguments: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) -> Outcome {
+        match parse_learn_arguments(arguments) {
+            Ok((topic, patterns)) => self.learn(&topic, patterns.as_deref()),
+            Err(why) => Outcome::Error(why.to_string()),
+        }
     }
 
     /// The `<knowledge>` section, or `None` when it is absent. Holds one
@@ -303,6 +350,15 @@ impl KnowledgeBase {
             .filter(|t| t.is_learnable())
             .map(|t| (t.id(), t.config.title()))
             .collect()
+    }
+
+    /// The `learn` tool's description (the definition's `description`):
+    /// its summary and the learnable topics; `None` when no topic has an
+    /// available subject (the tool is not registered). Its parameters never
+    /// change: [`crate::learn_tool_parameters`].
+    pub fn tool_description(&self) -> Option<String> {
+        let topics = self.learnable_topics();
+        (!topics.is_empty()).then(|| tool_description(&topics))
     }
 
     /// The tool definition JSON, or `None` when no topic has an available

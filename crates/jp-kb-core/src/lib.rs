@@ -2,15 +2,17 @@
 //! is shown from its knowledge base, and plans the edits that curate it.
 //!
 //! No terminal, async runtime, MCP SDK or command-line parser: a Rust
-//! assistant can depend on this crate alone. The root is the door: load a
-//! [`KnowledgeBase`] from an [`Environment`] with [`LoadOptions`], read its
-//! texts ([`KnowledgeBase::knowledge_section`], [`KnowledgeBase::learn`],
-//! [`KnowledgeBase::tool_definition`]), lint it with [`check`], plan a
-//! curation edit with [`edit::plan`] and carry it out with [`edit::apply`]
-//! into a [`edit::Journal`]; [`mcp`] has the data of an MCP server's tool,
-//! prompt and resources, [`clients`] what JP, Claude Code and Codex need
-//! and receive. `docs/decisions.md` ("The core's façade") says why the
-//! rest is not public.
+//! assistant can depend on this crate alone. The root is the door: build a
+//! [`KnowledgeBase`] from the topics a host merged itself
+//! ([`KnowledgeBase::from_topics`]) or, with the feature `config`, load it
+//! from an [`Environment`] with [`LoadOptions`]; read its texts
+//! ([`KnowledgeBase::knowledge_section`], [`KnowledgeBase::learn`],
+//! [`KnowledgeBase::call_learn`], [`KnowledgeBase::tool_definition`]),
+//! lint it with [`check`], plan a curation edit with [`edit::plan`] and
+//! carry it out with [`edit::apply`] into a [`edit::Journal`]; [`mcp`] has
+//! the data of an MCP server's tool, prompt and resources, [`clients`] what
+//! JP, Claude Code and Codex need and receive. `docs/decisions.md` ("The
+//! core's façade") says why the rest is not public.
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 // The façade's documentation check (`.ci/run`; docs/decisions.md, "The
@@ -36,21 +38,45 @@ mod internal;
 // modules behind the façade; the façade modules below import the rest of
 // their namesakes the same way. `display` and `frontmatter` serve only
 // optional features.
+#[cfg(all(feature = "search", feature = "usage"))]
+#[allow(unused_imports)]
+use internal::facts;
 #[cfg(feature = "check")]
 use internal::remedy;
-#[cfg(feature = "search")]
-use internal::search;
+#[cfg(feature = "usage")]
+#[allow(unused_imports)]
+use internal::usage;
 #[allow(unused_imports)]
 use internal::{
-    config, content, display, frontmatter, kb, learn, plural, render, section_tokens, subjects,
-    tokens, topic, unique, usage,
+    config, content, display, kb, learn, learn_arguments, plural, render, subjects, topic,
+    topic_config, unique,
 };
+#[cfg(feature = "search")]
+use internal::{frontmatter, search};
+#[cfg(feature = "tokens")]
+#[allow(unused_imports)]
+use internal::{section_tokens, tokens};
 
-pub use internal::config::{
-    ConfigError, ConfigWarning, Environment, LoadOptions, Origin, OverrideError,
-};
+#[cfg(feature = "config")]
+pub use internal::config::{ConfigError, Environment, LoadOptions, OverrideError};
+pub use internal::config::{ConfigWarning, Origin};
 pub use internal::kb::{KnowledgeBase, UnknownTopic};
 pub use internal::learn::Outcome;
+pub use internal::topic_config::TopicConfig;
+
+/// The `learn` tool's name, as the `<knowledge>` section names it.
+pub const LEARN_TOOL_NAME: &str = internal::render::TOOL_NAME;
+
+/// The `learn` tool's parameters: the RFD's JSON schema, exactly
+/// `jp-kb schema`'s `parameters`. Constant: the topics are listed in the
+/// description ([`KnowledgeBase::tool_description`]), so a provider that
+/// caches tool schemas never holds a stale one.
+pub fn learn_tool_parameters() -> serde_json::Map<String, serde_json::Value> {
+    match internal::render::tool_parameters() {
+        serde_json::Value::Object(schema) => schema,
+        _ => serde_json::Map::new(),
+    }
+}
 
 /// The linter: every finding about a knowledge base, with a stable code,
 /// a place and a hint, like a compiler's.
@@ -64,10 +90,11 @@ pub mod check {
     };
 }
 
-/// Curation edits: the planner ([`plan`]) decides what a person's intent
+/// Curation edits (feature `config`): the planner ([`plan`]) decides what a person's intent
 /// means, [`apply`] carries the plan out (every file checked before any is
 /// written, under locks, never half of it) and records it in a
 /// [`Journal`] as one undo step.
+#[cfg(feature = "config")]
 pub mod edit {
     // `apply` by its full path: `internal::edit::apply` is a function and a
     // module, and importing both would make the module a façade path.
@@ -106,13 +133,14 @@ pub mod mcp {
     #[allow(unused_imports)]
     pub(crate) use crate::internal::mcp::*;
     // By its full path: `instructions` is a function and a module.
+    #[cfg(feature = "config")]
+    pub use crate::internal::mcp::Workspace;
     pub use crate::internal::mcp::instructions::instructions;
     pub use crate::internal::mcp::{
         ArgumentError, Body, InstructionsMode, KNOWLEDGE_PROMPT, KNOWLEDGE_PROMPT_DESCRIPTION,
         LEARN_HINTS, LEARN_TITLE, LearnTool, ModeError, RESOURCE_TEMPLATE, ReadError,
-        ResourceContent, ResourceEntry, SERVER_NAME, ToolHints, Workspace, call_learn,
-        knowledge_text, learn_tool, list_resources, parse_learn_arguments, read_resource,
-        subject_uri,
+        ResourceContent, ResourceEntry, SERVER_NAME, ToolHints, call_learn, knowledge_text,
+        learn_tool, list_resources, parse_learn_arguments, read_resource, subject_uri,
     };
 }
 

@@ -13,6 +13,9 @@
 pub const MAX_CHUNK_BYTES: usize = 1000;
 /// The most chunks of one subject.
 pub const MAX_CHUNKS: usize = 32;
+/// The longest lead (slug and title) in bytes: a 60,000-word heading
+/// would otherwise lead every chunk of its page.
+const MAX_LEAD_BYTES: usize = 200;
 
 /// The chunks of a subject with slug `slug`, text `text`.
 pub fn chunks(slug: &str, text: &str, markdown: bool) -> Vec<String> {
@@ -53,10 +56,18 @@ fn lead(slug: &str, text: &str, markdown: bool) -> String {
                 .filter(|t| !t.is_empty())
         })
         .flatten();
-    match title {
+    let mut lead = match title {
         Some(title) => format!("{words}: {title}"),
         None => words,
+    };
+    if lead.len() > MAX_LEAD_BYTES {
+        let mut end = MAX_LEAD_BYTES;
+        while !lead.is_char_boundary(end) {
+            end -= 1;
+        }
+        lead.truncate(end);
     }
+    lead
 }
 
 /// The text of an ATX heading line (`# Title`), if the line is one.
@@ -154,6 +165,20 @@ mod tests {
         let text = "word ".repeat(1_000_000);
         let out = chunks("big", &text, true);
         assert_eq!(out.len(), MAX_CHUNKS);
+    }
+
+    #[test]
+    fn a_huge_heading_leads_in_a_bounded_piece() {
+        let text = format!("# {}\n\nbody\n", "wörd ".repeat(60_000));
+        let out = chunks(&"s/".repeat(1000), &text, true);
+        assert!(out.iter().all(|c| {
+            c.split_once('\n')
+                .is_some_and(|(lead, _)| lead.len() <= MAX_LEAD_BYTES)
+        }));
+        assert!(
+            out.iter()
+                .all(|c| c.len() <= MAX_LEAD_BYTES + 1 + MAX_CHUNK_BYTES)
+        );
     }
 
     proptest! {

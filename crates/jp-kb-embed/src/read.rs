@@ -17,36 +17,3 @@ pub(crate) fn open_regular(path: &Path) -> std::io::Result<(File, std::fs::Metad
     let opened = jp_kb_fs::open_regular(path)?;
     Ok((opened.file, opened.metadata))
 }
-
-/// What identifies a file that is only ever replaced whole (a rename), or
-/// whose every write changes it: its length, modification time (seconds,
-/// nanoseconds), inode and device (where there are inodes).
-#[cfg(unix)]
-pub fn file_identity(file: &std::fs::Metadata) -> [u64; 5] {
-    use std::os::unix::fs::MetadataExt;
-    [
-        file.len(),
-        file.mtime().cast_unsigned(),
-        u64::try_from(file.mtime_nsec()).unwrap_or(u64::MAX),
-        file.ino(),
-        file.dev(),
-    ]
-}
-
-/// What identifies a file that is only ever replaced whole: its length
-/// and modification time (no inodes here).
-#[cfg(not(unix))]
-pub fn file_identity(file: &std::fs::Metadata) -> [u64; 5] {
-    let modified = file
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .unwrap_or_default();
-    [
-        file.len(),
-        modified.as_secs(),
-        u64::from(modified.subsec_nanos()),
-        0,
-        0,
-    ]
-}

@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use crate::chunk::chunks;
 use crate::error::ModelError;
@@ -33,8 +34,15 @@ const MAX_KEY: usize = 64 << 10;
 /// The largest vectors file read: ~700,000 chunks of 384 floats, a
 /// hundred times tldr's pages. A larger one is not one jp-kb saved.
 pub const MAX_VECTORS_BYTES: u64 = 1 << 30;
-/// Chunks embedded per call of the model: progress is reported between.
-const EMBED_BATCH: usize = 128;
+/// Chunks embedded per call of the model: progress is reported, and what
+/// is done saved, between calls (one of the model's batches on each of two
+/// cores: a build killed at any time loses at most a few seconds' work;
+/// 128 lost a whole first build of 150 tldr pages killed at half time).
+const EMBED_BATCH: usize = 32;
+/// How often a first build hands what it made to be saved: every eighth
+/// of the time it has run, within these bounds (early saves are small and
+/// cheap; a kill loses at most the larger bound's work).
+pub const CHECKPOINT_EVERY: (Duration, Duration) = (Duration::from_secs(1), Duration::from_secs(5));
 
 /// Why the saved vectors cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -77,6 +85,9 @@ pub struct Source<'a> {
     pub bytes: u64,
     /// Modification time, nanoseconds since the epoch.
     pub modified: i64,
+    /// Embedded now when new or changed; out of scope (another topic than
+    /// the one searched), it keeps what it had, stale or absent.
+    pub in_scope: bool,
 }
 
 /// One file's vectors.
@@ -208,113 +219,34 @@ impl Vectors {
         Ok(out)
     }
 
-    /// The vectors of a saved file's bytes (`saved`, all of it), for
-    /// `model`.
-    pub fn read(saved: impl Read, model: &Model) -> Result<Self, VectorsError> {
-        Self::read_from(saved, model.dims(), model.fingerprint())
-    }
-
-    /// [`Vectors::search`] straight from a saved file's bytes (`saved`,
-    /// all of it), for a process that searches once: each entry is scored
-    /// as it is read, through one buffer, and nothing is kept but the keys
-    /// and scores (making tldr's 13 MB of vectors into 7,425 vectors first
-    /// cost a one-off search ~20 ms of fresh pages). The whole file is
-    /// checked all the same: damage is an error, never a ranking.
-    pub fn search_saved(
-        saved: impl Read,
-        model: &Model,
-        query: &[f32],
-    ) -> Result<Vec<Scored>, VectorsError> {
-        Self::search_read(saved, model.dims(), model.fingerprint(), query)
-    }
-
-    fn search_read(
-        saved: impl Read,
-        dims: usize,
-        fingerprint: u32,
-        query: &[f32],
-    ) -> Result<Vec<Scored>, VectorsError> {
-        if query.len() != dims {
-            return Ok(Vec::new());
-        }
-        let mut r = EntryReader::open(saved, dims, fingerprint)?;
-        let mut buffer = Vec::new();
-        let mut out = Vec::new();
-        while let Some(head) = r.next_head()? {
-            buffer.resize(head.chunks * dims, 0f32);
-            r.vectors(&mut buffer)?;
-            if head.chunks > 0 {
-                out.push(Scored {
-                    key: head.key,
-                    score: best_chunk(&buffer, dims, query),
-                });
-            }
-        }
-        r.finish()?;
-        sort_scored(&mut out);
-        Ok(out)
-    }
-
     /// Writes the vectors to `path` whole: a temporary file in its
     /// directory, then a rename (a reader sees the old file or the new).
     /// Returns the metadata of the file written.
     pub fn save(&self, path: &Path) -> std::io::Result<std::fs::Metadata> {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        // The first search by meaning alone may come before the lexical
-        // index made the directory.
-        std::fs::create_dir_all(dir)?;
-        let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-        {
-            let mut w = BufWriter::new(temp.as_file_mut());
-            self.write_to(&mut w)?;
-            w.flush()?;
-        }
-        temp.as_file().sync_all()?;
-        let metadata = temp.as_file().metadata()?;
-        temp.persist(path).map_err(|e| e.error)?;
-        Ok(metadata)
+        save_entries(path, self.dims, self.fingerprint, self.entries.iter())
     }
 
+    #[cfg(test)]
     fn write_to(&self, w: &mut impl Write) -> std::io::Result<()> {
-        let mut crc = crc32fast::Hasher::new();
-        let mut put = |bytes: &[u8]| -> std::io::Result<()> {
-            crc.update(bytes);
-            w.write_all(bytes)
-        };
-        put(MAGIC)?;
-        put(&VERSION.to_le_bytes())?;
-        put(&u32::try_from(self.dims).unwrap_or(u32::MAX).to_le_bytes())?;
-        put(&self.fingerprint.to_le_bytes())?;
-        put(&(self.entries.len() as u64).to_le_bytes())?;
-        for e in &self.entries {
-            put(&u32::try_from(e.key.len()).unwrap_or(u32::MAX).to_le_bytes())?;
-            put(e.key.as_bytes())?;
-            put(&e.bytes.to_le_bytes())?;
-            put(&e.modified.to_le_bytes())?;
-            put(&e.hash.to_le_bytes())?;
-            let n = e.vectors.len() / self.dims.max(1);
-            put(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes())?;
-            let mut raw = Vec::with_capacity(e.vectors.len() * 4);
-            for v in &e.vectors {
-                raw.extend_from_slice(&v.to_le_bytes());
-            }
-            put(&raw)?;
-        }
-        let sum = crc.finalize();
-        w.write_all(&sum.to_le_bytes())
+        write_entries(w, self.dims, self.fingerprint, self.entries.iter())
     }
 
     /// Brings the vectors up to date with `sources`: files gone are
-    /// dropped, files whose size or time changed are read (`read` gives
-    /// their text, `None` for one that is not text) and embedded again
-    /// unless their content is the same. `progress(done, total)` counts
-    /// the chunks to embed.
+    /// dropped, files in scope whose size or time changed are read (`read`
+    /// gives their text, `None` for one that is not text) and embedded
+    /// again unless their content is the same; a file out of scope keeps
+    /// what it had. `progress(done, total)` counts the chunks to embed
+    /// (called once with 0 before the first); `checkpoint` is given what
+    /// is done so far every few seconds ([`CHECKPOINT_EVERY`]) (the
+    /// caller saves it: a build killed halfway keeps what it made, and the
+    /// next one embeds the rest).
     pub fn update(
         &mut self,
         sources: &[Source<'_>],
         mut read: impl FnMut(&Source<'_>) -> Option<String>,
         model: &Model,
         mut progress: impl FnMut(usize, usize),
+        mut checkpoint: impl FnMut(Checkpoint<'_>),
     ) -> Result<Update, ModelError> {
         let mut old: HashMap<String, Entry> =
             self.entries.drain(..).map(|e| (e.key.clone(), e)).collect();
@@ -324,12 +256,14 @@ impl Vectors {
         let mut pending: Vec<(usize, Vec<String>)> = Vec::new();
         for s in sources {
             let previous = match old.remove(s.key) {
-                // Unchanged: moved over, not copied (every search of a
-                // long-running process refreshes; its vectors are MBs).
-                Some(e) if e.bytes == s.bytes && e.modified == s.modified => {
+                // Unchanged, or not asked for now: moved over, not copied
+                // (every search of a long-running process refreshes; its
+                // vectors are MBs).
+                Some(e) if !s.in_scope || (e.bytes == s.bytes && e.modified == s.modified) => {
                     kept.push(e);
                     continue;
                 }
+                _ if !s.in_scope => continue,
                 previous => previous,
             };
             let text = read(s);
@@ -355,58 +289,48 @@ impl Vectors {
             }
         }
         update.removed = old.len();
+        // Files of similar chunk lengths embedded together: each call's
+        // batches pad little although a call is small.
+        pending.sort_by_cached_key(|(_, cs)| {
+            cs.iter().map(String::len).sum::<usize>() / cs.len().max(1)
+        });
         let total: usize = pending.iter().map(|(_, c)| c.len()).sum();
-        let mut done = 0;
-        let mut batch: Vec<(usize, &str)> = Vec::new();
-        let all = pending
-            .iter()
-            .flat_map(|(at, cs)| cs.iter().map(move |c| (*at, c.as_str())));
-        for item in all {
-            batch.push(item);
-            if batch.len() == EMBED_BATCH {
-                done += embed_into(&mut kept, &batch, model)?;
-                batch.clear();
-                progress(done, total);
-            }
+        // Chunks still to embed of each entry: one with some left is not
+        // saved by a checkpoint (it would read as up to date).
+        let mut left = vec![0usize; kept.len()];
+        for (at, cs) in &pending {
+            left[*at] = cs.len();
         }
-        if !batch.is_empty() {
-            done += embed_into(&mut kept, &batch, model)?;
+        if total > 0 {
+            progress(0, total);
+        }
+        let mut done = 0;
+        let started = Instant::now();
+        let mut saved_at = started;
+        let all: Vec<(usize, &str)> = pending
+            .iter()
+            .flat_map(|(at, cs)| cs.iter().map(move |c| (*at, c.as_str())))
+            .collect();
+        for batch in all.chunks(EMBED_BATCH) {
+            done += embed_into(&mut kept, batch, model)?;
+            for (at, _) in batch {
+                left[*at] -= 1;
+            }
             progress(done, total);
+            let every = (started.elapsed() / 8).clamp(CHECKPOINT_EVERY.0, CHECKPOINT_EVERY.1);
+            if done < total && saved_at.elapsed() >= every {
+                checkpoint(Checkpoint {
+                    dims: self.dims,
+                    fingerprint: self.fingerprint,
+                    entries: &kept,
+                    left: &left,
+                });
+                saved_at = Instant::now();
+            }
         }
         update.chunks = total;
         self.entries = kept;
         Ok(update)
-    }
-
-    /// The first `top` of [`Vectors::search`], and whether that is every
-    /// file: only their keys are copied (a model server ranks tldr's
-    /// 7,425 files for each one-off search).
-    pub fn search_top(&self, query: &[f32], top: usize) -> (Vec<Scored>, bool) {
-        let dims = self.dims.max(1);
-        let mut scored: Vec<(f32, &Entry)> = self
-            .entries
-            .iter()
-            .filter(|e| !e.vectors.is_empty())
-            .map(|e| (best_chunk(&e.vectors, dims, query), e))
-            .collect();
-        // Best first; equal scores by key, as `sort_scored`.
-        let order = |a: &(f32, &Entry), b: &(f32, &Entry)| {
-            b.0.total_cmp(&a.0).then_with(|| a.1.key.cmp(&b.1.key))
-        };
-        let complete = scored.len() <= top;
-        if !complete && top > 0 {
-            scored.select_nth_unstable_by(top - 1, order);
-        }
-        scored.truncate(top);
-        scored.sort_by(order);
-        let out = scored
-            .into_iter()
-            .map(|(score, e)| Scored {
-                key: e.key.clone(),
-                score,
-            })
-            .collect();
-        (out, complete)
     }
 
     /// Every file with a chunk, by its closest chunk's cosine similarity
@@ -438,6 +362,86 @@ fn best_chunk(vectors: &[f32], dims: usize, query: &[f32]) -> f32 {
 /// Best first; equal scores by key.
 fn sort_scored(scored: &mut [Scored]) {
     scored.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.key.cmp(&b.key)));
+}
+
+/// What an update has done so far: the entries up to date (the files
+/// whose chunks are all embedded, the ones unchanged), to be saved.
+pub struct Checkpoint<'a> {
+    dims: usize,
+    fingerprint: u32,
+    entries: &'a [Entry],
+    left: &'a [usize],
+}
+
+impl Checkpoint<'_> {
+    /// Writes the entries up to date to `path` as [`Vectors::save`] does.
+    pub fn save(&self, path: &Path) -> std::io::Result<std::fs::Metadata> {
+        let done = self
+            .entries
+            .iter()
+            .zip(self.left)
+            .filter(|(_, left)| **left == 0)
+            .map(|(e, _)| e);
+        save_entries(path, self.dims, self.fingerprint, done)
+    }
+}
+
+/// Writes `entries` to `path`: a temporary file in its directory, then a
+/// rename (a reader sees the old file or the new).
+fn save_entries<'e>(
+    path: &Path,
+    dims: usize,
+    fingerprint: u32,
+    entries: impl Iterator<Item = &'e Entry> + Clone,
+) -> std::io::Result<std::fs::Metadata> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    // The first search by meaning alone may come before the lexical
+    // index made the directory.
+    std::fs::create_dir_all(dir)?;
+    let mut temp = tempfile::NamedTempFile::new_in(dir)?;
+    {
+        let mut w = BufWriter::new(temp.as_file_mut());
+        write_entries(&mut w, dims, fingerprint, entries)?;
+        w.flush()?;
+    }
+    temp.as_file().sync_all()?;
+    let metadata = temp.as_file().metadata()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(metadata)
+}
+
+fn write_entries<'e>(
+    w: &mut impl Write,
+    dims: usize,
+    fingerprint: u32,
+    entries: impl Iterator<Item = &'e Entry> + Clone,
+) -> std::io::Result<()> {
+    let mut crc = crc32fast::Hasher::new();
+    let mut put = |bytes: &[u8]| -> std::io::Result<()> {
+        crc.update(bytes);
+        w.write_all(bytes)
+    };
+    put(MAGIC)?;
+    put(&VERSION.to_le_bytes())?;
+    put(&u32::try_from(dims).unwrap_or(u32::MAX).to_le_bytes())?;
+    put(&fingerprint.to_le_bytes())?;
+    put(&(entries.clone().count() as u64).to_le_bytes())?;
+    for e in entries {
+        put(&u32::try_from(e.key.len()).unwrap_or(u32::MAX).to_le_bytes())?;
+        put(e.key.as_bytes())?;
+        put(&e.bytes.to_le_bytes())?;
+        put(&e.modified.to_le_bytes())?;
+        put(&e.hash.to_le_bytes())?;
+        let n = e.vectors.len() / dims.max(1);
+        put(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes())?;
+        let mut raw = Vec::with_capacity(e.vectors.len() * 4);
+        for v in &e.vectors {
+            raw.extend_from_slice(&v.to_le_bytes());
+        }
+        put(&raw)?;
+    }
+    let sum = crc.finalize();
+    w.write_all(&sum.to_le_bytes())
 }
 
 /// Embeds `batch`'s chunk texts onto the vectors of their entries.

@@ -3,12 +3,11 @@
 //!
 //! Why not candle's own loaders: `from_buffered_safetensors` needs the
 //! whole file in memory and then copies every tensor out of it (two
-//! copies of 91 MB for all-MiniLM-L6-v2, ~120 ms of a 260 ms query as a
-//! process), and the memory-mapped one is `unsafe`, which this workspace
-//! forbids. Here each tensor is read once, straight into the vector the
-//! tensor keeps; and a query's encoder (`one_text`) reads only the rows
-//! of the word-embedding table its own word pieces use
-//! ([`Weights::row_values`]): that table is half of the file.
+//! copies of 91 MB for all-MiniLM-L6-v2), and the memory-mapped one is
+//! `unsafe`, which this workspace forbids. Here each tensor is read once,
+//! straight into the vector the tensor keeps, and only the tensors the
+//! encoder asks for; of the word table (half of all-MiniLM-L6-v2's file)
+//! an encoder for one text reads only its rows ([`Weights::with_rows`]).
 //!
 //! The header is checked against the file before anything is read: every
 //! tensor lies inside the data, and its size is its shape times its type.
@@ -27,8 +26,10 @@ use safetensors::tensor::{Dtype, Metadata, TensorInfo};
 use crate::error::ModelError;
 use crate::read::open_regular;
 
-/// The largest header accepted (the safetensors format's own bound).
-const MAX_HEADER: u64 = 100 << 20;
+/// The largest header accepted: a few hundred bytes a tensor
+/// (all-MiniLM-L6-v2's is 10 kB); the format's own bound, 100 MB, is a
+/// lot of JSON to parse from a stranger.
+const MAX_HEADER: u64 = 4 << 20;
 /// Bytes of the data read for the fingerprint, and how many places.
 const SAMPLE_BYTES: u64 = 4096;
 const SAMPLES: u64 = 64;
@@ -36,6 +37,8 @@ const SAMPLES: u64 = 64;
 #[derive(Clone)]
 pub(crate) struct Weights {
     inner: Arc<Inner>,
+    /// A table (by name) given as these of its rows only, in this order.
+    rows: Option<Arc<(String, Vec<u32>)>>,
 }
 
 struct Inner {
@@ -88,12 +91,8 @@ impl Weights {
                 data_start,
                 data_len,
             }),
+            rows: None,
         })
-    }
-
-    /// The file's path.
-    pub(crate) fn path(&self) -> &Path {
-        &self.inner.path
     }
 
     /// Feeds what identifies the weights to `hasher`: the header (every
@@ -139,23 +138,27 @@ impl Weights {
         file.read_exact(buf).map_err(read_error)
     }
 
+    /// These weights with the table `name` (a 2-D tensor) cut to its
+    /// rows `rows`, in this order.
+    pub(crate) fn with_rows(&self, name: String, rows: Vec<u32>) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            rows: Some(Arc::new((name, rows))),
+        }
+    }
+
     /// The tensor `name` as f32.
     fn tensor(&self, name: &str) -> Result<Tensor, ModelError> {
-        let (values, shape) = self.values(name)?;
+        let (values, shape) = match self.rows.as_deref() {
+            Some((table, rows)) if table == name => self.row_values(name, rows)?,
+            _ => self.values(name)?,
+        };
         Tensor::from_vec(values, shape, &Device::Cpu).map_err(|e| self.invalid(e.to_string()))
     }
 
-    /// The values of tensor `name`, as f32, and its shape.
-    pub(crate) fn values(&self, name: &str) -> Result<(Vec<f32>, Vec<usize>), ModelError> {
-        let info = self.float_info(name)?;
-        let (start, end) = info.data_offsets;
-        let values = self.read_values(info.dtype, start as u64, end - start)?;
-        Ok((values, info.shape.clone()))
-    }
-
-    /// Rows `rows` of the table `name` (a 2-D tensor), in this order, as
-    /// f32, one after the other.
-    pub(crate) fn row_values(&self, name: &str, rows: &[u32]) -> Result<Vec<f32>, ModelError> {
+    /// Rows `rows` of the table `name`, in this order, as f32, and their
+    /// shape.
+    fn row_values(&self, name: &str, rows: &[u32]) -> Result<(Vec<f32>, Vec<usize>), ModelError> {
         let info = self.float_info(name)?;
         let [table_rows, width] = info.shape[..] else {
             return Err(self.invalid(format!("{name} is not a table")));
@@ -165,19 +168,33 @@ impl Weights {
         for &row in rows {
             let row = row as usize;
             if row >= table_rows {
-                return Err(self.invalid(format!(
-                    "word piece {row} is beyond {name}'s {table_rows} rows"
-                )));
+                return Err(self.invalid(format!("word piece {row} is beyond {name}'s rows")));
             }
             let at = (info.data_offsets.0 + row * row_bytes) as u64;
             values.extend(self.read_values(info.dtype, at, row_bytes)?);
         }
-        Ok(values)
+        Ok((values, vec![rows.len(), width]))
+    }
+
+    /// The values of tensor `name`, as f32, and its shape.
+    fn values(&self, name: &str) -> Result<(Vec<f32>, Vec<usize>), ModelError> {
+        let info = self.float_info(name)?;
+        let (start, end) = info.data_offsets;
+        let values = self.read_values(info.dtype, start as u64, end - start)?;
+        Ok((values, info.shape.clone()))
     }
 
     /// The shape of tensor `name`, when the file has it.
     pub(crate) fn shape(&self, name: &str) -> Option<&[usize]> {
         Some(&self.inner.metadata.info(name)?.shape)
+    }
+
+    /// Refuses tensor `name` unless it is of a float type read here.
+    pub(crate) fn check_float(&self, name: &str) -> Result<(), String> {
+        self.float_info(name).map(drop).map_err(|e| match e {
+            ModelError::Invalid { why, .. } => why,
+            other => other.to_string(),
+        })
     }
 
     /// The header's entry for tensor `name`, a float tensor.
@@ -320,18 +337,23 @@ mod tests {
     }
 
     #[test]
-    fn reads_tensors_whole_or_the_chosen_rows_of_a_table() {
+    fn reads_tensors_as_f32() {
         let (_dir, path, _) = file();
         let weights = Weights::open(&path).unwrap();
         let name = "bert.embeddings.word_embeddings.weight";
         let whole = weights.tensor(name).unwrap();
         assert_eq!(whole.dims(), [4, 3]);
-        let rows = weights.row_values(name, &[3, 0, 3]).unwrap();
-        assert_eq!(rows, [3.0, 3.1, 3.2, 0.0, 0.1, 0.2, 3.0, 3.1, 3.2]);
-        // f16 comes as f32, whole or by rows.
+        // f16 comes as f32.
         assert_eq!(values(&weights.tensor("half").unwrap()), [1.0, 2.0]);
+        // A table cut to some of its rows, in their order.
+        let cut = weights.with_rows(name.to_owned(), vec![3, 0, 3]);
+        let rows = cut.tensor(name).unwrap();
+        assert_eq!(rows.dims(), [3, 3]);
+        assert_eq!(values(&rows), [3.0, 3.1, 3.2, 0.0, 0.1, 0.2, 3.0, 3.1, 3.2]);
+        let beyond = weights.with_rows(name.to_owned(), vec![4]);
+        let err = beyond.tensor(name).unwrap_err().to_string();
+        assert!(err.contains("word piece 4 is beyond"), "{err}");
         assert_eq!(weights.values("half").unwrap(), (vec![1.0, 2.0], vec![2]));
-        assert_eq!(weights.shape(name), Some(&[4, 3][..]));
     }
 
     #[test]
@@ -342,13 +364,6 @@ mod tests {
         assert!(err.contains("tensor ids is I64, not a float type"), "{err}");
         let err = weights.tensor("nothing").unwrap_err().to_string();
         assert!(err.contains("it has no tensor nothing"), "{err}");
-        let err = weights
-            .row_values("bert.embeddings.word_embeddings.weight", &[4])
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("word piece 4 is beyond"), "{err}");
-        let err = weights.row_values("half", &[0]).unwrap_err().to_string();
-        assert!(err.contains("half is not a table"), "{err}");
     }
 
     #[test]

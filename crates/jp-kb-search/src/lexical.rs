@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
+use crate::cache_file::CacheError;
 use crate::document::{Document, FileStamp};
 use crate::index::{DocRef, Index};
 use crate::rank::Scoring;
-use crate::segment::SegmentError;
 use crate::store::Store;
 
 /// A lexical (BM25F) index saved in a directory, or kept in memory.
@@ -93,19 +93,19 @@ impl Lexical {
         terms: &[String],
         prefix: Option<&str>,
         scoring: &Scoring,
-    ) -> Result<Vec<(DocRef, f32)>, SegmentError> {
+    ) -> Result<Vec<(DocRef, f32)>, CacheError> {
         self.index.ranked(terms, prefix, scoring)
     }
 
     /// The key of a ranked document.
-    pub fn key(&self, doc: DocRef) -> Result<String, SegmentError> {
+    pub fn key(&self, doc: DocRef) -> Result<String, CacheError> {
         self.index.key(doc)
     }
 
     /// Drops an index found damaged (`why`), with a note: the next
     /// [`Self::refresh`] builds it anew and saves it over the damaged
     /// files.
-    pub fn forget(&mut self, why: &SegmentError) {
+    pub fn forget(&mut self, why: &CacheError) {
         self.notes
             .push(format!("the search index was {why}; rebuilding it"));
         self.index = Index::default();

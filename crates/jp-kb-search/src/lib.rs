@@ -26,10 +26,11 @@
 //! let terms = Tokenizer::new().query_terms("archives");
 //! let ranked = index.ranked(&terms, None, &Scoring::default())?;
 //! assert_eq!(index.key(ranked[0].0)?, "tar.md");
-//! # Ok::<(), jp_kb_search::SegmentError>(())
+//! # Ok::<(), jp_kb_search::CacheError>(())
 //! ```
 
 pub mod abbrev;
+pub mod cache_file;
 pub mod codec;
 mod document;
 pub mod hash;
@@ -43,12 +44,12 @@ pub mod snippet;
 mod store;
 pub mod tokenize;
 
+pub use cache_file::{CacheError, is_absent, open_regular};
 pub use document::{Document, FileStamp};
 pub use index::{Change, DocRef, Index};
 pub use lexical::Lexical;
 pub use memo::Memo;
 pub use rank::Scoring;
-pub use segment::SegmentError;
 pub use snippet::{Snippet, snippet};
-pub use store::{is_absent, open_regular, write_atomic};
+pub use store::write_atomic;
 pub use tokenize::Tokenizer;

@@ -1,23 +1,24 @@
 //! A small saved map from text keys to numbers, beside an index: what a
 //! search computed about a hit (its token count) and need not compute
 //! again while the key (which names the file's size and time) holds.
-//! Bounded to [`MAX_ENTRIES`], the oldest dropped first; checksummed and
-//! replaced atomically like the segments; a damaged file is an error
-//! (the caller starts an empty memo), never a panic nor a wrong number.
+//! Bounded to [`MAX_ENTRIES`], the oldest dropped first; a cache file
+//! ([`crate::cache_file`], kind [`Kind::Memo`]) replaced atomically like
+//! the segments; a damaged file is an error (the caller starts an empty
+//! memo), never a panic nor a wrong number.
 //!
-//! Layout (little-endian): magic, version, entry count (varint), entries
-//! `(key, value)` as a length-prefixed string and a varint, oldest first,
-//! then the CRC-32 of everything before it and the file's length.
+//! Its one section: the entry count (varint), then the entries `(key,
+//! value)` as a length-prefixed string and a varint, oldest first.
 
 use std::path::Path;
 
-use crate::codec::{Corrupt, Reader, crc, put_string, put_varint};
+use crate::cache_file::{self, CacheError, CacheFile, Kind};
+use crate::codec::{Corrupt, Reader, put_string, put_varint};
 use crate::hash::FastMap;
 
-const MAGIC: &[u8; 8] = b"JPKBMEMO";
-const VERSION: u32 = 1;
 /// The most entries kept: a few hundred kilobytes at most.
 pub const MAX_ENTRIES: usize = 4096;
+/// The largest memo read: longer is damage (keys are a few dozen bytes).
+const MAX_BYTES: u64 = 64 * MAX_ENTRIES as u64 * 16;
 
 /// Keys to numbers, oldest first.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -56,53 +57,38 @@ impl Memo {
     /// The file's bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
         put_varint(&mut out, self.order.len() as u64);
         for key in &self.order {
             put_string(&mut out, key);
             put_varint(&mut out, self.values.get(key).copied().unwrap_or(0));
         }
-        let sum = crc(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        let len = out.len() as u64 + 8;
-        out.extend_from_slice(&len.to_le_bytes());
-        out
+        cache_file::encode(Kind::Memo, &[&out])
     }
 
     /// Reads a memo's bytes.
-    pub fn decode(bytes: &[u8]) -> Result<Self, Corrupt> {
-        if bytes.get(..MAGIC.len()) != Some(&MAGIC[..]) {
-            return Err(Corrupt("not a jp-kb memo"));
+    #[cfg(test)]
+    fn decode(bytes: Vec<u8>) -> Result<Self, CacheError> {
+        Self::read(&CacheFile::from_bytes(bytes, Kind::Memo)?)
+    }
+
+    fn read(file: &CacheFile) -> Result<Self, CacheError> {
+        if file.section_count() != 1 || file.section_len(0) > MAX_BYTES {
+            return Err(CacheError::Corrupt("memo"));
         }
-        let body = bytes.len().checked_sub(12).ok_or(Corrupt("truncated"))?;
-        let mut tail = Reader {
-            data: bytes,
-            at: body,
-        };
-        let (sum, len) = (tail.u32()?, tail.u64()?);
-        if len != bytes.len() as u64 || bytes.get(..body).map(crc) != Some(sum) {
-            return Err(Corrupt("checksum mismatch"));
-        }
-        let mut r = Reader {
-            data: bytes.get(..body).ok_or(Corrupt("truncated"))?,
-            at: MAGIC.len(),
-        };
-        if r.u32()? != VERSION {
-            return Err(Corrupt("another version"));
-        }
+        let bytes = file.section(0)?;
+        let mut r = Reader::new(&bytes);
         let n = r.count(2)?;
         let mut memo = Self::default();
         for _ in 0..n {
             let key = r.string()?;
             let value = r.varint()?;
             if memo.values.insert(key.clone(), value).is_some() {
-                return Err(Corrupt("a key twice"));
+                return Err(Corrupt("a key twice").into());
             }
             memo.order.push(key);
         }
         if !r.is_done() || memo.order.len() > MAX_ENTRIES {
-            return Err(Corrupt("trailing bytes"));
+            return Err(Corrupt("trailing bytes").into());
         }
         Ok(memo)
     }
@@ -110,18 +96,9 @@ impl Memo {
     /// Reads the memo saved at `path`: empty when there is none, and when
     /// it is damaged (it is only a cache).
     pub fn load(path: &Path) -> Self {
-        let Ok(file) = crate::store::open_regular(path) else {
-            return Self::default();
-        };
-        let mut bytes = Vec::new();
-        // Bounded: a memo holds at most MAX_ENTRIES short keys.
-        let read = std::io::Read::read_to_end(
-            &mut std::io::Read::take(file, 64 * MAX_ENTRIES as u64 * 16),
-            &mut bytes,
-        );
-        match read {
-            Ok(_) => Self::decode(&bytes).unwrap_or_default(),
-            Err(_) => Self::default(),
+        match CacheFile::open(path, Kind::Memo) {
+            Ok(Some(file)) => Self::read(&file).unwrap_or_default(),
+            _ => Self::default(),
         }
     }
 
@@ -151,7 +128,7 @@ mod tests {
     #[test]
     fn round_trips_and_keeps_the_newest() {
         let memo = sample();
-        let back = Memo::decode(&memo.encode()).unwrap();
+        let back = Memo::decode(memo.encode()).unwrap();
         assert_eq!(back.get("c"), Some(1 << 40));
         assert_eq!(back.order, memo.order);
         assert!(!back.is_changed());
@@ -167,19 +144,28 @@ mod tests {
     fn damage_is_an_error_never_a_panic() {
         let good = sample().encode();
         for cut in 0..good.len() {
-            assert!(Memo::decode(&good[..cut]).is_err(), "{cut}");
+            assert!(Memo::decode(good[..cut].to_vec()).is_err(), "{cut}");
         }
         // Damage behind checksums that match it: an error or a memo,
         // never a panic.
-        for i in 8..good.len() - 12 {
-            let mut bad = good[..good.len() - 12].to_vec();
+        let body = CacheFile::from_bytes(good, Kind::Memo)
+            .and_then(|f| f.section(0).map(std::borrow::Cow::into_owned))
+            .unwrap();
+        for i in 0..body.len() {
+            let mut bad = body.clone();
             bad[i] ^= 0xFF;
-            let sum = crc(&bad);
-            bad.extend_from_slice(&sum.to_le_bytes());
-            let len = bad.len() as u64 + 8;
-            bad.extend_from_slice(&len.to_le_bytes());
-            let _ = Memo::decode(&bad);
+            let _ = Memo::decode(cache_file::encode(Kind::Memo, &[&bad]));
         }
+    }
+
+    /// A memo file far larger than any memo is not read.
+    #[test]
+    fn a_huge_memo_is_damage() {
+        let huge = vec![0u8; usize::try_from(MAX_BYTES).unwrap() + 1];
+        assert_eq!(
+            Memo::decode(cache_file::encode(Kind::Memo, &[&huge])),
+            Err(CacheError::Corrupt("memo"))
+        );
     }
 
     proptest::proptest! {
@@ -199,9 +185,9 @@ mod tests {
                     bad[bit / 8] ^= 1 << (bit % 8);
                 }
             }
-            proptest::prop_assert!(Memo::decode(&bad).is_err());
+            proptest::prop_assert!(Memo::decode(bad).is_err());
             let cut = cut % good.len();
-            proptest::prop_assert!(Memo::decode(&good[..cut]).is_err());
+            proptest::prop_assert!(Memo::decode(good[..cut].to_vec()).is_err());
         }
     }
 }

@@ -17,6 +17,14 @@
 //!   score by `1 + prior × ln(1 + mentions)`, a tie-breaker more than a
 //!   ranking of its own.
 //!
+//! - **Named by the query**: what a name holds of the query is scored
+//!   apart from the fields' BM25F, where it saturated with the body: a
+//!   long page using a word a hundred times scored as high as the short
+//!   page named by it (`provider` found `README/providers` 13th on JP's
+//!   documentation). It adds `named × (query's IDF) × (q × n)^named_b`,
+//!   `q` the share of the query's IDF the name holds and `n` the share of
+//!   the name's words that are the query's: a name made of the query's
+//!   words gets it whole, a long title that mentions one of them little.
 //! - **Names**: a name that begins with a query word (`useradd` for
 //!   "user"), a short one that ends with one (`lscpu` for "cpu": 3–12
 //!   ASCII letters and digits, see [`crate::abbrev::candidate`]) or one
@@ -27,13 +35,22 @@
 //!
 //! The defaults were chosen on the labelled tldr queries
 //! (`benches/search_queries.tsv`; `docs/perf.md`, "Search, second pass"
-//! to "Search, fourth pass"), and checked on held-out ones.
+//! to "Search, fourth pass") and, for the name, on queries naming pages
+//! of JP's documentation (`benches/tuning/`), and checked on held-out ones
+//! (`cargo bench --bench search -- sweep`; `docs/perf.md`, "Search").
 
 use crate::segment::FIELDS;
 
 /// The ranking's parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scoring {
+    /// What a name made of the query's words adds, on top of the fields'
+    /// BM25F, as a share of the query's IDF (see "Named by the query"
+    /// above); 0 turns it off.
+    pub named: f32,
+    /// How steeply it falls as the name holds less of the query, or the
+    /// query less of the name (an exponent).
+    pub named_b: f32,
     /// Saturation of the (weighted, normalised) term frequency.
     pub k1: f32,
     /// Per field ([`crate::segment::NAME`], `SUMMARY`, `BODY`): weight.
@@ -67,6 +84,8 @@ impl Default for Scoring {
             k1: 2.0,
             weights: [10.0, 1.5, 1.0],
             b: [0.6, 0.5, 0.3],
+            named: 2.0,
+            named_b: 3.0,
             prefix_boost: 0.3,
             coord: 1.0,
             coord_idf: 0.5,

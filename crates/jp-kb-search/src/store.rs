@@ -5,12 +5,12 @@
 //! opened. A missing, damaged, foreign or old index is rebuilt; a
 //! directory that cannot be written leaves the index in memory.
 
-use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::cache_file::{CacheError, CacheFile, Kind};
 use crate::index::{Change, Index};
-use crate::segment::{Segment, SegmentError};
+use crate::segment::Segment;
 
 const MAIN_FILE: &str = "main.idx";
 const DELTA_FILE: &str = "delta.idx";
@@ -111,31 +111,11 @@ impl Store {
     }
 }
 
-/// `Ok(None)` when the file does not exist.
+/// `Ok(None)` when the file does not exist (no index yet; a cache path
+/// through a file is reported once, by the write that fails).
 fn open_segment(path: &Path) -> Result<Option<Segment>, String> {
-    match open_regular(path) {
-        Ok(file) => Segment::open_file(file)
-            .map(Some)
-            .map_err(|e: SegmentError| e.to_string()),
-        // No index yet; a cache path through a file is reported once, by
-        // the write that fails.
-        Err(e) if is_absent(&e) => Ok(None),
-        Err(e) => Err(format!("unreadable ({e})")),
-    }
-}
-
-/// Opens a regular file without blocking: a FIFO put in the cache must
-/// not hang a search or the MCP server (issue 24, item 4).
-pub fn open_regular(path: &Path) -> std::io::Result<File> {
-    jp_kb_fs::open_regular(path).map(|opened| opened.file)
-}
-
-/// True when a read failed because there is nothing there.
-pub fn is_absent(e: &std::io::Error) -> bool {
-    matches!(
-        e.kind(),
-        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-    )
+    let open = CacheFile::open(path, Kind::Segment).and_then(|f| f.map(Segment::open).transpose());
+    open.map_err(|e: CacheError| e.to_string())
 }
 
 /// Writes `bytes` to `path` through a temporary file renamed over it.

@@ -63,7 +63,9 @@ pub const CONTENT_SCAN_LIMIT: usize = 5_000;
 
 /// The thresholds the TUI checks with.
 pub fn tui_thresholds() -> Thresholds {
-    Thresholds::default().content_scan_limit(Some(CONTENT_SCAN_LIMIT))
+    Thresholds::default()
+        .content_scan_limit(Some(CONTENT_SCAN_LIMIT))
+        .today(Some(crate::today::today()))
 }
 
 /// Runs the check on what the app shows: the loaded knowledge base

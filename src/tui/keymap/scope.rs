@@ -26,6 +26,8 @@ pub enum Scope {
     Search,
     /// The search mode's hit list.
     SearchHits,
+    /// The prune view.
+    Prune,
 }
 
 impl Scope {
@@ -41,6 +43,7 @@ impl Scope {
             Mode::Picker(_) => Scope::Picker,
             Mode::Search(false) => Scope::Search,
             Mode::Search(true) => Scope::SearchHits,
+            Mode::Prune => Scope::Prune,
         }
     }
 
@@ -56,6 +59,7 @@ impl Scope {
             Scope::Found => "Search in the preview (/ with the preview focused)",
             Scope::Search => "Search: the query line",
             Scope::SearchHits => "Search: the hits",
+            Scope::Prune => "Prune view",
         }
     }
 

@@ -116,6 +116,7 @@ pub fn bindings() -> Vec<Binding> {
     v.extend(preview_bindings());
     v.extend(dialog_bindings());
     v.extend(search_bindings());
+    v.extend(prune_bindings());
     for (i, tab) in Tab::ALL.iter().enumerate() {
         let digit = char::from_digit(u32::try_from(i + 1).unwrap_or(1), 10).unwrap_or('1');
         v.push(b(Normal, c(digit), NONE, A::SelectTab(*tab), tab.label()));
@@ -276,6 +277,66 @@ fn search_bindings() -> Vec<Binding> {
         b(SearchHits, K::Esc, NONE, A::Cancel, "leave the search"),
     ];
     v.push(b(SearchHits, c('c'), CTRL, A::Quit, "quit"));
+    v
+}
+
+/// The subjects' age filter and the prune view (after `usage`'s order).
+fn age_bindings() -> Vec<Binding> {
+    use Command as A;
+    use Scope::Normal;
+    vec![
+        b(
+            Normal,
+            c('A'),
+            NONE,
+            A::CycleAgeFilter,
+            "age: all / stale / low confidence",
+        ),
+        b(
+            Normal,
+            c('P'),
+            NONE,
+            A::OpenPrune,
+            "prune: expired and unused subjects",
+        ),
+    ]
+}
+
+/// The prune view's keys (`P`).
+fn prune_bindings() -> Vec<Binding> {
+    use Command as A;
+    use KeyCode as K;
+    use Scope::Prune;
+    let mut v = age_bindings();
+    v.extend([
+        b(Prune, K::Down, NONE, A::MoveDown, "next subject"),
+        b(Prune, c('j'), NONE, A::MoveDown, "next subject"),
+        b(Prune, K::Up, NONE, A::MoveUp, "previous subject"),
+        b(Prune, c('k'), NONE, A::MoveUp, "previous subject"),
+        b(Prune, K::PageDown, NONE, A::PageDown, "page down"),
+        b(Prune, K::PageUp, NONE, A::PageUp, "page up"),
+        b(Prune, K::Home, NONE, A::Top, "first subject"),
+        b(Prune, K::End, NONE, A::Bottom, "last subject"),
+        b(Prune, c(' '), NONE, A::ToggleMark, "select / unselect"),
+        b(Prune, c('a'), NONE, A::MarkShown, "select all / none"),
+        b(
+            Prune,
+            c('s'),
+            NONE,
+            A::CyclePruneSince,
+            "not loaded for: -, 30, 90, 180 days",
+        ),
+        b(
+            Prune,
+            K::Enter,
+            NONE,
+            A::Confirm,
+            "disable the selected subjects (one step: u undoes)",
+        ),
+        b(Prune, K::Esc, NONE, A::Cancel, "close"),
+        b(Prune, c('q'), NONE, A::Cancel, "close"),
+        b(Prune, c('c'), CTRL, A::Quit, "quit"),
+    ]);
     v
 }
 

@@ -122,11 +122,14 @@ fn settle(app: &mut App, hits: Vec<Hit>, error: Option<String>) {
 
 /// A search answered: shown when it answers the newest query.
 pub fn found(app: &mut App, found: Found) -> Vec<Effect> {
-    if found.generation != app.features.search.asked {
-        return Vec::new();
-    }
+    // Notes are about the index and the model, not the query (a model
+    // that cannot be used is said once, by the search that found it):
+    // shown even when a newer query overtook this one.
     for note in found.notes {
         app.set_status(format!("search: {note}"), false);
+    }
+    if found.generation != app.features.search.asked {
+        return Vec::new();
     }
     app.features.search.mode = found.mode;
     match found.result {

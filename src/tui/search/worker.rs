@@ -121,7 +121,7 @@ fn search(
     #[cfg(feature = "semantic")]
     let (result, mode) = {
         let mut ready = embeddings.map(|m| m.ready(kb));
-        if let Some(Ready::Building(note)) = &ready {
+        if let Some(Ready::Building(note) | Ready::Words(Some(note))) = &ready {
             notes.push(note.clone());
         }
         let result = match ready.as_mut().and_then(Ready::semantic) {
@@ -135,7 +135,15 @@ fn search(
             None => searcher.search(kb, &request),
         };
         drop(ready);
-        notes.extend(embeddings.map(Meaning::take_notes).unwrap_or_default());
+        // Said each time above, not again from the log.
+        let told = notes.clone();
+        notes.extend(
+            embeddings
+                .map(Meaning::take_notes)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|n| !told.contains(n)),
+        );
         let mode = result.as_ref().map_or("lexical", |o| o.mode.name());
         (result, mode)
     };

@@ -133,6 +133,8 @@ fn unwrapped(app: &App) -> Vec<Line<'static>> {
         Mark::Hidden,
         Mark::Binary,
         Mark::Unreadable,
+        Mark::Stale,
+        Mark::LowConfidence,
         Mark::TopicOn,
         Mark::TopicOff,
         Mark::TopicError,

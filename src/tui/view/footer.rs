@@ -87,6 +87,13 @@ pub fn hints(app: &App) -> String {
             hint(Scope::SearchHits, Command::NextField, "query"),
             hint(Scope::SearchHits, Command::Cancel, "close"),
         ],
+        Mode::Prune => vec![
+            hint(Scope::Prune, Command::ToggleMark, "select"),
+            hint(Scope::Prune, Command::MarkShown, "all"),
+            hint(Scope::Prune, Command::CyclePruneSince, "not loaded for"),
+            hint(Scope::Prune, Command::Confirm, "disable"),
+            hint(Scope::Prune, Command::Cancel, "close"),
+        ],
         Mode::Form(_) => vec![
             "Tab next field".to_owned(),
             "Ctrl-s save".to_owned(),

@@ -143,6 +143,7 @@ fn overlay(app: &App, a: &crate::tui::layout::Areas, frame: &mut Frame) {
         Mode::Form(f) => dialogs::form(app, f, frame),
         Mode::Picker(p) => picker::view::render(app, p, frame),
         Mode::Search(hits) => search::view::render(app, *hits, frame),
+        Mode::Prune => crate::tui::prune::view::render(app, frame),
         Mode::Pattern(t) if app.loaded.model.is_some() => tester::view::render(app, t, a, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) | Mode::PreviewSearch(_) => {}
     }

@@ -123,6 +123,14 @@ fn row_line(
             for m in &marks {
                 spans.push(Span::styled(m.glyph(), t.mark(*m)));
             }
+            if let Some(topic) = app.topic_state() {
+                let age = app.features.prune.ages.of(topic.id(), s.slug());
+                for (on, m) in [(age.stale, Mark::Stale), (age.low, Mark::LowConfidence)] {
+                    if on {
+                        spans.push(Span::styled(m.glyph(), t.mark(m)));
+                    }
+                }
+            }
             // A marked row (`Space`): `+` in the marks' colour between
             // the state glyphs and the name, and the name in that colour.
             let marked = app
@@ -347,6 +355,12 @@ fn title(app: &App, state: &jp_kb_core::internal::topic::TopicState) -> Line<'st
         .title()
         .filter(|_| app.features.usage.is_loaded())
     {
+        title.push(Span::styled(
+            format!("({label}) "),
+            app.screen.theme.muted(),
+        ));
+    }
+    if let Some(label) = app.features.prune.filter.title() {
         title.push(Span::styled(
             format!("({label}) "),
             app.screen.theme.muted(),

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use aho_corasick::AhoCorasick;
 
+use super::facts::FactsCheck;
 use super::findings::{Code, Finding, Thresholds};
 use super::locate::Locator;
 use crate::KnowledgeBase;
@@ -112,12 +113,14 @@ pub fn walk_findings(
 }
 
 /// KB107–KB109, KB111, KB115 and KB116: reads every subject that is not
-/// disabled (through the guarded, bounded read).
+/// disabled (through the guarded, bounded read), and hands each text to
+/// `facts` (the Facts format, front-matter ageing).
 pub fn subject_findings(
     state: &TopicState,
     resolution: &Resolution,
     thresholds: &Thresholds,
-    locator: &Locator,
+    locator: &mut Locator,
+    facts: &mut FactsCheck,
     out: &mut Vec<Finding>,
 ) {
     let id = state.id();
@@ -192,6 +195,7 @@ pub fn subject_findings(
                 if !subject.hidden {
                     mentions.scan(text);
                 }
+                facts.subject(id, subject, resolution.is_learned(i), text, locator, out);
             }
         }
     }

@@ -85,6 +85,15 @@ codes! {
     LoadFailed = "KB012", Error, "cannot be read";
     ClientSetup = "KB013", Error, "the client does not get what `connect` set up";
     Untrusted = "KB014", Error, "another user could have written it";
+    FactsMalformed = "KB015", Error, "not a Facts entry as the format has it";
+    FactIdMalformed = "KB016", Error, "not `{domain}:{category}:{sequence}`";
+    FactIdDuplicate = "KB017", Error, "id used twice";
+    FactIdMismatch = "KB018", Error, "id disagrees with the fact";
+    FactCategoryUnknown = "KB019", Error, "unknown category";
+    FactConfidenceRange = "KB020", Error, "confidence outside 0–1";
+    FactDateInvalid = "KB021", Error, "not an ISO-8601 date";
+    FactRelatedMissing = "KB022", Error, "names no fact";
+    FactsTotalMismatch = "KB023", Error, "not the number of facts";
     UnknownKey = "KB101", Warning, "unknown key";
     LearnedSelectsNothing = "KB102", Warning, "selects nothing";
     DisabledSelectsNothing = "KB103", Warning, "selects nothing";
@@ -107,6 +116,10 @@ codes! {
     ClientLoss = "KB122", Warning, "does not reach the client's model";
     ClientCannotStart = "KB124", Warning, "the client cannot start jp-kb";
     ConversationKeepsOlder = "KB125", Warning, "a JP conversation keeps an older section";
+    FactsIndexDisagrees = "KB126", Warning, "index and YAML files disagree";
+    FactExpired = "KB127", Warning, "expired";
+    SubjectExpired = "KB128", Warning, "expired";
+    AgingUnreadable = "KB129", Warning, "cannot be read as a date or confidence";
 }
 
 impl std::fmt::Display for Code {
@@ -219,6 +232,9 @@ pub struct Thresholds {
     /// TUI sets it so a 100k-subject topic does not cost a gigabyte read
     /// after every edit; the topics skipped are listed in the report.
     pub content_scan_limit: Option<usize>,
+    /// The day expiry is judged on (KB127, KB128); `None`: today, by the
+    /// system clock. The front ends set it from `JP_KB_TODAY` when given.
+    pub today: Option<crate::facts::Day>,
 }
 
 impl Thresholds {
@@ -242,6 +258,13 @@ impl Thresholds {
         self
     }
 
+    /// Judges expiry as of `today` (else the system clock's day).
+    #[must_use]
+    pub fn today(mut self, today: Option<crate::facts::Day>) -> Self {
+        self.today = today;
+        self
+    }
+
     /// Reads subject contents only in topics of at most `limit` subjects
     /// (`None`: always).
     #[must_use]
@@ -257,6 +280,7 @@ impl Default for Thresholds {
             max_subject_tokens: Self::DEFAULT_MAX_SUBJECT_TOKENS,
             max_prompt_tokens: Self::DEFAULT_MAX_PROMPT_TOKENS,
             content_scan_limit: None,
+            today: None,
         }
     }
 }

@@ -167,6 +167,26 @@ impl Locator {
         }
     }
 
+    /// The location of `span` of the file at `path`, whose text the
+    /// caller has read already (a subject, through the guarded open): the
+    /// file is not read again.
+    pub fn span_in_text(&mut self, path: &Path, text: &str, span: Range<usize>) -> Location {
+        if !self.files.contains_key(path) {
+            let quotable = path
+                .canonicalize()
+                .is_ok_and(|real| self.quotable_dirs.iter().any(|dir| real.starts_with(dir)));
+            let file = SourceFile {
+                lines: LineIndex::new(text),
+                text: Some(text.to_owned()),
+                spans: None,
+                quotable,
+                display: self.display(path),
+            };
+            self.files.insert(path.to_path_buf(), file);
+        }
+        self.with_span(path, span)
+    }
+
     /// The location of `span` of `path` (already read by [`Self::source`]),
     /// keeping the file's text for quoting only when it may be quoted.
     fn with_span(&mut self, path: &Path, span: Range<usize>) -> Location {

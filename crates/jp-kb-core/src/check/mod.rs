@@ -11,6 +11,8 @@ pub mod client_findings;
 #[cfg(feature = "clients")]
 mod clients;
 mod contents;
+mod fact_rules;
+mod facts;
 pub mod findings;
 mod load;
 pub mod locate;
@@ -69,6 +71,8 @@ fn check_with(
     let mut locator = Locator::new(Some(kb.root().to_path_buf()), &kb.loaded.user_dirs);
     let mut out = load::warning_findings(kb.warnings(), &kb.loaded.kb, &mut locator);
     let mut content_skipped = Vec::new();
+    let mut facts =
+        facts::FactsCheck::new(thresholds.today.unwrap_or_else(crate::facts::Day::today));
     out.extend(argument_findings);
     let valid: Vec<&str> = kb
         .topics
@@ -99,9 +103,18 @@ fn check_with(
         if over {
             content_skipped.push(state.id().to_owned());
         } else {
-            contents::subject_findings(state, resolution, thresholds, &locator, &mut out);
+            contents::subject_findings(
+                state,
+                resolution,
+                thresholds,
+                &mut locator,
+                &mut facts,
+                &mut out,
+            );
+            facts.end_topic(&mut locator, &mut out);
         }
     }
+    facts.finish(content_skipped.is_empty(), &mut out);
     // The prompt budget needs no scan of the skipped topics' files (their
     // lists are in memory, only learned subjects are read), so it always
     // runs: a partial check must not hide an 800k-token prompt.

@@ -38,6 +38,17 @@ pub fn quote_imports(text: &str) -> (String, Vec<String>) {
     (out, quoted)
 }
 
+/// The paths Claude Code would import from `text`: each import word
+/// outside code, without its `@`, escaped spaces unescaped, in order.
+pub fn import_paths(text: &str) -> Vec<String> {
+    let code = code_ranges(text);
+    import_words(text)
+        .into_iter()
+        .filter(|w| !code.iter().any(|r| r.contains(&w.start)))
+        .map(|w| text[w.start + 1..w.end].replace("\\ ", " "))
+        .collect()
+}
+
 /// Byte ranges of the words Claude Code's import pattern matches
 /// (`(?:^|\s)@((?:[^\s\\]|\\ )+)`): `@` after a line start or white
 /// space, then non-space characters (a backslash escapes a space).
@@ -125,6 +136,12 @@ mod tests {
         assert_eq!(quoted, ["@a`b"]);
         // A text without imports is returned unchanged.
         assert_eq!(quote_imports("no imports here").0, "no imports here");
+    }
+
+    #[test]
+    fn import_paths_are_the_words_outside_code() {
+        let text = "See @docs/a.md and `@not/this`\n\n```\n@nor/this\n```\n@my\\ file.md";
+        assert_eq!(import_paths(text), ["docs/a.md", "my file.md"]);
     }
 
     #[test]

@@ -9,41 +9,9 @@ use globset::GlobBuilder;
 use super::error::ConfigError;
 use super::file::read_config_file;
 use super::interpret::{ArrayMode, OriginSource, interpret_layer};
-use super::model::{ConfigWarning, PartialConfig};
+use super::model::{ConfigWarning, LayerFile, LayerKind, PartialConfig};
 use super::trust::{self, SafeDirectories};
-
-/// Which layer of the configuration a file belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LayerKind {
-    UserGlobal,
-    Workspace,
-    JpToml,
-    UserWorkspace,
-    Extends,
-    Cfg,
-}
-
-impl LayerKind {
-    pub fn label(self) -> &'static str {
-        match self {
-            LayerKind::UserGlobal => "user-global",
-            LayerKind::Workspace => "workspace",
-            LayerKind::JpToml => ".jp.toml",
-            LayerKind::UserWorkspace => "user-workspace",
-            LayerKind::Extends => "extends",
-            LayerKind::Cfg => "--cfg",
-        }
-    }
-}
-
-/// One file that contributed to the effective configuration, in merge
-/// order (lowest precedence first).
-#[derive(Debug, Clone, PartialEq)]
-pub struct LayerFile {
-    pub path: PathBuf,
-    pub kind: LayerKind,
-    pub partial: PartialConfig,
-}
+pub use crate::subjects::pattern::GLOB_META;
 
 /// Loads `path` and everything it `extends`, appending the layers in merge
 /// order: `extends` entries before the file, then the file itself, then
@@ -220,11 +188,6 @@ fn parse_file(path: &Path, warnings: &mut Vec<ConfigWarning>) -> Result<ParsedFi
         after,
     })
 }
-
-/// Characters that make a pattern a glob, in `extends` entries and in
-/// `learned`/`disabled` (`subjects::pattern` uses this same list: the
-/// lowest layer holds it so both can).
-pub const GLOB_META: &[char] = &['*', '?', '[', '{'];
 
 /// The one meaning of "an `extends` list reaches this file", for loading,
 /// `connect` and `check --client` alike: does one of `entries` (relative

@@ -1,39 +1,63 @@
-//! Configuration: workspace discovery, the layered files, `extends`,
-//! `--cfg` and `-k`, merged into the effective [`KbConfig`] with the origin
-//! of every value (contract §2).
+//! Configuration: the effective [`KbConfig`] with the origin of every
+//! value, and (feature `config`) its loader: workspace discovery, the
+//! layered files, `extends`, `--cfg` and `-k` (contract §2). Without the
+//! feature a host program hands in the configuration it merged itself
+//! ([`crate::KnowledgeBase::from_topics`]).
 
-pub mod error;
+// The model, always: what a knowledge base is made of.
 pub mod field;
-pub mod file;
-pub mod interpret;
-pub mod jp_user_dir;
-pub mod layers;
 pub mod merge;
 pub mod model;
 pub mod origin;
+
+// The loader (feature `config`): reading JP's files the way JP does.
+#[cfg(feature = "config")]
+pub mod error;
+#[cfg(feature = "config")]
+pub mod file;
+#[cfg(feature = "config")]
+pub mod interpret;
+#[cfg(feature = "config")]
+pub mod jp_user_dir;
+#[cfg(feature = "config")]
+pub mod layers;
+#[cfg(feature = "config")]
 pub mod override_error;
+#[cfg(feature = "config")]
 pub mod overrides;
+#[cfg(feature = "config")]
 pub mod raw;
+#[cfg(feature = "config")]
 pub mod spans;
+#[cfg(feature = "config")]
 pub mod trust;
+#[cfg(feature = "config")]
 pub mod watch;
+#[cfg(feature = "config")]
 pub mod workspace;
 
 use std::path::{Path, PathBuf};
 
-pub use error::ConfigError;
 pub use field::{FieldKind, TopicField};
-pub use layers::{LayerFile, LayerKind};
-pub use model::{ConfigWarning, KbConfig, Topic};
+pub use model::{ConfigWarning, KbConfig, LayerFile, LayerKind, Topic};
 pub use origin::{Origin, Valued};
+
+#[cfg(feature = "config")]
+pub use error::ConfigError;
+#[cfg(feature = "config")]
 pub use override_error::OverrideError;
+#[cfg(feature = "config")]
 pub use watch::ConfigWatch;
+#[cfg(feature = "config")]
 pub use workspace::Environment;
 
+#[cfg(feature = "config")]
 use layers::ExtendsLoader;
+#[cfg(feature = "config")]
 use overrides::{CfgArg, apply_knowledge, assignment_layer, classify_cfg, find_cfg_files};
 
 /// What the command line adds to configuration loading.
+#[cfg(feature = "config")]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LoadOptions {
@@ -45,6 +69,7 @@ pub struct LoadOptions {
     pub knowledge: Vec<String>,
 }
 
+#[cfg(feature = "config")]
 impl LoadOptions {
     /// The workspace is the one at (or above) `dir` rather than the one
     /// found from the environment's current directory.
@@ -70,7 +95,9 @@ impl LoadOptions {
     }
 }
 
-/// The effective configuration of a workspace and how it was made.
+/// The effective configuration of a workspace and how it was made. Made
+/// by [`load`], or by a host's own merge (then only `root` and `kb` say
+/// anything: no file was read here).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedConfig {
     /// The canonical workspace root.
@@ -96,6 +123,22 @@ pub struct LoadedConfig {
 }
 
 impl LoadedConfig {
+    /// The configuration `kb` of the workspace at `root` (canonical), as a
+    /// host merged it: no file, no warning, no user directory.
+    pub fn merged_by_host(root: PathBuf, kb: KbConfig) -> Self {
+        Self {
+            root,
+            files: Vec::new(),
+            kb_files: Vec::new(),
+            kb,
+            warnings: Vec::new(),
+            user_dirs: Vec::new(),
+            user_workspace_dir: None,
+            jp_data_dir: None,
+            jp_toml_here: None,
+        }
+    }
+
     /// The TOML files jp-kb may edit, in merge order, without duplicates.
     pub fn toml_files(&self) -> Vec<&Path> {
         let mut out: Vec<&Path> = Vec::new();
@@ -109,6 +152,7 @@ impl LoadedConfig {
 }
 
 /// Loads the files of one configuration directory.
+#[cfg(feature = "config")]
 struct LayerLoader<'a> {
     loader: &'a mut ExtendsLoader,
     files: &'a mut Vec<LayerFile>,
@@ -116,6 +160,7 @@ struct LayerLoader<'a> {
     warnings: &'a mut Vec<ConfigWarning>,
 }
 
+#[cfg(feature = "config")]
 impl LayerLoader<'_> {
     /// The directory's config file, then its `kb.*` file (contract §2):
     /// one layer, the `kb` file winning.
@@ -134,6 +179,7 @@ impl LayerLoader<'_> {
 }
 
 /// Loads the effective `kb` configuration (contract §2).
+#[cfg(feature = "config")]
 pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, ConfigError> {
     let root = workspace::resolve_root(env, options.workspace.as_deref())?;
     let mut files = Vec::new();

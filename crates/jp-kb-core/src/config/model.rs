@@ -1,5 +1,7 @@
 //! The `kb` configuration: one layer's partial view and the merged result.
 
+use std::path::PathBuf;
+
 use indexmap::IndexMap;
 
 use super::field::TopicField;
@@ -218,4 +220,37 @@ impl KbConfig {
             },
         )
     }
+}
+
+/// Which layer of the configuration a file belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerKind {
+    UserGlobal,
+    Workspace,
+    JpToml,
+    UserWorkspace,
+    Extends,
+    Cfg,
+}
+
+impl LayerKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            LayerKind::UserGlobal => "user-global",
+            LayerKind::Workspace => "workspace",
+            LayerKind::JpToml => ".jp.toml",
+            LayerKind::UserWorkspace => "user-workspace",
+            LayerKind::Extends => "extends",
+            LayerKind::Cfg => "--cfg",
+        }
+    }
+}
+
+/// One file that contributed to the effective configuration, in merge
+/// order (lowest precedence first).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerFile {
+    pub path: PathBuf,
+    pub kind: LayerKind,
+    pub partial: PartialConfig,
 }

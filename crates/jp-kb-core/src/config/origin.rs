@@ -31,6 +31,10 @@ pub enum Origin {
     Cfg(String),
     /// A `-k`/`--knowledge` argument, as written on the command line.
     Knowledge(String),
+    /// The configuration a host program merged itself and handed in
+    /// ([`crate::KnowledgeBase::from_topics`]: JP's own `kb` tables, say).
+    /// The core does not know which of the host's files set the value.
+    Host,
 }
 
 impl Origin {
@@ -38,7 +42,7 @@ impl Origin {
     pub fn path(&self) -> Option<&Path> {
         match self {
             Origin::File { path, .. } => Some(path),
-            Origin::Cfg(_) | Origin::Knowledge(_) => None,
+            Origin::Cfg(_) | Origin::Knowledge(_) | Origin::Host => None,
         }
     }
 
@@ -53,7 +57,7 @@ impl Origin {
     pub fn line(&self) -> Option<u32> {
         match self {
             Origin::File { line, .. } => *line,
-            Origin::Cfg(_) | Origin::Knowledge(_) => None,
+            Origin::Cfg(_) | Origin::Knowledge(_) | Origin::Host => None,
         }
     }
 
@@ -96,6 +100,7 @@ impl fmt::Display for Origin {
             Origin::File { path, line: None } => write!(f, "{}", path.display()),
             Origin::Cfg(arg) => write!(f, "--cfg {arg}"),
             Origin::Knowledge(arg) => write!(f, "-k {arg}"),
+            Origin::Host => f.write_str("the host's configuration"),
         }
     }
 }

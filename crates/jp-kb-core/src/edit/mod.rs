@@ -18,6 +18,7 @@ pub(crate) mod error;
 pub(crate) mod fields;
 pub mod journal;
 pub(crate) mod kinds;
+pub mod link;
 pub(crate) mod lists;
 pub mod locate;
 pub mod lock;

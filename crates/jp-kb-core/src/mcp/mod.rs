@@ -6,6 +6,7 @@
 //! `jp-kb schema` print.
 
 pub mod instructions;
+#[cfg(feature = "config")]
 pub mod jp_checkout;
 pub mod mime;
 pub mod resource;
@@ -24,10 +25,13 @@ pub use tool::{
 };
 pub use uri::{RESOURCE_TEMPLATE, parse_subject_uri, subject_uri};
 
+#[cfg(feature = "config")]
 use std::sync::Arc;
 
 use crate::KnowledgeBase;
+#[cfg(feature = "config")]
 use crate::config::{ConfigError, Environment, LoadOptions};
+#[cfg(feature = "config")]
 use crate::subjects::WalkCache;
 
 /// The server's name in the `initialize` result.
@@ -43,6 +47,7 @@ pub const KNOWLEDGE_PROMPT_DESCRIPTION: &str = "The <knowledge> section of JP's 
 /// command line's `--workspace`, `--cfg` and `-k`. Every request loads the
 /// knowledge base afresh from these, so an edit on disk is in the next
 /// answer; topic directories that did not change are not walked again.
+#[cfg(feature = "config")]
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Workspace {
@@ -56,6 +61,7 @@ pub struct Workspace {
     jp_unknown: Option<(String, String)>,
 }
 
+#[cfg(feature = "config")]
 impl Workspace {
     /// The workspace `options` name in `env`, loaded on every request.
     pub fn new(env: Environment, options: LoadOptions) -> Self {

@@ -8,7 +8,9 @@ pub mod tool;
 
 pub use knowledge::{AvailableTopic, Piece, PreloadedTopic, knowledge_pieces, render_menu};
 pub use learn::{render_listing, render_loaded};
-pub use tool::{render_tool_definition, tool_definition, tool_description, tool_parameters};
+pub use tool::{
+    TOOL_NAME, render_tool_definition, tool_definition, tool_description, tool_parameters,
+};
 
 // Titles, introductions and descriptions arrive here already normalised
 // (trailing line breaks trimmed, blank values unset) by

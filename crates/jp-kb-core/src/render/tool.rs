@@ -4,6 +4,10 @@
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
+/// The tool's name: what the `<knowledge>` section tells the assistant
+/// to call.
+pub const TOOL_NAME: &str = "learn";
+
 /// The first line of the tool description.
 pub const TOOL_SUMMARY: &str = "Learn about knowledge base topics and subjects.";
 
@@ -44,7 +48,7 @@ pub fn tool_description(topics: &[(&str, Option<&str>)]) -> String {
 /// The whole definition as a JSON value.
 pub fn tool_definition(topics: &[(&str, Option<&str>)]) -> Value {
     json!({
-        "name": "learn",
+        "name": TOOL_NAME,
         "description": tool_description(topics),
         "parameters": tool_parameters(),
     })

@@ -6,6 +6,7 @@
 //! words and meaning (hybrid).
 
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use crate::KnowledgeBase;
 use crate::search::index_dir;
@@ -15,14 +16,15 @@ use crate::search::semantic::{Semantic, choose_model};
 pub enum State {
     #[default]
     Unstarted,
-    /// The first build: chunks embedded of those to embed.
+    /// The first build: chunks embedded of those to embed, since when.
     Building {
         done: usize,
         total: usize,
+        started: Instant,
     },
     Ready(Box<Semantic>),
-    /// No model, or one that failed: searches are by words.
-    Unavailable,
+    /// No model, or one that failed (why): searches are by words.
+    Unavailable(Option<String>),
 }
 
 /// The embeddings of a long-running process's knowledge base.
@@ -41,8 +43,9 @@ pub enum Ready<'a> {
     Semantic(MutexGuard<'a, State>),
     /// Being built: searches are by words meanwhile (the note says so).
     Building(String),
-    /// No embeddings for this server.
-    None,
+    /// No embeddings for this process: no model, or why the model cannot
+    /// be used (said in the notes once; a screen may show it each time).
+    Words(Option<String>),
 }
 
 impl Ready<'_> {
@@ -70,15 +73,39 @@ impl Meaning {
         let mut state = lock(&self.state);
         match &*state {
             State::Ready(_) => return Ready::Semantic(state),
-            State::Unavailable => return Ready::None,
-            State::Building { done, total } => return Ready::Building(building(*done, *total)),
+            State::Unavailable(why) => return Ready::Words(why.clone()),
+            State::Building {
+                done,
+                total,
+                started,
+            } => return Ready::Building(building(*done, *total, *started)),
             State::Unstarted => {}
         }
-        let Some(choice) = choose_model(kb, None) else {
-            *state = State::Unavailable;
-            return Ready::None;
+        let (choice, not_used) = choose_model(kb, None);
+        if let Some(note) = not_used {
+            self.notes_push(note);
+        }
+        let Some(choice) = choice else {
+            *state = State::Unavailable(None);
+            return Ready::Words(None);
         };
-        *state = State::Building { done: 0, total: 0 };
+        // Loaded here (its files read and checked: ~20 ms), so that a
+        // model that cannot be used is said at this very search.
+        let model = match jp_kb_embed::Model::load(choice.dir()) {
+            Ok(model) => model,
+            Err(e) => {
+                let why = format!("{e}; searching by words only");
+                self.notes_push(why.clone());
+                *state = State::Unavailable(Some(why.clone()));
+                return Ready::Words(Some(why));
+            }
+        };
+        let started = Instant::now();
+        *state = State::Building {
+            done: 0,
+            total: 0,
+            started,
+        };
         drop(state);
         let shared = Arc::clone(&self.state);
         let notes = Arc::clone(&self.notes);
@@ -91,13 +118,17 @@ impl Meaning {
             .name("jp-kb-embed".to_owned())
             .spawn(move || {
                 let kb = KnowledgeBase::from_config(loaded);
-                let built = Semantic::open(choice.dir(), dir.as_deref()).and_then(|mut s| {
-                    let progress = Arc::clone(&shared);
-                    s.refresh(&kb, &mut |done, total| {
-                        *lock(&progress) = State::Building { done, total };
-                    })?;
-                    Ok(s)
-                });
+                let mut semantic = Semantic::with_model(model, dir.as_deref());
+                let progress = Arc::clone(&shared);
+                let built = semantic
+                    .refresh(&kb, None, &mut |done, total| {
+                        *lock(&progress) = State::Building {
+                            done,
+                            total,
+                            started,
+                        };
+                    })
+                    .map(|_| semantic);
                 *lock(&shared) = match built {
                     Ok(mut semantic) => {
                         semantic.take_notes().into_iter().for_each(&note);
@@ -108,19 +139,19 @@ impl Meaning {
                         State::Ready(Box::new(semantic))
                     }
                     Err(e) => {
-                        note(format!("{e}; searching by words only"));
-                        State::Unavailable
+                        let why = format!("{e}; searching by words only");
+                        note(why.clone());
+                        State::Unavailable(Some(why))
                     }
                 };
             });
         if let Err(e) = spawned {
-            self.notes_push(format!(
-                "cannot start embedding the subjects ({e}); searching by words"
-            ));
-            *lock(&self.state) = State::Unavailable;
-            return Ready::None;
+            let why = format!("cannot start embedding the subjects ({e}); searching by words");
+            self.notes_push(why.clone());
+            *lock(&self.state) = State::Unavailable(Some(why.clone()));
+            return Ready::Words(Some(why));
         }
-        Ready::Building(building(0, 0))
+        Ready::Building(building(0, 0, started))
     }
 }
 
@@ -130,14 +161,20 @@ impl Meaning {
     }
 }
 
-fn building(done: usize, total: usize) -> String {
-    if total == 0 {
-        "Searched by words only: the index of meanings is being built.".to_owned()
-    } else {
-        format!(
-            "Searched by words only: the index of meanings is being built ({done} of {total} parts)."
-        )
+#[allow(clippy::cast_precision_loss)] // an estimate for a person
+fn building(done: usize, total: usize, started: Instant) -> String {
+    if done == 0 {
+        return "Searched by words only: the index of meanings is being built.".to_owned();
     }
+    let left = started.elapsed().as_secs_f64() / done as f64 * (total - done) as f64;
+    let left = if left < 90.0 {
+        format!("{} s", left.ceil())
+    } else {
+        format!("{} min", (left / 60.0).ceil())
+    };
+    format!(
+        "Searched by words only: the index of meanings is being built ({done} of {total} parts, about {left} left)."
+    )
 }
 
 /// A poisoned lock still holds a whole value: each is replaced whole.

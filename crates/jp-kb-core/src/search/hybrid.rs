@@ -41,7 +41,7 @@ impl std::fmt::Display for Mode {
 
 /// Candidates each ranking gives the fusion: enough that a page second
 /// in one ranking and absent from the other's first ten still competes.
-pub(super) const CANDIDATES: usize = 100;
+const CANDIDATES: usize = 100;
 
 impl Searcher {
     /// Searches `kb` in `mode`, with `semantic`'s embeddings for the modes
@@ -68,11 +68,9 @@ impl Searcher {
         } else {
             Vec::new()
         };
-        semantic.refresh(kb, progress)?;
-        if mode == Mode::Hybrid {
-            // The index was brought up to date by `ranked` above.
-            semantic.mark_synced(self.lexical.synced());
-        }
+        // Only the topic searched is embedded (a first build of all of a
+        // big tree takes minutes).
+        semantic.refresh(kb, super::topic_scope(kb, request)?, progress)?;
         let close = semantic.rank(request.query)?;
         let meaning = self.places_of(kb, &candidates, close)?;
         let fused = fuse_places(lexical, meaning, mode, request.limit, |p: &Place<'_>| {
@@ -123,7 +121,7 @@ impl Searcher {
 /// meaning alone in [`Mode::Semantic`] (its cosine similarities kept as
 /// scores; fused scores are the fusion's, 0..1). A place is the same in
 /// both rankings when `key` says so (its topic and slug).
-pub(super) fn fuse_places<P, K: Eq + Hash + Clone>(
+fn fuse_places<P, K: Eq + Hash + Clone>(
     lexical: Vec<(P, f32)>,
     meaning: Vec<(P, f32)>,
     mode: Mode,

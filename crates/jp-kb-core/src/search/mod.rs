@@ -18,9 +18,7 @@ mod saved_places;
 #[cfg(feature = "semantic")]
 pub mod semantic;
 #[cfg(feature = "semantic")]
-mod semantic_load;
-#[cfg(all(feature = "semantic", unix))]
-mod vectors_synced;
+mod semantic_model;
 pub mod walks;
 
 use std::cell::OnceCell;
@@ -28,7 +26,7 @@ use std::path::Path;
 
 #[cfg(feature = "semantic")]
 pub use hybrid::Mode;
-use jp_kb_search::{DocRef, Lexical, Memo, SegmentError, Tokenizer};
+use jp_kb_search::{CacheError, DocRef, Lexical, Memo, Tokenizer};
 pub use jp_kb_search::{Scoring, Snippet};
 #[cfg(feature = "semantic")]
 pub use once::search_in_mode_with_walks;
@@ -293,7 +291,7 @@ impl Searcher {
         prefix: Option<&str>,
         scope: Option<&str>,
         request: &SearchRequest<'_>,
-    ) -> Result<Ranked<'k>, SegmentError> {
+    ) -> Result<Ranked<'k>, CacheError> {
         let scored: Vec<(DocRef, f32)> = self.lexical.ranked(terms, prefix, &self.scoring)?;
         if self.once {
             return self.places_once(kb, &scored, scope, request);
@@ -330,7 +328,7 @@ impl Searcher {
         scored: &[(DocRef, f32)],
         scope: Option<&str>,
         request: &SearchRequest<'_>,
-    ) -> Result<Ranked<'k>, SegmentError> {
+    ) -> Result<Ranked<'k>, CacheError> {
         let wanted = request.limit;
         let mut ranked = Vec::new();
         let (mut from, mut batch) = (0, wanted.saturating_mul(2).saturating_add(8));

@@ -41,12 +41,8 @@ pub fn search_with_walks(
     Ok(outcome)
 }
 
-/// [`Searcher::search_in_mode`] for a process that searches once, as
-/// [`search_with_walks`] is [`super::search`]: from the saved places when
-/// they hold, the index is theirs, and the saved vectors were brought up
-/// to date with that index's files (`vectors_synced.rs`): then no walk is
-/// read and no file's stamp compared with its vectors. Otherwise the
-/// walks' search, which refreshes both.
+/// [`Searcher::search_in_mode`] for a process that searches once, over
+/// the walks the last search saved (see [`with_saved_walks`]).
 #[cfg(feature = "semantic")]
 pub fn search_in_mode_with_walks(
     kb: &KnowledgeBase,
@@ -57,87 +53,9 @@ pub fn search_in_mode_with_walks(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SearchOutcome, SearchError> {
     check_query(request.query)?;
-    let mut notes = Vec::new();
-    if mode != super::Mode::Lexical
-        && let Some(dir) = read::index_dir(kb.root())
-        && let Some(mut outcome) =
-            in_mode_from_saved_places(kb, &dir, request, semantic, mode, &mut notes)?
-    {
-        notes.append(&mut outcome.notes);
-        outcome.notes = notes;
-        return Ok(outcome);
-    }
-    let mut outcome = with_saved_walks(kb, cache, |searcher, _| {
+    with_saved_walks(kb, cache, |searcher, _| {
         searcher.search_in_mode(kb, request, Some(semantic), mode, progress)
-    })?;
-    notes.append(&mut outcome.notes);
-    outcome.notes = notes;
-    Ok(outcome)
-}
-
-/// [`from_saved_places`] in a mode that ranks by meaning.
-#[cfg(feature = "semantic")]
-fn in_mode_from_saved_places(
-    kb: &KnowledgeBase,
-    dir: &Path,
-    request: &SearchRequest<'_>,
-    semantic: &mut super::semantic::Semantic,
-    mode: super::Mode,
-    notes: &mut Vec<String>,
-) -> Result<Option<SearchOutcome>, SearchError> {
-    let Some((saved, mut searcher)) = open_saved(kb, dir, notes) else {
-        return Ok(None);
-    };
-    let terms = super::parse_query(&mut searcher.tokenizer, request.query)?;
-    let scope = super::topic_scope(kb, request)?;
-    let limit = super::hybrid::CANDIDATES.max(request.limit);
-    let lexical = if mode == super::Mode::Hybrid {
-        let Some(ranked) = saved_ranked(&searcher, &terms, request.query) else {
-            return Ok(None);
-        };
-        let Some(found) = saved_places_of(&saved, dir, ranked, scope, request, limit, notes) else {
-            return Ok(None);
-        };
-        found
-    } else {
-        Vec::new()
-    };
-    let Some((close, complete)) = semantic.rank_synced(request.query, saved.digest())? else {
-        return Ok(None);
-    };
-    let close = close.into_iter().map(Some);
-    let Some(meaning) = saved_places_of(&saved, dir, close, scope, request, limit, notes) else {
-        return Ok(None);
-    };
-    // A server's best files did not fill the candidates (a narrow topic):
-    // the walks' search ranks every file.
-    if !complete && meaning.len() < limit {
-        return Ok(None);
-    }
-    let lexical: Vec<(Place<'_>, f32)> = lexical
-        .iter()
-        .map(|(key, place, score)| (place_of(kb, &saved, key, place), *score))
-        .collect();
-    let meaning: Vec<(Place<'_>, f32)> = meaning
-        .iter()
-        .map(|(key, place, score)| (place_of(kb, &saved, key, place), *score))
-        .collect();
-    let fused =
-        super::hybrid::fuse_places(lexical, meaning, mode, request.limit, |p: &Place<'_>| {
-            (p.topic.to_owned(), p.slug.to_owned())
-        });
-    let mut hits = Vec::with_capacity(fused.len());
-    for (place, score) in &fused {
-        hits.push(searcher.hit(place, *score, &terms));
-    }
-    searcher.save_memo();
-    let mut out = std::mem::take(&mut searcher.notes);
-    out.append(&mut semantic.take_notes());
-    Ok(Some(SearchOutcome {
-        hits,
-        notes: out,
-        mode,
-    }))
+    })
 }
 
 /// Runs `run` with a [`Searcher`] for a process that searches once, over

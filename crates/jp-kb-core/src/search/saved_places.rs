@@ -15,18 +15,18 @@
 //! removed or renamed changes its directory's time; one rewritten in
 //! place is seen when the walks are taken again.
 //!
-//! Layout (little-endian): magic, version, the header's length and CRC,
-//! the header (the settings, when the walks were taken, the files'
-//! digest, the directories and their times, the topics, the table of
-//! blocks), then the blocks: the files sorted by key, [`PER_BLOCK`] a
+//! A cache file (`jp_kb_search::cache_file`, kind `Places`) of two
+//! sections: the header (the settings, when the walks were taken, the
+//! files' digest, the directories and their times, the topics, the table
+//! of blocks), then the blocks: the files sorted by key, [`PER_BLOCK`] a
 //! block, each with the CRC its table entry gives. A search reads the
-//! header and the blocks of its hits (57 KB of 3.3 MB on tldr);
-//! damage is an error where it is read, never an answer.
+//! header and the blocks of its hits (57 KB of 3.3 MB on tldr); damage is
+//! an error where it is read, never an answer.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use jp_kb_search::cache_file::{self, CacheError, CacheFile, Kind, Part};
 use jp_kb_search::codec::{Corrupt, Reader, crc, put_string, put_varint};
 use jp_kb_search::hash::FastMap;
 
@@ -36,10 +36,6 @@ use crate::subjects::WalkCache;
 
 /// The file, in the index's directory.
 pub const PLACES_FILE: &str = "places.bin";
-const MAGIC: &[u8; 8] = b"JPKBPLCS";
-const VERSION: u32 = 1;
-/// Magic, version, the header's length and CRC.
-const PREFIX: usize = 20;
 /// Files a block: a hit reads one block (a few KB).
 const PER_BLOCK: usize = 64;
 /// Place flags.
@@ -56,28 +52,21 @@ pub struct SavedPlace {
     pub learned: bool,
 }
 
-#[derive(Debug)]
-struct Block {
-    /// The first key in the block.
-    first: String,
-    /// From the end of the header.
-    at: u64,
-    len: u64,
-    crc: u32,
-}
+/// The file's sections.
+const HEADER: usize = 0;
+const BLOCKS: usize = 1;
 
 /// A saved places file, its header read (see the module documentation).
 #[derive(Debug)]
 pub struct SavedPlaces {
-    file: File,
-    /// Where the blocks begin.
-    base: u64,
+    file: CacheFile,
     inputs: Vec<u8>,
     taken: i64,
     digest: u64,
     dirs: Vec<(PathBuf, i64)>,
     topics: Vec<String>,
-    blocks: Vec<Block>,
+    /// Each block's first key, and where it lies in the blocks section.
+    blocks: Vec<(String, Part)>,
 }
 
 /// The settings a resolution of the enabled topics depends on, as bytes
@@ -202,52 +191,25 @@ pub fn encode(kb: &KnowledgeBase, cache: &WalkCache, synced: u64) -> Option<Vec<
         put_varint(&mut header, *len);
         header.extend_from_slice(&sum.to_le_bytes());
     }
-    let mut out = Vec::with_capacity(PREFIX + header.len() + blocks.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&u32::try_from(header.len()).ok()?.to_le_bytes());
-    out.extend_from_slice(&crc(&header).to_le_bytes());
-    out.extend_from_slice(&header);
-    out.extend_from_slice(&blocks);
-    Some(out)
+    Some(cache_file::encode(Kind::Places, &[&header, &blocks]))
 }
 
 impl SavedPlaces {
     /// Opens the file at `path` and reads its header: `Ok(None)` when
     /// there is none, an error saying what is wrong with it otherwise.
     pub fn open(path: &Path) -> Result<Option<Self>, String> {
-        let file = match jp_kb_search::open_regular(path) {
-            Ok(file) => file,
-            Err(e) if jp_kb_search::is_absent(&e) => return Ok(None),
-            Err(e) => return Err(format!("unreadable ({e})")),
-        };
-        let mut prefix = [0u8; PREFIX];
-        read_at(&file, &mut prefix, 0).map_err(|e| e.to_string())?;
-        let mut r = Reader::new(&prefix);
-        if r.take(MAGIC.len()).ok() != Some(&MAGIC[..]) {
-            return Err("not a jp-kb places file".to_owned());
+        match CacheFile::open(path, Kind::Places) {
+            Ok(Some(file)) => Self::read(file).map(Some).map_err(|e| e.to_string()),
+            Ok(None) => Ok(None),
+            Err(e) => Err(e.to_string()),
         }
-        if r.u32().ok() != Some(VERSION) {
-            return Err("made by another version of jp-kb".to_owned());
-        }
-        Self::read(file, &mut r)
-            .map(Some)
-            .map_err(|e| e.to_string())
     }
 
-    /// The rest of the file after its magic and version, read by `r`.
-    fn read(file: File, r: &mut Reader<'_>) -> Result<Self, Corrupt> {
-        let (len, sum) = (r.u32()?, r.u32()?);
-        let size = file.metadata().map_err(|_| Corrupt("unreadable"))?.len();
-        let base = PREFIX as u64 + u64::from(len);
-        if base > size {
-            return Err(Corrupt("truncated"));
+    fn read(file: CacheFile) -> Result<Self, CacheError> {
+        if file.section_count() != 2 {
+            return Err(CacheError::Corrupt("section count"));
         }
-        let mut header = vec![0; len as usize];
-        read_at(&file, &mut header, PREFIX as u64)?;
-        if crc(&header) != sum {
-            return Err(Corrupt("checksum mismatch"));
-        }
+        let header = file.section(HEADER)?;
         let mut r = Reader::new(&header);
         let inputs_len = r.count(1)?;
         let inputs = r.take(inputs_len)?.to_vec();
@@ -266,25 +228,17 @@ impl SavedPlaces {
         }
         let n = r.count(7)?;
         let mut blocks = Vec::with_capacity(n);
-        let room = size - base;
         for _ in 0..n {
-            let block = Block {
-                first: r.string()?,
-                at: r.varint()?,
-                len: r.varint()?,
-                crc: r.u32()?,
-            };
-            if block.at.checked_add(block.len).is_none_or(|end| end > room) {
-                return Err(Corrupt("block out of the file"));
-            }
-            blocks.push(block);
+            let first = r.string()?;
+            let (at, len, crc) = (r.varint()?, r.varint()?, r.u32()?);
+            blocks.push((first, Part { at, len, crc }));
         }
         if !r.is_done() {
-            return Err(Corrupt("trailing bytes"));
+            return Err(CacheError::Corrupt("trailing bytes"));
         }
+        drop(header);
         Ok(Self {
             file,
-            base,
             inputs,
             taken,
             digest,
@@ -325,17 +279,14 @@ impl SavedPlaces {
 
     /// The places of the file whose index key is `key`, in topic order
     /// (none when it is not saved).
-    pub fn places_of(&self, key: &str) -> Result<Vec<SavedPlace>, Corrupt> {
-        let at = self.blocks.partition_point(|b| b.first.as_str() <= key);
-        let Some(block) = at.checked_sub(1).and_then(|at| self.blocks.get(at)) else {
+    pub fn places_of(&self, key: &str) -> Result<Vec<SavedPlace>, CacheError> {
+        let at = self
+            .blocks
+            .partition_point(|(first, _)| first.as_str() <= key);
+        let Some((_, block)) = at.checked_sub(1).and_then(|at| self.blocks.get(at)) else {
             return Ok(Vec::new());
         };
-        let len = usize::try_from(block.len).map_err(|_| Corrupt("length"))?;
-        let mut bytes = vec![0; len];
-        read_at(&self.file, &mut bytes, self.base + block.at)?;
-        if crc(&bytes) != block.crc {
-            return Err(Corrupt("checksum mismatch"));
-        }
+        let bytes = self.file.piece(BLOCKS, *block)?;
         let mut r = Reader::new(&bytes);
         for _ in 0..r.count(2)? {
             let found = r.str()? == key;
@@ -346,7 +297,7 @@ impl SavedPlaces {
                 let flags = r.varint()?;
                 let slug = r.str()?;
                 if topic >= self.topics.len() || flags > (HIDDEN | LEARNED) {
-                    return Err(Corrupt("place"));
+                    return Err(CacheError::Corrupt("place"));
                 }
                 if found {
                     out.push(SavedPlace {
@@ -363,26 +314,6 @@ impl SavedPlaces {
         }
         Ok(Vec::new())
     }
-}
-
-/// Fills `buf` from `at`; a short read is a cut file.
-fn read_at(file: &File, buf: &mut [u8], at: u64) -> Result<(), Corrupt> {
-    #[cfg(unix)]
-    let read = std::os::unix::fs::FileExt::read_exact_at(file, buf, at);
-    #[cfg(not(unix))]
-    let read = {
-        use std::io::{Read as _, Seek as _};
-        let mut f = file;
-        f.seek(std::io::SeekFrom::Start(at))
-            .and_then(|_| f.read_exact(buf))
-    };
-    read.map_err(|e| {
-        if e.kind() == std::io::ErrorKind::UnexpectedEof {
-            Corrupt("truncated")
-        } else {
-            Corrupt("unreadable")
-        }
-    })
 }
 
 #[cfg(test)]

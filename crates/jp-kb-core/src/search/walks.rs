@@ -13,36 +13,34 @@
 //! is now: snippets and token counts are read from the file).
 //! `docs/decisions.md` ("Search, second pass") says why.
 //!
-//! Layout (little-endian): magic, version, walk count, the walks, a
-//! checksum of everything before it. A file that fails any check is
-//! ignored (the walks are taken again and the file replaced).
+//! A cache file (`jp_kb_search::cache_file`, kind `Walks`) of one
+//! section: the walk count, then the walks. A file that fails any check
+//! is ignored (the walks are taken again and the file replaced).
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::subjects::cache::KeptWalk;
 use crate::subjects::{Collision, Subject, WalkCache, WalkResult, WalkWarning};
-use jp_kb_search::codec::{Reader, checksum, put_string, put_varint, read_varint};
+use jp_kb_search::cache_file::{self, CacheFile, Kind};
+use jp_kb_search::codec::{Reader, put_string, put_varint, read_varint};
 
 /// The file, in the index's directory.
 pub const WALKS_FILE: &str = "walks.bin";
 /// A saved walk older than this is taken again (what bounds how long a
 /// file rewritten in place can go unseen).
 pub const MAX_AGE: Duration = Duration::from_secs(600);
-const MAGIC: &[u8; 8] = b"JPKBWALK";
-const VERSION: u32 = 2;
 
 /// Puts the walks saved in `dir` into `cache`. Returns why the file was
 /// not used, if it exists and was not (the caller rebuilds it quietly).
 pub fn load(dir: &Path, cache: &WalkCache, now: SystemTime) -> Result<usize, String> {
-    let bytes = match crate::config::file::read_guarded(&dir.join(WALKS_FILE)) {
-        Ok(bytes) => bytes,
-        Err(e) if jp_kb_search::is_absent(&e) => return Ok(0),
+    let file = match CacheFile::open(&dir.join(WALKS_FILE), Kind::Walks) {
+        Ok(Some(file)) => file,
+        Ok(None) => return Ok(0),
         Err(e) => return Err(e.to_string()),
     };
-    let walks = decode(&bytes, now).map_err(str::to_owned)?;
+    let walks = read(&file, now)?;
     let n = walks.len();
     for walk in walks {
         cache.keep(walk);
@@ -53,12 +51,8 @@ pub fn load(dir: &Path, cache: &WalkCache, now: SystemTime) -> Result<usize, Str
 /// Saves `cache`'s walks in `dir` (atomically: a reader sees the old file
 /// or the new one).
 pub fn save(dir: &Path, cache: &WalkCache) -> std::io::Result<()> {
-    let bytes = encode(&cache.kept());
     std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(&bytes)?;
-    tmp.persist(dir.join(WALKS_FILE)).map_err(|e| e.error)?;
-    Ok(())
+    jp_kb_search::write_atomic(&dir.join(WALKS_FILE), &encode(&cache.kept()))
 }
 
 /// `t` in nanoseconds since the epoch.
@@ -92,14 +86,10 @@ pub fn encode(walks: &[KeptWalk]) -> Vec<u8> {
             count += 1;
         }
     }
-    let mut out = Vec::with_capacity(entries.len() + 32);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    let mut out = Vec::with_capacity(entries.len() + 10);
     put_varint(&mut out, count);
     out.extend_from_slice(&entries);
-    let sum = checksum(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
+    cache_file::encode(Kind::Walks, &[&out])
 }
 
 /// Subject flags.
@@ -176,28 +166,22 @@ fn encode_walk(out: &mut Vec<u8>, kept: &KeptWalk) -> Option<()> {
     Some(())
 }
 
-/// The saved walks taken less than [`MAX_AGE`] before `now`.
-pub fn decode(bytes: &[u8], now: SystemTime) -> Result<Vec<KeptWalk>, &'static str> {
-    if bytes.len() < MAGIC.len() + 12 || &bytes[..MAGIC.len()] != MAGIC {
-        return Err("not a jp-kb walk file");
+/// The saved walks in `bytes` taken less than [`MAX_AGE`] before `now`.
+#[cfg(test)]
+fn decode(bytes: Vec<u8>, now: SystemTime) -> Result<Vec<KeptWalk>, String> {
+    let file = CacheFile::from_bytes(bytes, Kind::Walks).map_err(|e| e.to_string())?;
+    read(&file, now)
+}
+
+/// The saved walks of `file` taken less than [`MAX_AGE`] before `now`.
+fn read(file: &CacheFile, now: SystemTime) -> Result<Vec<KeptWalk>, String> {
+    if file.section_count() != 1 {
+        return Err("damaged (section count)".to_owned());
     }
-    let body = bytes.len() - 8;
-    let stored = bytes
-        .get(body..)
-        .and_then(|b| b.try_into().ok())
-        .map(u64::from_le_bytes);
-    if stored != Some(checksum(&bytes[..body])) {
-        return Err("damaged (checksum mismatch)");
-    }
+    let bytes = file.section(0).map_err(|e| e.to_string())?;
     let mut r = Cursor {
-        reader: Reader {
-            data: &bytes[..body],
-            at: MAGIC.len(),
-        },
+        reader: Reader::new(&bytes),
     };
-    if r.reader.u32().map_err(|_| "truncated")? != VERSION {
-        return Err("made by another version of jp-kb");
-    }
     let count = r.varint()?;
     let mut out = Vec::new();
     for _ in 0..count {
@@ -209,8 +193,8 @@ pub fn decode(bytes: &[u8], now: SystemTime) -> Result<Vec<KeptWalk>, &'static s
             out.push(kept);
         }
     }
-    if r.reader.at != body {
-        return Err("damaged (trailing bytes)");
+    if !r.reader.is_done() {
+        return Err("damaged (trailing bytes)".to_owned());
     }
     Ok(out)
 }
@@ -385,13 +369,13 @@ mod tests {
     fn round_trips_recent_walks_and_drops_old_ones() {
         let now = SystemTime::now();
         let kept = sample(now);
-        let back = decode(&encode(std::slice::from_ref(&kept)), now).unwrap();
+        let back = decode(encode(std::slice::from_ref(&kept)), now).unwrap();
         assert_eq!(back.len(), 1);
         assert_eq!(back[0].walk, kept.walk);
         assert_eq!(back[0].dirs, kept.dirs);
         assert_eq!((&back[0].dir, &back[0].root), (&kept.dir, &kept.root));
         let later = now + MAX_AGE + Duration::from_secs(1);
-        assert!(decode(&encode(&[kept]), later).unwrap().is_empty());
+        assert!(decode(encode(&[kept]), later).unwrap().is_empty());
     }
 
     /// A regression: the lengths that point back into a path read before
@@ -415,7 +399,7 @@ mod tests {
             )],
             ..WalkResult::default()
         });
-        let back = decode(&encode(std::slice::from_ref(&kept)), now).unwrap();
+        let back = decode(encode(std::slice::from_ref(&kept)), now).unwrap();
         assert_eq!(back.len(), 1);
         assert_eq!(back[0].walk, kept.walk);
     }
@@ -432,25 +416,26 @@ mod tests {
             ..WalkResult::default()
         });
         let bytes = encode(&[special, sample(now)]);
-        assert_eq!(decode(&bytes, now).unwrap().len(), 1);
+        assert_eq!(decode(bytes, now).unwrap().len(), 1);
     }
 
     #[test]
     fn damage_is_an_error_never_a_panic() {
         let now = SystemTime::now();
         let good = encode(&[sample(now)]);
-        assert!(decode(b"nonsense", now).is_err());
+        assert!(decode(b"nonsense".to_vec(), now).is_err());
         for cut in 0..good.len() {
-            assert!(decode(&good[..cut], now).is_err(), "cut at {cut}");
+            assert!(decode(good[..cut].to_vec(), now).is_err(), "cut at {cut}");
         }
         // Damage behind a checksum that matches it: still no panic.
-        for i in MAGIC.len()..good.len() - 8 {
+        let body = CacheFile::from_bytes(good, Kind::Walks)
+            .and_then(|f| f.section(0).map(std::borrow::Cow::into_owned))
+            .expect("a good file");
+        for i in 0..body.len() {
             for flip in [0x01, 0x80, 0xFF] {
-                let mut bad = good[..good.len() - 8].to_vec();
+                let mut bad = body.clone();
                 bad[i] ^= flip;
-                let sum = checksum(&bad);
-                bad.extend_from_slice(&sum.to_le_bytes());
-                let _ = decode(&bad, now);
+                let _ = decode(cache_file::encode(Kind::Walks, &[&bad]), now);
             }
         }
     }
@@ -473,9 +458,9 @@ mod tests {
                     bad[bit / 8] ^= 1 << (bit % 8);
                 }
             }
-            proptest::prop_assert!(decode(&bad, now).is_err());
+            proptest::prop_assert!(decode(bad, now).is_err());
             let cut = cut % good.len();
-            proptest::prop_assert!(decode(&good[..cut], now).is_err());
+            proptest::prop_assert!(decode(good[..cut].to_vec(), now).is_err());
         }
     }
 }

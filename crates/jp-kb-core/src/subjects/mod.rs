@@ -21,6 +21,7 @@ pub mod watched;
 
 pub use cache::WalkCache;
 pub use disable::DisableEffect;
+#[cfg(feature = "config")]
 pub(crate) use disable::disables;
 pub use listing::Listing;
 pub use pattern::{GlobHits, PatternList, is_glob};

@@ -12,7 +12,10 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use super::slug::dotted_slug;
 use super::walk::Subject;
 
-pub use crate::config::layers::GLOB_META;
+/// Characters that make a pattern a glob, in `learned`/`disabled` and in
+/// `extends` entries (the loader takes this same list from here: the
+/// lowest layer holds it so both can).
+pub const GLOB_META: &[char] = &['*', '?', '[', '{'];
 
 /// True when `pattern` contains glob metacharacters and parses as a glob.
 pub fn is_glob(pattern: &str) -> bool {

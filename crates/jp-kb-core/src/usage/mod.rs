@@ -11,6 +11,7 @@
 //! - [`report`]: the tallies beside a knowledge base's subjects, and what
 //!   they mean
 //! - [`served`]: which subjects a `learn` call serves
+//! - [`stale`]: subjects worth pruning (expired, never or long not loaded)
 //! - [`recorder`]: the server's background writer (never slows an answer)
 //! - [`time`]: UTC days, RFC 3339 and `--since` durations without a
 //!   date crate
@@ -25,6 +26,8 @@ pub mod recorder;
 pub mod report;
 mod scan;
 pub mod served;
+#[cfg(feature = "search")]
+pub mod stale;
 pub mod text;
 pub mod time;
 

@@ -1,7 +1,9 @@
 //! The façade as an adopter meets it: `examples/facade.rs`, a program that
-//! uses only what the core's README documents, computes the section and a
-//! `learn` answer and applies a plan (issue 25, "A door"). Compiled into
-//! this test binary, it sees the core as any outside crate does.
+//! uses only what the core's README documents. As JP does, it hands in the
+//! topics its own loader merged and computes the section, the tool and a
+//! `learn` answer (issue 38); as a curator does, it loads the files and
+//! applies a plan (issue 25, "A door"). Compiled into this test binary, it
+//! sees the core as any outside crate does.
 
 #[path = "../../examples/facade.rs"]
 mod facade;
@@ -17,6 +19,10 @@ fn a_program_using_only_the_facade_reads_learns_and_applies() {
         "{stdout}"
     );
     assert!(stdout.contains("- people"), "the listing: {stdout}");
+    assert!(
+        stdout.contains("\"description\": \"Learn about knowledge base topics and subjects.\\n\\nTopics:\\n- project (Project)\""),
+        "the tool: {stdout}"
+    );
     assert!(
         stdout.contains("== learn project people\nAsk Ada."),
         "{stdout}"

@@ -4,6 +4,7 @@
 //! atomicity, locking and permissions, and the subject rules.
 
 mod config_props;
+mod door_agreement;
 mod edit_fixtures;
 mod edit_props;
 mod edit_roundtrip;

@@ -99,44 +99,8 @@ fn the_best_chunk_decides_and_empty_entries_are_not_found() {
     assert!((found[0].score - 1.0).abs() < 1e-6);
 }
 
-/// Entries of `dims` 2 whose chunks are drawn from a few values, so that
-/// scores tie often.
-fn tied(chunks: &[Vec<u8>]) -> Vectors {
-    let mut v = Vectors::for_model(2, 9);
-    for (i, values) in chunks.iter().enumerate() {
-        v.entries.push(Entry {
-            key: format!("k{:03}", (i * 37) % 101),
-            bytes: 0,
-            modified: 0,
-            hash: 0,
-            vectors: values
-                .iter()
-                .flat_map(|x| [f32::from(*x) / 4.0, 1.0])
-                .collect(),
-        });
-    }
-    v
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
-
-    /// A server's best `top` are the full ranking's first ones, ties and
-    /// all; the saved file scored as read ranks as the vectors held.
-    #[test]
-    fn the_best_few_and_the_file_scored_as_read_rank_as_the_whole(
-        chunks in proptest::collection::vec(proptest::collection::vec(0u8..4, 0..3), 0..40),
-        top in 0usize..45,
-    ) {
-        let v = tied(&chunks);
-        let query = [0.6f32, 0.8];
-        let all = v.search(&query);
-        let (best, complete) = v.search_top(&query, top);
-        prop_assert_eq!(&best[..], &all[..top.min(all.len())]);
-        prop_assert_eq!(complete, all.len() <= top);
-        let read = Vectors::search_read(&bytes(&v)[..], 2, 9, &query).expect("reads");
-        prop_assert_eq!(read, all);
-    }
 
     #[test]
     fn any_truncation_is_damage(cut in 0usize..10_000) {

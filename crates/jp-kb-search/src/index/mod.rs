@@ -10,8 +10,9 @@ mod score;
 
 pub use refresh::Change;
 
+use crate::cache_file::CacheError;
 use crate::hash::FastMap;
-use crate::segment::{FIELDS, Norms, Segment, SegmentError};
+use crate::segment::{FIELDS, Norms, Segment};
 
 /// A document of the live index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -109,7 +110,7 @@ impl Index {
     }
 
     /// The key (path) of a document: one block of the index read.
-    pub fn key(&self, doc: DocRef) -> Result<String, SegmentError> {
+    pub fn key(&self, doc: DocRef) -> Result<String, CacheError> {
         Ok(match doc {
             DocRef::Main(i) => self.main.doc(i)?.path,
             DocRef::Delta(i) => self.delta.doc(i)?.path,
@@ -123,7 +124,7 @@ impl Index {
     }
 
     /// Reads every part of the index: an error for any damage.
-    pub fn check_all(&self) -> Result<(), SegmentError> {
+    pub fn check_all(&self) -> Result<(), CacheError> {
         self.main.check_all()?;
         self.delta.check_all()
     }

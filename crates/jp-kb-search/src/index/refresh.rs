@@ -4,10 +4,11 @@
 //! (or a new main segment, when the delta grew past a tenth of it).
 
 use super::{Index, idx};
+use crate::cache_file::CacheError;
 use crate::document::{Document, FileStamp};
 use crate::hash::{FastMap, FastSet};
 use crate::indexer::index_files;
-use crate::segment::{Builder, DocMeta, Head, Segment, SegmentError, encode_parts};
+use crate::segment::{Builder, DocMeta, Head, Segment, encode_parts};
 
 /// What [`Index::refresh`] did, and the segment files to write.
 #[derive(Debug, Default)]
@@ -36,7 +37,7 @@ impl Index {
         files: &[FileStamp<'_>],
         now: i64,
         readers: &R,
-    ) -> Result<Change, SegmentError>
+    ) -> Result<Change, CacheError>
     where
         R: Fn() -> F + Sync,
         F: FnMut(usize) -> Document,

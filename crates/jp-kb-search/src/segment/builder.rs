@@ -2,7 +2,8 @@
 //! parts) or carried over from existing segments, then encoded (see
 //! [`super::encode_parts`]) in the format [`super`] reads.
 
-use super::{BODY, DocMeta, FIELDS, Segment, SegmentError, Tfs};
+use super::{BODY, DocMeta, FIELDS, Segment, Tfs};
+use crate::cache_file::CacheError;
 use crate::hash::FastMap;
 
 /// A segment being made: documents are added one by one, or carried over
@@ -65,7 +66,7 @@ impl Builder {
         &mut self,
         segment: &Segment,
         mut keep: impl FnMut(usize, &DocMeta) -> bool,
-    ) -> Result<(), SegmentError> {
+    ) -> Result<(), CacheError> {
         let docs = segment.docs()?;
         let mut new_id = vec![u32::MAX; docs.len()];
         for (old, meta) in docs.into_iter().enumerate() {

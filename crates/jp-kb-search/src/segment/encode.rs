@@ -5,10 +5,10 @@
 use std::borrow::Cow;
 
 use super::{
-    Builder, DOCS_PER_BLOCK, DocMeta, FIELDS, FORMAT_VERSION, HEADER_LEN, MAGIC, Part, SECTIONS,
-    TERMS_PER_BLOCK, Tfs, doc_name, section,
+    Builder, DOCS_PER_BLOCK, DocMeta, FIELDS, HEAD_LEN, TERMS_PER_BLOCK, Tfs, doc_name, section,
 };
 use crate::abbrev;
+use crate::cache_file::{self, Kind};
 use crate::codec::{crc, put_string, put_varint};
 use crate::hash::FastMap;
 use crate::rank;
@@ -162,49 +162,29 @@ pub fn encode_parts(parts: &[Builder], head: Head) -> Vec<u8> {
     let mut masked_bytes = Vec::new();
     put_ids(&mut masked_bytes, &masked);
     let (docs_section, doc_table) = docs_and_table(&docs);
-    let sections: [Vec<u8>; SECTIONS] = [
-        norms,
-        masked_bytes,
-        names(&docs),
-        doc_table,
-        table,
-        docs_section,
-        terms,
-        postings,
-    ];
-    let total: usize = sections.iter().map(Vec::len).sum();
-    let mut out = Vec::with_capacity(HEADER_LEN + total);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    let names = names(&docs);
+    let mut head_bytes = Vec::with_capacity(HEAD_LEN);
     for v in [head.id, head.base, head.digest] {
-        out.extend_from_slice(&v.to_le_bytes());
+        head_bytes.extend_from_slice(&v.to_le_bytes());
     }
-    put_u32(&mut out, docs.len());
-    put_u32(&mut out, term_count);
+    put_u32(&mut head_bytes, docs.len());
+    put_u32(&mut head_bytes, term_count);
     for total in total_lens {
-        out.extend_from_slice(&total.to_le_bytes());
+        head_bytes.extend_from_slice(&total.to_le_bytes());
     }
-    let mut at = HEADER_LEN as u64;
-    for (i, s) in sections.iter().enumerate() {
-        let part = Part {
-            at,
-            len: s.len() as u64,
-            // The sections read part by part have their parts' CRCs.
-            crc: if i < section::WHOLE { crc(s) } else { 0 },
-        };
-        out.extend_from_slice(&part.at.to_le_bytes());
-        out.extend_from_slice(&part.len.to_le_bytes());
-        out.extend_from_slice(&part.crc.to_le_bytes());
-        at += part.len;
-    }
-    out.extend_from_slice(&at.to_le_bytes());
-    let sum = crc(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    debug_assert_eq!(out.len(), HEADER_LEN);
-    for s in sections {
-        out.extend_from_slice(&s);
-    }
-    out
+    debug_assert_eq!(head_bytes.len(), HEAD_LEN);
+    let sections: [&[u8]; section::COUNT] = [
+        &head_bytes,
+        &norms,
+        &masked_bytes,
+        &names,
+        &doc_table,
+        &table,
+        &docs_section,
+        &terms,
+        &postings,
+    ];
+    cache_file::encode(Kind::Segment, &sections)
 }
 
 /// Ends the term block that began at `block_at` in `terms` (if any): its

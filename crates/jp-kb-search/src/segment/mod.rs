@@ -11,11 +11,12 @@
 //! Every offset and count is checked; a damaged file is an error, never
 //! a panic.
 //!
-//! Layout (little-endian):
+//! A segment is a cache file ([`crate::cache_file`], kind
+//! [`Kind::Segment`](crate::cache_file::Kind)) of these sections:
 //!
-//! | bytes | what |
+//! | section | what |
 //! | --- | --- |
-//! | header, [`HEADER_LEN`] | magic, format version, id, base id, digest, document and term counts, total field lengths, eight `(offset, length, crc)` section entries, the file's length, the header's CRC |
+//! | head | id, base id, digest, document and term counts, total field lengths |
 //! | norms | per document: its three field lengths and how many documents of the segment mention its name (4 × u32) |
 //! | masked | for a delta: the main segment's documents it replaces or removes (varints) |
 //! | names | the distinct short names ([`crate::abbrev::candidate`]) with their documents |
@@ -25,8 +26,9 @@
 //! | terms | blocks of `(term, postings offset, length, df, CRC)` |
 //! | postings | per term, varint `(doc delta, tf per field)` tuples |
 //!
-//! The sections read at open have a CRC each in the header; the last three
-//! are checked part by part.
+//! The first six are read whole at open, each checked against its CRC;
+//! the last three part by part, each part against the CRC its table
+//! gives.
 
 mod builder;
 mod encode;
@@ -39,14 +41,6 @@ pub use builder::Builder;
 pub use encode::{Head, encode_parts};
 pub use reader::Segment;
 
-/// Bumped whenever the layout or the tokenizer changes: an index of
-/// another version is rebuilt.
-pub const FORMAT_VERSION: u32 = 8;
-pub(crate) const MAGIC: &[u8; 8] = b"JPKBSRCH";
-/// The header's length: magic, version, id, base, digest, two counts, the
-/// total field lengths, [`SECTIONS`] entries, the file length, its CRC.
-pub(crate) const HEADER_LEN: usize = 8 + 4 + 8 * 3 + 4 * 2 + 8 * FIELDS + SECTIONS * 20 + 8 + 4;
-pub(crate) const SECTIONS: usize = 8;
 pub(crate) const DOCS_PER_BLOCK: usize = 64;
 pub(crate) const TERMS_PER_BLOCK: usize = 64;
 /// Bytes of one document's norms: three field lengths and a mention count.
@@ -54,17 +48,20 @@ pub(crate) const NORM_LEN: usize = 16;
 
 /// The sections, in file order.
 pub(crate) mod section {
-    pub const NORMS: usize = 0;
-    pub const MASKED: usize = 1;
-    pub const NAMES: usize = 2;
-    pub const DOC_TABLE: usize = 3;
-    pub const TERM_TABLE: usize = 4;
-    pub const DOCS: usize = 5;
-    pub const TERMS: usize = 6;
-    pub const POSTINGS: usize = 7;
-    /// The sections read whole at open (and checked whole).
-    pub const WHOLE: usize = 5;
+    pub const HEAD: usize = 0;
+    pub const NORMS: usize = 1;
+    pub const MASKED: usize = 2;
+    pub const NAMES: usize = 3;
+    pub const DOC_TABLE: usize = 4;
+    pub const TERM_TABLE: usize = 5;
+    pub const DOCS: usize = 6;
+    pub const TERMS: usize = 7;
+    pub const POSTINGS: usize = 8;
+    pub const COUNT: usize = 9;
 }
+/// The head section's length: id, base, digest, two counts, the total
+/// field lengths.
+pub(crate) const HEAD_LEN: usize = 8 * 3 + 4 * 2 + 8 * FIELDS;
 
 /// What the index remembers of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,38 +102,6 @@ pub type Postings = Vec<(u32, Tfs)>;
 pub struct Norms {
     pub lens: Tfs,
     pub mentions: u32,
-}
-
-/// Why a segment file, or a part of it, cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SegmentError {
-    /// Not an index file at all.
-    #[error("not a jp-kb search index")]
-    Foreign,
-    /// An index file of another format version.
-    #[error("made by another version of jp-kb (index format {0}, this one reads {FORMAT_VERSION})")]
-    OtherVersion(u32),
-    /// Truncated, or a part whose checksum or structure is wrong.
-    #[error("damaged ({0})")]
-    Corrupt(&'static str),
-    /// The file could not be read.
-    #[error("unreadable ({0})")]
-    Unreadable(String),
-}
-
-impl From<crate::codec::Corrupt> for SegmentError {
-    fn from(c: crate::codec::Corrupt) -> Self {
-        SegmentError::Corrupt(c.0)
-    }
-}
-
-/// Where a part lies in the file, and its CRC-32.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Part {
-    pub at: u64,
-    pub len: u64,
-    pub crc: u32,
 }
 
 /// The name of an indexed file: its file name without its last

@@ -3,10 +3,8 @@
 //! offset checked against the bytes that hold it, so damage behind a
 //! matching checksum is still an error, never a panic.
 
-use super::{
-    DOCS_PER_BLOCK, FIELDS, NORM_LEN, Norms, Part, Postings, SECTIONS, SegmentError,
-    TERMS_PER_BLOCK, section,
-};
+use super::{DOCS_PER_BLOCK, FIELDS, NORM_LEN, Norms, Postings, TERMS_PER_BLOCK};
+use crate::cache_file::{CacheError, Part};
 use crate::codec::{Corrupt, Reader, read_varint};
 
 /// Decodes a postings list of `df` documents below `doc_count`.
@@ -14,8 +12,8 @@ pub(super) fn decode_postings(
     mut data: &[u8],
     df: usize,
     doc_count: usize,
-) -> Result<Postings, SegmentError> {
-    let bad = SegmentError::Corrupt("postings");
+) -> Result<Postings, CacheError> {
+    let bad = CacheError::Corrupt("postings");
     // Each posting takes at least four bytes.
     if df > data.len() / 4 + 1 {
         return Err(bad);
@@ -50,9 +48,9 @@ pub(super) fn decode_postings(
     Ok(out)
 }
 
-pub(super) fn parse_norms(bytes: &[u8], doc_count: usize) -> Result<Vec<Norms>, SegmentError> {
+pub(super) fn parse_norms(bytes: &[u8], doc_count: usize) -> Result<Vec<Norms>, CacheError> {
     if bytes.len() != doc_count.saturating_mul(NORM_LEN) {
-        return Err(SegmentError::Corrupt("norms"));
+        return Err(CacheError::Corrupt("norms"));
     }
     let mut r = Reader::new(bytes);
     let mut out = Vec::with_capacity(doc_count);
@@ -71,20 +69,20 @@ pub(super) fn parse_norms(bytes: &[u8], doc_count: usize) -> Result<Vec<Norms>, 
 
 /// A count, then that many increasing ids as varint deltas (the first
 /// as is); `whole`: nothing may follow.
-pub(super) fn parse_ids(r: &mut Reader<'_>, whole: bool) -> Result<Vec<u32>, SegmentError> {
+pub(super) fn parse_ids(r: &mut Reader<'_>, whole: bool) -> Result<Vec<u32>, CacheError> {
     let n = r.count(1)?;
     let mut out: Vec<u32> = Vec::with_capacity(n);
     for _ in 0..n {
         let delta = u32::try_from(r.varint()?).map_err(|_| Corrupt("id"))?;
         let id = match out.last() {
             None => delta,
-            Some(_) if delta == 0 => return Err(SegmentError::Corrupt("id order")),
+            Some(_) if delta == 0 => return Err(CacheError::Corrupt("id order")),
             Some(&last) => last.checked_add(delta).ok_or(Corrupt("id"))?,
         };
         out.push(id);
     }
     if whole && !r.is_done() {
-        return Err(SegmentError::Corrupt("trailing bytes"));
+        return Err(CacheError::Corrupt("trailing bytes"));
     }
     Ok(out)
 }
@@ -92,7 +90,7 @@ pub(super) fn parse_ids(r: &mut Reader<'_>, whole: bool) -> Result<Vec<u32>, Seg
 pub(super) fn parse_names(
     bytes: &[u8],
     doc_count: usize,
-) -> Result<Vec<(String, Vec<u32>)>, SegmentError> {
+) -> Result<Vec<(String, Vec<u32>)>, CacheError> {
     let mut r = Reader::new(bytes);
     let n = r.count(2)?;
     let mut out = Vec::with_capacity(n);
@@ -100,12 +98,12 @@ pub(super) fn parse_names(
         let name = r.string()?;
         let docs = parse_ids(&mut r, false)?;
         if docs.last().is_some_and(|&d| d as usize >= doc_count) {
-            return Err(SegmentError::Corrupt("names"));
+            return Err(CacheError::Corrupt("names"));
         }
         out.push((name, docs));
     }
     if !r.is_done() {
-        return Err(SegmentError::Corrupt("names"));
+        return Err(CacheError::Corrupt("names"));
     }
     Ok(out)
 }
@@ -113,13 +111,12 @@ pub(super) fn parse_names(
 pub(super) fn parse_doc_table(
     bytes: &[u8],
     doc_count: usize,
-    parts: &[Part; SECTIONS],
-) -> Result<Vec<Part>, SegmentError> {
+    docs_len: u64,
+) -> Result<Vec<Part>, CacheError> {
     let blocks = doc_count.div_ceil(DOCS_PER_BLOCK);
     if bytes.len() != blocks.saturating_mul(16) {
-        return Err(SegmentError::Corrupt("document table"));
+        return Err(CacheError::Corrupt("document table"));
     }
-    let docs = parts[section::DOCS];
     let mut r = Reader::new(bytes);
     let mut out = Vec::with_capacity(blocks);
     let mut expected = 0;
@@ -127,17 +124,13 @@ pub(super) fn parse_doc_table(
         let (at, len, crc) = (r.u64()?, u64::from(r.u32()?), r.u32()?);
         // Blocks follow each other and fill the section.
         if at != expected {
-            return Err(SegmentError::Corrupt("document table"));
+            return Err(CacheError::Corrupt("document table"));
         }
         expected = at.checked_add(len).ok_or(Corrupt("document table"))?;
-        out.push(Part {
-            at: docs.at + at,
-            len,
-            crc,
-        });
+        out.push(Part { at, len, crc });
     }
-    if expected != docs.len {
-        return Err(SegmentError::Corrupt("document table"));
+    if expected != docs_len {
+        return Err(CacheError::Corrupt("document table"));
     }
     Ok(out)
 }
@@ -145,13 +138,12 @@ pub(super) fn parse_doc_table(
 pub(super) fn parse_term_table(
     bytes: &[u8],
     term_count: usize,
-    parts: &[Part; SECTIONS],
-) -> Result<Vec<(String, Part)>, SegmentError> {
+    terms_len: u64,
+) -> Result<Vec<(String, Part)>, CacheError> {
     let blocks = term_count.div_ceil(TERMS_PER_BLOCK);
-    let terms = parts[section::TERMS];
     let mut r = Reader::new(bytes);
     if r.count(1)? != blocks {
-        return Err(SegmentError::Corrupt("term table"));
+        return Err(CacheError::Corrupt("term table"));
     }
     let mut out: Vec<(String, Part)> = Vec::with_capacity(blocks);
     let mut expected = 0;
@@ -161,20 +153,13 @@ pub(super) fn parse_term_table(
         let len = r.varint()?;
         let crc = r.u32()?;
         if at != expected || out.last().is_some_and(|(p, _)| *p >= first) {
-            return Err(SegmentError::Corrupt("term table"));
+            return Err(CacheError::Corrupt("term table"));
         }
         expected = at.checked_add(len).ok_or(Corrupt("term table"))?;
-        out.push((
-            first,
-            Part {
-                at: terms.at + at,
-                len,
-                crc,
-            },
-        ));
+        out.push((first, Part { at, len, crc }));
     }
-    if expected != terms.len || !r.is_done() {
-        return Err(SegmentError::Corrupt("term table"));
+    if expected != terms_len || !r.is_done() {
+        return Err(CacheError::Corrupt("term table"));
     }
     Ok(out)
 }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::*;
-use crate::codec::crc;
+use crate::cache_file::{self, CacheError, Kind};
 
 pub(crate) fn meta(path: &str) -> DocMeta {
     DocMeta {
@@ -42,7 +42,7 @@ pub(crate) fn sample() -> Builder {
 }
 
 /// Everything a query can ask of a segment, as one value to compare.
-fn answers(seg: &Segment) -> Result<String, SegmentError> {
+fn answers(seg: &Segment) -> Result<String, CacheError> {
     let mut out = format!(
         "{} {} {:?} {:?} {:?} {:?} {:?}",
         seg.id,
@@ -183,13 +183,13 @@ fn damage_is_an_error_never_a_panic() {
     let good_answers = answers(&Segment::from_bytes(good.clone()).unwrap()).unwrap();
     assert_eq!(
         Segment::from_bytes(b"hello".to_vec()).unwrap_err(),
-        SegmentError::Foreign
+        CacheError::Foreign("search index")
     );
     let mut other = good.clone();
     other[8] = 99;
     assert_eq!(
         Segment::from_bytes(other).unwrap_err(),
-        SegmentError::OtherVersion(99)
+        CacheError::OtherVersion(99)
     );
     for cut in 0..good.len() {
         assert!(Segment::from_bytes(good[..cut].to_vec()).is_err(), "{cut}");
@@ -203,16 +203,18 @@ fn damage_is_an_error_never_a_panic() {
             "byte {i}"
         );
     }
-    // Damage to the header behind a CRC that matches it: an error, or a
-    // segment whose every lookup is safe.
-    for i in 12..HEADER_LEN - 4 {
-        for flip in [0x01, 0x80, 0xFF] {
-            let mut bad = good.clone();
-            bad[i] ^= flip;
-            let sum = crc(&bad[..HEADER_LEN - 4]);
-            bad[HEADER_LEN - 4..HEADER_LEN].copy_from_slice(&sum.to_le_bytes());
-            if let Ok(seg) = Segment::from_bytes(bad) {
-                let _ = answers(&seg);
+    // Damage to the sections read at open behind CRCs that match it: an
+    // error, or a segment whose every lookup is safe.
+    let sections = cache_file::sections_of(&good, Kind::Segment);
+    for i in 0..section::DOCS {
+        for byte in 0..sections[i].len() {
+            for flip in [0x01, 0x80, 0xFF] {
+                let mut damaged = sections.clone();
+                damaged[i][byte] ^= flip;
+                let parts: Vec<&[u8]> = damaged.iter().map(Vec::as_slice).collect();
+                if let Ok(seg) = Segment::from_bytes(cache_file::encode(Kind::Segment, &parts)) {
+                    let _ = answers(&seg);
+                }
             }
         }
     }

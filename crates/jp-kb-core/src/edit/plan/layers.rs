@@ -9,8 +9,8 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::KnowledgeBase;
+use crate::config::LayerKind;
 use crate::config::LoadedConfig;
-use crate::config::layers::LayerKind;
 use crate::config::origin::is_editable_toml;
 use crate::edit::target::workspace_file;
 

@@ -23,9 +23,23 @@ use super::{
 /// that sets the topic's `subjects`; the file declares the topic when it
 /// does not (as `jp-kb learned add --file` always did).
 pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String]) -> Answer {
+    match add_unfinished(ws, list, topic, entries) {
+        Ok((plan, named)) => finished(ws, plan, &named),
+        Err(answer) => *answer,
+    }
+}
+
+/// [`add`]'s plan before its effect is worked out, and the subjects it
+/// names (`topic/slug`); `Err`: the answer instead (a refusal).
+pub(super) fn add_unfinished(
+    ws: &Workspace<'_>,
+    list: List,
+    topic: &str,
+    entries: &[String],
+) -> Result<(Plan, Vec<String>), Box<Answer>> {
     let state = match known_topic(ws.kb, topic) {
         Ok(s) => s,
-        Err(why) => return Answer::Refuse(why),
+        Err(why) => return Err(Box::new(Answer::Refuse(why))),
     };
     let entries: Vec<String> = entries
         .iter()
@@ -33,7 +47,7 @@ pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String
         .filter(|e| !e.is_empty())
         .collect();
     if entries.is_empty() {
-        return Answer::Refuse(Refusal::NoPattern);
+        return Err(Box::new(Answer::Refuse(Refusal::NoPattern)));
     }
     let mut notes = Vec::new();
     if let Some(res) = state.resolved().map(AsRef::as_ref) {
@@ -43,10 +57,10 @@ pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String
                 if let Some(i) = find_exact(res.subjects(), entry)
                     && let Some(e) = res.disabled_by.get(i)
                 {
-                    return Answer::Refuse(Refusal::DisabledBeatsLearned {
+                    return Err(Box::new(Answer::Refuse(Refusal::DisabledBeatsLearned {
                         slug: res.subjects()[i].slug().to_owned(),
                         entry: res.disabled_entries[e].clone(),
-                    });
+                    })));
                 }
             }
         }
@@ -59,8 +73,7 @@ pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String
         (t.path, t.reason)
     };
     let named = exact_names(state, &entries);
-    finished(
-        ws,
+    Ok((
         Plan {
             steps: vec![Step {
                 path,
@@ -71,8 +84,8 @@ pub(super) fn add(ws: &Workspace<'_>, list: List, topic: &str, entries: &[String
             notes,
             ..Plan::default()
         },
-        &named,
-    )
+        named,
+    ))
 }
 
 /// `topic/slug` of the subjects `entries` name exactly.

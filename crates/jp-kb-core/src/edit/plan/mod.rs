@@ -20,6 +20,7 @@ pub mod layers;
 mod list;
 mod lists;
 mod planned;
+mod prune;
 #[cfg(test)]
 mod tests;
 mod topic_id;
@@ -224,6 +225,12 @@ pub enum Intent {
         /// The topic's id (or title).
         topic: String,
     },
+    /// Disable these subjects, of any topics, in one step (pruning:
+    /// `jp-kb usage --stale --disable`, the curator's prune view).
+    DisableSubjects {
+        /// `(topic, slug)` of each.
+        subjects: Vec<(String, String)>,
+    },
 }
 
 /// The edits of one file, carried out as one write.
@@ -419,6 +426,7 @@ pub fn plan(ws: &Workspace<'_>, intent: &Intent) -> Answer {
         Intent::Fields { topic, fields } => topics::fields(ws, topic, fields),
         Intent::NewTopic { .. } => topics::new_topic(ws, intent),
         Intent::RemoveTopic { topic } => topics::remove(ws, topic),
+        Intent::DisableSubjects { subjects } => prune::disable_subjects(ws, subjects),
     };
     guard_jp_files(ws.kb, answer)
 }
