@@ -28,8 +28,6 @@ use std::time::{Duration, Instant};
 use jp_kb::tui::app::App;
 use jp_kb::tui::event::Event;
 use jp_kb::tui::harness::Harness;
-use jp_kb::tui::keymap::resolve_in;
-use jp_kb::tui::keymap::table::bindings;
 use jp_kb::tui::theme::Theme;
 use jp_kb::tui::tree::RowKind;
 use jp_kb::tui::view;
@@ -83,14 +81,7 @@ impl Session {
     /// Draws a frame and records its layout in the state, as the
     /// terminal does.
     fn draw(&mut self) {
-        let app = &self.h.app;
-        let mut drawn = None;
-        self.terminal
-            .draw(|frame| drawn = Some(view::render(app, frame)))
-            .expect("draw");
-        if let Some(drawn) = drawn {
-            self.h.app.drawn = drawn;
-        }
+        self.h.draw_on(&mut self.terminal);
     }
 
     /// Presses one key and draws the next frame; returns the time taken.
@@ -98,7 +89,7 @@ impl Session {
     fn key(&mut self, code: KeyCode) -> Duration {
         let start = Instant::now();
         let key = KeyEvent::new(code, KeyModifiers::NONE);
-        if let Some(command) = resolve_in(&bindings(), &self.h.app, &key) {
+        if let Some(command) = self.h.command_for(&key) {
             self.h.action(command);
         }
         self.draw();
@@ -108,7 +99,7 @@ impl Session {
     /// Waits for the first subject rows (the selected topic's listing,
     /// or the load if it comes first) and draws the frame showing them.
     fn rows_shown(&mut self) {
-        while self.h.app.model.is_none() && self.h.app.listed_subjects().is_none() {
+        while self.h.model().is_none() && self.h.listed_subjects().is_none() {
             let action = self.rendered.recv().expect("loader");
             self.h.action(action);
         }
@@ -117,7 +108,7 @@ impl Session {
 
     /// Waits for the background load and draws the frame showing it.
     fn loaded(&mut self) {
-        while self.h.app.model.is_none() {
+        while self.h.model().is_none() {
             let action = self.rendered.recv().expect("loader");
             self.h.action(action);
         }
@@ -128,7 +119,7 @@ impl Session {
     /// frame showing it; returns the time taken.
     fn prompt_ready(&mut self) -> Duration {
         let start = Instant::now();
-        while !self.h.app.model.as_ref().is_some_and(|m| m.prompt_ready) {
+        while !self.h.model().is_some_and(|m| m.prompt_ready) {
             let action = self.rendered.recv().expect("prompt worker");
             self.h.action(action);
         }
@@ -159,10 +150,7 @@ fn start(root: &Path) -> (Session, Duration, Duration, Duration, Duration) {
     };
     s.draw();
     let first = t.elapsed();
-    assert!(
-        s.h.app.loading.is_some(),
-        "the first frame came before the load"
-    );
+    assert!(s.h.is_loading(), "the first frame came before the load");
     s.rows_shown();
     let rows = t.elapsed();
     s.loaded();
@@ -197,8 +185,8 @@ fn row(what: &str, n: usize, s: &Samples, base_name: &str, base: &Samples, targe
 /// the new selection shows, as the move to it would have (untimed: it is
 /// the cost of a move, not of the key measured next).
 fn select_available(s: &mut Session, nth: usize) {
-    let res = s.h.app.resolution().expect("resolution");
-    let rows = s.h.app.rows();
+    let res = s.h.resolution().expect("resolution");
+    let rows = s.h.rows();
     let k = rows
         .iter()
         .enumerate()
@@ -206,8 +194,7 @@ fn select_available(s: &mut Session, nth: usize) {
         .nth(nth)
         .map(|(k, _)| k)
         .expect("an available subject");
-    s.h.app.subjects.row = k;
-    s.h.driver.fulfill(&mut s.h.app);
+    s.h.select_row(k);
     s.draw();
 }
 
@@ -327,16 +314,16 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
         // A different subject each time: no resolution kept from before.
         select_available(&mut s, toggles.len());
         toggles.push(s.key(KeyCode::Char('l')));
-        let status = &s.h.app.status;
+        let status = s.h.status_line();
         assert!(
-            !status.error && status.message.contains("added"),
+            !s.h.status_is_error() && status.contains("added"),
             "{status:?}"
         );
         toggle_prompts.push(s.prompt_ready());
         undos.push(s.key(KeyCode::Char('u')));
-        let status = &s.h.app.status;
+        let status = s.h.status_line();
         assert!(
-            !status.error && status.message.contains("undid"),
+            !s.h.status_is_error() && status.contains("undid"),
             "{status:?}"
         );
         s.prompt_ready();
@@ -371,8 +358,7 @@ fn bench_size(root: &Path, topic_dir: &Path, n: usize, reps: usize) {
     // walk patched for that file, resolve again, draw. The terminal runs
     // this on its reload worker; here it runs on the bench's thread.
     let file =
-        s.h.app
-            .resolution()
+        s.h.resolution()
             .map(|r| r.subjects()[r.subjects().len() / 2].path().to_path_buf())
             .expect("a subject");
     let original_text = std::fs::read(&file).unwrap();

@@ -86,7 +86,7 @@ pub fn bench(corpora: &Path, reps: usize, empty: &Samples) {
     {
         let mut s = start(&root);
         if what.is_empty() {
-            let layout = s.h.app.model.as_ref().and_then(|m| m.prompt.clone());
+            let layout = s.h.model().and_then(|m| m.prompt.clone());
             what = layout.map_or_else(String::new, |l| {
                 format!(
                     "{:.1} MiB, {} lines",
@@ -101,7 +101,7 @@ pub fn bench(corpora: &Path, reps: usize, empty: &Samples) {
         s.key(KeyCode::Tab);
         settle(&mut s, Duration::from_millis(200));
         copies.push(s.key(KeyCode::Char('y')));
-        assert!(s.h.app.status_line().contains("MiB"), "{}", s.screen());
+        assert!(s.h.status_line().contains("MiB"), "{}", s.screen());
         // The first search: the whole section is read.
         s.key(KeyCode::Char('/'));
         for c in "tar".chars() {

@@ -25,7 +25,7 @@ use super::{BUDGET, HEIGHT, MIN_REPS, Samples, Session, WIDTH, ms, repeat, row, 
 /// against every subject; the next ones extend the query. `Esc` clears
 /// the filter (untimed).
 pub fn bench_filter(s: &mut Session, n: usize, reps: usize, empty: &Samples) {
-    let all = s.h.app.rows().len();
+    let all = s.h.rows().len();
     let mut firsts = Vec::new();
     let mut nexts = Vec::new();
     let began = Instant::now();
@@ -35,10 +35,10 @@ pub fn bench_filter(s: &mut Session, n: usize, reps: usize, empty: &Samples) {
         for c in "ocs".chars() {
             nexts.push(s.key(KeyCode::Char(c)));
         }
-        let shown = s.h.app.rows().len();
+        let shown = s.h.rows().len();
         assert!(shown > 0 && shown < all, "{shown} of {all} rows for /docs");
         s.key(KeyCode::Esc);
-        assert_eq!(s.h.app.rows().len(), all);
+        assert_eq!(s.h.rows().len(), all);
     }
     row(
         "filter: type the first character (`/d`)",
@@ -62,11 +62,11 @@ pub fn bench_filter(s: &mut Session, n: usize, reps: usize, empty: &Samples) {
 /// and `k` from there. The first `G` reads the section's pieces (once;
 /// not counted in the rows).
 pub fn bench_prompt_end(s: &mut Session, n: usize, reps: usize, empty: &Samples) {
-    let Some(layout) = s.h.app.model.as_ref().and_then(|m| m.prompt.clone()) else {
+    let Some(layout) = s.h.model().and_then(|m| m.prompt.clone()) else {
         println!("(no prompt at {n}: prompt keys not measured)");
         return;
     };
-    let tokens = s.h.app.model.as_ref().and_then(|m| m.prompt_tokens);
+    let tokens = s.h.model().and_then(|m| m.prompt_tokens);
     s.key(KeyCode::Char('2'));
     s.key(KeyCode::Tab);
     let read = s.key(KeyCode::Char('G'));
@@ -96,14 +96,7 @@ fn bench_client_view_end(s: &mut Session, n: usize, reps: usize, empty: &Samples
     for _ in 0..3 {
         s.key(KeyCode::Char('c'));
     }
-    while s
-        .h
-        .app
-        .model
-        .as_ref()
-        .and_then(|m| m.client_prompt("codex"))
-        .is_none()
-    {
+    while s.h.model().and_then(|m| m.client_prompt("codex")).is_none() {
         let action = s.rendered.recv().expect("client view worker");
         s.h.action(action);
     }
@@ -246,7 +239,7 @@ pub fn bench_real(reps: usize) {
     });
     let (mut s, _, _, _, _) = start(&root);
     s.key(KeyCode::Tab);
-    let shown = s.h.app.rows().len();
+    let shown = s.h.rows().len();
     bench_filter(&mut s, shown, reps, &empty);
     drop(s);
     big_prompt::bench(&root, reps, &empty);
@@ -283,8 +276,7 @@ pub fn bench_tester_cost(s: &mut Session, n: usize, reps: usize, empty: &Samples
         costs.push(s.key(KeyCode::Char('*')));
         costs.push(s.key(KeyCode::Char('*')));
         assert!(
-            s.h.app
-                .tester()
+            s.h.tester()
                 .is_some_and(|t| t.to_disabled && !t.cost.is_empty()),
             "the tester shows a cost in disabled mode"
         );

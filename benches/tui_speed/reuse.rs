@@ -80,9 +80,10 @@ fn start(root: &Path) -> Session {
     s
 }
 
+/// The section's count as the status line shows it (before the layout,
+/// which the Prompt tab waits for, has arrived).
 fn prompt_tokens(s: &Session) -> Option<usize> {
-    let model = s.h.app.model.as_ref()?;
-    model.prompt_ready.then_some(model.prompt_tokens?)
+    s.h.model()?.section_tokens().filter(|&n| n > 0)
 }
 
 pub fn bench(reps: usize) {
@@ -103,27 +104,27 @@ pub fn bench(reps: usize) {
         let before = prompt_tokens(&s).expect("the prompt's count");
         // The tester on topic `tldr`: `**`, its count awaited.
         s.key(KeyCode::Home);
-        while s.h.app.topic_state().is_some_and(|t| t.id() != "tldr") {
+        while s.h.topic_state().is_some_and(|t| t.id() != "tldr") {
             s.key(KeyCode::Down);
         }
         s.key(KeyCode::Char('g'));
         s.key(KeyCode::Char('*'));
         s.key(KeyCode::Char('*'));
         until(&mut s, "the tester's count", |s| {
-            let (Some(t), Some(m)) = (s.h.app.tester(), s.h.app.model.as_ref()) else {
+            let Some(t) = s.h.tester() else {
                 return false;
             };
             t.plan
                 .as_ref()
-                .is_some_and(|p| s.h.app.costs.get(m.generation, &p.steps).is_some())
+                .is_some_and(|p| s.h.planned_count(&p.steps).is_some())
         });
         // Enter proposes; over the budget it asks; Enter confirms.
         s.key(KeyCode::Enter);
-        if matches!(s.h.app.mode(), Mode::Choice(_)) {
+        if matches!(s.h.mode(), Mode::Choice(_)) {
             until(
                 &mut s,
                 "the confirmation's count",
-                |s| matches!(s.h.app.mode(), Mode::Choice(c) if !c.waiting),
+                |s| matches!(s.h.mode(), Mode::Choice(c) if !c.waiting),
             );
             s.key(KeyCode::Enter);
         }
@@ -132,8 +133,12 @@ pub fn bench(reps: usize) {
             prompt_tokens(s).is_some_and(|n| n != before)
         });
         counts.push(t.elapsed());
+        // The layout (untimed): the client views below start from it.
+        until(&mut s, "the new prompt's layout", |s| {
+            s.h.model().is_some_and(|m| m.prompt_ready)
+        });
         if what.is_empty()
-            && let Some(layout) = s.h.app.model.as_ref().and_then(|m| m.prompt.as_ref())
+            && let Some(layout) = s.h.model().and_then(|m| m.prompt.as_ref())
         {
             what = format!(
                 "{:.1} MiB, {} tokens",
@@ -146,11 +151,9 @@ pub fn bench(reps: usize) {
         for samples in &mut clients {
             let t = Instant::now();
             s.key(KeyCode::Char('c'));
-            let client = s.h.app.prompt_client().unwrap().to_owned();
+            let client = s.h.prompt_client().unwrap().to_owned();
             until(&mut s, "the client's view", |s| {
-                s.h.app
-                    .model
-                    .as_ref()
+                s.h.model()
                     .is_some_and(|m| m.client_prompt(&client).is_some())
             });
             samples.push(t.elapsed());

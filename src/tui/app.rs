@@ -1,104 +1,40 @@
-//! The app state: everything the screen shows, as plain data. Only
-//! `update` changes it; views read it. It imports no view: the geometry it
-//! needs (how many rows fit) comes from [`super::layout`], as the views'.
+//! The app state: everything the screen shows, as plain data, grouped by
+//! who owns it — the loads ([`Loaded`]), the screen ([`Screen`]), the
+//! mode, the three panes, the status line and each feature's own state
+//! ([`Features`]). Only `update` changes it; views read it. It imports no
+//! view: the geometry it needs (how many rows fit) comes from
+//! [`super::layout`], as the views'.
 
 use std::path::PathBuf;
 use std::rc::Rc;
 
 use ratatui_textarea::TextArea;
 
-use super::layout::{self, Drawn};
-use super::model::{Cache, LearnKey, Model, Need};
+use super::dialog::Choice;
+use super::features::Features;
+use super::forms::Form;
+use super::layout;
+use super::loaded::Loaded;
+use super::model::{LearnKey, Model, Need};
+use super::pager::Pager;
 use super::pane::{Focus, Tab};
-use super::panes::{ConfigTab, PreviewPane, SubjectsPane, TopicsPane};
+use super::panes::{PreviewPane, SubjectsPane, TopicsPane};
+use super::screen::Screen;
+use super::status_log::StatusLog;
 use super::theme::Theme;
 use super::tree::{Row, RowKind};
-use crate::tui::findings::state::Findings;
 use jp_kb_core::internal::subjects::{Resolution, Subject};
 use jp_kb_core::internal::topic::TopicState;
-
-/// The status line's last message.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Status {
-    pub message: String,
-    pub error: bool,
-}
-
-/// Edits to carry out together as one choice: one or more files, with
-/// what the change does (the planner's answer).
-pub type Plan = jp_kb_core::internal::edit::plan::Plan;
-
-/// A dialog offering numbered choices.
-#[derive(Debug, Clone)]
-pub struct Choice {
-    pub title: String,
-    pub lines: Vec<String>,
-    pub options: Vec<(String, Plan)>,
-    /// The confirmation of its one plan: choosing it carries the plan
-    /// out, and its lines are the plan's reasons (asked again when the
-    /// count arrives).
-    pub confirming: bool,
-    /// A confirmation asked only because the section was still being
-    /// counted: once it is, the change is made (it was asked for) unless
-    /// the count gives a reason to ask; Esc cancels meanwhile.
-    pub waiting: bool,
-}
-
-/// Which form is open.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FormKind {
-    EditTopic { topic: String },
-    NewTopic,
-}
-
-/// One text field of a form.
-#[derive(Debug, Clone)]
-pub struct FormField {
-    pub label: &'static str,
-    pub input: TextArea<'static>,
-    pub multiline: bool,
-}
-
-impl FormField {
-    pub fn new(label: &'static str, value: &str, multiline: bool) -> Self {
-        let lines = if value.is_empty() {
-            vec![String::new()]
-        } else {
-            value.lines().map(str::to_owned).collect()
-        };
-        let mut input = TextArea::new(lines);
-        input.move_cursor(ratatui_textarea::CursorMove::Bottom);
-        input.move_cursor(ratatui_textarea::CursorMove::End);
-        Self {
-            label,
-            input,
-            multiline,
-        }
-    }
-
-    pub fn value(&self) -> String {
-        self.input.lines().join("\n")
-    }
-}
-
-/// A form dialog with validation.
-#[derive(Debug, Clone)]
-pub struct Form {
-    pub kind: FormKind,
-    pub fields: Vec<FormField>,
-    pub focus: usize,
-    pub error: Option<String>,
-}
 
 /// What the keyboard talks to.
 #[derive(Debug, Clone)]
 pub enum Mode {
     Normal,
-    Help,
+    Help(Pager),
     /// Typing a search inside the `?` help, or the message log (true).
-    HelpSearch(TextArea<'static>, bool),
+    HelpSearch(TextArea<'static>, Pager, bool),
     /// The message log: every status message, whole.
-    Messages,
+    Messages(Pager),
     Filter(TextArea<'static>),
     Pattern(super::tester::state::Tester),
     Choice(Choice),
@@ -108,161 +44,53 @@ pub enum Mode {
     /// Typing a search inside the focused preview (`/`).
     PreviewSearch(TextArea<'static>),
     /// The search mode (`S`); true while the hit list has the keys (else
-    /// the query line). Its state is [`App::search`].
+    /// the query line). Its state is [`Features::search`].
     Search(bool),
-    /// The prune view (`P`); its state is [`App::prune`].
+    /// The prune view (`P`); its state is [`Features::prune`].
     Prune,
 }
 
-/// What the first frame shows while the first load (the topic walks)
-/// runs on a worker: read from the configuration alone, then the selected
-/// topic's listing (see [`super::listing`]).
-#[derive(Debug, Clone)]
-pub struct Loading {
-    pub root: PathBuf,
-    pub topics: Vec<LoadingTopic>,
-    /// The selected topic's subjects without sizes, once listed.
-    pub listed: Option<super::listing::state::ListedRows>,
-    /// Keys pressed meanwhile, in order: applied once the load arrives.
-    pub kept: Vec<super::command::Command>,
-}
-
-/// One topic of [`Loading`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadingTopic {
-    pub id: String,
-    pub title: Option<String>,
-    pub enabled: bool,
-    /// The subjects directory as shown (relative to the root when
-    /// inside), or the error naming it.
-    pub dir: Result<String, String>,
-}
-
-impl Loading {
-    /// The topics of `kb` without walking or resolving anything.
-    pub fn of(kb: &jp_kb_core::KnowledgeBase) -> Self {
-        let topics = kb
-            .topics
-            .iter()
-            .map(|t| LoadingTopic {
-                id: t.id().to_owned(),
-                title: t.config.title().map(str::to_owned),
-                enabled: t.enabled(),
-                dir: t
-                    .dir
-                    .as_ref()
-                    .map(|d| kb.display_path(d).display().to_string())
-                    .map_err(ToString::to_string),
-            })
-            .collect();
-        Self {
-            root: kb.root().to_path_buf(),
-            topics,
-            listed: None,
-            kept: Vec::new(),
-        }
-    }
-}
-
-/// How many status messages the message log keeps.
-pub const MESSAGE_LOG: usize = 200;
-
-/// The whole app.
-// Its flags are independent settings (quit, hidden shown, read-only,
-// wrap), not the states of one machine.
-#[allow(clippy::struct_excessive_bools)]
+/// The whole app: nine parts, each owned by one side of it.
 #[derive(Debug)]
 pub struct App {
-    /// The last good load (None before the first success).
-    pub model: Option<Model>,
-    /// Set while the first load runs in the background (the terminal):
-    /// the screen shows the configuration's topics, then the selected
-    /// topic's listing; keys are kept until the load arrives.
-    pub loading: Option<Loading>,
-    /// Why the last load failed: the screen is read-only until fixed.
-    pub load_error: Option<String>,
-    /// A note shown at the top (the demo says it is a demo).
-    pub banner: Option<String>,
-    pub theme: Theme,
-    pub size: (u16, u16),
-    pub focus: Focus,
+    /// What the loads brought and what was read since.
+    pub loaded: Loaded,
+    /// Size, colours, banner, the layout drawn; `--read-only`, quit.
+    pub screen: Screen,
     pub mode: Mode,
+    pub focus: Focus,
     pub topics: TopicsPane,
     pub subjects: SubjectsPane,
     pub preview: PreviewPane,
-    pub config: ConfigTab,
-    /// What `jp-kb check` found at the last load (the Findings tab).
-    pub findings: Findings,
-    pub help_scroll: u16,
-    /// The last search inside the help or the message log (`/`, `n`/`N`).
-    pub help_query: String,
-    /// Each topic's own filter while another is shown.
-    pub filters: super::matcher::PerTopic,
-    /// Marked subjects, per topic (`Space`, `v`, `Ctrl-a`).
-    pub marks: super::marks::Marks,
-    /// `--read-only`: browsing only, every edit refused.
-    pub read_only_flag: bool,
-    /// The preview soft-wraps long lines (`w` toggles).
-    pub wrap: bool,
-    /// Every status message, whole, oldest first (a status line cuts a
-    /// long one; `M` shows them).
-    pub messages: Vec<String>,
-    pub status: Status,
-    pub cache: Cache,
-    pub quit: bool,
-    /// When the load shown started (see `LoadOutcome::started`).
-    pub shown_load: u64,
-    /// The layout the last frame was drawn with (mouse events map
-    /// through it).
-    pub drawn: Drawn,
-    /// The search mode's query and hits, kept between visits.
-    pub search: crate::tui::search::state::SearchState,
-    /// Exact counts of the plans on screen (issue 26 item 1).
-    pub costs: super::cost_store::PlanCosts,
-    /// What the usage ledger says (read by the usage worker), and the
-    /// subjects pane's usage order.
-    pub usage: super::usage::UsageState,
-    /// Subjects' ages (marks, the `A` filter) and the prune view (`P`).
-    pub prune: crate::tui::prune::state::PruneState,
+    /// The status line and the message log.
+    pub status: StatusLog,
+    /// Each feature's own state (findings, search, usage, costs, marks).
+    pub features: Features,
 }
 
 impl App {
     pub fn new(theme: Theme, size: (u16, u16)) -> Self {
         Self {
-            model: None,
-            loading: None,
-            load_error: None,
-            banner: None,
-            theme,
-            size,
-            focus: Focus::Topics,
+            loaded: Loaded::default(),
+            screen: Screen::new(theme, size),
             mode: Mode::Normal,
+            focus: Focus::Topics,
             topics: TopicsPane::default(),
             subjects: SubjectsPane::default(),
             preview: PreviewPane::default(),
-            config: ConfigTab::default(),
-            findings: Findings::default(),
-            help_scroll: 0,
-            help_query: String::new(),
-            filters: super::matcher::PerTopic::default(),
-            marks: super::marks::Marks::default(),
-            read_only_flag: false,
-            wrap: true,
-            messages: Vec::new(),
-            status: Status::default(),
-            cache: Cache::default(),
-            quit: false,
-            shown_load: 0,
-            drawn: Drawn::default(),
-            search: crate::tui::search::state::SearchState::default(),
-            costs: super::cost_store::PlanCosts::default(),
-            usage: super::usage::UsageState::default(),
-            prune: crate::tui::prune::state::PruneState::default(),
+            status: StatusLog::default(),
+            features: Features::default(),
         }
     }
 
+    /// The last good load (`None` before the first one arrives).
+    pub fn model(&self) -> Option<&Model> {
+        self.loaded.model.as_ref()
+    }
+
+    /// The selected topic.
     pub fn topic_state(&self) -> Option<&TopicState> {
-        self.model.as_ref()?.kb.topics.get(self.topics.selected)
+        self.loaded.topic(self.topics.selected)
     }
 
     pub fn resolution(&self) -> Option<&Resolution> {
@@ -274,12 +102,30 @@ impl App {
         let Some(state) = self.topic_state() else {
             return Rc::default();
         };
-        let rows = self.subjects.rows(state, &self.usage);
+        let rows = self.subjects.rows(state, &self.features.usage);
         match state.resolution() {
             // The `A` filter (stale, low confidence), when on.
-            Some(res) => crate::tui::prune::filter::filtered(&self.prune, state.id(), res, rows),
+            Some(res) => {
+                crate::tui::prune::filter::filtered(&self.features.prune, state.id(), res, rows)
+            }
             None => rows,
         }
+    }
+
+    /// Puts the subjects pane's cursor on `row` of the rows shown, and
+    /// remembers the subject there (see [`super::cursor`]).
+    pub fn select_row(&mut self, row: usize) {
+        let rows = self.rows();
+        let state = self.loaded.topic(self.topics.selected);
+        self.subjects.select(state, &rows, row);
+    }
+
+    /// Keeps the subjects pane's cursor on its subject whatever changed
+    /// the rows (see [`super::cursor`]).
+    pub fn follow_cursor(&mut self) {
+        let rows = self.rows();
+        let state = self.loaded.topic(self.topics.selected);
+        self.subjects.follow(state, &rows);
     }
 
     pub fn selected_row(&self) -> Option<Row> {
@@ -323,8 +169,8 @@ impl App {
     /// chosen with `f`, else the file setting the topic's `subjects` (or
     /// the `kb.toml` beside it), else the default file (contract §7).
     pub fn target_for(&self, topic: &TopicState) -> Option<PathBuf> {
-        let model = self.model.as_ref()?;
-        if let Some(t) = &self.config.target {
+        let model = self.loaded.model.as_ref()?;
+        if let Some(t) = &self.preview.config.target {
             return Some(t.clone());
         }
         if topic.config.subjects.is_none() {
@@ -340,7 +186,7 @@ impl App {
     pub fn shown_target(&self) -> Option<PathBuf> {
         self.topic_state()
             .and_then(|t| self.target_for(t))
-            .or_else(|| self.model.as_ref().map(|m| m.default_file.clone()))
+            .or_else(|| self.loaded.model.as_ref().map(|m| m.default_file.clone()))
     }
 
     /// What the current screen needs read that is not cached yet.
@@ -356,7 +202,7 @@ impl App {
             .visible_subjects()
             .into_iter()
             .map(|i| &resolution.subjects()[i])
-            .filter(|s| self.cache.tokens_of(s).is_none())
+            .filter(|s| self.loaded.cache.tokens_of(s).is_none())
             .map(|s| {
                 (
                     s.path().to_path_buf(),
@@ -372,7 +218,7 @@ impl App {
         match self.preview.tab {
             Tab::Subject => {
                 if let Some(s) = self.selected_subject().and_then(|i| self.subject(i))
-                    && !self.cache.subjects.contains_key(s.path())
+                    && !self.loaded.cache.subjects.contains_key(s.path())
                 {
                     needs.push(Need::Subject {
                         path: s.path().to_path_buf(),
@@ -383,7 +229,7 @@ impl App {
             }
             Tab::Learn => {
                 if let Some(key) = self.learn_key()
-                    && !self.cache.learn.contains_key(&key)
+                    && !self.loaded.cache.learn.contains_key(&key)
                 {
                     needs.push(Need::Learn(key));
                 }
@@ -401,8 +247,7 @@ impl App {
                     self.shown_lines()
                 };
                 let need = self
-                    .model
-                    .as_ref()
+                    .model()
                     .and_then(|m| match &self.preview.prompt_client {
                         Some(client) => m.client_need(client),
                         None => m.prompt_need(lines),
@@ -447,57 +292,25 @@ impl App {
     pub fn shown_lines(&self) -> usize {
         self.preview
             .scroll
-            .saturating_add(usize::from(self.size.1).max(256))
+            .saturating_add(usize::from(self.screen.size.1).max(256))
     }
 
     /// The screen's areas at the current size.
     pub fn areas(&self) -> layout::Areas {
         layout::areas(
-            ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1),
-            self.banner.is_some() || self.load_error.is_some(),
-            self.model.as_ref().map_or(0, |m| m.kb.topics.len()),
+            ratatui::layout::Rect::new(0, 0, self.screen.size.0, self.screen.size.1),
+            self.screen.banner.is_some() || self.loaded.error.is_some(),
+            self.loaded.model.as_ref().map_or(0, |m| m.kb.topics.len()),
         )
     }
 
-    /// The status line's message, whole (the screen may cut it).
-    pub fn status_line(&self) -> &str {
-        &self.status.message
-    }
-
-    /// The status line says an error.
-    pub fn status_is_error(&self) -> bool {
-        self.status.error
-    }
-
-    /// The pane the keys go to.
-    pub fn focused(&self) -> Focus {
-        self.focus
-    }
-
-    /// The first line the `?` help or the message log shows.
-    pub fn help_offset(&self) -> u16 {
-        self.help_scroll
-    }
-
-    /// A load has arrived (the subjects can be shown).
-    pub fn is_loaded(&self) -> bool {
-        self.model.is_some()
-    }
-
     pub fn set_status(&mut self, message: impl Into<String>, error: bool) {
-        let message = message.into();
-        if !message.is_empty() && self.messages.last() != Some(&message) {
-            // Bounded: a long session keeps its recent messages.
-            if self.messages.len() >= MESSAGE_LOG {
-                self.messages.remove(0);
-            }
-            self.messages.push(message.clone());
-        }
-        self.status = Status { message, error };
+        self.status.set(message, error);
     }
 
-    /// True when edits are refused (the config does not parse).
-    pub fn read_only(&self) -> bool {
-        self.load_error.is_some()
+    /// True when edits are refused because the configuration does not
+    /// parse (see [`Loaded::error`]).
+    pub fn config_broken(&self) -> bool {
+        self.loaded.error.is_some()
     }
 }

@@ -13,9 +13,9 @@
 
 use std::rc::{Rc, Weak};
 
-use super::app::App;
 use super::tree::{Row, RowKind};
 use jp_kb_core::internal::subjects::Resolution;
+use jp_kb_core::internal::topic::TopicState;
 
 /// What a row shows, by name (a row number means nothing once the rows
 /// change).
@@ -58,73 +58,59 @@ pub struct Chosen {
     rows: Weak<Vec<Row>>,
 }
 
-/// The selected topic's id, its resolution and rows, borrowing only the
-/// model (the caller then changes the subjects pane).
-fn shown(app: &App) -> Option<(String, Rc<Vec<Row>>)> {
-    let state = app.topic_state()?;
-    state.resolution()?;
-    Some((state.id().to_owned(), app.rows()))
-}
-
-/// Puts the cursor on `row` of the rows shown now, and remembers what
-/// it shows there (a filter landing on its best match, a jump to a hit
-/// or a finding).
-pub fn select(app: &mut App, row: usize) {
-    app.subjects.row = row;
-    if let Some((topic, rows)) = shown(app) {
-        remember(app, topic, &rows);
+impl Chosen {
+    /// Remembers what row `row` of `rows` (the topic `state`'s) shows,
+    /// after the cursor was put there (a filter landing on its best match,
+    /// a jump to a hit or a finding).
+    pub fn select(&mut self, row: usize, state: &TopicState, rows: &Rc<Vec<Row>>) {
+        self.remember(row, state, rows);
     }
-}
 
-/// After every change of the state: when the rows shown are not the
-/// ones the row number was chosen on, finds the row of the place chosen
-/// (or a neighbour) in them; then remembers what the row shows.
-pub fn follow(app: &mut App) {
-    let Some((topic, rows)) = shown(app) else {
-        return;
-    };
-    let same = Weak::ptr_eq(&app.subjects.chosen.rows, &Rc::downgrade(&rows));
-    if !same && app.subjects.chosen.topic == topic {
-        let chosen = &app.subjects.chosen;
-        let found = app.resolution().and_then(|res| {
-            [&chosen.at, &chosen.next, &chosen.prev]
+    /// After every change of the state: when `rows` (the topic `state`'s
+    /// rows now) are not the ones `row` was chosen on, finds the row of the
+    /// place chosen (or a neighbour) in them; then remembers what the row
+    /// shows. Returns the row.
+    pub fn follow(&mut self, row: usize, state: &TopicState, rows: &Rc<Vec<Row>>) -> usize {
+        let Some(res) = state.resolution() else {
+            return row;
+        };
+        let mut row = row;
+        let same = Weak::ptr_eq(&self.rows, &Rc::downgrade(rows));
+        if !same && self.topic == state.id() {
+            let found = [&self.at, &self.next, &self.prev]
                 .into_iter()
                 .flatten()
-                .find_map(|place| locate(res, &rows, place))
-        });
-        if let Some(row) = found {
-            app.subjects.row = row;
+                .find_map(|place| locate(res, rows, place));
+            if let Some(found) = found {
+                row = found;
+            }
+        }
+        let row = row.min(rows.len().saturating_sub(1));
+        self.remember(row, state, rows);
+        row
+    }
+
+    /// Remembers the place at `row` of `rows` and its neighbours. Rows
+    /// that show nothing (a filter that matches nothing) keep the place
+    /// chosen before, so clearing the filter finds it again.
+    fn remember(&mut self, row: usize, state: &TopicState, rows: &Rc<Vec<Row>>) {
+        let Some(res) = state.resolution() else {
+            return;
+        };
+        let place = |k: Option<usize>| k.and_then(|k| rows.get(k)).and_then(|r| Place::of(res, r));
+        let at = place(Some(row));
+        if at.is_some() {
+            *self = Chosen {
+                topic: state.id().to_owned(),
+                at,
+                next: place(row.checked_add(1)),
+                prev: place(row.checked_sub(1)),
+                rows: Rc::downgrade(rows),
+            };
+        } else {
+            self.rows = Rc::downgrade(rows);
         }
     }
-    app.subjects.row = app.subjects.row.min(rows.len().saturating_sub(1));
-    remember(app, topic, &rows);
-}
-
-/// Remembers the place at the cursor's row of `rows` and its neighbours.
-/// Rows that show nothing (a filter that matches nothing) keep the place
-/// chosen before, so clearing the filter finds it again.
-fn remember(app: &mut App, topic: String, rows: &Rc<Vec<Row>>) {
-    let row = app.subjects.row;
-    let Some(res) = app.resolution() else {
-        return;
-    };
-    let place = |k: Option<usize>| k.and_then(|k| rows.get(k)).and_then(|r| Place::of(res, r));
-    let at = place(Some(row));
-    let chosen = if at.is_some() {
-        Chosen {
-            topic,
-            at,
-            next: place(row.checked_add(1)),
-            prev: place(row.checked_sub(1)),
-            rows: Rc::downgrade(rows),
-        }
-    } else {
-        Chosen {
-            rows: Rc::downgrade(rows),
-            ..std::mem::take(&mut app.subjects.chosen)
-        }
-    };
-    app.subjects.chosen = chosen;
 }
 
 /// The row of `rows` showing `place`, else the row of the collapsed

@@ -8,16 +8,19 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::app::{App, Loading};
+use super::app::App;
 use super::edit_bridge::{self, Journal};
 use super::effect::Effect;
-use super::effect_reports::{done, error, relative, relative_error};
+use super::effect_reports::{done, error};
 use super::event::{Event, Msg};
 use super::listing::state::Listed;
+use super::listing::state::Loading;
+use super::loader::{Loader, PromptJob, Reload, merge_reloads};
 use super::model::{Fetched, LoadOutcome, Model, Need, fetch, next_load};
 use super::plan_counts::PlanCounts;
 use super::prompt::{PromptCount, RenderedPrompt};
 use super::read_worker::Reads;
+use super::shown_path;
 use super::token_worker::TokenCounts;
 use super::update::update;
 use super::worker::{Outbox, Worker, newest};
@@ -27,9 +30,6 @@ use jp_kb_core::internal::config::{Environment, LoadOptions};
 use jp_kb_core::internal::section_tokens::SectionCounter;
 use jp_kb_core::internal::subjects::WatchedWalks;
 use jp_kb_core::internal::topic::TopicState;
-
-/// A prompt to render: a load's knowledge base and its generation.
-type PromptJob = (Arc<KnowledgeBase>, u64);
 
 /// A check to run: the loaded knowledge base, or `None` for the
 /// workspace from scratch (see [`crate::tui::findings::state::compute`]).
@@ -73,60 +73,12 @@ pub struct Driver {
     counter: SectionCounter,
 }
 
-/// A reload asked of the background loader: what changed, and when it
-/// was asked ([`next_load`]).
-#[derive(Debug)]
-struct Reload {
-    changed: Vec<PathBuf>,
-    started: u64,
-}
-
-/// Reloads queued while one runs become one: the changes add up (empty
-/// means "everything" and stays empty), the newest start time wins.
-fn merge_reloads(mut older: Reload, newer: Reload) -> Reload {
-    if older.changed.is_empty() || newer.changed.is_empty() {
-        older.changed.clear();
-    } else {
-        older.changed.extend(newer.changed);
-    }
-    older.started = newer.started;
-    older
-}
-
-/// What a load off the driver's thread needs.
-#[derive(Debug, Clone)]
-struct Loader {
-    env: Environment,
-    options: LoadOptions,
-    walks: Arc<WatchedWalks>,
-    prompts: Option<Worker<PromptJob>>,
-    counter: SectionCounter,
-}
-
-impl Loader {
-    /// Loads the workspace (walking what `walks` no longer holds). With a
-    /// prompt worker, the prompt is asked for once the state takes the
-    /// load ([`Effect::RenderPrompt`]); without one it is rendered here.
-    fn load(&self, changed: Vec<PathBuf>, started: u64) -> Event {
-        let mut result = Model::load(&self.env, &self.options, &self.walks);
-        match &mut result {
-            Ok(model) => {
-                if self.prompts.is_none() {
-                    model.set_prompt(RenderedPrompt::render(
-                        &model.kb,
-                        model.generation,
-                        &self.counter,
-                    ));
-                }
-            }
-            Err(message) => *message = relative_error(&self.options, message),
-        }
-        Event::Loaded(Box::new(LoadOutcome {
-            result,
-            changed,
-            started,
-        }))
-    }
+/// The loaded workspace's root (empty before a load: nothing is
+/// shortened).
+fn workspace_root(app: &App) -> PathBuf {
+    app.model()
+        .map(|m| m.kb.root().to_path_buf())
+        .unwrap_or_default()
 }
 
 impl Driver {
@@ -270,7 +222,7 @@ impl Driver {
 
     /// Starts the first (full) load with the topic walks on a worker
     /// thread, so the first frame need not wait for them: the
-    /// configuration is read here (cheap) and `app.loading` set from it;
+    /// configuration is read here (cheap) and `app.loaded.loading` set from it;
     /// the worker reports the selected topic's listing first (its rows
     /// without a `stat`, [`Event::Listed`]), then the loaded state as
     /// [`Event::Loaded`] (its prompt, when a prompt worker runs, is asked
@@ -281,7 +233,7 @@ impl Driver {
         let kb = match KnowledgeBase::load_watched(&self.env, &self.options, &self.walks) {
             Ok(kb) => kb,
             Err(e) => {
-                let message = relative_error(&self.options, &crate::hints::config_error(&e));
+                let message = shown_path::load_error(&self.env, &self.options, e);
                 let outcome = LoadOutcome {
                     result: Err(message),
                     changed: Vec::new(),
@@ -291,7 +243,7 @@ impl Driver {
                 return;
             }
         };
-        app.loading = Some(Loading::of(&kb));
+        app.loaded.loading = Some(Loading::of(&kb));
         let started = next_load();
         let has_prompt_worker = self.prompts.is_some();
         let counter = self.counter.clone();
@@ -329,7 +281,7 @@ impl Driver {
             .spawn(work)
         {
             // No thread: load here (slow, but the TUI still starts).
-            app.loading = None;
+            app.loaded.loading = None;
             app.set_status(format!("cannot start the loader: {e}"), true);
             let first = self.load(Vec::new());
             self.dispatch(app, first);
@@ -365,7 +317,8 @@ impl Driver {
                     }
                     // Read here: `update` does no I/O.
                     Effect::CopyPrompt => outside.extend(
-                        app.model
+                        app.loaded
+                            .model
                             .as_ref()
                             .and_then(super::model::Model::full_prompt)
                             .map(Effect::Copy),
@@ -386,7 +339,12 @@ impl Driver {
     /// the edit (`loaded`: no second load of the workspace). Returns what
     /// to add to the status message ("" when no client is connected).
     fn sync_clients(&self, app: &App, loaded: &Event) -> String {
-        let Some(before) = app.model.as_ref().filter(|_| app.load_error.is_none()) else {
+        let Some(before) = app
+            .loaded
+            .model
+            .as_ref()
+            .filter(|_| app.loaded.error.is_none())
+        else {
             return String::new();
         };
         if jp_kb_core::internal::clients::sync::connected(&before.kb).is_empty() {
@@ -412,6 +370,7 @@ impl Driver {
     /// person's JP directories (contract §8, containment).
     fn bounded_journal(&mut self, app: &App) -> Result<&mut Journal, String> {
         let model = app
+            .loaded
             .model
             .as_ref()
             .ok_or_else(|| "no workspace is loaded; nothing written".to_owned())?;
@@ -420,18 +379,21 @@ impl Driver {
     }
 
     fn undo_or_redo(&mut self, app: &App, undo: bool) -> Vec<Event> {
+        let root = workspace_root(app);
         let result = self.bounded_journal(app).and_then(|journal| {
             if undo {
                 edit_bridge::undo(journal)
             } else {
                 edit_bridge::redo(journal)
             }
+            .map_err(|e| shown_path::journal_error(&root, e))
         });
         match result {
             Ok(Some(saved)) => {
                 let verb = if undo { "undid" } else { "redid" };
                 let show = |path: &PathBuf| {
-                    app.model
+                    app.loaded
+                        .model
                         .as_ref()
                         .map_or_else(|| path.display().to_string(), |m| m.show(path))
                 };
@@ -450,47 +412,31 @@ impl Driver {
                 "nothing to {}",
                 if undo { "undo" } else { "redo" }
             ))],
-            Err(e) => vec![error(relative(app, &e))],
+            Err(e) => vec![error(e)],
         }
     }
 
     /// Reads subjects' ages, and the prune view's list when `list` says
     /// which (its generation, the idle days chosen), on the worker.
     fn prune(&mut self, app: &App, list: Option<(u64, Option<u64>)>) -> Vec<Event> {
-        let Some(model) = app.model.as_ref().filter(|_| app.load_error.is_none()) else {
-            return Vec::new();
-        };
-        let ledger = self
-            .env
-            .user_data_dir
-            .as_ref()
-            .map(|data| jp_kb_core::internal::usage::ledger_path(data, model.kb.root()));
-        let job = crate::tui::prune::worker::Job {
-            kb: Arc::clone(&model.kb),
-            generation: model.generation,
-            today: crate::today::today(),
-            list: list.map(
-                |(generation, idle_days)| crate::tui::prune::worker::ListJob {
-                    generation,
-                    ledger,
-                    idle_days,
-                },
-            ),
-        };
-        self.prunes.request(job).into_iter().collect()
+        crate::tui::prune::worker::Job::of(app, &self.env, list)
+            .and_then(|job| self.prunes.request(job))
+            .into_iter()
+            .collect()
     }
 
     fn perform(&mut self, app: &App, effect: Effect) -> Vec<Event> {
         let show = |path: &PathBuf| {
-            app.model
+            app.loaded
+                .model
                 .as_ref()
                 .map_or_else(|| path.display().to_string(), |m| m.show(path))
         };
         match effect {
-            Effect::Apply(plan) => match self
-                .bounded_journal(app)
-                .and_then(|journal| edit_bridge::apply(journal, &plan))
-            {
+            Effect::Apply(plan) => match self.bounded_journal(app).and_then(|journal| {
+                edit_bridge::apply(journal, &plan)
+                    .map_err(|e| shown_path::apply_error(&workspace_root(app), e))
+            }) {
                 Ok(saved) => {
                     let changed: Vec<PathBuf> = saved
                         .iter()
@@ -505,11 +451,18 @@ impl Driver {
                     if changed.is_empty() {
                         return vec![done(&saved, &message, false)];
                     }
-                    let loaded = self.load(changed);
+                    let mut loaded = self.load(changed);
+                    if let Event::Loaded(outcome) = &mut loaded
+                        && let Ok(model) = &mut outcome.result
+                    {
+                        // The plan's count is the new section's: shown at
+                        // once, not after the section is counted again.
+                        model.expect_count(plan.effect.tokens.after);
+                    }
                     message.push_str(&self.sync_clients(app, &loaded));
                     vec![done(&saved, &message, false), loaded]
                 }
-                Err(e) => vec![error(relative(app, &e))],
+                Err(e) => vec![error(e)],
             },
             Effect::Undo | Effect::Redo => self.undo_or_redo(app, effect == Effect::Undo),
             Effect::Reload { paths } => {
@@ -533,9 +486,10 @@ impl Driver {
             }
             Effect::Check => {
                 let kb = app
+                    .loaded
                     .model
                     .as_ref()
-                    .filter(|_| app.load_error.is_none())
+                    .filter(|_| app.loaded.error.is_none())
                     .map(|m| Arc::clone(&m.kb));
                 let kb = match &self.checks {
                     Some(checks) => match checks.request(kb) {
@@ -551,7 +505,7 @@ impl Driver {
             }
             Effect::RenderPrompt => self.render_prompt(app),
             Effect::Search { query, generation } => {
-                let Some(model) = &app.model else {
+                let Some(model) = &app.loaded.model else {
                     return Vec::new();
                 };
                 self.searches
@@ -572,7 +526,7 @@ impl Driver {
     /// Asks the prompt worker for the shown load's prompt (rendered here
     /// when there is no worker, or it is gone).
     fn render_prompt(&mut self, app: &App) -> Vec<Event> {
-        let Some(model) = app.model.as_ref().filter(|m| !m.prompt_ready) else {
+        let Some(model) = app.loaded.model.as_ref().filter(|m| !m.prompt_ready) else {
             return Vec::new();
         };
         let job = (Arc::clone(&model.kb), model.generation);
@@ -595,7 +549,9 @@ impl Driver {
     /// Reads every preview input the screen needs and is not cached.
     pub fn fulfill(&mut self, app: &mut App) {
         for need in app.needs() {
-            let Some(model) = &app.model else { return };
+            let Some(model) = &app.loaded.model else {
+                return;
+            };
             if let (Some(tokens), Need::Tokens(list)) = (self.tokens.as_mut(), &need) {
                 if tokens.request(&model.kb, list) {
                     continue;
@@ -620,7 +576,7 @@ impl Driver {
     /// worker, or here).
     fn count_plans(&mut self, app: &mut App) {
         let wanted = super::plan_costs::wanted(app);
-        let Some(model) = app.model.as_ref().filter(|_| !wanted.is_empty()) else {
+        let Some(model) = app.loaded.model.as_ref().filter(|_| !wanted.is_empty()) else {
             return;
         };
         let kb = Arc::clone(&model.kb);

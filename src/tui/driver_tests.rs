@@ -52,7 +52,7 @@ fn a_background_load_always_arrives_in_the_state() {
         assert!(std::time::Instant::now() < deadline, "shows {shown}");
     }
     assert_ne!(app.model().map(|m| m.generation), before);
-    assert!(app.load_error().is_none());
+    assert!(app.loaded.error.is_none());
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn token_counts_arrive_from_their_worker_as_an_event() {
     let mut app = App::new(Theme { color: false }, (80, 24));
     let first = driver.load(Vec::new());
     driver.dispatch(&mut app, first);
-    let counted = |app: &App| app.cache().tokens.len();
+    let counted = |app: &App| app.loaded.cache.tokens.len();
     assert_eq!(counted(&app), 0, "counted during the key");
     let event = rx.recv_timeout(Duration::from_secs(30)).unwrap();
     assert!(

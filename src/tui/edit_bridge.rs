@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use jp_kb_core::internal::edit::plan::Plan;
-use jp_kb_core::internal::edit::{Change, Saved};
+use jp_kb_core::internal::edit::{ApplyError, Change, JournalError, Saved};
 pub use jp_kb_core::internal::edit::{Edit, FieldValue, Journal};
 
 /// What a plan, undo or redo did to one file, as text for the status line
@@ -50,26 +50,23 @@ impl WrittenChange {
 
 /// Carries `plan` out through the edit core's `apply`; one entry per file,
 /// in the plan's order. Recorded in `journal` as one undo step.
-pub fn apply(journal: &mut Journal, plan: &Plan) -> Result<Vec<WrittenChange>, String> {
+pub fn apply(journal: &mut Journal, plan: &Plan) -> Result<Vec<WrittenChange>, ApplyError> {
     jp_kb_core::internal::edit::apply(plan, journal)
         .map(|saved| saved.iter().map(WrittenChange::from_saved).collect())
-        .map_err(|e| e.to_string())
 }
 
 /// Undoes the last step; `Ok(None)` when there is nothing to undo.
-pub fn undo(journal: &mut Journal) -> Result<Option<Vec<WrittenChange>>, String> {
+pub fn undo(journal: &mut Journal) -> Result<Option<Vec<WrittenChange>>, JournalError> {
     journal
         .undo()
         .map(|step| step.map(|s| s.iter().map(WrittenChange::from_change).collect()))
-        .map_err(|e| e.to_string())
 }
 
 /// Redoes the last undone step.
-pub fn redo(journal: &mut Journal) -> Result<Option<Vec<WrittenChange>>, String> {
+pub fn redo(journal: &mut Journal) -> Result<Option<Vec<WrittenChange>>, JournalError> {
     journal
         .redo()
         .map(|step| step.map(|s| s.iter().map(WrittenChange::from_change).collect()))
-        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

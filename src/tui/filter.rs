@@ -11,7 +11,7 @@ pub fn follow_topic(app: &mut App) {
     let Some(id) = app.topic_state().map(|t| t.id().to_owned()) else {
         return;
     };
-    app.filters.show(&id, &mut app.subjects.filter);
+    app.subjects.filters.show(&id, &mut app.subjects.filter);
 }
 
 /// `matched/total`: subjects the filter keeps out of those it looked at

@@ -1,8 +1,56 @@
 //! The topic forms and what they start with. What a submitted form means
 //! (and what it refuses) is the planner's decision: `plans::submit`.
 
-use super::app::{App, Form, FormField, FormKind};
+use ratatui_textarea::TextArea;
+
 use jp_kb_core::internal::config::TopicField;
+use jp_kb_core::internal::topic::TopicState;
+
+/// Which form is open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormKind {
+    EditTopic { topic: String },
+    NewTopic,
+}
+
+/// One text field of a form.
+#[derive(Debug, Clone)]
+pub struct FormField {
+    pub label: &'static str,
+    pub input: TextArea<'static>,
+    pub multiline: bool,
+}
+
+impl FormField {
+    pub fn new(label: &'static str, value: &str, multiline: bool) -> Self {
+        let lines = if value.is_empty() {
+            vec![String::new()]
+        } else {
+            value.lines().map(str::to_owned).collect()
+        };
+        let mut input = TextArea::new(lines);
+        input.move_cursor(ratatui_textarea::CursorMove::Bottom);
+        input.move_cursor(ratatui_textarea::CursorMove::End);
+        Self {
+            label,
+            input,
+            multiline,
+        }
+    }
+
+    pub fn value(&self) -> String {
+        self.input.lines().join("\n")
+    }
+}
+
+/// A form dialog with validation.
+#[derive(Debug, Clone)]
+pub struct Form {
+    pub kind: FormKind,
+    pub fields: Vec<FormField>,
+    pub focus: usize,
+    pub error: Option<String>,
+}
 
 /// A metadata field's label on the topic form.
 fn label(field: TopicField) -> &'static str {
@@ -14,11 +62,10 @@ fn label(field: TopicField) -> &'static str {
     }
 }
 
-/// The form editing the selected topic's texts.
-pub fn edit_topic(app: &App) -> Option<Form> {
-    let state = app.topic_state()?;
+/// The form editing `state`'s texts.
+pub fn edit_topic(state: &TopicState) -> Form {
     let c = &state.config;
-    Some(Form {
+    Form {
         kind: FormKind::EditTopic {
             topic: state.id().to_owned(),
         },
@@ -33,7 +80,7 @@ pub fn edit_topic(app: &App) -> Option<Form> {
             .collect(),
         focus: 0,
         error: None,
-    })
+    }
 }
 
 /// The empty new-topic form.

@@ -18,20 +18,25 @@ pub mod cost;
 pub mod cost_store;
 pub mod cursor;
 pub mod demo;
+pub mod dialog;
 pub mod driver;
 pub mod edit_bridge;
 pub mod editor_args;
 pub mod effect;
 pub mod effect_reports;
 pub mod event;
+pub mod features;
 pub mod filter;
 pub mod findings;
 pub mod forms;
+#[cfg(any(test, feature = "harness"))]
 pub mod harness;
 pub mod keymap;
 pub mod layout;
 pub mod lifecycle;
 pub mod listing;
+pub mod loaded;
+pub mod loader;
 pub mod marks;
 pub mod matcher;
 pub mod memo;
@@ -41,6 +46,7 @@ pub mod mouse;
 pub mod moves;
 pub mod nav;
 pub mod osc52;
+pub mod pager;
 pub mod pane;
 pub mod panes;
 pub mod picker;
@@ -52,9 +58,11 @@ pub mod prompt;
 pub mod prune;
 pub mod read_worker;
 pub mod readonly;
-pub mod reads;
+pub mod screen;
 pub mod search;
 pub mod selection;
+pub mod shown_path;
+pub mod status_log;
 pub mod terminal;
 pub mod tester;
 pub mod text_layout;
@@ -116,10 +124,10 @@ pub fn run(start: StartOptions) -> Result<(), String> {
         (env, start.load, adopted)
     };
     let mut app = app::App::new(theme::Theme::from_env(), (80, 24));
-    app.banner = banner;
+    app.screen.banner = banner;
     if start.read_only {
-        app.read_only_flag = true;
-        app.banner = Some(match app.banner.take() {
+        app.screen.read_only = true;
+        app.screen.banner = Some(match app.screen.banner.take() {
             Some(demo) => format!("{} · {demo}", readonly::BANNER),
             None => readonly::BANNER.to_owned(),
         });

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::internal::config::{ConfigError, Environment, LoadOptions};
 use jp_kb_core::internal::content::{
     Content, Root, SkipReason, format_subject, read_content_prefix,
 };
@@ -69,17 +69,15 @@ pub fn next_load() -> u64 {
 }
 
 impl Model {
-    /// Loads the workspace. The error is the config error's message (it
-    /// names file and line). Walks and resolutions come from `walks`
+    /// Loads the workspace. Walks and resolutions come from `walks`
     /// (kept until the driver reports a change under them). The prompt is
     /// not rendered yet ([`Model::set_prompt`]).
     pub fn load(
         env: &Environment,
         options: &LoadOptions,
         walks: &Arc<WatchedWalks>,
-    ) -> Result<Self, String> {
-        let kb = KnowledgeBase::load_watched(env, options, walks)
-            .map_err(|e| crate::hints::config_error(&e))?;
+    ) -> Result<Self, ConfigError> {
+        let kb = KnowledgeBase::load_watched(env, options, walks)?;
         Ok(Self::from_kb(kb))
     }
 
@@ -144,6 +142,24 @@ impl Model {
         self.prompt_tokens = count.tokens;
         self.prompt_counted = true;
         true
+    }
+
+    /// Takes the count a change's plan was shown with as this load's,
+    /// until the prompt worker's own count replaces it (issue 37 item 4):
+    /// the load that follows a change has the section the plan counted,
+    /// so the status line need not wait for it to be counted again. A
+    /// count already taken is kept; the worker's arrives later and wins
+    /// (the same figure unless a file changed meanwhile).
+    pub fn expect_count(&mut self, planned: Option<usize>) {
+        if self.prompt_counted {
+            return;
+        }
+        if let Some(tokens) = planned {
+            let generation = self.generation;
+            // A present section is never empty: 0 tokens means absent.
+            let tokens = Some(tokens).filter(|&n| n > 0);
+            self.set_prompt_count(PromptCount { generation, tokens });
+        }
     }
 
     /// The section's tokens once counted (0 when it is absent); `None`

@@ -3,24 +3,26 @@
 //! answer ([`super::plans`]) becomes effects (or a question, a
 //! confirmation, a note or a refusal).
 
-use super::app::{App, FormKind, Mode, Plan};
+use super::app::{App, Mode};
 use super::command::Command;
 use super::effect::Effect;
+use super::forms::FormKind;
 use super::moves::clamp;
 use super::plans::{self, Proposal};
 use super::tree::RowKind;
+use jp_kb_core::internal::edit::plan::Plan;
 
 pub fn quit(app: &mut App) -> Vec<Effect> {
-    app.quit = true;
+    app.screen.quit = true;
     vec![Effect::Quit]
 }
 
 pub fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
-    if app.read_only_flag {
+    if app.screen.read_only {
         app.set_status(super::readonly::REFUSED, true);
         return Vec::new();
     }
-    if let Some(err) = &app.load_error {
+    if let Some(err) = &app.loaded.error {
         app.set_status(
             format!("read-only until the configuration is fixed: {err}"),
             true,
@@ -90,7 +92,7 @@ pub fn filter(app: &mut App, command: &Command) -> Vec<Effect> {
                 .iter()
                 .position(|r| matches!(r.kind, RowKind::Subject(_)))
                 .unwrap_or(0);
-            super::cursor::select(app, best);
+            app.select_row(best);
         }
         _ => {}
     }

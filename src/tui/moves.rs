@@ -7,7 +7,7 @@ use super::pane::{Focus, Tab};
 use super::tree::RowKind;
 
 pub fn topic_count(app: &App) -> usize {
-    app.model.as_ref().map_or(0, |m| m.kb.topics.len())
+    app.loaded.model.as_ref().map_or(0, |m| m.kb.topics.len())
 }
 
 pub fn clamp(app: &mut App) {
@@ -52,6 +52,7 @@ pub fn move_by(app: &mut App, delta: isize) {
             // however far the text turns out to reach) `k` moves up from
             // the last page.
             let drawn = app
+                .screen
                 .drawn
                 .preview_max_scroll
                 .map_or(app.preview.scroll, |max| app.preview.scroll.min(max));

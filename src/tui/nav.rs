@@ -6,6 +6,7 @@
 use super::app::{App, Mode};
 use super::command::Command;
 use super::effect::Effect;
+use super::pager::Pager;
 use super::pane::Focus;
 
 /// `Esc` on the main screen: clears the topic's marks if it has some,
@@ -13,7 +14,7 @@ use super::pane::Focus;
 /// subjects pane. True when it did something.
 pub fn back_out(app: &mut App) -> bool {
     if let Some(topic) = app.topic_state().map(|t| t.id().to_owned())
-        && app.marks.clear(&topic)
+        && app.features.marks.clear(&topic)
     {
         app.set_status("marks cleared", false);
         return true;
@@ -34,7 +35,7 @@ pub fn back_out(app: &mut App) -> bool {
 /// plain text for searching.
 fn overlay_lines(app: &App, messages: bool) -> Vec<String> {
     if messages {
-        return app.messages.clone();
+        return app.status.messages().to_vec();
     }
     super::text_layout::help_text::lines(app)
         .iter()
@@ -45,7 +46,7 @@ fn overlay_lines(app: &App, messages: bool) -> Vec<String> {
 /// How many lines the overlay shows at once.
 fn page(app: &App) -> usize {
     // The overlay stops above the two status lines; minus its borders.
-    usize::from(app.size.1.saturating_sub(4)).max(1)
+    usize::from(app.screen.size.1.saturating_sub(4)).max(1)
 }
 
 /// The last scroll position that still fills the overlay.
@@ -54,22 +55,42 @@ fn last_scroll(app: &App, messages: bool) -> u16 {
     u16::try_from(n.saturating_sub(page(app))).unwrap_or(u16::MAX)
 }
 
+/// Opens the `?` help at its top.
+pub fn open_help(app: &mut App) {
+    app.mode = Mode::Help(Pager::default());
+}
+
 /// Opens the message log at its end (newest last).
 pub fn open_messages(app: &mut App) {
-    app.help_query.clear();
-    app.mode = Mode::Messages;
-    app.help_scroll = last_scroll(app, true);
+    let scroll = last_scroll(app, true);
+    app.mode = Mode::Messages(Pager {
+        scroll,
+        query: String::new(),
+    });
+}
+
+/// The overlay shown and whether it is the message log.
+fn pager(mode: &Mode) -> Option<(&Pager, bool)> {
+    match mode {
+        Mode::Help(p) => Some((p, false)),
+        Mode::Messages(p) => Some((p, true)),
+        Mode::HelpSearch(_, p, messages) => Some((p, *messages)),
+        _ => None,
+    }
 }
 
 /// Keys of the help and the message log.
 pub fn overlay(app: &mut App, action: &Command) -> Vec<Effect> {
-    let messages = matches!(app.mode, Mode::Messages);
+    let Some((pager, messages)) = pager(&app.mode) else {
+        return Vec::new();
+    };
+    let mut pager = pager.clone();
     let page = u16::try_from(page(app)).unwrap_or(u16::MAX);
     let last = last_scroll(app, messages);
-    let s = app.help_scroll;
-    app.help_scroll = match action {
+    let s = pager.scroll;
+    pager.scroll = match action {
         Command::Quit => {
-            app.quit = true;
+            app.screen.quit = true;
             return vec![Effect::Quit];
         }
         Command::Cancel | Command::ToggleHelp | Command::ShowMessages => {
@@ -83,26 +104,35 @@ pub fn overlay(app: &mut App, action: &Command) -> Vec<Effect> {
         Command::Top => 0,
         Command::Bottom => last,
         Command::OpenFilter => {
-            app.mode = Mode::HelpSearch(ratatui_textarea::TextArea::default(), messages);
+            app.mode = Mode::HelpSearch(ratatui_textarea::TextArea::default(), pager, messages);
             return Vec::new();
         }
-        Command::SearchNext => find(app, messages, true).unwrap_or(s),
-        Command::SearchPrev => find(app, messages, false).unwrap_or(s),
+        Command::SearchNext => find(app, &pager, messages, true).unwrap_or(s),
+        Command::SearchPrev => find(app, &pager, messages, false).unwrap_or(s),
         _ => s,
     }
     .min(last);
+    app.mode = shown(pager, messages);
     Vec::new()
+}
+
+fn shown(pager: Pager, messages: bool) -> Mode {
+    if messages {
+        Mode::Messages(pager)
+    } else {
+        Mode::Help(pager)
+    }
 }
 
 /// Keys while typing a search in the help or the message log.
 pub fn search(app: &mut App, action: &Command) -> Vec<Effect> {
-    let Mode::HelpSearch(input, messages) = &mut app.mode else {
+    let Mode::HelpSearch(input, pager, messages) = &mut app.mode else {
         return Vec::new();
     };
     let messages = *messages;
     match action {
         Command::Quit => {
-            app.quit = true;
+            app.screen.quit = true;
             return vec![Effect::Quit];
         }
         Command::Input(key) => {
@@ -110,19 +140,23 @@ pub fn search(app: &mut App, action: &Command) -> Vec<Effect> {
         }
         Command::Cancel | Command::Confirm => {
             let query = input.lines().join("");
-            app.mode = if messages { Mode::Messages } else { Mode::Help };
-            app.help_query.clear();
+            let mut pager = std::mem::take(pager);
+            pager.query.clear();
+            let mut missed = None;
             if matches!(action, Command::Confirm) && !query.is_empty() {
-                app.help_query = query;
+                pager.query = query;
                 // From the line shown at the top, that line included.
-                app.help_scroll = app.help_scroll.saturating_sub(1);
-                if let Some(at) = find(app, messages, true) {
-                    app.help_scroll = at.min(last_scroll(app, messages));
+                pager.scroll = pager.scroll.saturating_sub(1);
+                if let Some(at) = find(app, &pager, messages, true) {
+                    pager.scroll = at.min(last_scroll(app, messages));
                 } else {
-                    app.help_scroll = app.help_scroll.saturating_add(1);
-                    let q = app.help_query.clone();
-                    app.set_status(format!("no line matches `{q}`"), true);
+                    pager.scroll = pager.scroll.saturating_add(1);
+                    missed = Some(format!("no line matches `{}`", pager.query));
                 }
+            }
+            app.mode = shown(pager, messages);
+            if let Some(missed) = missed {
+                app.set_status(missed, true);
             }
         }
         _ => {}
@@ -132,14 +166,14 @@ pub fn search(app: &mut App, action: &Command) -> Vec<Effect> {
 
 /// The next (or previous) line after (before) the one at the top that
 /// contains the last search (case-insensitive), wrapping around.
-fn find(app: &App, messages: bool, forward: bool) -> Option<u16> {
-    let query = app.help_query.to_lowercase();
+fn find(app: &App, pager: &Pager, messages: bool, forward: bool) -> Option<u16> {
+    let query = pager.query.to_lowercase();
     if query.is_empty() {
         return None;
     }
     let lines = overlay_lines(app, messages);
     let n = lines.len();
-    let top = usize::from(app.help_scroll);
+    let top = usize::from(pager.scroll);
     (1..=n)
         .map(|k| {
             if forward {

@@ -71,6 +71,7 @@ pub fn copy(app: &mut App) -> Vec<Effect> {
         Focus::Preview => match app.preview.tab {
             Tab::Prompt if app.preview.prompt_client.is_none() => {
                 let bytes = app
+                    .loaded
                     .model
                     .as_ref()
                     .and_then(|m| m.prompt.as_ref())
@@ -100,7 +101,7 @@ pub fn copy(app: &mut App) -> Vec<Effect> {
             Tab::Learn => ("the learn output", learn_output(app)),
             Tab::Tool => (
                 "the tool definition",
-                app.model.as_ref().and_then(|m| m.tool.clone()),
+                app.loaded.model.as_ref().and_then(|m| m.tool.clone()),
             ),
             Tab::Config => ("the config file", config_text(app)),
             Tab::Findings => ("the finding", finding_text(app)),
@@ -133,12 +134,19 @@ fn selected_slug(app: &App) -> Option<String> {
 }
 
 fn learn_output(app: &App) -> Option<String> {
-    Some(app.cache.learn.get(&app.learn_key()?)?.text().to_owned())
+    Some(
+        app.loaded
+            .cache
+            .learn
+            .get(&app.learn_key()?)?
+            .text()
+            .to_owned(),
+    )
 }
 
 fn config_text(app: &App) -> Option<String> {
     let file = app.shown_target()?;
-    app.model.as_ref()?.config_texts.get(&file).cloned()
+    app.loaded.model.as_ref()?.config_texts.get(&file).cloned()
 }
 
 /// The finding under the cursor, as `jp-kb check` names one:

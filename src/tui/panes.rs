@@ -1,8 +1,7 @@
 //! Each pane's own state (ratatui's demo2 gives each tab its own): what
 //! the topics list, the subjects list, the preview and the Config tab
-//! remember between frames. The whole [`super::app::App`] holds one of
-//! each beside the loaded model; a helper that needs one pane takes that
-//! pane.
+//! remember between frames. The app holds one of each beside the loads;
+//! a helper that needs one pane takes that pane.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -41,6 +40,8 @@ pub struct SubjectsPane {
     /// What `row` shows, by name: the row follows it when the rows
     /// change (see [`super::cursor`]).
     pub chosen: super::cursor::Chosen,
+    /// Each topic's own filter while another is shown.
+    pub filters: super::matcher::PerTopic,
 }
 
 impl Default for SubjectsPane {
@@ -52,6 +53,7 @@ impl Default for SubjectsPane {
             filter: String::new(),
             rows_memo: RowsMemo::default(),
             chosen: super::cursor::Chosen::default(),
+            filters: super::matcher::PerTopic::default(),
         }
     }
 }
@@ -62,6 +64,24 @@ impl SubjectsPane {
     /// subjects are left out, of the states).
     pub fn rows(&self, state: &TopicState, usage: &super::usage::UsageState) -> Rc<Vec<Row>> {
         self.rows_from(state, usage, None)
+    }
+
+    /// Puts the cursor on `row` of `rows`, the rows shown now (of topic `state`),
+    /// and remembers what it shows there (see [`super::cursor`]).
+    pub fn select(&mut self, state: Option<&TopicState>, rows: &Rc<Vec<Row>>, row: usize) {
+        self.row = row;
+        if let Some(state) = state {
+            self.chosen.select(row, state, rows);
+        }
+    }
+
+    /// Keeps the cursor on the subject chosen whatever changed `rows`, the
+    /// rows of topic `state` shown now (see [`super::cursor`]).
+    pub fn follow(&mut self, state: Option<&TopicState>, rows: &Rc<Vec<Row>>) {
+        let Some(state) = state.filter(|s| s.resolution().is_some()) else {
+            return;
+        };
+        self.row = self.chosen.follow(self.row, state, rows);
     }
 
     /// [`SubjectsPane::rows`], taking `built` instead of building them
@@ -151,6 +171,10 @@ pub struct PreviewPane {
     /// Where the rows of the client view shown come from (kept across
     /// frames: `client_rows`).
     pub client_rows: LineRowsMemo,
+    /// Long lines soft-wrap (`w` toggles).
+    pub wrap: bool,
+    /// The Config tab's own state.
+    pub config: ConfigTab,
 }
 
 impl Default for PreviewPane {
@@ -162,6 +186,8 @@ impl Default for PreviewPane {
             search: None,
             text_rows: RowIndexMemo::default(),
             client_rows: LineRowsMemo::default(),
+            wrap: true,
+            config: ConfigTab::default(),
         }
     }
 }

@@ -18,7 +18,7 @@ use jp_kb_core::internal::edit::plan::{Answer, List, Plan, Step};
 use super::cost_store::{Counted, Header, HeaderKey, HeaderWhat};
 
 fn generation(app: &App) -> Option<u64> {
-    app.model.as_ref().map(|m| m.generation)
+    app.loaded.model.as_ref().map(|m| m.generation)
 }
 
 /// The steps of every plan on screen whose count is missing.
@@ -35,13 +35,13 @@ pub fn wanted(app: &App) -> Vec<Vec<Step>> {
     {
         plans.push(p);
     }
-    if let (Mode::Prune, Some(p)) = (&app.mode, &app.prune.plan) {
+    if let (Mode::Prune, Some(p)) = (&app.mode, &app.features.prune.plan) {
         plans.push(p);
     }
     if let Some(Header {
         what: HeaderWhat::Plan(p),
         ..
-    }) = &app.costs.header
+    }) = &app.features.costs.header
     {
         plans.push(p);
     }
@@ -49,7 +49,7 @@ pub fn wanted(app: &App) -> Vec<Vec<Step>> {
     for plan in plans {
         if plan.effect.tokens.after.is_none()
             && !plan.steps.is_empty()
-            && app.costs.get(generation, &plan.steps).is_none()
+            && app.features.costs.get(generation, &plan.steps).is_none()
             && !out.contains(&plan.steps)
         {
             out.push(plan.steps.clone());
@@ -65,7 +65,7 @@ pub fn arrived(app: &mut App, counted: Counted) -> Option<Plan> {
         // Counted on a load the state no longer shows.
         return None;
     }
-    app.costs.insert(counted);
+    app.features.costs.insert(counted);
     settle(app)
 }
 
@@ -75,10 +75,10 @@ pub fn arrived(app: &mut App, counted: Counted) -> Option<Plan> {
 /// confirmation that was only waiting for the count and now has no
 /// reason to ask: the caller carries it out.
 pub fn settle(app: &mut App) -> Option<Plan> {
-    let model = app.model.as_ref()?;
+    let model = app.loaded.model.as_ref()?;
     let generation = model.generation;
     let section = model.section_tokens();
-    let costs = app.costs.clone();
+    let costs = app.features.costs.clone();
     let settle = |plan: &mut Plan| {
         let after = costs.get(generation, &plan.steps);
         plan.settle(section, after, super::cost::BUDGET);
@@ -107,14 +107,14 @@ pub fn settle(app: &mut App) -> Option<Plan> {
     if let Some(Header {
         what: HeaderWhat::Plan(plan),
         ..
-    }) = &mut app.costs.header
+    }) = &mut app.features.costs.header
     {
         settle(plan);
     }
     if matches!(app.mode, Mode::Pattern(_)) {
         plans::refresh_tester_cost(app);
     }
-    if let Some(plan) = app.prune.plan.as_deref_mut() {
+    if let Some(plan) = app.features.prune.plan.as_deref_mut() {
         settle(plan);
     }
     ready
@@ -125,21 +125,21 @@ pub fn settle(app: &mut App) -> Option<Plan> {
 /// count changed (not per frame).
 pub fn refresh_header(app: &mut App) {
     let key = header_key(app);
-    if app.costs.header.as_ref().map(|h| &h.key) == key.as_ref() {
+    if app.features.costs.header.as_ref().map(|h| &h.key) == key.as_ref() {
         return;
     }
-    app.costs.header = key.and_then(|key| header(app, key));
+    app.features.costs.header = key.and_then(|key| header(app, key));
 }
 
 fn header_key(app: &App) -> Option<HeaderKey> {
-    let model = app.model.as_ref()?;
+    let model = app.loaded.model.as_ref()?;
     let topic = app.topic_state()?;
     Some(HeaderKey {
         generation: model.generation,
         topic: topic.id().to_owned(),
         subject: app.selected_subject()?,
-        marks: app.marks.of(topic.id()),
-        target: app.config.target.clone(),
+        marks: app.features.marks.of(topic.id()),
+        target: app.preview.config.target.clone(),
         section: model.section_tokens(),
     })
 }
@@ -147,7 +147,7 @@ fn header_key(app: &App) -> Option<HeaderKey> {
 fn header(app: &App, key: HeaderKey) -> Option<Header> {
     let topic = app.topic_state()?;
     let res = app.resolution()?;
-    let marked = app.marks.count(topic.id());
+    let marked = app.features.marks.count(topic.id());
     let (intent, label) = if let Some(intent) = super::selection::intent(app, List::Learned) {
         (intent, format!("l (the {marked} marked)"))
     } else {
@@ -179,10 +179,10 @@ fn header(app: &App, key: HeaderKey) -> Option<Header> {
 /// The header's line: `l (learn): +312 tok → 5,312 tok, budget 20,000`.
 pub fn header_line(app: &App) -> Option<String> {
     // `--read-only` offers no edit, so no key's cost either.
-    if app.read_only_flag {
+    if app.screen.read_only {
         return None;
     }
-    let h = app.costs.header.as_ref()?;
+    let h = app.features.costs.header.as_ref()?;
     Some(match &h.what {
         HeaderWhat::Plan(plan) => format!(
             "{}: {}",

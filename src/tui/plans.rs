@@ -5,8 +5,10 @@
 //! confirmation, a refusal), and token counts come from the cache — no
 //! file is read on the UI thread.
 
-use super::app::{App, Choice, Form, FormField, FormKind, Mode};
+use super::app::{App, Mode};
 use super::cost::{BUDGET, Cached};
+use super::dialog::Choice;
+use super::forms::{Form, FormField, FormKind};
 use super::tree::RowKind;
 use jp_kb_core::internal::config::TopicField;
 use jp_kb_core::internal::edit::FieldValue;
@@ -26,17 +28,17 @@ pub enum Proposal {
 
 /// Asks the planner; `None` before the first load.
 pub fn ask(app: &App, intent: &Intent) -> Option<Answer> {
-    let model = app.model.as_ref()?;
+    let model = app.loaded.model.as_ref()?;
     let tokens = Cached {
         model,
-        costs: &app.costs,
+        costs: &app.features.costs,
     };
     let mut ws = plan::Workspace::new(&model.kb)
         .tokens(&tokens)
         .budget(BUDGET);
     // The picked layer takes additions and new keys; removals go to the
     // files holding the entry.
-    if let Some(path) = app.config.target.clone() {
+    if let Some(path) = app.preview.config.target.clone() {
         ws = ws.chosen(Chosen::additions(path));
     }
     Some(plan::plan(&ws, intent))
@@ -220,7 +222,7 @@ pub fn submit(app: &App, form: &Form) -> Proposal {
     let value = |i: usize| values.get(i).cloned().unwrap_or_default();
     let intent = match &form.kind {
         FormKind::EditTopic { topic } => {
-            let Some(state) = app.model.as_ref().and_then(|m| m.kb.topic(topic)) else {
+            let Some(state) = app.loaded.model.as_ref().and_then(|m| m.kb.topic(topic)) else {
                 return Proposal::Refuse(format!("topic `{topic}` no longer exists"));
             };
             let c = &state.config;

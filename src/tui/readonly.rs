@@ -15,7 +15,7 @@ pub const BANNER: &str = "READ-ONLY (--read-only): browsing only, every edit is 
 /// True (and the status says why) when `action` would edit in a
 /// `--read-only` session.
 pub fn refuse(app: &mut App, action: &Command) -> bool {
-    if !app.read_only_flag {
+    if !app.screen.read_only {
         return false;
     }
     let edits = match app.mode {

@@ -49,9 +49,9 @@ pub fn toggle_row(app: &mut App) {
     if slugs.is_empty() {
         return;
     }
-    app.marks.toggle(&topic, &slugs);
+    app.features.marks.toggle(&topic, &slugs);
     if let Some(first) = slugs.first() {
-        app.marks.anchor = Some((topic.clone(), first.clone()));
+        app.features.marks.anchor = Some((topic.clone(), first.clone()));
     }
     let last = app.rows().len().saturating_sub(1);
     app.subjects.row = (row + 1).min(last);
@@ -65,6 +65,7 @@ pub fn mark_range(app: &mut App) {
     let rows = app.rows();
     let cursor = app.subjects.row.min(rows.len().saturating_sub(1));
     let from = app
+        .features
         .marks
         .anchor
         .as_ref()
@@ -82,7 +83,7 @@ pub fn mark_range(app: &mut App) {
         .filter(|&r| matches!(rows.get(r).map(|r| &r.kind), Some(RowKind::Subject(_))))
         .flat_map(|r| row_slugs(app, r))
         .collect();
-    app.marks.mark(&topic, slugs);
+    app.features.marks.mark(&topic, slugs);
     say_count(app, &topic);
 }
 
@@ -95,12 +96,12 @@ pub fn mark_shown(app: &mut App) {
         .filter(|&r| matches!(rows[r].kind, RowKind::Subject(_)))
         .flat_map(|r| row_slugs(app, r))
         .collect();
-    app.marks.mark(&topic, slugs);
+    app.features.marks.mark(&topic, slugs);
     say_count(app, &topic);
 }
 
 fn say_count(app: &mut App, topic: &str) {
-    let n = app.marks.count(topic);
+    let n = app.features.marks.count(topic);
     let message = match n {
         0 => "no subject marked".to_owned(),
         1 => "1 subject marked: l/d act on it · Esc clears".to_owned(),
@@ -115,7 +116,7 @@ fn say_count(app: &mut App, topic: &str) {
 pub fn intent(app: &App, list: List) -> Option<Intent> {
     let topic = topic_id(app)?;
     let res = app.resolution()?;
-    let marked = app.marks.of(&topic);
+    let marked = app.features.marks.of(&topic);
     let indices: Vec<usize> = marked
         .iter()
         .filter_map(|slug| res.subjects().iter().position(|s| s.slug() == slug))
@@ -128,21 +129,21 @@ pub fn intent(app: &App, list: List) -> Option<Intent> {
 
 /// Before `l`/`d`: whether the marks are what it acts on.
 pub fn start_acting(app: &mut App) {
-    app.marks.acting = topic_id(app).is_some_and(|t| app.marks.count(&t) > 0);
+    app.features.marks.acting = topic_id(app).is_some_and(|t| app.features.marks.count(&t) > 0);
 }
 
 /// After an edit of the marks was proposed or a dialog about it answered:
 /// carried out, the marks go; a dialog still open keeps them (and the
 /// flag); anything else (a refusal, a cancel) keeps the marks.
 pub fn after_proposal(app: &mut App, effects: &[Effect]) {
-    if !app.marks.acting || matches!(app.mode, Mode::Choice(_)) {
+    if !app.features.marks.acting || matches!(app.mode, Mode::Choice(_)) {
         return;
     }
-    app.marks.acting = false;
+    app.features.marks.acting = false;
     if effects.iter().any(|e| matches!(e, Effect::Apply(_)))
         && let Some(topic) = topic_id(app)
     {
-        app.marks.clear(&topic);
+        app.features.marks.clear(&topic);
     }
 }
 

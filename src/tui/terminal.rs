@@ -53,7 +53,7 @@ pub fn map_event(table: &[Binding], app: &App, event: &TermEvent) -> Option<Msg>
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => {
             resolve_in(table, app, key).map(Msg::Command)
         }
-        TermEvent::Mouse(m) => super::mouse::command(m, &app.drawn).map(Msg::Command),
+        TermEvent::Mouse(m) => super::mouse::command(m, &app.screen.drawn).map(Msg::Command),
         TermEvent::Resize(w, h) => Some(Msg::Event(Event::Resize(*w, *h))),
         _ => None,
     }
@@ -165,7 +165,7 @@ fn event_loop(
     driver: &mut Driver,
 ) -> io::Result<()> {
     let size = terminal.size()?;
-    app.size = (size.width, size.height);
+    app.screen.size = (size.width, size.height);
     let (tx, rx) = mpsc::channel::<Incoming>();
     let wake = tx.clone();
     lifecycle::set_waker(move || {
@@ -189,7 +189,7 @@ fn event_loop(
     let table = super::keymap::table::bindings();
     let mut dirty = true;
     loop {
-        if let (Some(w), Some(model)) = (watcher.as_mut(), app.model.as_ref())
+        if let (Some(w), Some(model)) = (watcher.as_mut(), app.loaded.model.as_ref())
             && dirty
         {
             w.sync(watch::targets(model));
@@ -201,7 +201,7 @@ fn event_loop(
             let mut drawn = None;
             lifecycle::draw(terminal, |frame| drawn = Some(view::render(app, frame)))?;
             if let Some(drawn) = drawn {
-                app.drawn = drawn;
+                app.screen.drawn = drawn;
             }
             dirty = false;
         }

@@ -4,7 +4,7 @@
 //! Moving through the panes is [`super::moves`]'s, the modes over the
 //! main screen (filter, tester, dialogs, forms) are [`super::modes`]'s.
 
-use super::app::{App, Mode, Status};
+use super::app::{App, Mode};
 use super::command::Command;
 use super::effect::Effect;
 use super::event::{Event, Msg};
@@ -33,7 +33,7 @@ pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
     };
     let effects = dispatch(app, msg);
     // Whatever changed the rows, the cursor stays on its subject.
-    super::cursor::follow(app);
+    app.follow_cursor();
     super::plan_costs::refresh_header(app);
     effects
 }
@@ -44,7 +44,7 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Command(command) if super::readonly::refuse(app, &command) => Vec::new(),
         Msg::Command(command) => match app.mode {
             Mode::Normal => normal(app, &command),
-            Mode::Help | Mode::Messages => super::nav::overlay(app, &command),
+            Mode::Help(_) | Mode::Messages(_) => super::nav::overlay(app, &command),
             Mode::HelpSearch(..) => super::nav::search(app, &command),
             Mode::Filter(_) => filter(app, &command),
             Mode::Pattern(_) => tester(app, &command),
@@ -61,23 +61,23 @@ fn dispatch(app: &mut App, msg: Msg) -> Vec<Effect> {
 fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
     match event {
         Event::Resize(w, h) => {
-            app.size = (w, h);
+            app.screen.size = (w, h);
             Vec::new()
         }
         Event::Loaded(outcome) => {
             // Moved in whole: a load always reaches the state (or is
             // dropped by the rule below, its caches still going).
             let outcome = *outcome;
-            if outcome.started != 0 && outcome.started < app.shown_load {
+            if outcome.started != 0 && outcome.started < app.loaded.shown {
                 // Overtaken by a load that started later (and saw these
                 // changes too); its caches still go.
-                app.cache.invalidate(&outcome.changed);
+                app.loaded.cache.invalidate(&outcome.changed);
                 return Vec::new();
             }
-            app.shown_load = app.shown_load.max(outcome.started);
+            app.loaded.shown = app.loaded.shown.max(outcome.started);
             let (mut kept, mut listed) = (Vec::new(), None);
-            if let Some(loading) = app.loading.take() {
-                app.status = Status::default();
+            if let Some(loading) = app.loaded.loading.take() {
+                app.status.clear();
                 (kept, listed) = (loading.kept, loading.listed);
             }
             loaded(app, outcome);
@@ -85,9 +85,9 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
                 super::listing::keys::reuse_rows(app, listed);
             }
             // The findings depend on everything a load reads.
-            app.findings.pending = true;
+            app.features.findings.pending = true;
             let mut effects = vec![Effect::Check];
-            if app.model.as_ref().is_some_and(|m| !m.prompt_ready) {
+            if app.loaded.model.as_ref().is_some_and(|m| !m.prompt_ready) {
                 effects.push(Effect::RenderPrompt);
             }
             effects.extend(crate::tui::search::keys::after_load(app));
@@ -95,7 +95,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             // The keys pressed before the load, now on the loaded state,
             // in order (a key's effects after the load's).
             for command in kept {
-                super::cursor::follow(app);
+                app.follow_cursor();
                 effects.extend(dispatch(app, Msg::Command(command)));
                 super::plan_costs::refresh_header(app);
             }
@@ -107,11 +107,11 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
         }
         Event::Fetched(fetched) => on_fetched(app, *fetched),
         Event::Checked(report) => {
-            app.findings.set(*report);
+            app.features.findings.set(*report);
             Vec::new()
         }
         Event::Usage(read) => {
-            app.usage.set(*read);
+            app.features.usage.set(*read);
             clamp(app);
             Vec::new()
         }
@@ -125,7 +125,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
             // Dropped now, not when the reload arrives: a reload worker
             // drops a result a newer change overtook (its paths are not
             // in the newer load's list).
-            app.cache.invalidate(&paths);
+            app.loaded.cache.invalidate(&paths);
             vec![Effect::Reload { paths }]
         }
         Event::Done {
@@ -135,7 +135,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
         } => {
             app.set_status(message, error);
             if changed.is_some() {
-                app.config.last_change = changed;
+                app.preview.config.last_change = changed;
             }
             Vec::new()
         }
@@ -146,7 +146,7 @@ fn on_event(app: &mut App, event: Event) -> Vec<Effect> {
 fn on_fetched(app: &mut App, fetched: Fetched) -> Vec<Effect> {
     match fetched {
         Fetched::PromptCount(count) => {
-            if let Some(model) = &mut app.model {
+            if let Some(model) = &mut app.loaded.model {
                 model.set_prompt_count(count);
             }
             if let Some(plan) = super::plan_costs::settle(app) {
@@ -154,7 +154,7 @@ fn on_fetched(app: &mut App, fetched: Fetched) -> Vec<Effect> {
             }
         }
         Fetched::Prompt(prompt) => {
-            if let Some(model) = &mut app.model {
+            if let Some(model) = &mut app.loaded.model {
                 model.set_prompt(prompt);
             }
             // Plans made while the section was being counted: a
@@ -165,16 +165,16 @@ fn on_fetched(app: &mut App, fetched: Fetched) -> Vec<Effect> {
             }
         }
         Fetched::PromptHead(part) => {
-            if let Some(model) = &mut app.model {
+            if let Some(model) = &mut app.loaded.model {
                 model.extend_prompt_head(part);
             }
         }
         Fetched::ClientPrompt(view) => {
-            if let Some(model) = &mut app.model {
+            if let Some(model) = &mut app.loaded.model {
                 model.set_client_prompt(*view);
             }
         }
-        other => app.cache.insert(other),
+        other => app.loaded.cache.insert(other),
     }
     // A search waiting for the text it searches.
     crate::tui::preview_search::keys::settle(app);
@@ -182,7 +182,7 @@ fn on_fetched(app: &mut App, fetched: Fetched) -> Vec<Effect> {
 }
 
 fn loaded(app: &mut App, outcome: LoadOutcome) {
-    app.cache.invalidate(&outcome.changed);
+    app.loaded.cache.invalidate(&outcome.changed);
     match outcome.result {
         Ok(model) => {
             let wanted = app
@@ -190,26 +190,20 @@ fn loaded(app: &mut App, outcome: LoadOutcome) {
                 .pending
                 .take()
                 .or_else(|| app.topic_state().map(|t| t.id().to_owned()));
-            app.model = Some(model);
+            app.loaded.model = Some(model);
             if let Some(index) = wanted.and_then(|id| {
-                app.model
+                app.loaded
+                    .model
                     .as_ref()
                     .and_then(|m| m.kb.topics.iter().position(|t| t.id() == id))
             }) {
                 app.topics.selected = index;
             }
-            if app.load_error.take().is_some() {
+            if app.loaded.error.take().is_some() {
                 app.set_status("configuration fixed; editing is possible again", false);
             }
         }
-        Err(message) => {
-            // Paths inside the workspace are shown relative to it.
-            let message = match &app.model {
-                Some(m) => message.replace(&format!("{}/", m.kb.root().display()), ""),
-                None => message,
-            };
-            app.load_error = Some(message);
-        }
+        Err(message) => app.loaded.error = Some(message),
     }
     clamp(app);
 }
@@ -220,7 +214,7 @@ fn loaded(app: &mut App, outcome: LoadOutcome) {
 /// is kept for the load (see [`super::listing`]). `None`: nothing more
 /// to do.
 fn before_load(app: &mut App, msg: Msg) -> Option<Msg> {
-    let Some(loading) = &app.loading else {
+    let Some(loading) = &app.loaded.loading else {
         return Some(msg);
     };
     match msg {
@@ -276,12 +270,12 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::Collapse => set_collapsed(app, Some(true)),
         Command::Expand => set_collapsed(app, Some(false)),
         Command::SelectTab(tab) => {
-            app.config.jump = None;
+            app.preview.config.jump = None;
             app.preview.tab = *tab;
             app.preview.scroll = 0;
         }
         Command::NextTab | Command::PrevTab => {
-            app.config.jump = None;
+            app.preview.config.jump = None;
             let n = Tab::ALL.len();
             let step = if matches!(command, Command::NextTab) {
                 1
@@ -305,10 +299,10 @@ fn normal(app: &mut App, command: &Command) -> Vec<Effect> {
 
 /// `U`: the next usage order of the subjects pane.
 fn cycle_usage(app: &mut App) {
-    app.usage.order = app.usage.order.next();
-    let message = if !app.usage.is_loaded() {
+    app.features.usage.order = app.features.usage.order.next();
+    let message = if !app.features.usage.is_loaded() {
         "no usage read yet: `jp-kb mcp` records what assistants load".to_owned()
-    } else if let Some(label) = app.usage.order.label() {
+    } else if let Some(label) = app.features.usage.order.label() {
         format!("subjects: {label} (U: next)")
     } else {
         "subjects: all".to_owned()
@@ -324,7 +318,7 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
         Command::ToggleDisabled => return super::modes::toggle_list(app, List::Disabled),
         Command::ToggleEnable => return propose(app, plans::toggle_enable(app)),
         Command::Undo | Command::Redo => {
-            if let Some(err) = &app.load_error {
+            if let Some(err) = &app.loaded.error {
                 app.set_status(
                     format!("read-only until the configuration is fixed: {err}"),
                     true,
@@ -337,11 +331,13 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
                 Effect::Redo
             }];
         }
-        Command::EditTopic => match forms::edit_topic(app) {
+        Command::EditTopic => match app.topic_state().map(forms::edit_topic) {
             Some(f) => app.mode = Mode::Form(f),
             None => app.set_status("no topic selected", true),
         },
-        Command::NewTopic if app.model.is_some() => app.mode = Mode::Form(forms::new_topic()),
+        Command::NewTopic if app.loaded.model.is_some() => {
+            app.mode = Mode::Form(forms::new_topic());
+        }
         Command::OpenPatternTester if app.topic_state().is_some() => {
             app.mode = Mode::Pattern(Tester::new());
             app.preview.tab = Tab::Learn;
@@ -352,7 +348,7 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
             // bar: typing starts a new filter, an arrow key keeps it to
             // edit (it used to append what was typed to the old one).
             let mut input = ratatui_textarea::TextArea::new(vec![app.subjects.filter.clone()]);
-            input.set_selection_style(app.theme.selected(true));
+            input.set_selection_style(app.screen.theme.selected(true));
             input.select_all();
             app.mode = Mode::Filter(input);
             app.focus = Focus::Subjects;
@@ -384,16 +380,14 @@ fn commands(app: &mut App, command: &Command) -> Vec<Effect> {
             app.preview.scroll = 0;
         }
         Command::ToggleHelp => {
-            app.help_scroll = 0;
-            app.help_query.clear();
-            app.mode = Mode::Help;
+            super::nav::open_help(app);
         }
         Command::ShowMessages => super::nav::open_messages(app),
         Command::Copy => return super::osc52::copy(app),
         Command::ToggleWrap => {
-            app.wrap = !app.wrap;
+            app.preview.wrap = !app.preview.wrap;
             app.set_status(
-                if app.wrap {
+                if app.preview.wrap {
                     "preview: long lines wrap (↪ marks a continuation)"
                 } else {
                     "preview: long lines are cut"
@@ -435,7 +429,7 @@ fn pointer(app: &mut App, command: &Command) {
         Command::PickTab(tab) => {
             app.focus = Focus::Preview;
             if let Some(tab) = tab {
-                app.config.jump = None;
+                app.preview.config.jump = None;
                 app.preview.tab = tab;
                 app.preview.scroll = 0;
             }
@@ -456,17 +450,17 @@ fn pointer(app: &mut App, command: &Command) {
 /// and the selected topic's.
 fn toggle_findings_scope(app: &mut App) {
     if app.preview.tab == Tab::Findings {
-        app.findings.only_topic = !app.findings.only_topic;
+        app.features.findings.only_topic = !app.features.findings.only_topic;
     } else {
         app.preview.tab = Tab::Findings;
     }
     // The findings cursor moves with j/k in the focused preview.
     app.focus = Focus::Preview;
-    app.findings.cursor = 0;
-    app.config.jump = None;
+    app.features.findings.cursor = 0;
+    app.preview.config.jump = None;
     app.preview.scroll = 0;
     let id = app.topic_state().map(|t| t.id().to_owned());
-    let message = match (app.findings.only_topic, id) {
+    let message = match (app.features.findings.only_topic, id) {
         (true, Some(id)) => format!("findings of topic `{id}` only"),
         _ => "findings of every topic".to_owned(),
     };
@@ -504,7 +498,7 @@ fn open_editor(app: &mut App) -> Vec<Effect> {
 /// Carries out a change that waited for the section's count, as its key
 /// would have: the marks it was made on go once it is made (they stayed
 /// on screen, offering to undo what had just been done).
-fn run_waited_plan(app: &mut App, plan: super::app::Plan) -> Vec<Effect> {
+fn run_waited_plan(app: &mut App, plan: jp_kb_core::internal::edit::plan::Plan) -> Vec<Effect> {
     let effects = super::modes::run_plan(app, plan);
     super::selection::after_proposal(app, &effects);
     effects

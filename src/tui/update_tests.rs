@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
-use crate::tui::app::Choice;
+use crate::tui::dialog::Choice;
 use crate::tui::edit_bridge::Edit;
 use crate::tui::theme::Theme;
 
@@ -26,20 +26,20 @@ fn key(ch: char) -> Command {
 fn focus_and_tabs_cycle() {
     let mut app = app();
     run(&mut app, vec![Command::FocusNext, Command::FocusNext]);
-    assert_eq!(app.focused(), Focus::Preview);
+    assert_eq!(app.focus, Focus::Preview);
     run(&mut app, vec![Command::FocusNext]);
-    assert_eq!(app.focused(), Focus::Topics);
+    assert_eq!(app.focus, Focus::Topics);
     run(&mut app, vec![Command::FocusPrev]);
-    assert_eq!(app.focused(), Focus::Preview);
+    assert_eq!(app.focus, Focus::Preview);
     run(
         &mut app,
         vec![Command::SelectTab(Tab::Config), Command::NextTab],
     );
-    assert_eq!(app.preview_tab(), Tab::Findings);
+    assert_eq!(app.preview.tab, Tab::Findings);
     run(&mut app, vec![Command::NextTab]);
-    assert_eq!(app.preview_tab(), Tab::Subject);
+    assert_eq!(app.preview.tab, Tab::Subject);
     run(&mut app, vec![Command::PrevTab]);
-    assert_eq!(app.preview_tab(), Tab::Findings);
+    assert_eq!(app.preview.tab, Tab::Findings);
 }
 
 #[test]
@@ -50,17 +50,17 @@ fn preview_scrolls_and_tab_change_resets_scroll() {
         &mut app,
         vec![Command::MoveDown, Command::MoveDown, Command::PageDown],
     );
-    assert!(app.preview_scroll() > 2, "{}", app.preview_scroll());
+    assert!(app.preview.scroll > 2, "{}", app.preview.scroll);
     run(&mut app, vec![Command::MoveUp]);
-    let before = app.preview_scroll();
+    let before = app.preview.scroll;
     run(&mut app, vec![Command::Top]);
-    assert_eq!(app.preview_scroll(), 0);
+    assert_eq!(app.preview.scroll, 0);
     assert!(before > 0);
     run(
         &mut app,
         vec![Command::PageDown, Command::SelectTab(Tab::Prompt)],
     );
-    assert_eq!(app.preview_scroll(), 0);
+    assert_eq!(app.preview.scroll, 0);
 }
 
 #[test]
@@ -70,25 +70,25 @@ fn help_opens_scrolls_and_closes() {
         &mut app,
         vec![Command::ToggleHelp, Command::MoveDown, Command::MoveDown],
     );
-    assert!(matches!(app.mode(), Mode::Help));
-    assert_eq!(app.help_offset(), 2);
+    assert!(matches!(app.mode, Mode::Help(_)));
+    assert!(matches!(&app.mode, Mode::Help(p) if p.scroll == 2));
     // Keys of the main screen do nothing under the overlay.
     assert!(run(&mut app, vec![Command::ToggleLearned]).is_empty());
     run(&mut app, vec![Command::Cancel]);
-    assert!(matches!(app.mode(), Mode::Normal));
+    assert!(matches!(&app.mode, Mode::Normal));
 }
 
 #[test]
 fn filter_types_live_and_escape_clears() {
     let mut app = app();
     run(&mut app, vec![Command::OpenFilter, key('m'), key('j')]);
-    assert_eq!(app.subject_filter(), "mj");
-    assert_eq!(app.focused(), Focus::Subjects);
+    assert_eq!(app.subjects.filter.as_str(), "mj");
+    assert_eq!(app.focus, Focus::Subjects);
     run(&mut app, vec![Command::Confirm]);
-    assert!(matches!(app.mode(), Mode::Normal));
-    assert_eq!(app.subject_filter(), "mj");
+    assert!(matches!(&app.mode, Mode::Normal));
+    assert_eq!(app.subjects.filter.as_str(), "mj");
     run(&mut app, vec![Command::OpenFilter, Command::Cancel]);
-    assert_eq!(app.subject_filter(), "");
+    assert_eq!(app.subjects.filter.as_str(), "");
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn quit_from_every_mode() {
         let mut app = app();
         let effects = run(&mut app, vec![open, Command::Quit]);
         assert_eq!(effects, vec![Effect::Quit]);
-        assert!(app.quits());
+        assert!(app.screen.quit);
     }
 }
 
@@ -142,17 +142,17 @@ fn a_choice_returns_the_chosen_plan_as_effects() {
             }
         )))]
     );
-    assert!(matches!(app.mode(), Mode::Normal));
+    assert!(matches!(&app.mode, Mode::Normal));
 }
 
 #[test]
 fn read_only_refuses_edits_and_undo() {
     let mut app = app();
-    app.load_error = Some(".jp/config.toml:3:1: invalid TOML".into());
+    app.loaded.error = Some(".jp/config.toml:3:1: invalid TOML".into());
     app.mode = Mode::Choice(choice());
     assert!(run(&mut app, vec![Command::Choose(1)]).is_empty());
-    assert!(app.status_is_error());
-    assert!(app.status_line().contains("read-only"));
+    assert!(app.status.is_error());
+    assert!(app.status.line().contains("read-only"));
     assert!(run(&mut app, vec![Command::Undo, Command::Redo]).is_empty());
 }
 
@@ -167,7 +167,7 @@ fn files_changed_asks_for_a_reload_and_edits_refuse_without_a_model() {
         }]
     );
     assert!(run(&mut app, vec![Command::ToggleLearned]).is_empty());
-    assert!(app.status_is_error());
+    assert!(app.status.is_error());
     assert_eq!(run(&mut app, vec![Command::Undo]), vec![Effect::Undo]);
 }
 
@@ -187,8 +187,8 @@ fn done_sets_status_and_remembers_the_change() {
             changed: Some(changed.clone()),
         }],
     );
-    assert_eq!(app.status_line(), "added");
-    assert_eq!(app.config_last_change(), Some(&changed));
+    assert_eq!(app.status.line(), "added");
+    assert_eq!(app.preview.config.last_change.as_ref(), Some(&changed));
 }
 
 /// Issue 37 item 5: Ctrl-z is in the key table (so `?` lists it, under
@@ -203,10 +203,10 @@ fn ctrl_z_suspends_in_every_mode_from_the_key_table() {
     for setup in [Vec::new(), vec![Command::OpenFilter, key('a')]] {
         run(&mut app, setup);
         let command = resolve_in(&table, &app, &ctrl_z);
-        assert_eq!(command, Some(Command::Suspend), "{:?}", app.mode());
-        let filter = app.subject_filter().to_owned();
+        assert_eq!(command, Some(Command::Suspend), "{:?}", &app.mode);
+        let filter = app.subjects.filter.as_str().to_owned();
         assert_eq!(run(&mut app, vec![Command::Suspend]), vec![Effect::Suspend]);
-        assert_eq!(app.subject_filter(), filter);
+        assert_eq!(app.subjects.filter.as_str(), filter);
     }
     assert!(
         help_rows(&table, Scope::Everywhere)

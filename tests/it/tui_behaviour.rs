@@ -18,7 +18,7 @@ const ORIGINAL_LEARNED: &str =
 fn toggling_learned_writes_the_config_updates_the_prompt_and_undo_restores() {
     let mut d = Demo::new(120, 40);
     let original = std::fs::read(d.config()).unwrap();
-    let prompt_before = d.h.app.section().unwrap();
+    let prompt_before = d.h.section().unwrap();
     assert!(!prompt_before.contains("<subject \"code-quality\">"));
 
     d.keys("\t");
@@ -32,18 +32,16 @@ fn toggling_learned_writes_the_config_updates_the_prompt_and_undo_restores() {
     );
     assert_eq!(d.config_text(), expected);
     assert!(
-        d.h.app
-            .status
-            .message
+        d.h.status_line()
             .contains("added `code-quality` to kb.topic.project.learned"),
         "{}",
-        d.h.app.status_line()
+        d.h.status_line()
     );
-    assert!(d.h.app.status_line().ends_with("in .jp/kb.toml"));
+    assert!(d.h.status_line().ends_with("in .jp/kb.toml"));
 
     // The Prompt tab shows the subject's content, in the same frame.
     d.keys("2");
-    let prompt = d.h.app.section().unwrap();
+    let prompt = d.h.section().unwrap();
     assert!(prompt.contains("<subject \"code-quality\">\n# Code quality\n"));
     let screen = d.screen();
     assert!(screen.contains("<subject \"code-quality\">"), "{screen}");
@@ -63,8 +61,8 @@ fn unlearning_a_glob_selected_subject_offers_both_fixes() {
     d.keys("\t");
     d.select("jean");
     d.keys("l");
-    let Mode::Choice(choice) = d.h.app.mode() else {
-        panic!("expected a choice, got {:?}", d.h.app.mode());
+    let Mode::Choice(choice) = d.h.mode() else {
+        panic!("expected a choice, got {:?}", d.h.mode());
     };
     assert_eq!(choice.options.len(), 2);
     assert!(
@@ -81,7 +79,7 @@ fn unlearning_a_glob_selected_subject_offers_both_fixes() {
     d.keys("2");
     let text = d.config_text();
     assert!(text.contains("learned = [\"maintainers/ryan\"]"), "{text}");
-    let prompt = d.h.app.section().unwrap();
+    let prompt = d.h.section().unwrap();
     assert!(prompt.contains("<subject \"maintainers/ryan\">"));
     assert!(!prompt.contains("<subject \"maintainers/jean\">"));
 }
@@ -100,11 +98,11 @@ fn removing_the_glob_is_the_other_fix() {
         "{screen}"
     );
     d.keys("1");
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert!(matches!(d.h.mode(), Mode::Normal));
     // The edit core drops the emptied array's line (and its comment).
     let text = d.config_text();
     assert!(!text.contains("maintainers/*"), "{text}");
-    let prompt = d.h.app.section().unwrap();
+    let prompt = d.h.section().unwrap();
     assert!(!prompt.contains("<subject \"maintainers/ryan\">"));
 }
 
@@ -119,7 +117,7 @@ fn a_directory_is_learned_as_a_glob_or_slug_by_slug() {
         ratatui::crossterm::event::KeyModifiers::NONE,
     );
     d.keys("l");
-    let Mode::Choice(choice) = d.h.app.mode() else {
+    let Mode::Choice(choice) = d.h.mode() else {
         panic!("expected a choice");
     };
     assert!(choice.options[0].0.contains("`onboarding/**`"));
@@ -151,7 +149,7 @@ fn disabled_toggles_by_exact_slug_and_enable_toggles_a_topic() {
     assert!(d.config_text().contains("disabled = [\"obsolete\"]"));
 
     d.topic(3);
-    assert_eq!(d.h.app.topic_state().unwrap().id(), "archive");
+    assert_eq!(d.h.topic_state().unwrap().id(), "archive");
     let disabled = d.config_text();
     d.keys("e");
     // Enabling is the default: the `enable = false` line goes, and no
@@ -161,13 +159,13 @@ fn disabled_toggles_by_exact_slug_and_enable_toggles_a_topic() {
         "{}",
         d.config_text()
     );
-    assert!(d.h.app.topic_state().unwrap().enabled());
+    assert!(d.h.topic_state().unwrap().enabled());
     // Disabling again writes the line back (at the end of the table),
     // once confirmed: a whole topic goes.
     d.keys("e\n");
     assert!(d.config_text().contains("enable = false\n"));
     assert_eq!(d.config_text().len(), disabled.len());
-    assert!(!d.h.app.topic_state().unwrap().enabled());
+    assert!(!d.h.topic_state().unwrap().enabled());
 }
 
 #[test]
@@ -175,17 +173,17 @@ fn toggling_enable_off_and_on_leaves_the_file_as_it_was() {
     let mut d = Demo::new(120, 40);
     d.topic(1);
     let original = d.config_text();
-    assert!(d.h.app.topic_state().unwrap().enabled());
+    assert!(d.h.topic_state().unwrap().enabled());
     d.keys("e");
     // Turning a whole topic off asks first; Esc keeps it.
-    assert!(matches!(d.h.app.mode(), Mode::Choice(_)));
+    assert!(matches!(d.h.mode(), Mode::Choice(_)));
     d.keys("\u{1b}");
     assert_eq!(d.config_text(), original);
     d.keys("e\n");
-    assert!(!d.h.app.topic_state().unwrap().enabled());
+    assert!(!d.h.topic_state().unwrap().enabled());
     assert_ne!(d.config_text(), original);
     d.keys("e");
-    assert!(d.h.app.topic_state().unwrap().enabled());
+    assert!(d.h.topic_state().unwrap().enabled());
     assert_eq!(d.config_text(), original);
 }
 
@@ -196,8 +194,8 @@ fn learning_a_disabled_subject_is_refused_with_the_reason() {
     d.keys("\t");
     d.select("roadmap");
     d.keys("l");
-    assert!(d.h.app.status_is_error());
-    assert!(d.h.app.status_line().contains("disabled by `drafts/**`"));
+    assert!(d.h.status_is_error());
+    assert!(d.h.status_line().contains("disabled by `drafts/**`"));
     assert_eq!(d.config_text(), before);
 }
 
@@ -205,7 +203,7 @@ fn learning_a_disabled_subject_is_refused_with_the_reason() {
 fn pattern_tester_shows_learn_output_live_and_adds_the_pattern() {
     let mut d = Demo::new(120, 40);
     d.keys("gonboarding/**");
-    assert_eq!(d.h.app.preview_tab(), Tab::Learn);
+    assert_eq!(d.h.preview_tab(), Tab::Learn);
     let screen = d.screen();
     assert!(screen.contains("selects 2 subjects "), "{screen}");
     assert!(
@@ -215,7 +213,7 @@ fn pattern_tester_shows_learn_output_live_and_adds_the_pattern() {
     // Tab switches the destination to `disabled`, and back.
     d.keys("\t\t\n");
     assert!(d.config_text().contains("\"onboarding/**\"]"));
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert!(matches!(d.h.mode(), Mode::Normal));
 }
 
 #[test]
@@ -233,7 +231,7 @@ fn pattern_tester_selects_hidden_subjects_only_by_exact_slug() {
 fn new_topic_form_validates_and_creates() {
     let mut d = Demo::new(120, 40);
     d.keys("nskills\n");
-    let Mode::Form(form) = d.h.app.mode() else {
+    let Mode::Form(form) = d.h.mode() else {
         panic!("form expected");
     };
     assert!(
@@ -252,7 +250,7 @@ fn new_topic_form_validates_and_creates() {
     }
     // A directory that leaves the workspace is refused.
     d.keys("notes\t../nowhere\n");
-    let Mode::Form(form) = d.h.app.mode() else {
+    let Mode::Form(form) = d.h.mode() else {
         panic!("form expected");
     };
     assert!(
@@ -269,13 +267,13 @@ fn new_topic_form_validates_and_creates() {
         );
     }
     d.keys(".jp/kb/archive\tNotes\n");
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert!(matches!(d.h.mode(), Mode::Normal));
     let text = d.config_text();
     assert!(
         text.ends_with("[kb.topic.notes]\ntitle = \"Notes\"\nsubjects = \".jp/kb/archive\"\n"),
         "{text}"
     );
-    assert_eq!(d.h.app.topic_state().unwrap().id(), "notes");
+    assert_eq!(d.h.topic_state().unwrap().id(), "notes");
 }
 
 #[test]
@@ -295,12 +293,10 @@ fn edit_topic_form_sets_and_unsets_fields() {
     let text = d.config_text();
     assert!(text.contains("title = \"Project\"\n"), "{text}");
     assert!(
-        d.h.app
-            .status
-            .message
+        d.h.status_line()
             .contains("set kb.topic.project.title to \"Project\""),
         "{}",
-        d.h.app.status_line()
+        d.h.status_line()
     );
 }
 
@@ -313,18 +309,18 @@ fn a_broken_config_is_read_only_until_fixed() {
         d.config(),
         d.root().join(".jp/kb"),
     ]));
-    let err = d.h.app.load_error().map(str::to_owned).expect("load error");
+    let err = d.h.load_error().map(str::to_owned).expect("load error");
     assert!(err.contains(".jp/kb.toml:32:12: invalid TOML"), "{err}");
     assert!(!err.contains(&d.root().display().to_string()), "{err}");
     // The last good state stays on screen; edits are refused.
-    assert!(d.h.app.is_loaded());
+    assert!(d.h.is_loaded());
     let screen = d.screen();
     assert!(screen.contains("READ-ONLY"), "{screen}");
     assert!(screen.contains("General Project"), "{screen}");
     d.keys("\t");
     d.select("release");
     d.keys("l");
-    assert!(d.h.app.status_line().contains("read-only"));
+    assert!(d.h.status_line().contains("read-only"));
     assert!(d.config_text().ends_with("[kb.topic.x\n"));
     // Fixed outside: editable again.
     std::fs::write(d.config(), &good).unwrap();
@@ -332,7 +328,7 @@ fn a_broken_config_is_read_only_until_fixed() {
         d.config(),
         d.root().join(".jp/kb"),
     ]));
-    assert!(d.h.app.load_error().is_none());
+    assert!(d.h.load_error().is_none());
     d.keys("l");
     assert!(d.config_text().contains("\"release\""));
 }
@@ -353,9 +349,9 @@ fn undo_after_an_outside_edit_elsewhere_in_the_file_is_re_applied() {
 
     d.keys("u");
     assert!(
-        d.h.app.status_line().starts_with("undid:"),
+        d.h.status_line().starts_with("undid:"),
         "{}",
-        d.h.app.status_line()
+        d.h.status_line()
     );
     assert_eq!(
         d.config_text(),
@@ -393,7 +389,7 @@ fn undo_after_an_outside_edit_of_the_value_drops_that_files_history_only() {
     d.h.action(Command::Reload);
 
     d.keys("u");
-    let message = d.h.app.status_line().to_owned();
+    let message = d.h.status_line().to_owned();
     assert!(
         message.contains(".jp.toml") && message.contains("dropped the undo history of this file"),
         "{message}"
@@ -402,23 +398,23 @@ fn undo_after_an_outside_edit_of_the_value_drops_that_files_history_only() {
     // Said once: the next undo is the other file's, and it still works.
     d.keys("u");
     assert!(
-        d.h.app.status_line().starts_with("undid:"),
+        d.h.status_line().starts_with("undid:"),
         "{}",
-        d.h.app.status_line()
+        d.h.status_line()
     );
     assert_eq!(d.config_text(), original);
     assert_eq!(std::fs::read_to_string(&other).unwrap(), by_hand);
     d.keys("u");
     assert!(
-        d.h.app.status_line().contains("nothing to undo"),
+        d.h.status_line().contains("nothing to undo"),
         "{}",
-        d.h.app.status_line()
+        d.h.status_line()
     );
 }
 
 /// Indices of the subjects of the selected topic whose slug contains `part`.
 fn subjects_named(d: &Demo, part: &str) -> Vec<usize> {
-    let res = d.h.app.resolution().unwrap();
+    let res = d.h.resolution().unwrap();
     (0..res.subjects().len())
         .filter(|&i| res.subjects()[i].slug().contains(part))
         .collect()
@@ -436,7 +432,7 @@ fn learning_a_hidden_directory_offers_the_exact_slugs_and_no_glob_that_selects_n
     let hidden = subjects_named(&d, "hidden-dir");
     assert!(!hidden.is_empty());
     d.keys("l");
-    let Mode::Choice(choice) = d.h.app.mode() else {
+    let Mode::Choice(choice) = d.h.mode() else {
         panic!("expected a choice, status: {:?}", d.screen());
     };
     let labels: Vec<&str> = choice.options.iter().map(|o| o.0.as_str()).collect();
@@ -447,7 +443,7 @@ fn learning_a_hidden_directory_offers_the_exact_slugs_and_no_glob_that_selects_n
     assert_eq!(labels[0], "add the 1 slug one by one", "{labels:?}");
     d.keys("1");
     // The offered choice pre-loads what it says: every subject under it.
-    let res = d.h.app.resolution().unwrap();
+    let res = d.h.resolution().unwrap();
     assert!(
         hidden.iter().all(|&i| res.is_learned(i)),
         "{}",
@@ -466,9 +462,9 @@ fn disabling_a_directory_counts_hidden_subjects_and_names_what_leaves_the_prompt
         ratatui::crossterm::event::KeyModifiers::NONE,
     );
     let under = subjects_named(&d, "ast-grep/");
-    let before = d.h.app.resolution().unwrap().counts().disabled;
+    let before = d.h.resolution().unwrap().counts().disabled;
     d.keys("d");
-    let Mode::Choice(choice) = d.h.app.mode() else {
+    let Mode::Choice(choice) = d.h.mode() else {
         panic!("expected a choice");
     };
     let text = choice.lines.join("\n");
@@ -492,21 +488,21 @@ fn disabling_a_directory_counts_hidden_subjects_and_names_what_leaves_the_prompt
         choice.options[0].1.effect
     );
     d.keys("1");
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert!(matches!(d.h.mode(), Mode::Normal));
     // The count shown is the count the edit makes.
-    let after = d.h.app.resolution().unwrap().counts().disabled;
+    let after = d.h.resolution().unwrap().counts().disabled;
     assert_eq!(after - before, under.len(), "{}", d.config_text());
 }
 
 #[test]
 fn pattern_tester_in_disabled_mode_counts_what_enter_disables() {
     let mut d = Demo::new(120, 40);
-    let counts = d.h.app.resolution().unwrap().counts();
+    let counts = d.h.resolution().unwrap().counts();
     let newly = counts.total - counts.disabled;
     d.keys("g**\t");
     let screen = d.screen();
     let hidden = {
-        let res = d.h.app.resolution().unwrap();
+        let res = d.h.resolution().unwrap();
         (0..res.subjects().len())
             .filter(|&i| res.subjects()[i].hidden && !res.is_disabled(i))
             .count()
@@ -526,8 +522,8 @@ fn pattern_tester_in_disabled_mode_counts_what_enter_disables() {
     assert!(shown.contains(&expected), "{expected}\n{screen}");
     // Every subject goes: the topic as a whole, confirmed first.
     d.keys("\n");
-    assert!(matches!(d.h.app.mode(), Mode::Choice(_)));
+    assert!(matches!(d.h.mode(), Mode::Choice(_)));
     d.keys("\n");
-    let after = d.h.app.resolution().unwrap().counts().disabled;
+    let after = d.h.resolution().unwrap().counts().disabled;
     assert_eq!(after - counts.disabled, newly);
 }

@@ -34,7 +34,7 @@ fn long_demo(width: u16, height: u16) -> Demo {
 
 fn connect(d: &mut Demo, client: Client) {
     {
-        let kb = d.h.app.kb().unwrap();
+        let kb = d.h.kb().unwrap();
         let writes = plan(client, kb, &Texts::of(kb)).unwrap();
         let mut journal = jp_kb_core::internal::edit::Journal::new(kb.boundaries());
         jp_kb_core::internal::clients::carry_out::write_all(&writes, &mut journal).unwrap();
@@ -46,14 +46,14 @@ fn connect(d: &mut Demo, client: Client) {
 /// Code → Codex).
 fn show(d: &mut Demo, client: &str) {
     d.keys("2");
-    while d.h.app.prompt_client() != Some(client) {
+    while d.h.prompt_client() != Some(client) {
         d.keys("c");
     }
 }
 
 /// The view's rows, all of them.
 fn rows(d: &Demo, client: &str) -> Vec<Row> {
-    let model = d.h.app.model().unwrap();
+    let model = d.h.model().unwrap();
     let view = model.client_prompt(client).expect("computed when shown");
     view.result.as_ref().unwrap().rows().to_vec()
 }
@@ -96,7 +96,7 @@ fn jp_view_after_connect_shows_the_system_prompt_section_whole() {
     let mut d = Demo::new(120, 40);
     connect(&mut d, Client::JP);
     show(&mut d, "jp");
-    let section = d.h.app.section().unwrap();
+    let section = d.h.section().unwrap();
     let text: Vec<String> = rows(&d, "jp")
         .into_iter()
         .skip_while(|r| !matches!(r, Row::Header(h) if h.contains("system-prompt section")))
@@ -135,7 +135,7 @@ fn the_cut_marker_is_drawn_in_the_warning_colour() {
 /// scrolling it would draw them (what the view drew before it drew only
 /// the lines in view).
 fn drawn_and_whole(d: &Demo, client: &str) -> (Vec<String>, Vec<String>) {
-    let preview = d.h.app.areas().preview;
+    let preview = d.h.areas().preview;
     let body = Rect::new(
         preview.x + 1,
         preview.y + 2,
@@ -159,7 +159,7 @@ fn drawn_and_whole(d: &Demo, client: &str) -> (Vec<String>, Vec<String>) {
             .collect::<Vec<_>>(),
     );
     let paragraph = |t: Text<'static>| {
-        if d.h.app.wraps() {
+        if d.h.wraps() {
             Paragraph::new(t).wrap(Wrap { trim: false })
         } else {
             Paragraph::new(t)
@@ -168,7 +168,7 @@ fn drawn_and_whole(d: &Demo, client: &str) -> (Vec<String>, Vec<String>) {
     let last = paragraph(text.clone())
         .line_count(body.width)
         .saturating_sub(usize::from(body.height));
-    let scroll = u16::try_from(d.h.app.preview_scroll().min(last)).unwrap();
+    let scroll = u16::try_from(d.h.preview_scroll().min(last)).unwrap();
     let area = Rect::new(0, 0, body.width, body.height);
     let mut whole = Buffer::empty(area);
     paragraph(text).scroll((scroll, 0)).render(area, &mut whole);
@@ -183,7 +183,7 @@ fn a_long_client_view_draws_every_scroll_as_wrapping_it_whole_would() {
     // Narrow, so the 3,000-character subject wraps into many rows.
     let mut d = long_demo(70, 20);
     show(&mut d, "codex");
-    while d.h.app.focused() != jp_kb::tui::pane::Focus::Preview {
+    while d.h.focused() != jp_kb::tui::pane::Focus::Preview {
         d.keys("\t");
     }
     let last_line = rows(&d, "codex").last().unwrap().text().to_owned();
@@ -191,7 +191,7 @@ fn a_long_client_view_draws_every_scroll_as_wrapping_it_whole_would() {
         d.keys(keys);
         d.keys("G");
         let (drawn, whole) = drawn_and_whole(&d, "codex");
-        assert_eq!(drawn, whole, "at the end (wrap {})", d.h.app.wraps());
+        assert_eq!(drawn, whole, "at the end (wrap {})", d.h.wraps());
         let bottom = drawn.last().unwrap().trim_end();
         assert!(
             last_line.ends_with(bottom) && !bottom.is_empty(),
@@ -204,14 +204,14 @@ fn a_long_client_view_draws_every_scroll_as_wrapping_it_whole_would() {
                 _ => d.h.press(KeyCode::PageUp, KeyModifiers::NONE),
             }
             let (drawn, whole) = drawn_and_whole(&d, "codex");
-            assert_eq!(drawn, whole, "at scroll {}", d.h.app.preview_scroll());
+            assert_eq!(drawn, whole, "at scroll {}", d.h.preview_scroll());
         }
         d.h.press(KeyCode::Home, KeyModifiers::NONE);
         for _ in 0..40 {
             d.h.press(KeyCode::PageDown, KeyModifiers::NONE);
             d.keys("j");
             let (drawn, whole) = drawn_and_whole(&d, "codex");
-            assert_eq!(drawn, whole, "at scroll {}", d.h.app.preview_scroll());
+            assert_eq!(drawn, whole, "at scroll {}", d.h.preview_scroll());
         }
     }
 }

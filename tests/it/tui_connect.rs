@@ -12,7 +12,7 @@ fn rules(d: &Demo) -> String {
 }
 
 fn prompt(d: &Demo) -> String {
-    let section = d.h.app.section().unwrap();
+    let section = d.h.section().unwrap();
     format!("{section}\n")
 }
 
@@ -20,7 +20,7 @@ fn prompt(d: &Demo) -> String {
 fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
     let mut d = Demo::new(120, 40);
     {
-        let kb = d.h.app.kb().unwrap();
+        let kb = d.h.kb().unwrap();
         let writes = plan(Client::named("claude-code").unwrap(), kb, &Texts::of(kb)).unwrap();
         let mut journal = jp_kb_core::internal::edit::Journal::new(kb.boundaries());
         jp_kb_core::internal::clients::carry_out::write_all(&writes, &mut journal).unwrap();
@@ -32,12 +32,9 @@ fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
     d.select("code-q");
     d.keys("l");
     assert!(
-        d.h.app
-            .status
-            .message
-            .contains("synced .claude/rules/jp-kb.md"),
+        d.h.status_line().contains("synced .claude/rules/jp-kb.md"),
         "{}",
-        d.h.app.status_line()
+        d.h.status_line()
     );
     assert!(rules(&d).contains("<subject \"code-quality\">"));
     assert_eq!(rules(&d), prompt(&d));
@@ -52,8 +49,8 @@ fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
     d.keys("u");
     assert_eq!(rules(&d), "mine\n");
     assert!(
-        d.h.app.status_line().contains("not overwritten"),
+        d.h.status_line().contains("not overwritten"),
         "{}",
-        d.h.app.status_line()
+        d.h.status_line()
     );
 }

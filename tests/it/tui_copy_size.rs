@@ -25,7 +25,7 @@ fn prompt_of(bytes: usize) -> (tempfile::TempDir, Harness) {
     std::fs::write(root.join("docs/big.md"), &text[..bytes]).unwrap();
     let mut h = Harness::open(root, 200, 40, false);
     h.keys("2");
-    while h.app.focused() != Focus::Preview {
+    while h.focused() != Focus::Preview {
         h.keys("\t");
     }
     (dir, h)
@@ -59,7 +59,7 @@ fn y_refuses_a_prompt_over_what_tmux_carries_and_names_the_cli() {
     assert!(status.contains("2.1 MiB"), "{status}");
     assert!(h.outside.is_empty(), "{:?}", h.outside.len());
     // The whole message, with the CLI, is in the message log.
-    let log = h.app.messages().join("\n");
+    let log = h.messages().join("\n");
     assert!(
         log.contains("`jp-kb prompt | xclip -selection clipboard` or `jp-kb prompt > file`"),
         "{log}"

@@ -36,8 +36,8 @@ impl Docs {
 
     /// The selected subject's path in the topic (None on a directory).
     fn selected(&self) -> Option<String> {
-        let i = self.h.app.selected_subject()?;
-        Some(self.h.app.subject(i)?.rel_path().to_owned())
+        let i = self.h.selected_subject()?;
+        Some(self.h.subject(i)?.rel_path().to_owned())
     }
 
     fn esc(&mut self) {
@@ -52,7 +52,7 @@ impl Docs {
     }
 
     fn learned(&self) -> Vec<String> {
-        let res = self.h.app.resolution().unwrap();
+        let res = self.h.resolution().unwrap();
         (0..res.subjects().len())
             .filter(|&i| res.is_learned(i))
             .map(|i| res.subjects()[i].slug().to_owned())
@@ -70,7 +70,7 @@ fn esc_clearing_the_filter_keeps_the_subject_and_l_acts_on_it() {
     d.h.keys("/getting\n");
     assert_eq!(d.selected().as_deref(), Some("getting-started.md"));
     d.esc();
-    assert_eq!(d.h.app.subject_filter(), "", "Esc clears the filter");
+    assert_eq!(d.h.subject_filter(), "", "Esc clears the filter");
     assert_eq!(d.selected().as_deref(), Some("getting-started.md"));
     d.h.keys("l");
     assert_eq!(d.learned(), ["getting-started"]);
@@ -99,7 +99,7 @@ fn the_subject_moved_to_in_the_filter_is_kept() {
         Some(".vitepress/loaders/rfd-board.data.js")
     );
     d.esc();
-    assert!(matches!(d.h.app.mode(), jp_kb::tui::app::Mode::Normal));
+    assert!(matches!(d.h.mode(), jp_kb::tui::app::Mode::Normal));
     assert_eq!(d.selected(), typed);
 }
 
@@ -129,7 +129,7 @@ fn files_appearing_or_vanishing_keep_the_cursor_on_its_subject() {
         write(&root, &format!("docs/{rel}"), "new\n");
     }
     d.changed(&["a-first.md", "aa/b.md", "features/new.md", "faq.md"]);
-    assert!(d.h.app.resolution().unwrap().subjects().len() > JP_DOCS.len());
+    assert!(d.h.resolution().unwrap().subjects().len() > JP_DOCS.len());
     assert_eq!(d.selected().as_deref(), Some("installation.md"));
     // The subject goes: its neighbour below takes the cursor, not
     // whatever the row number now shows.
@@ -147,7 +147,7 @@ fn hiding_hidden_subjects_and_reloading_keep_the_subject() {
     assert_eq!(d.selected().as_deref(), Some("configuration.md"));
     // `.vitepress` (hidden) is above it: hiding it moves every row up.
     d.h.keys(".");
-    assert!(!d.h.app.shows_hidden());
+    assert!(!d.h.shows_hidden());
     assert_eq!(d.selected().as_deref(), Some("configuration.md"));
     d.h.keys(".");
     assert_eq!(d.selected().as_deref(), Some("configuration.md"));

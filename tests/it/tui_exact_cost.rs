@@ -75,6 +75,41 @@ fn the_subject_header_shows_the_total_after_l() {
     assert_eq!(stats(&d.root()), shown);
 }
 
+/// Issue 37 item 4: the section's count after a change is the figure the
+/// header showed for it, reused: the status line shows it as soon as the
+/// change is loaded, before the prompt worker has counted the new section
+/// (it said "prompt: … tok" until then); the worker's count agrees.
+#[test]
+fn the_status_line_shows_the_planned_count_as_soon_as_the_change_is_made() {
+    let dir = jp_kb::tui::demo::materialize().expect("demo");
+    let (h, worker) = jp_kb::tui::harness::Harness::open_background(dir.path(), 120, 40, true);
+    let mut d = Demo { dir, h };
+    let pass_until = |d: &mut Demo, done: &dyn Fn(&Demo) -> bool| {
+        while !done(d) {
+            let event = worker
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .expect("the prompt worker");
+            d.h.action(event);
+        }
+    };
+    pass_until(&mut d, &|d| d.h.model().is_some_and(|m| m.prompt_ready));
+    d.topic(0);
+    d.keys("\t");
+    d.select("code-q");
+    let shown = shown_total(&d.screen(), "l (learn): ");
+    let generation = d.h.model().map(|m| m.generation);
+    d.keys("l");
+    // The change is loaded; nothing from the worker was passed since.
+    assert_ne!(d.h.model().map(|m| m.generation), generation);
+    assert!(!d.h.model().is_some_and(|m| m.prompt_ready));
+    let expected = format!("prompt: {shown} tok");
+    assert!(d.screen().contains(&expected), "{expected}\n{}", d.screen());
+    // The worker's own count of the new section: the same figure.
+    pass_until(&mut d, &|d| d.h.model().is_some_and(|m| m.prompt_ready));
+    assert!(d.screen().contains(&expected), "{expected}\n{}", d.screen());
+    assert_eq!(stats(&d.root()), shown);
+}
+
 #[test]
 fn the_marks_line_shows_the_total_after_l() {
     let mut d = project();
@@ -91,7 +126,7 @@ fn the_marks_line_shows_the_total_after_l() {
 fn the_testers_total_is_the_total_after_enter() {
     let mut d = project();
     d.keys("gonboarding/**");
-    let Mode::Pattern(t) = d.h.app.mode() else {
+    let Mode::Pattern(t) = d.h.mode() else {
         panic!("tester")
     };
     assert!(t.cost[0].contains(" tok → "), "{:?}", t.cost);
@@ -109,7 +144,7 @@ fn each_dialog_option_shows_the_total_after_it() {
         let mut d = project();
         d.select("jean");
         d.keys("l");
-        let Mode::Choice(c) = d.h.app.mode() else {
+        let Mode::Choice(c) = d.h.mode() else {
             panic!("a dialog\n{}", d.screen())
         };
         assert_eq!(c.options.len(), 2, "{}", d.screen());
@@ -124,7 +159,7 @@ fn each_dialog_option_shows_the_total_after_it() {
         let n = usize::from(option == "2");
         let shown = shown_total(lines[n], "");
         d.keys(option);
-        if matches!(d.h.app.mode(), Mode::Choice(_)) {
+        if matches!(d.h.mode(), Mode::Choice(_)) {
             // A confirmation: its option shows the same total.
             assert_eq!(shown_total(&d.screen(), ""), shown, "{}", d.screen());
             d.keys("\n");
@@ -139,7 +174,7 @@ fn a_confirmation_shows_the_total_after_it() {
     let mut d = Demo::new(120, 40);
     d.topic(0);
     d.keys("e");
-    assert!(matches!(d.h.app.mode(), Mode::Choice(_)), "{}", d.screen());
+    assert!(matches!(d.h.mode(), Mode::Choice(_)), "{}", d.screen());
     let shown = shown_total(&d.screen(), "");
     d.keys("\n");
     assert_eq!(stats(&d.root()), shown);
@@ -208,17 +243,17 @@ fn tldr_double_star_asks_before_passing_the_budget() {
     // Not counted yet: the counts forgotten, and straight to `update`,
     // so nothing counts.
     h.keys("\u{1b}");
-    h.app.costs = jp_kb::tui::cost_store::PlanCosts::default();
-    jp_kb::tui::update::update(&mut h.app, Command::OpenPatternTester);
+    h.forget_plan_counts();
+    h.update(Command::OpenPatternTester);
     for ch in "**".chars() {
-        jp_kb::tui::update::update(&mut h.app, input(ch));
+        h.update(input(ch));
     }
-    let Mode::Pattern(t) = h.app.mode() else {
+    let Mode::Pattern(t) = h.mode() else {
         panic!("tester")
     };
     assert_eq!(t.cost[0], "counting tokens…, budget 20,000");
-    jp_kb::tui::update::update(&mut h.app, Command::Confirm);
-    let Mode::Choice(c) = h.app.mode() else {
+    h.update(Command::Confirm);
+    let Mode::Choice(c) = h.mode() else {
         panic!("Enter before the count asks first")
     };
     assert!(
@@ -238,15 +273,10 @@ fn tldr_double_star_asks_before_passing_the_budget() {
 fn a_question_asked_before_the_section_was_counted_settles_when_it_arrives() {
     let mut d = tui_support::Demo::new(120, 40);
     d.select("code-quality");
-    let generation = {
-        let model = d.h.app.model.as_mut().unwrap();
-        model.prompt_ready = false;
-        model.prompt_counted = false;
-        model.generation
-    };
+    let generation = d.h.uncount_prompt().unwrap();
     // Straight to `update`: no driver, so nothing counts meanwhile.
-    jp_kb::tui::update::update(&mut d.h.app, Command::ToggleLearned);
-    let Mode::Choice(c) = d.h.app.mode() else {
+    d.h.update(Command::ToggleLearned);
+    let Mode::Choice(c) = d.h.mode() else {
         panic!("an uncounted addition asks first")
     };
     assert!(
@@ -257,17 +287,16 @@ fn a_question_asked_before_the_section_was_counted_settles_when_it_arrives() {
         c.lines
     );
     let prompt = {
-        let model = d.h.app.model().unwrap();
+        let model = d.h.model().unwrap();
         jp_kb::tui::prompt::RenderedPrompt::render(
             &model.kb,
             generation,
             &jp_kb_core::internal::section_tokens::SectionCounter::new(),
         )
     };
-    let effects = jp_kb::tui::update::update(
-        &mut d.h.app,
-        jp_kb::tui::event::Event::Fetched(Box::new(jp_kb::tui::model::Fetched::Prompt(prompt))),
-    );
+    let effects = d.h.update(jp_kb::tui::event::Event::Fetched(Box::new(
+        jp_kb::tui::model::Fetched::Prompt(prompt),
+    )));
     // It only waited for the count, which gives no reason to ask: the
     // change asked for is made, with no second question.
     assert!(
@@ -276,7 +305,7 @@ fn a_question_asked_before_the_section_was_counted_settles_when_it_arrives() {
             .any(|e| matches!(e, jp_kb::tui::effect::Effect::Apply(_))),
         "{effects:?}"
     );
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert!(matches!(d.h.mode(), Mode::Normal));
     let screen = d.screen();
     assert!(!screen.contains("still counting"), "{screen}");
 }

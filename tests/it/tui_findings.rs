@@ -15,7 +15,7 @@ use ratatui::style::Color;
 use tui_support::{Demo, find};
 
 fn codes(d: &Demo) -> Vec<Code> {
-    d.h.app.findings().iter().map(|f| f.code).collect()
+    d.h.findings().iter().map(|f| f.code).collect()
 }
 
 /// The demo's findings as `jp-kb check` reports them, errors first.
@@ -37,7 +37,7 @@ fn status_line(d: &Demo) -> String {
 fn findings_tab_80x24() {
     let mut d = Demo::new(80, 24);
     d.keys("6");
-    assert_eq!(d.h.app.preview_tab(), Tab::Findings);
+    assert_eq!(d.h.preview_tab(), Tab::Findings);
     assert_snapshot!(d.screen());
 }
 
@@ -53,7 +53,7 @@ fn findings_tab_only_the_selected_topic() {
     let mut d = Demo::new(160, 48);
     // `t` shows the tab, a second `t` keeps only the topic's findings.
     d.keys("jjt");
-    assert_eq!(d.h.app.preview_tab(), Tab::Findings);
+    assert_eq!(d.h.preview_tab(), Tab::Findings);
     d.keys("t");
     assert_snapshot!(d.screen());
 }
@@ -68,7 +68,7 @@ fn status_line_counts_findings() {
 fn findings_are_errors_first_from_the_library() {
     let d = Demo::new(100, 30);
     assert_eq!(codes(&d), DEMO_CODES);
-    let broken = &d.h.app.findings()[0];
+    let broken = &d.h.findings()[0];
     assert_eq!(broken.topic.as_deref(), Some("broken"));
     assert_eq!((broken.line, broken.column), (Some(30), Some(12)));
 }
@@ -133,12 +133,10 @@ fn a_reload_recomputes_the_findings() {
     std::fs::write(&secret, "# Secret\n").unwrap();
     d.h.action(Event::FilesChanged(vec![secret.clone()]));
     let found =
-        d.h.app
-            .findings
-            .all()
+        d.h.findings()
             .iter()
             .any(|f| f.code == Code::HiddenUnreachable && f.subject.as_deref() == Some("secret"));
-    assert!(found, "{:#?}", d.h.app.findings());
+    assert!(found, "{:#?}", d.h.findings());
     assert!(status_line(&d).contains("check: 1 error, 4 warnings"));
     // Removing it and reloading by key: back to the demo's findings.
     std::fs::remove_file(&secret).unwrap();
@@ -153,7 +151,7 @@ fn a_config_that_does_not_parse_is_a_finding_with_its_line() {
     std::fs::write(d.config(), format!("{good}learned = [\n")).unwrap();
     d.h.action(Event::FilesChanged(vec![d.config()]));
     assert_eq!(codes(&d), [Code::ConfigParse]);
-    assert!(d.h.app.findings()[0].line.is_some());
+    assert!(d.h.findings()[0].line.is_some());
     std::fs::write(d.config(), good).unwrap();
     d.h.action(Event::FilesChanged(vec![d.config()]));
     assert_eq!(codes(&d), DEMO_CODES);
@@ -170,15 +168,15 @@ fn the_terminal_checks_on_a_worker_thread_and_shows_the_old_report_meanwhile() {
     std::fs::write(&secret, "# Secret\n").unwrap();
     d.h.action(Event::FilesChanged(vec![secret]));
     // Until the worker answers, the last report stays, marked pending.
-    assert!(d.h.app.check_pending());
+    assert!(d.h.check_pending());
     assert_eq!(codes(&d), DEMO_CODES);
     assert!(status_line(&d).contains("check: 1 error, 3 warnings …"));
     let checked = rx
         .recv_timeout(std::time::Duration::from_secs(30))
         .expect("no check came back");
     d.h.action(checked);
-    assert!(!d.h.app.check_pending());
-    assert_eq!(d.h.app.findings().len(), 5);
+    assert!(!d.h.check_pending());
+    assert_eq!(d.h.findings().len(), 5);
     assert!(status_line(&d).contains("check: 1 error, 4 warnings  ws"));
 }
 
@@ -211,7 +209,7 @@ fn demo_with_a_huge_topic(width: u16, height: u16) -> Demo {
 #[test]
 fn findings_tab_says_partial_when_contents_were_skipped() {
     let mut d = demo_with_a_huge_topic(160, 48);
-    let report = d.h.app.check_report().unwrap();
+    let report = d.h.check_report().unwrap();
     assert_eq!(report.content_skipped, ["huge"]);
     // The prompt budget needs no contents: it runs anyway.
     assert!(codes(&d).contains(&Code::PromptTooLarge), "{:?}", codes(&d));
@@ -244,7 +242,7 @@ fn row_of(d: &Demo, needle: &str) -> String {
 fn the_findings_cursor_moves_with_j_k_and_shows_with_a_glyph_and_the_selection_style() {
     let mut d = Demo::new(160, 48);
     d.keys("t");
-    assert_eq!(d.h.app.focused(), Focus::Preview, "t focuses the findings");
+    assert_eq!(d.h.focused(), Focus::Preview, "t focuses the findings");
     assert!(row_of(&d, "KB006").contains("❯✗ KB006"));
     d.keys("jjj");
     assert!(row_of(&d, "KB107").contains("❯⚠ KB107"), "{}", d.screen());
@@ -269,13 +267,13 @@ fn enter_on_a_subject_finding_selects_its_row_on_the_subject_tab() {
     d.keys("\t");
     d.select("notes");
     d.keys("tG\n");
-    assert_eq!(d.h.app.preview_tab(), Tab::Subject);
-    assert_eq!(d.h.app.focused(), Focus::Subjects);
-    let state = d.h.app.topic_state().unwrap();
+    assert_eq!(d.h.preview_tab(), Tab::Subject);
+    assert_eq!(d.h.focused(), Focus::Subjects);
+    let state = d.h.topic_state().unwrap();
     assert_eq!(state.id(), "formats");
-    let i = d.h.app.selected_subject().expect("a subject row");
-    assert_eq!(d.h.app.subject(i).unwrap().slug(), "logo");
-    assert!(d.h.app.subject_filter().is_empty());
+    let i = d.h.selected_subject().expect("a subject row");
+    assert_eq!(d.h.subject(i).unwrap().slug(), "logo");
+    assert!(d.h.subject_filter().is_empty());
     assert!(
         status_line(&d).contains("at subject `logo`"),
         "{}",
@@ -287,8 +285,8 @@ fn enter_on_a_subject_finding_selects_its_row_on_the_subject_tab() {
 fn enter_on_a_config_finding_shows_the_line_highlighted_on_the_config_tab() {
     let mut d = Demo::new(120, 24);
     d.keys("t\n");
-    assert_eq!(d.h.app.preview_tab(), Tab::Config);
-    assert_eq!(d.h.app.config_jump(), Some((d.config().as_path(), 30)));
+    assert_eq!(d.h.preview_tab(), Tab::Config);
+    assert_eq!(d.h.config_jump(), Some((d.config().as_path(), 30)));
     // Line 30 is on screen, marked, in the selection's style.
     let buffer = d.h.render();
     let (x, y) = find(&buffer, "▶ 30 subjects = \".jp/kb/does-not-exist\"");
@@ -304,7 +302,7 @@ fn enter_on_a_config_finding_shows_the_line_highlighted_on_the_config_tab() {
     assert_snapshot!(d.screen());
     // A tab key goes back to the edit file's view.
     d.keys("5");
-    assert_eq!(d.h.app.config_jump(), None);
+    assert_eq!(d.h.config_jump(), None);
     assert!(!d.screen().contains("▶ 30"));
 }
 
@@ -367,10 +365,11 @@ fn x_removes_a_learned_entry_that_selects_nothing() {
         codes(&d)
     );
     d.keys("t");
-    let at = jp_kb::tui::findings::shown::shown(&d.h.app)
-        .iter()
-        .position(|f| f.code == Code::LearnedSelectsNothing)
-        .unwrap();
+    let at =
+        d.h.findings_shown()
+            .iter()
+            .position(|f| f.code == Code::LearnedSelectsNothing)
+            .unwrap();
     d.keys(&"j".repeat(at));
     assert!(
         status_line(&d).contains("x fix: remove \"gone/**\" from learned"),
@@ -405,9 +404,9 @@ fn a_finding_with_no_fix_says_so_and_x_changes_nothing() {
 #[test]
 fn read_only_refuses_the_fix() {
     let mut d = Demo::new(160, 48);
-    d.h.app.read_only_flag = true;
+    d.h.set_read_only();
     let before = d.config_text();
     d.keys("tGx");
     assert_eq!(d.config_text(), before);
-    assert!(d.h.app.status_is_error(), "{:?}", d.h.app.status());
+    assert!(d.h.status_is_error(), "{:?}", d.h.status_line());
 }

@@ -31,7 +31,7 @@ fn the_footer_follows_the_pane_and_the_mode() {
     assert!(f.contains("t all/this topic"), "{f}");
     // The preview pane: its own keys, and how to leave it.
     d.keys("1\t");
-    assert_eq!(d.h.app.focused(), Focus::Preview);
+    assert_eq!(d.h.focused(), Focus::Preview);
     let f = footer(&d);
     assert!(f.contains("w wrap · y copy · Esc back"), "{f}");
     assert!(!f.contains("l learn"), "{f}");
@@ -50,44 +50,40 @@ fn the_footer_follows_the_pane_and_the_mode() {
 fn help_pages_searches_and_documents_mouse_and_esc() {
     let mut d = Demo::new(100, 30);
     d.keys("?");
-    assert!(matches!(d.h.app.mode(), Mode::Help));
+    assert!(matches!(d.h.mode(), Mode::Help(_)));
     d.h.press(KeyCode::PageDown, KeyModifiers::NONE);
-    let page = d.h.app.help_offset();
+    let page = d.h.help_offset();
     assert!(page >= 20, "{page}");
     d.ctrl('d');
-    assert_eq!(d.h.app.help_offset(), page * 2);
+    assert_eq!(d.h.help_offset(), page * 2);
     d.ctrl('u');
-    assert_eq!(d.h.app.help_offset(), page);
+    assert_eq!(d.h.help_offset(), page);
     d.keys("G");
-    let end = d.h.app.help_offset();
+    let end = d.h.help_offset();
     assert!(end > page, "{end}");
     d.h.press(KeyCode::End, KeyModifiers::NONE);
-    assert_eq!(d.h.app.help_offset(), end);
+    assert_eq!(d.h.help_offset(), end);
     d.keys("j");
-    assert_eq!(
-        d.h.app.help_offset(),
-        end,
-        "scrolls no further than the end"
-    );
+    assert_eq!(d.h.help_offset(), end, "scrolls no further than the end");
     d.keys("g");
-    assert_eq!(d.h.app.help_offset(), 0);
+    assert_eq!(d.h.help_offset(), 0);
     // `/` searches; the line found is shown (at the top, or on the
     // last page).
     d.keys("/mouse\n");
-    assert!(d.h.app.help_offset() > 0);
+    assert!(d.h.help_offset() > 0);
     let screen = d.screen();
     assert!(screen.contains("Mouse"), "{screen}");
     assert!(screen.contains("wheel"), "{screen}");
     assert!(d.screen().contains("backs out one level"), "{}", d.screen());
     // `n` goes on to the next match, `N` back.
     d.keys("g/page\n");
-    let first = d.h.app.help_offset();
+    let first = d.h.help_offset();
     d.keys("n");
-    assert!(d.h.app.help_offset() > first);
+    assert!(d.h.help_offset() > first);
     d.keys("N");
-    assert_eq!(d.h.app.help_offset(), first);
+    assert_eq!(d.h.help_offset(), first);
     d.keys("\u{1b}");
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert!(matches!(d.h.mode(), Mode::Normal));
 }
 
 #[test]
@@ -96,22 +92,22 @@ fn esc_backs_out_one_level_filter_then_preview() {
     // The filter is the subjects pane's `/` (the focused preview's `/`
     // searches the preview).
     d.keys("\t");
-    assert_eq!(d.h.app.focused(), Focus::Subjects);
+    assert_eq!(d.h.focused(), Focus::Subjects);
     d.keys("/jean\n");
-    assert_eq!(d.h.app.subject_filter(), "jean");
-    assert_eq!(d.h.app.focused(), Focus::Subjects);
+    assert_eq!(d.h.subject_filter(), "jean");
+    assert_eq!(d.h.focused(), Focus::Subjects);
     d.keys("\t\u{1b}");
     // First the filter goes, the focus stays.
-    assert_eq!(d.h.app.subject_filter(), "");
-    assert_eq!(d.h.app.focused(), Focus::Preview);
+    assert_eq!(d.h.subject_filter(), "");
+    assert_eq!(d.h.focused(), Focus::Preview);
     d.keys("\u{1b}");
-    assert_eq!(d.h.app.focused(), Focus::Subjects);
+    assert_eq!(d.h.focused(), Focus::Subjects);
     // A dialog first: Esc closes it and leaves the filter.
     d.keys("/ryan\nn");
-    assert!(matches!(d.h.app.mode(), Mode::Form(_)));
+    assert!(matches!(d.h.mode(), Mode::Form(_)));
     d.keys("\u{1b}");
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
-    assert_eq!(d.h.app.subject_filter(), "ryan");
+    assert!(matches!(d.h.mode(), Mode::Normal));
+    assert_eq!(d.h.subject_filter(), "ryan");
 }
 
 #[test]
@@ -123,15 +119,15 @@ fn each_topic_keeps_its_own_filter_and_the_count_shows() {
     assert!(screen.contains(" 1/9"), "{screen}");
     // Another topic: no filter there (not `(no subject matches)`).
     d.topic(1);
-    assert_eq!(d.h.app.subject_filter(), "");
+    assert_eq!(d.h.subject_filter(), "");
     assert!(!d.screen().contains("(no subject matches)"));
     d.keys("\t/e\n");
-    assert_eq!(d.h.app.subject_filter(), "e");
+    assert_eq!(d.h.subject_filter(), "e");
     // Back: each topic's own filter.
     d.topic(0);
-    assert_eq!(d.h.app.subject_filter(), "jean");
+    assert_eq!(d.h.subject_filter(), "jean");
     d.topic(1);
-    assert_eq!(d.h.app.subject_filter(), "e");
+    assert_eq!(d.h.subject_filter(), "e");
 }
 
 #[test]
@@ -172,9 +168,9 @@ fn y_copies_the_slug_the_prompt_and_the_learn_output() {
     let mut d = Demo::new(100, 30);
     d.keys("\t/jean\ny");
     assert_eq!(copied(&d), ["maintainers/jean"]);
-    assert!(d.h.app.status_line().contains("copied the slug"));
+    assert!(d.h.status_line().contains("copied the slug"));
     d.keys("2\ty");
-    let prompt = d.h.app.section().unwrap();
+    let prompt = d.h.section().unwrap();
     assert_eq!(copied(&d).last().unwrap(), &prompt);
     d.keys("3y");
     let learn = copied(&d).last().unwrap().clone();
@@ -192,7 +188,7 @@ fn the_prompt_wraps_with_a_marker_and_numbers_and_w_cuts() {
     d.keys("w");
     let screen = d.screen();
     assert!(!screen.contains("↪"), "{screen}");
-    assert!(d.h.app.status_line().contains("cut"));
+    assert!(d.h.status_line().contains("cut"));
     d.keys("3");
     assert!(d.screen().contains("   1 "), "{}", d.screen());
 }
@@ -200,22 +196,22 @@ fn the_prompt_wraps_with_a_marker_and_numbers_and_w_cuts() {
 #[test]
 fn read_only_refuses_every_edit_and_says_so() {
     let mut d = Demo::new(100, 30);
-    d.h.app.read_only_flag = true;
+    d.h.set_read_only();
     let before = d.config_text();
     for keys in ["\t/code\nl", "d", "e", "u", "i", "n", "o"] {
         d.keys(keys);
         assert!(
-            d.h.app.status_line().contains("--read-only"),
+            d.h.status_line().contains("--read-only"),
             "{keys}: {}",
-            d.h.app.status_line()
+            d.h.status_line()
         );
-        assert!(matches!(d.h.app.mode(), Mode::Normal), "{keys}");
+        assert!(matches!(d.h.mode(), Mode::Normal), "{keys}");
     }
     d.ctrl('r');
-    assert!(d.h.app.status_line().contains("--read-only"));
+    assert!(d.h.status_line().contains("--read-only"));
     // The pattern tester browses, its Enter is refused.
     d.keys("gcode\n");
-    assert!(d.h.app.status_line().contains("--read-only"));
+    assert!(d.h.status_line().contains("--read-only"));
     assert_eq!(d.config_text(), before);
     assert!(
         d.h.outside
@@ -268,11 +264,11 @@ fn a_long_status_message_is_cut_at_a_word_and_kept_whole_in_the_log() {
     assert!(f.contains("… (M: whole message)"), "{f}");
     assert!(!f.contains("terminal"), "{f}");
     d.keys("M");
-    assert!(matches!(d.h.app.mode(), Mode::Messages));
+    assert!(matches!(d.h.mode(), Mode::Messages(_)));
     let screen = d.screen();
     assert!(screen.contains("keeps on running far past"), "{screen}");
     d.keys("\u{1b}");
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert!(matches!(d.h.mode(), Mode::Normal));
 }
 
 #[test]
@@ -292,26 +288,26 @@ fn y_on_the_findings_copies_the_finding_under_the_cursor_only() {
     assert!(!text.contains('❯'), "{text}");
     let place = text.split(": warning").next().unwrap();
     assert!(shown.contains(place), "{place:?} not on screen:\n{shown}");
-    assert!(d.h.app.status_line().contains("copied the finding"));
+    assert!(d.h.status_line().contains("copied the finding"));
 }
 
 #[test]
 fn slash_again_starts_a_new_filter_and_an_arrow_keeps_the_old_one() {
     let mut d = Demo::new(100, 30);
     d.keys("\t/jean\n");
-    assert_eq!(d.h.app.subject_filter(), "jean");
+    assert_eq!(d.h.subject_filter(), "jean");
     // Typing right after `/` replaces the old filter (it used to append).
     d.keys("/ryan\n");
-    assert_eq!(d.h.app.subject_filter(), "ryan");
+    assert_eq!(d.h.subject_filter(), "ryan");
     // An arrow key first keeps it, to edit.
     d.keys("/");
     d.h.press(KeyCode::End, KeyModifiers::NONE);
     d.keys("x\n");
-    assert_eq!(d.h.app.subject_filter(), "ryanx");
+    assert_eq!(d.h.subject_filter(), "ryanx");
     // Backspace right after `/` clears it whole.
     d.keys("/");
     d.h.press(KeyCode::Backspace, KeyModifiers::NONE);
-    assert!(d.h.app.subject_filter().is_empty());
+    assert!(d.h.subject_filter().is_empty());
 }
 
 #[test]

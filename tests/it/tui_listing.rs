@@ -50,11 +50,11 @@ fn rows_come_before_the_load_with_no_size_shown_as_known() {
     let root = dir.path().canonicalize().unwrap();
     let (mut h, loads) = open_loading(&root);
     take_listing(&mut h, &loads);
-    assert!(!h.app.is_loaded() && h.app.is_loading());
+    assert!(!h.is_loaded() && h.is_loading());
     let screen = filter(&h.screen(), &root);
     insta::assert_snapshot!(screen);
     // The rows of the first topic, by name.
-    let listed = h.app.listed_subjects().expect("listed");
+    let listed = h.listed_subjects().expect("listed");
     assert!(listed > 3, "{listed}");
     assert!(screen.contains("code-quality.md"), "{screen}");
     // No count, cost or total: the token column, the prompt and the
@@ -62,7 +62,7 @@ fn rows_come_before_the_load_with_no_size_shown_as_known() {
     assert!(!shows_a_count(&screen), "{screen}");
     assert!(screen.contains("prompt: … tok") && screen.contains("reading sizes…"));
     take_load(&mut h, &loads);
-    assert!(h.app.is_loaded() && !h.app.is_loading());
+    assert!(h.is_loaded() && !h.is_loading());
     assert_eq!(filter(&h.screen(), &root), Demo::new(100, 30).screen());
 }
 
@@ -82,16 +82,16 @@ fn keys_before_the_load_are_kept_and_act_on_the_loaded_state() {
     take_listing(&mut h, &loads);
     // `l` learns the selected subject: an edit, kept like any key.
     h.keys("l");
-    assert_eq!(h.app.kept_keys(), keys.chars().count() + 1);
+    assert_eq!(h.kept_keys(), keys.chars().count() + 1);
     assert!(
-        h.app.status_line().contains("11 keys kept"),
+        h.status_line().contains("11 keys kept"),
         "{}",
-        h.app.status_line()
+        h.status_line()
     );
     assert!(h.outside.is_empty(), "{:?}", h.outside);
     assert_eq!(std::fs::read_to_string(&config).unwrap(), before);
     take_load(&mut h, &loads);
-    assert_eq!(h.app.kept_keys(), 0);
+    assert_eq!(h.kept_keys(), 0);
     // The same keys pressed on a loaded demo give the same screen and
     // the same configuration.
     let mut d = Demo::new(100, 30);
@@ -108,7 +108,7 @@ fn quit_acts_before_the_load() {
     let dir = jp_kb::tui::demo::materialize().expect("demo");
     let (mut h, _loads) = open_loading(dir.path());
     h.keys("jq");
-    assert!(h.app.quit);
+    assert!(h.quits());
 }
 
 /// The listing names the subjects the load names, in the same order and
@@ -150,11 +150,11 @@ fn the_listing_is_the_loaded_subject_set() {
     std::os::unix::fs::symlink("/etc/hostname", inner.join("out.md")).unwrap();
     let (mut h, loads) = open_loading(&root);
     take_listing(&mut h, &loads);
-    let listed = h.app.listed_slugs().expect("listed");
+    let listed = h.listed_slugs().expect("listed");
     let screen = h.screen();
     assert!(!shows_a_count(&screen), "{screen}");
     take_load(&mut h, &loads);
-    let res = h.app.resolution().expect("the inner topic resolved");
+    let res = h.resolution().expect("the inner topic resolved");
     let loaded: Vec<String> = res.subjects().iter().map(|s| s.slug().to_owned()).collect();
     assert_eq!(listed, loaded);
     for slug in [

@@ -19,7 +19,7 @@ fn a_picked_layer_that_does_not_declare_the_topic_declares_it() {
     let jp_toml = d.root().join(".jp.toml");
     assert!(!jp_toml.exists());
     d.keys("f");
-    let Mode::Picker(p) = d.h.app.mode() else {
+    let Mode::Picker(p) = d.h.mode() else {
         panic!("f opens the layer picker");
     };
     let offered: Vec<(&str, &str, bool, bool)> = p
@@ -36,9 +36,9 @@ fn a_picked_layer_that_does_not_declare_the_topic_declares_it() {
     );
     // Esc keeps the target.
     d.keys("\u{1b}");
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert!(matches!(d.h.mode(), Mode::Normal));
     d.pick_layer(".jp.toml");
-    let status = d.h.app.status_line().to_owned();
+    let status = d.h.status_line().to_owned();
     assert!(
         status.contains("edits now go to .jp.toml (.jp.toml); created on the first edit"),
         "{status}"
@@ -66,7 +66,7 @@ fn a_picked_layer_that_does_not_declare_the_topic_declares_it() {
         "[kb.topic.project]\nlearned = [\"release\"]\n"
     );
     assert_eq!(d.config_text(), team, "the team's file is untouched");
-    let prompt = d.h.app.section().unwrap();
+    let prompt = d.h.section().unwrap();
     assert!(prompt.contains("<subject \"release\">"), "{prompt}");
 }
 
@@ -78,7 +78,7 @@ fn the_cost_is_shown_before_the_change() {
     let mut d = Demo::new(120, 40);
     d.keys("\t");
     d.select("code-q");
-    let tokens = d.h.app.model().unwrap().prompt_tokens.unwrap();
+    let tokens = d.h.model().unwrap().prompt_tokens.unwrap();
     // The section's change, framing included (issue 26 item 1): the
     // subject's own 140 tokens and its `<subject>` wrapper and separator.
     let screen = d.screen();
@@ -86,7 +86,7 @@ fn the_cost_is_shown_before_the_change() {
     assert!(screen.contains(&expected), "{expected}\n{screen}");
     d.keys("\u{1b}");
     d.keys("gcode-quality");
-    let Mode::Pattern(t) = d.h.app.mode() else {
+    let Mode::Pattern(t) = d.h.mode() else {
         panic!("tester")
     };
     assert_eq!(

@@ -27,7 +27,7 @@ fn search_line(d: &Demo) -> String {
 /// The Config tab, focused.
 fn config_focused(d: &mut Demo) {
     d.keys("5");
-    while d.h.app.focused() != Focus::Preview {
+    while d.h.focused() != Focus::Preview {
         d.keys("\t");
     }
 }
@@ -38,24 +38,21 @@ fn slash_in_the_focused_preview_searches_it_and_in_the_subjects_pane_filters() {
     d.keys("\t");
     d.keys("/jean\n");
     assert_eq!(
-        d.h.app.subject_filter(),
+        d.h.subject_filter(),
         "jean",
         "the subjects pane's / filters"
     );
     d.h.press(KeyCode::Esc, KeyModifiers::NONE);
     config_focused(&mut d);
     d.keys("/");
-    assert!(matches!(d.h.app.mode(), Mode::PreviewSearch(_)));
+    assert!(matches!(d.h.mode(), Mode::PreviewSearch(_)));
     assert!(
         d.screen().contains("/▏  Enter find · Esc cancel"),
         "{}",
         d.screen()
     );
     d.keys("kb.topic\n");
-    assert!(
-        d.h.app.subject_filter().is_empty(),
-        "the filter is untouched"
-    );
+    assert!(d.h.subject_filter().is_empty(), "the filter is untouched");
     // Five topics in the demo's kb.toml.
     assert!(
         search_line(&d).contains("/kb.topic  1/5"),
@@ -71,11 +68,11 @@ fn slash_in_the_focused_preview_searches_it_and_in_the_subjects_pane_filters() {
     assert!(search_line(&d).contains("1/5"), "n wraps to the first");
     // Esc clears the search (and the highlight), then leaves the preview.
     d.h.press(KeyCode::Esc, KeyModifiers::NONE);
-    assert!(!d.h.app.preview_search_open());
+    assert!(!d.h.preview_search_open());
     assert!(!d.screen().contains("n/N next/previous · Esc clear"));
-    assert_eq!(d.h.app.focused(), Focus::Preview);
+    assert_eq!(d.h.focused(), Focus::Preview);
     d.h.press(KeyCode::Esc, KeyModifiers::NONE);
-    assert_eq!(d.h.app.focused(), Focus::Subjects);
+    assert_eq!(d.h.focused(), Focus::Subjects);
 }
 
 #[test]
@@ -118,7 +115,7 @@ fn a_query_with_no_match_says_so_and_smart_case_applies() {
     config_focused(&mut d);
     d.keys("/no-such-text\n");
     assert!(search_line(&d).contains("no match"), "{}", search_line(&d));
-    assert!(d.h.app.status_is_error());
+    assert!(d.h.status_is_error());
     d.h.press(KeyCode::Esc, KeyModifiers::NONE);
     // Lower case ignores case; an upper-case letter makes it exact.
     d.keys("/broken topic\n");
@@ -135,8 +132,8 @@ fn the_search_shows_on_its_own_tab_and_subject_and_learn_tabs_search_too() {
     d.keys("\t");
     d.select("jean");
     d.keys("\n");
-    assert_eq!(d.h.app.preview_tab(), Tab::Subject);
-    assert_eq!(d.h.app.focused(), Focus::Preview);
+    assert_eq!(d.h.preview_tab(), Tab::Subject);
+    assert_eq!(d.h.focused(), Focus::Preview);
     d.keys("/engine\n");
     assert!(search_line(&d).contains("1/1"), "{}", search_line(&d));
     // Another tab does not show it.
@@ -181,18 +178,10 @@ fn near_the_end_of_a_3_mb_prompt_the_match_is_scrolled_into_view() {
     // row count (65,535 rows), which 40,000 wrapped lines would exceed.
     let mut d = big_prompt(220, 40);
     d.keys("2");
-    while d.h.app.focused() != Focus::Preview {
+    while d.h.focused() != Focus::Preview {
         d.keys("\t");
     }
-    let prompt =
-        d.h.app
-            .model
-            .as_ref()
-            .unwrap()
-            .prompt
-            .as_ref()
-            .unwrap()
-            .bytes;
+    let prompt = d.h.model().unwrap().prompt.as_ref().unwrap().bytes;
     assert!(prompt > 3_000_000, "{prompt}");
     d.keys("/needle\n");
     let screen = d.screen();

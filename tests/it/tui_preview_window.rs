@@ -50,7 +50,7 @@ fn varied(lines: usize) -> String {
 
 /// The preview body's rows (inside the border, under the tab row).
 fn body_rows(h: &Harness) -> Vec<String> {
-    let area = h.app.areas().preview;
+    let area = h.areas().preview;
     let buffer: Buffer = h.render();
     (area.y + 2..area.bottom() - 1)
         .map(|y| {
@@ -62,7 +62,7 @@ fn body_rows(h: &Harness) -> Vec<String> {
 }
 
 fn focus_preview(h: &mut Harness) {
-    while h.app.focused() != Focus::Preview {
+    while h.focused() != Focus::Preview {
         h.keys("\t");
     }
 }
@@ -94,7 +94,7 @@ fn compare_with_whole(root: &std::path::Path, keys: &str) {
     let mut scrolls = vec![0, 1, 2, 3, 63, 64, 65, 127, 128, 129, 333, 500];
     scrolls.push(last + 1 - height);
     for scroll in scrolls {
-        short.app.preview.scroll = scroll;
+        short.set_preview_scroll(scroll);
         let shown = body_rows(&short);
         assert_eq!(
             shown,
@@ -169,7 +169,7 @@ fn the_end_of_a_prompt_longer_than_65535_rows_is_reached() {
     h.keys("G");
     let rows = body_rows(&h);
     assert!(rows.last().unwrap().contains("</knowledge>"), "{rows:#?}");
-    assert!(h.app.preview_max_scroll().unwrap() > 70_000);
+    assert!(h.preview_max_scroll().unwrap() > 70_000);
 }
 
 #[test]
@@ -201,6 +201,6 @@ fn g_on_the_word_wrapped_tabs_shows_their_last_page_not_a_blank_view() {
         // `k` moves from what is on screen.
         d.keys("k");
         let up = body_rows(&d.h);
-        assert!(up != rows || d.h.app.preview_scroll() == 0, "tab {tab}");
+        assert!(up != rows || d.h.preview_scroll() == 0, "tab {tab}");
     }
 }

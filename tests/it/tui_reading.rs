@@ -46,7 +46,7 @@ fn token_counts_follow_file_stamps_not_directory_events() {
     let _ = d.screen();
     let counted = |d: &Demo, name: &str| {
         let path = dir.join(name);
-        let app = &d.h.app;
+        let app = &d.h;
         let res = app.resolution().unwrap();
         let s = res.subjects().iter().find(|s| s.path() == path).unwrap();
         (
@@ -133,9 +133,9 @@ fn the_edit_file_can_be_switched() {
     d.h.action(Command::Reload);
     d.pick_layer(".jp.toml");
     assert!(
-        d.h.app.status_line().contains(".jp.toml"),
+        d.h.status_line().contains(".jp.toml"),
         "{}",
-        d.h.app.status_line()
+        d.h.status_line()
     );
     d.keys("\t");
     d.select("release");
@@ -161,31 +161,31 @@ fn mouse_clicks_select_topics_rows_and_tabs_and_the_wheel_scrolls() {
     let mut d = Demo::new(120, 40);
     // The topics pane's border is row 0, its first topic row 1.
     d.h.click(5, 2);
-    assert_eq!(d.h.app.topic_state().unwrap().id(), "skills");
-    assert_eq!(d.h.app.focused(), Focus::Topics);
+    assert_eq!(d.h.topic_state().unwrap().id(), "skills");
+    assert_eq!(d.h.focused(), Focus::Topics);
     // The Prompt tab label, on the preview's first inner row.
     let screen = d.screen();
     let tab_row = screen.lines().position(|l| l.contains("2 Prompt")).unwrap();
     let line = screen.lines().nth(tab_row).unwrap();
     let x = line[..line.find("2 Prompt").unwrap()].chars().count();
     d.h.click(u16::try_from(x).unwrap(), u16::try_from(tab_row).unwrap());
-    assert_eq!(d.h.app.preview_tab(), Tab::Prompt);
-    assert_eq!(d.h.app.focused(), Focus::Preview);
+    assert_eq!(d.h.preview_tab(), Tab::Prompt);
+    assert_eq!(d.h.focused(), Focus::Preview);
     d.h.mouse(
         ratatui::crossterm::event::MouseEventKind::ScrollDown,
         u16::try_from(x).unwrap(),
         20,
     );
-    assert_eq!(d.h.app.preview_scroll(), 3);
+    assert_eq!(d.h.preview_scroll(), 3);
     // A click on a row selects it; a click on the selected directory
     // row closes it.
     let screen = d.screen();
     let y =
         |name: &str| u16::try_from(screen.lines().position(|l| l.contains(name)).unwrap()).unwrap();
     d.h.click(4, y("git.md"));
-    assert_eq!(d.h.app.focused(), Focus::Subjects);
-    let git = d.h.app.selected_subject().unwrap();
-    assert_eq!(d.h.app.subject(git).unwrap().slug(), "git");
+    assert_eq!(d.h.focused(), Focus::Subjects);
+    let git = d.h.selected_subject().unwrap();
+    assert_eq!(d.h.subject(git).unwrap().slug(), "git");
     d.h.click(4, y("ast-grep/"));
     assert!(d.screen().contains("▾ ast-grep/"));
     d.h.click(4, y("ast-grep/"));
@@ -203,8 +203,7 @@ fn a_frame_reads_only_the_subjects_on_screen() {
     d.h.action(Command::Reload);
     d.topic(2);
     let read_in = |d: &Demo| {
-        d.h.app
-            .cache
+        d.h.cache()
             .tokens
             .keys()
             .filter(|p| p.starts_with(&dir))
@@ -249,7 +248,7 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
         d.config(),
         d.root().join(".jp/kb"),
     ]));
-    let model = d.h.app.model().unwrap();
+    let model = d.h.model().unwrap();
     let expected = model.kb.knowledge_section().unwrap();
     assert_eq!(model.full_prompt().unwrap(), expected);
     assert_eq!(
@@ -265,7 +264,7 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
     assert_eq!(model.prompt_head.pieces, 0);
 
     d.keys("2");
-    let head = &d.h.app.model().unwrap().prompt_head;
+    let head = &d.h.model().unwrap().prompt_head;
     assert!(head.pieces > 0 && head.pieces < layout.pieces.len());
     assert!(expected.starts_with(&head.text));
     assert!(
@@ -277,11 +276,11 @@ fn the_laid_out_prompt_is_the_library_section_and_is_read_as_scrolled() {
     let screen = d.screen();
     assert!(screen.contains("<knowledge>"), "{screen}");
     d.keys("\t");
-    assert_eq!(d.h.app.focused(), jp_kb::tui::pane::Focus::Preview);
+    assert_eq!(d.h.focused(), jp_kb::tui::pane::Focus::Preview);
     for _ in 0..400 {
         d.keys("j");
     }
-    let head = &d.h.app.model().unwrap().prompt_head;
+    let head = &d.h.model().unwrap().prompt_head;
     assert!(head.pieces > before, "{} <= {before}", head.pieces);
     assert!(expected.starts_with(&head.text));
     let screen = d.screen();
@@ -322,13 +321,13 @@ fn background_reloads_arrive_later_and_overtaken_ones_are_dropped() {
     d.select("code-q");
     d.keys("l");
     assert!(d.config_text().contains("\"code-quality\""));
-    let generation = d.h.app.model().unwrap().generation;
+    let generation = d.h.model().unwrap().generation;
     d.keys("/\u{1b}");
     let screen = d.screen();
     assert!(screen.contains("omega.md"), "{screen}");
     let stale = recv(&rx);
     d.h.action(stale);
-    assert_eq!(d.h.app.model().unwrap().generation, generation);
+    assert_eq!(d.h.model().unwrap().generation, generation);
     assert!(d.screen().contains("omega.md"));
 }
 
@@ -337,8 +336,8 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
     let mut d = Demo::new(120, 40);
     // From another tab, the key first shows the Prompt tab as it was.
     d.keys("c");
-    assert_eq!(d.h.app.preview_tab(), Tab::Prompt);
-    assert_eq!(d.h.app.prompt_client(), None);
+    assert_eq!(d.h.preview_tab(), Tab::Prompt);
+    assert_eq!(d.h.prompt_client(), None);
     let rfd = d.screen();
     assert!(rfd.contains("┌ Preview ─"), "{rfd}");
     let mut titles = Vec::new();
@@ -364,7 +363,7 @@ fn the_prompt_view_key_cycles_the_clients_and_back_to_the_rfd_section() {
         ]
     );
     d.keys("c");
-    assert_eq!(d.h.app.prompt_client(), None);
+    assert_eq!(d.h.prompt_client(), None);
     assert_eq!(d.screen(), rfd);
     // Other tabs ignore the view; the help lists the key.
     d.keys("cc1");

@@ -17,7 +17,7 @@ fn footer(d: &Demo) -> String {
 #[test]
 fn read_only_offers_no_edit_in_the_footer_the_tester_or_the_preview() {
     let mut d = Demo::new(160, 48);
-    d.h.app.read_only_flag = true;
+    d.h.set_read_only();
     d.keys("\t");
     d.select("welcome");
     let screen = d.screen();

@@ -21,8 +21,7 @@ fn demo() -> Demo {
 
 /// `topic/slug` of every hit shown, best first.
 fn hits(d: &Demo) -> Vec<String> {
-    d.h.app
-        .search
+    d.h.search()
         .hits
         .iter()
         .map(|h| format!("{}/{}", h.topic, h.slug))
@@ -30,19 +29,19 @@ fn hits(d: &Demo) -> Vec<String> {
 }
 
 fn selected_slug(d: &Demo) -> Option<String> {
-    let i = d.h.app.selected_subject()?;
-    Some(d.h.app.subject(i)?.slug().to_owned())
+    let i = d.h.selected_subject()?;
+    Some(d.h.subject(i)?.slug().to_owned())
 }
 
 fn topic_id(d: &Demo) -> String {
-    d.h.app.topic_state().unwrap().id().to_owned()
+    d.h.topic_state().unwrap().id().to_owned()
 }
 
 #[test]
 fn s_opens_a_query_line_whose_hits_follow_the_typing() {
     let mut d = demo();
     d.keys("S");
-    assert!(matches!(d.h.app.mode(), Mode::Search(false)));
+    assert!(matches!(d.h.mode(), Mode::Search(false)));
     assert!(d.screen().contains("Search:"), "{}", d.screen());
     d.keys("releas");
     // A word still being typed matches by its prefix.
@@ -64,7 +63,7 @@ fn s_opens_a_query_line_whose_hits_follow_the_typing() {
     // `l` on the query line is a letter of the query, not a toggle.
     let before = d.config_text();
     d.keys(" l");
-    assert_eq!(d.h.app.search().query(), "release l");
+    assert_eq!(d.h.search().query(), "release l");
     assert_eq!(d.config_text(), before);
 }
 
@@ -75,7 +74,7 @@ fn disabled_subjects_and_topics_never_appear() {
     // slug) and the disabled topic `archive` all hold these words.
     for query in ["roadmap draft", "obsolete", "old notes enable"] {
         d.keys("S");
-        d.h.app.search.input = ratatui_textarea::TextArea::default();
+        d.h.clear_search_query();
         d.keys(query);
         let found = hits(&d);
         assert!(
@@ -95,11 +94,11 @@ fn enter_goes_to_the_subject_in_its_topic_on_the_subject_tab() {
     d.keys("commit messages");
     assert_eq!(hits(&d).first().map(String::as_str), Some("skills/git"));
     d.keys("\n");
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert!(matches!(d.h.mode(), Mode::Normal));
     assert_eq!(topic_id(&d), "skills");
     assert_eq!(selected_slug(&d).as_deref(), Some("git"));
-    assert_eq!(d.h.app.focused(), Focus::Subjects);
-    assert_eq!(d.h.app.preview_tab(), Tab::Subject);
+    assert_eq!(d.h.focused(), Focus::Subjects);
+    assert_eq!(d.h.preview_tab(), Tab::Subject);
     assert!(d.screen().contains("Commit often"), "{}", d.screen());
 }
 
@@ -108,7 +107,7 @@ fn enter_on_a_hidden_hit_shows_hidden_subjects_to_select_its_row() {
     let mut d = demo();
     // Hidden and disabled subjects are not shown in the subjects pane.
     d.keys("\t.");
-    assert!(!d.h.app.shows_hidden());
+    assert!(!d.h.shows_hidden());
     d.keys("S");
     d.keys("release key");
     assert_eq!(
@@ -116,7 +115,7 @@ fn enter_on_a_hidden_hit_shows_hidden_subjects_to_select_its_row() {
         Some("project/internal-notes")
     );
     d.keys("\n");
-    assert!(d.h.app.shows_hidden());
+    assert!(d.h.shows_hidden());
     assert_eq!(topic_id(&d), "project");
     assert_eq!(selected_slug(&d).as_deref(), Some("internal-notes"));
 }
@@ -132,20 +131,20 @@ fn l_and_d_on_a_hit_edit_through_the_planner_as_on_a_row_and_u_undoes() {
     );
     // Tab gives the keys to the hit list; `l` learns the hit's subject.
     d.keys("\tl");
-    assert!(matches!(d.h.app.mode(), Mode::Search(true)));
+    assert!(matches!(d.h.mode(), Mode::Search(true)));
     let text = d.config_text();
     assert!(
         text.contains(r#"learned = ["maintainers/*", "release"]"#),
         "{text}"
     );
     // The reload searched again: the hit now shows as learned.
-    let hit = d.h.app.search().hits.first().unwrap();
+    let hit = d.h.search().hits.first().unwrap();
     assert!(hit.learned, "{hit:?}");
     assert!(d.screen().contains("● project/release"), "{}", d.screen());
     // `u` undoes, still in the mode.
     d.keys("u");
     assert!(d.config_text().contains(r#"learned = ["maintainers/*"]"#));
-    assert!(!d.h.app.search().hits.first().unwrap().learned);
+    assert!(!d.h.search().hits.first().unwrap().learned);
     // `d` disables it: it leaves the hits (disabled never appear).
     d.keys("d");
     assert!(
@@ -167,14 +166,14 @@ fn esc_leaves_and_s_comes_back_to_the_same_query() {
     d.keys("S");
     d.keys("git");
     d.keys("\u{1b}");
-    assert!(matches!(d.h.app.mode(), Mode::Normal));
+    assert!(matches!(d.h.mode(), Mode::Normal));
     assert!(!d.screen().contains("Search:"));
     d.keys("S");
-    assert_eq!(d.h.app.search().query(), "git");
+    assert_eq!(d.h.search().query(), "git");
     assert!(hits(&d).contains(&"skills/git".to_owned()));
     // Ctrl-c still quits from the query line.
     d.ctrl('c');
-    assert!(d.h.app.quits());
+    assert!(d.h.quits());
 }
 
 #[test]
@@ -182,14 +181,14 @@ fn a_query_without_words_says_why_and_searches_nothing() {
     let mut d = demo();
     d.keys("S");
     d.keys("*.[");
-    assert!(d.h.app.search().hits.is_empty());
+    assert!(d.h.search().hits.is_empty());
     let screen = d.screen();
     assert!(screen.contains("has no letters or digits"), "{screen}");
     // Backspace to empty: the hint, no error.
     for _ in 0..3 {
         d.h.press(KeyCode::Backspace, KeyModifiers::NONE);
     }
-    assert!(d.h.app.search().error.is_none());
+    assert!(d.h.search().error.is_none());
     assert!(d.screen().contains("Type words to search"));
 }
 
@@ -199,7 +198,7 @@ fn an_answer_to_an_older_query_is_dropped() {
     d.keys("S");
     d.keys("git");
     let shown = hits(&d);
-    let asked = d.h.app.search().asked;
+    let asked = d.h.search().asked;
     // A worker's late answer to the query before: not shown.
     d.h.action(Event::Searched(Box::new(Found {
         generation: asked - 1,
@@ -253,8 +252,7 @@ const ALPHA_LEARNS_NOTES: &str = "[kb.topic.alpha]\ntitle = \"Alpha\"\nsubjects 
     learned = [\"notes\"]\n\n[kb.topic.beta]\ntitle = \"Beta\"\nsubjects = \"beta\"\n";
 
 fn hit_names(h: &jp_kb::tui::harness::Harness) -> Vec<String> {
-    h.app
-        .search
+    h.search()
         .hits
         .iter()
         .map(|h| format!("{}/{}", h.topic, h.slug))
@@ -286,9 +284,9 @@ fn a_hit_is_its_own_topics_subject_when_two_topics_share_a_slug() {
     assert!(beta.contains(r#"learned = ["notes"]"#), "{text}");
     // Enter goes to beta's subject.
     h.keys("\n");
-    assert_eq!(h.app.topic_state().unwrap().id(), "beta");
-    let i = h.app.selected_subject().unwrap();
-    assert_eq!(h.app.subject(i).unwrap().path(), root.join("beta/notes.md"));
+    assert_eq!(h.topic_state().unwrap().id(), "beta");
+    let i = h.selected_subject().unwrap();
+    assert_eq!(h.subject(i).unwrap().path(), root.join("beta/notes.md"));
     assert!(h.screen().contains("Cherries grow here"), "{}", h.screen());
 }
 
@@ -320,7 +318,7 @@ fn space_marks_hits_and_l_acts_on_the_marks_of_the_hits_topic() {
         go(&mut h, at(name));
         h.keys(" ");
     }
-    assert_eq!(h.app.marks().of("alpha"), ["more", "notes"]);
+    assert_eq!(h.marks().of("alpha"), ["more", "notes"]);
     let screen = h.screen();
     for name in ["alpha/notes", "alpha/more"] {
         let line = screen.lines().find(|l| l.contains(name)).unwrap();
@@ -339,7 +337,7 @@ fn space_marks_hits_and_l_acts_on_the_marks_of_the_hits_topic() {
     let text = std::fs::read_to_string(&config).unwrap();
     let (alpha, _) = text.split_once("[kb.topic.beta]").unwrap();
     assert!(alpha.contains(r#"learned = ["more", "notes"]"#), "{text}");
-    assert_eq!(h.app.marks().count("alpha"), 0);
+    assert_eq!(h.marks().count("alpha"), 0);
     // One undo step takes both out.
     h.keys("u");
     let text = std::fs::read_to_string(&config).unwrap();

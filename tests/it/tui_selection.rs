@@ -22,8 +22,7 @@ fn formats() -> Demo {
 }
 
 fn slugs(d: &Demo) -> Vec<String> {
-    d.h.app
-        .resolution()
+    d.h.resolution()
         .unwrap()
         .subjects()
         .iter()
@@ -32,12 +31,12 @@ fn slugs(d: &Demo) -> Vec<String> {
 }
 
 fn marked(d: &Demo) -> Vec<String> {
-    let topic = d.h.app.topic_state().unwrap().id().to_owned();
-    d.h.app.marks().of(&topic)
+    let topic = d.h.topic_state().unwrap().id().to_owned();
+    d.h.marks().of(&topic)
 }
 
 fn learned(d: &Demo) -> Vec<String> {
-    let res = d.h.app.resolution().unwrap();
+    let res = d.h.resolution().unwrap();
     (0..res.subjects().len())
         .filter(|&i| res.is_learned(i))
         .map(|i| res.subjects()[i].slug().to_owned())
@@ -69,7 +68,7 @@ fn space_and_v_mark_and_l_learns_the_marks_as_one_undo_step() {
     d.keys("l");
     let mut got = learned(&d);
     got.sort();
-    assert_eq!(got, want, "{}", d.h.app.status_line());
+    assert_eq!(got, want, "{}", d.h.status_line());
     assert!(marked(&d).is_empty(), "marks go once the edit is made");
     assert_eq!(
         d.config_text().matches("learned = [").count(),
@@ -90,9 +89,8 @@ fn ctrl_a_marks_the_filtered_rows_and_d_toggles_them_together() {
     let before = d.config_text();
     d.keys("/o\n");
     let shown: Vec<String> = {
-        let res = d.h.app.resolution().unwrap();
-        d.h.app
-            .rows()
+        let res = d.h.resolution().unwrap();
+        d.h.rows()
             .iter()
             .filter_map(|r| match r.kind {
                 jp_kb::tui::tree::RowKind::Subject(i) => Some(res.subjects()[i].slug().to_owned()),
@@ -110,7 +108,7 @@ fn ctrl_a_marks_the_filtered_rows_and_d_toggles_them_together() {
     want.sort();
     assert_eq!(marked(&d), want);
     d.keys("d");
-    let res = d.h.app.resolution().unwrap();
+    let res = d.h.resolution().unwrap();
     let disabled: Vec<&str> = (0..res.subjects().len())
         .filter(|&i| res.is_disabled(i))
         .map(|i| res.subjects()[i].slug())
@@ -120,7 +118,7 @@ fn ctrl_a_marks_the_filtered_rows_and_d_toggles_them_together() {
     d.ctrl('a');
     d.keys("d");
     assert!(!d.config_text().contains("disabled = []"));
-    let res = d.h.app.resolution().unwrap();
+    let res = d.h.resolution().unwrap();
     assert!((0..res.subjects().len()).all(|i| !res.is_disabled(i)));
     d.keys("uu");
     assert_eq!(d.config_text(), before);
@@ -135,9 +133,9 @@ fn esc_clears_marks_before_the_filter_and_marks_are_per_topic() {
     assert_eq!(marked(&d).len(), 1);
     d.keys("\u{1b}");
     assert!(marked(&d).is_empty());
-    assert_eq!(d.h.app.subject_filter(), "o", "the filter stays");
+    assert_eq!(d.h.subject_filter(), "o", "the filter stays");
     d.keys("\u{1b}");
-    assert!(d.h.app.subject_filter().is_empty());
+    assert!(d.h.subject_filter().is_empty());
 
     d.keys(" ");
     d.topic(0);
@@ -159,9 +157,9 @@ fn a_cancelled_question_keeps_the_marks_and_writes_nothing() {
     assert_eq!(marked(&d), ["maintainers/jean", "maintainers/ryan"]);
     d.keys("l");
     assert!(
-        matches!(d.h.app.mode(), Mode::Choice(_)),
+        matches!(d.h.mode(), Mode::Choice(_)),
         "{}",
-        d.h.app.status_line()
+        d.h.status_line()
     );
     d.keys("\u{1b}");
     assert_eq!(d.config_text(), before);

@@ -11,10 +11,10 @@ use jp_kb::tui::app::Mode;
 #[test]
 fn read_only_offers_no_file_for_edits() {
     let mut d = Demo::new(160, 48);
-    d.h.app.read_only_flag = true;
+    d.h.set_read_only();
     d.keys("f");
     assert!(
-        !matches!(d.h.app.mode(), Mode::Picker(_)),
+        !matches!(d.h.mode(), Mode::Picker(_)),
         "f opened the layer picker"
     );
     let screen = d.screen();
@@ -32,7 +32,7 @@ fn disabling_every_subject_is_not_called_disabling_the_topic() {
     // The tester, on `disabled`: `**` takes every subject of `formats`.
     d.keys("g\t**\n");
     assert!(
-        matches!(d.h.app.mode(), Mode::Choice(_)),
+        matches!(d.h.mode(), Mode::Choice(_)),
         "it asks first: {}",
         d.screen()
     );

@@ -199,7 +199,7 @@ fn error_workspace_cannot_be_loaded() {
 #[test]
 fn demo_banner_with_no_workspace_says_how_to_start_one() {
     let mut d = Demo::new(160, 12);
-    d.h.app.banner = Some(jp_kb::tui::demo::banner(
+    d.h.set_banner(jp_kb::tui::demo::banner(
         false,
         std::path::Path::new("/home/me/project"),
     ));
@@ -209,7 +209,7 @@ fn demo_banner_with_no_workspace_says_how_to_start_one() {
 #[test]
 fn demo_banner_with_demo_flag_says_the_copy_is_deleted() {
     let mut d = Demo::new(100, 12);
-    d.h.app.banner = Some(jp_kb::tui::demo::banner(true, std::path::Path::new("/w")));
+    d.h.set_banner(jp_kb::tui::demo::banner(true, std::path::Path::new("/w")));
     assert_snapshot!(d.screen());
 }
 
@@ -364,7 +364,7 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     let dir = jp_kb::tui::demo::materialize().expect("demo");
     let (h, loads) = jp_kb::tui::harness::Harness::open_loading(dir.path(), 100, 30, true, false);
     let mut d = Demo { dir, h };
-    assert!(!d.h.app.is_loaded() && d.h.app.is_loading());
+    assert!(!d.h.is_loaded() && d.h.is_loading());
     assert_snapshot!(d.screen());
     // Keys are kept for the load, never acted on before it (no panic,
     // no edit planned from what is not loaded yet).
@@ -374,7 +374,7 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     d.ctrl('r');
     assert!(d.h.outside.is_empty(), "{:?}", d.h.outside);
     assert_eq!(d.config_text(), before);
-    assert!(!d.h.app.is_loaded());
+    assert!(!d.h.is_loaded());
     // The listing (rows without sizes), then the load, which replaces
     // the pre-load screen with the synchronous one, the keys applied.
     let listed = loads.recv().expect("the listing arrives");
@@ -383,7 +383,7 @@ fn first_frame_before_the_walks_then_the_loaded_state() {
     let loaded = loads.recv().expect("the load arrives");
     assert!(matches!(loaded, Event::Loaded(_)));
     d.h.action(loaded);
-    assert!(!d.h.app.is_loading());
+    assert!(!d.h.is_loading());
     let mut after = demo();
     after.keys(keys);
     after.ctrl('r');

@@ -40,7 +40,7 @@ fn a_chosen_option_is_not_confirmed_again_with_the_same_lines() {
     d.keys("1");
     let screen = d.screen();
     assert!(!screen.contains("Confirm"), "asked again:\n{screen}");
-    assert!(!d.h.app.status_is_error(), "{}", d.h.app.status_line());
+    assert!(!d.h.status_is_error(), "{}", d.h.status_line());
     assert_ne!(d.config_text(), before, "the choice made no change");
 }
 

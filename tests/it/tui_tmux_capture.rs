@@ -59,9 +59,14 @@ fn the_documented_capture_is_the_demos_first_screen() {
     let empty = tmux.path("empty");
     std::fs::create_dir_all(&empty).unwrap();
     tmux.type_line(&tui_command(&empty, "tui --demo"));
-    // Settled: every row's count and the check's totals drawn.
+    // Settled: every row's count, the section's and the check's totals
+    // drawn (the section's count arrives from its worker last on a busy
+    // machine: "prompt: … tok" before).
     let screen = tmux.wait_for("the demo's counts and check", |s| {
-        s.contains("check: ") && s.contains("140 tok") && s.contains("18 tok")
+        s.contains("check: ")
+            && s.contains("140 tok")
+            && s.contains("18 tok")
+            && !s.contains("prompt: …")
     });
     let drawn: Vec<String> = screen.lines().map(normalized).collect();
     let documented: Vec<String> = documented.iter().map(|l| normalized(l)).collect();

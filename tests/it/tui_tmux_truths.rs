@@ -65,7 +65,10 @@ fn disabling_a_directory_names_what_leaves_the_prompt_in_a_real_jp_workspace() {
     tmux.send(&["Tab"]);
     select_directory(&tmux, "rules");
     tmux.literal("d");
-    let dialog = tmux.wait_for("the disable dialog", |s| s.contains("disabled: directory"));
+    // The whole dialog: tmux may be read while a frame is half written.
+    let dialog = tmux.wait_for("the disable dialog", |s| {
+        s.contains("disabled: directory") && s.contains("leaves <knowledge>")
+    });
     let joined: String = dialog.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(!joined.contains("skips hidden"), "{dialog}");
     assert!(

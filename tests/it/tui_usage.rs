@@ -79,14 +79,14 @@ fn u_orders_the_tree_by_usage() {
     d.h.action(Event::Usage(Box::new(read())));
     d.keys("\tU");
     let screen = d.screen();
-    let status = d.h.app.status_line().to_owned();
+    let status = d.h.status_line().to_owned();
     assert_eq!(status, "subjects: never loaded in 30 days (U: next)");
     assert!(screen.contains("(never loaded)"), "{screen}");
     assert!(!screen.contains("code-quality.md"), "{screen}");
     assert!(screen.contains("release.md"), "{screen}");
     d.keys("U");
     let screen = d.screen();
-    let status = d.h.app.status_line().to_owned();
+    let status = d.h.status_line().to_owned();
     assert_eq!(status, "subjects: loaded in 30 days, most first (U: next)");
     assert!(screen.contains("code-quality.md"), "{screen}");
     assert!(!screen.contains("release.md"), "{screen}");

@@ -59,11 +59,11 @@ impl Demo {
     pub fn pick_layer(&mut self, shown: &str) {
         self.keys("f");
         assert!(
-            matches!(self.h.app.mode(), jp_kb::tui::app::Mode::Picker(_)),
+            matches!(self.h.mode(), jp_kb::tui::app::Mode::Picker(_)),
             "f opens the layer picker"
         );
         self.keys(shown);
-        let jp_kb::tui::app::Mode::Picker(p) = self.h.app.mode() else {
+        let jp_kb::tui::app::Mode::Picker(p) = self.h.mode() else {
             panic!("typing keeps the layer picker open");
         };
         let at = p
@@ -120,7 +120,7 @@ impl Demo {
 
     /// Selects topic number `n` (0-based) from the topics pane.
     pub fn topic(&mut self, n: usize) {
-        while self.h.app.focused() != jp_kb::tui::pane::Focus::Topics {
+        while self.h.focused() != jp_kb::tui::pane::Focus::Topics {
             self.h.keys("\t");
         }
         self.h.press(KeyCode::Home, KeyModifiers::NONE);

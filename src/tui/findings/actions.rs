@@ -19,7 +19,7 @@ use crate::tui::tree::RowKind;
 pub fn move_cursor(app: &mut App, delta: isize) {
     let n = shown(app).len();
     let from = cursor(app, n);
-    app.findings.cursor = from.saturating_add_signed(delta).min(n.saturating_sub(1));
+    app.features.findings.cursor = from.saturating_add_signed(delta).min(n.saturating_sub(1));
 }
 
 /// `Enter` on a finding: its subject's row (the topic selected, the row
@@ -47,7 +47,7 @@ pub fn jump(app: &mut App) -> Result<String, String> {
     if let Some(t) = topic {
         app.topics.selected = t;
     }
-    app.config.jump = Some((path, line));
+    app.preview.config.jump = Some((path, line));
     app.preview.tab = Tab::Config;
     app.preview.scroll = config_scroll(app, line);
     app.focus = Focus::Preview;
@@ -62,12 +62,13 @@ pub fn jump(app: &mut App) -> Result<String, String> {
 /// tab's first row is the file's name; long lines above take the rows
 /// they wrap to.
 fn config_scroll(app: &App, line: u32) -> usize {
-    let Some((path, _)) = &app.config.jump else {
+    let Some((path, _)) = &app.preview.config.jump else {
         return 0;
     };
     let line = usize::try_from(line).unwrap_or(usize::MAX);
     let width = crate::tui::text_layout::word_rows::body_width(app);
     let text = app
+        .loaded
         .model
         .as_ref()
         .and_then(|m| m.config_texts.get(path))
@@ -77,7 +78,11 @@ fn config_scroll(app: &App, line: u32) -> usize {
         .lines()
         .take(line.saturating_sub(1))
         .map(|l| {
-            crate::tui::text_layout::word_rows::word_rows(&format!("{:5}{l}", ""), width, app.wrap)
+            crate::tui::text_layout::word_rows::word_rows(
+                &format!("{:5}{l}", ""),
+                width,
+                app.preview.wrap,
+            )
         })
         .sum::<usize>();
     let row = 1 + above;
@@ -90,7 +95,7 @@ fn config_scroll(app: &App, line: u32) -> usize {
 
 /// Selects `slug`'s row in topic `t`, making it visible first.
 fn select_subject(app: &mut App, t: usize, slug: &str) -> bool {
-    let Some(state) = app.model.as_ref().and_then(|m| m.kb.topics.get(t)) else {
+    let Some(state) = app.loaded.model.as_ref().and_then(|m| m.kb.topics.get(t)) else {
         return false;
     };
     let Some(res) = state.resolution() else {
@@ -106,7 +111,7 @@ fn select_subject(app: &mut App, t: usize, slug: &str) -> bool {
     crate::tui::filter::follow_topic(app);
     app.subjects.filter.clear();
     app.subjects.show_hidden = true;
-    app.usage.order = crate::tui::usage::Order::All;
+    app.features.usage.order = crate::tui::usage::Order::All;
     app.subjects
         .collapsed
         .retain(|(topic, dir)| topic != &id || !rel.starts_with(&format!("{dir}/")));
@@ -116,7 +121,7 @@ fn select_subject(app: &mut App, t: usize, slug: &str) -> bool {
         .position(|r| matches!(r.kind, RowKind::Subject(i) if i == index))
     {
         Some(row) => {
-            crate::tui::cursor::select(app, row);
+            app.select_row(row);
             true
         }
         None => false,

@@ -14,8 +14,9 @@ use jp_kb_core::internal::topic::TopicState;
 /// selected topic's when `t` narrowed it).
 pub fn shown(app: &App) -> Vec<&Finding> {
     let topic = app.topic_state().map(TopicState::id);
-    let only = app.findings.only_topic && topic.is_some();
-    app.findings
+    let only = app.features.findings.only_topic && topic.is_some();
+    app.features
+        .findings
         .all()
         .iter()
         .filter(|f| !only || f.topic.as_deref() == topic)
@@ -25,7 +26,7 @@ pub fn shown(app: &App) -> Vec<&Finding> {
 /// The cursor's index among [`shown`] (clamped: a new check may list
 /// fewer findings).
 pub fn cursor(app: &App, shown: usize) -> usize {
-    app.findings.cursor.min(shown.saturating_sub(1))
+    app.features.findings.cursor.min(shown.saturating_sub(1))
 }
 
 /// The finding under the cursor.
@@ -41,12 +42,13 @@ pub fn absolute(app: &App, finding: &Finding) -> Option<PathBuf> {
     if file.is_absolute() {
         return Some(file.clone());
     }
-    Some(app.model.as_ref()?.kb.root().join(file))
+    Some(app.loaded.model.as_ref()?.kb.root().join(file))
 }
 
 /// The index of topic `id` among the loaded topics.
 pub fn topic_index(app: &App, id: &str) -> Option<usize> {
-    app.model
+    app.loaded
+        .model
         .as_ref()?
         .kb
         .topics
@@ -56,7 +58,7 @@ pub fn topic_index(app: &App, id: &str) -> Option<usize> {
 
 pub fn topic_of<'a>(app: &'a App, finding: &Finding) -> Option<&'a TopicState> {
     let t = topic_index(app, finding.topic.as_deref()?)?;
-    app.model.as_ref()?.kb.topics.get(t)
+    app.loaded.model.as_ref()?.kb.topics.get(t)
 }
 
 /// Where `o` opens the editor for the current finding: its file and line,

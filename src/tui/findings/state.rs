@@ -134,7 +134,7 @@ mod tests {
             (Code::BinarySubject, "p"),
         ]);
         assert!(update(&mut app, Event::Checked(Box::new(first))).is_empty());
-        let codes: Vec<Code> = app.findings().iter().map(|f| f.code).collect();
+        let codes: Vec<Code> = app.features.findings.all().iter().map(|f| f.code).collect();
         // Errors first, the library's order otherwise.
         assert_eq!(
             codes,
@@ -144,26 +144,26 @@ mod tests {
                 Code::BinarySubject
             ]
         );
-        assert_eq!(app.finding_counts("p"), (0, 2));
-        assert_eq!(app.finding_counts("q"), (1, 0));
+        assert_eq!(app.features.findings.topic_counts("p"), (0, 2));
+        assert_eq!(app.features.findings.topic_counts("q"), (1, 0));
         // The next check replaces the cached result.
         update(
             &mut app,
             Event::Checked(Box::new(report(&[(Code::TopicEmpty, "p")]))),
         );
-        assert_eq!(app.findings().len(), 1);
-        assert_eq!(app.finding_counts("q"), (0, 0));
+        assert_eq!(app.features.findings.all().len(), 1);
+        assert_eq!(app.features.findings.topic_counts("q"), (0, 0));
     }
 
     #[test]
     fn t_shows_the_tab_then_toggles_the_scope() {
         let mut app = App::new(Theme { color: true }, (100, 30));
         assert!(update(&mut app, Command::ToggleFindingsScope).is_empty());
-        assert_eq!(app.preview_tab(), Tab::Findings);
-        assert!(!app.findings_of_topic_only());
+        assert_eq!(app.preview.tab, Tab::Findings);
+        assert!(!app.features.findings.only_topic);
         update(&mut app, Command::ToggleFindingsScope);
-        assert!(app.findings_of_topic_only());
+        assert!(app.features.findings.only_topic);
         update(&mut app, Command::ToggleFindingsScope);
-        assert!(!app.findings_of_topic_only());
+        assert!(!app.features.findings.only_topic);
     }
 }

@@ -29,8 +29,8 @@ pub fn glyph(severity: Severity) -> &'static str {
 
 fn style(app: &App, severity: Severity) -> Style {
     match severity {
-        Severity::Error => app.theme.error(),
-        Severity::Warning => app.theme.warning(),
+        Severity::Error => app.screen.theme.error(),
+        Severity::Warning => app.screen.theme.warning(),
         _ => Style::default(),
     }
 }
@@ -50,7 +50,7 @@ pub fn location(finding: &Finding) -> Option<String> {
 /// `Enter`, `o` and `x` act on (`❯` and the selection's colours, which
 /// keep without colour).
 fn finding_lines(app: &App, f: &Finding, mine: bool, cursor: bool) -> Vec<Line<'static>> {
-    let t = app.theme;
+    let t = app.screen.theme;
     let sev = style(app, f.severity);
     let message = Span::styled(
         clean_name(&f.message).into_owned(),
@@ -90,14 +90,14 @@ fn finding_lines(app: &App, f: &Finding, mine: bool, cursor: bool) -> Vec<Line<'
 /// The Findings tab, and the line the cursor's finding starts on (the
 /// preview scrolls to keep it in view).
 pub fn tab(app: &App) -> (Text<'static>, usize) {
-    let t = app.theme;
-    let Some(report) = &app.findings.report else {
+    let t = app.screen.theme;
+    let Some(report) = &app.features.findings.report else {
         return (Text::styled("(checking…)", t.muted()), 0);
     };
     let topic = app.topic_state().map(|s| s.id().to_owned());
     let toggle =
         key_for(&bindings(), Scope::Normal, &Command::ToggleFindingsScope).unwrap_or_default();
-    let only = app.findings.only_topic && topic.is_some();
+    let only = app.features.findings.only_topic && topic.is_some();
     let scope = match (&topic, only) {
         (Some(id), true) => format!(" · topic `{}` only ({toggle}: all)", clean_name(id)),
         (Some(id), false) => format!(" · all topics ({toggle}: only `{}`)", clean_name(id)),
@@ -117,7 +117,7 @@ pub fn tab(app: &App) -> (Text<'static>, usize) {
             t.title(),
         ),
     };
-    let pending = if app.findings.pending {
+    let pending = if app.features.findings.pending {
         " · re-checking…"
     } else {
         ""
@@ -168,7 +168,7 @@ pub fn tab(app: &App) -> (Text<'static>, usize) {
 
 /// ` ✗1 ⚠2` after a topic's counts: its check findings.
 pub fn topic_marker(app: &App, id: &str) -> Vec<Span<'static>> {
-    let (errors, warnings) = app.findings.topic_counts(id);
+    let (errors, warnings) = app.features.findings.topic_counts(id);
     let mut spans = Vec::new();
     for (n, severity) in [(errors, Severity::Error), (warnings, Severity::Warning)] {
         if n > 0 {
@@ -185,19 +185,20 @@ pub fn topic_marker(app: &App, id: &str) -> Vec<Span<'static>> {
 /// `check: 1 error, 3 warnings` for the status line, colored by the worst;
 /// `check ✗1 ⚠3` when that does not fit in `room` cells.
 pub fn status_span(app: &App, room: usize) -> Option<Span<'static>> {
-    let Some(report) = &app.findings.report else {
+    let Some(report) = &app.features.findings.report else {
         return app
+            .features
             .findings
             .pending
-            .then(|| Span::styled("check …", app.theme.muted()));
+            .then(|| Span::styled("check …", app.screen.theme.muted()));
     };
     let (errors, warnings) = (report.errors(), report.warnings());
     let style = if errors > 0 {
-        app.theme.error()
+        app.screen.theme.error()
     } else if warnings > 0 || !report.content_skipped.is_empty() {
-        app.theme.warning()
+        app.screen.theme.warning()
     } else {
-        app.theme.ok()
+        app.screen.theme.ok()
     };
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let full = format!(
@@ -223,7 +224,7 @@ pub fn status_span(app: &App, room: usize) -> Option<Span<'static>> {
             if partial { " partial" } else { "" }
         )
     };
-    if app.findings.pending {
+    if app.features.findings.pending {
         // The shown counts are the previous check's until this one ends.
         text.push_str(" …");
     }

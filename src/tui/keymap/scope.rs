@@ -34,7 +34,7 @@ impl Scope {
     pub fn of(mode: &Mode) -> Self {
         match mode {
             Mode::Normal => Scope::Normal,
-            Mode::Help | Mode::Messages => Scope::Help,
+            Mode::Help(_) | Mode::Messages(_) => Scope::Help,
             Mode::Filter(_) | Mode::Pattern(_) | Mode::HelpSearch(..) | Mode::PreviewSearch(_) => {
                 Scope::Line
             }

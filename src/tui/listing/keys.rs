@@ -3,8 +3,9 @@
 
 use std::collections::BTreeSet;
 
+use super::state::Loading;
 use super::state::{Listed, ListedRows};
-use crate::tui::app::{App, Loading, Mode};
+use crate::tui::app::{App, Mode};
 use crate::tui::command::Command;
 use crate::tui::tree;
 
@@ -13,7 +14,7 @@ use crate::tui::tree;
 /// collapsed). A listing that comes after the load is dropped.
 pub fn listed(app: &mut App, listed: Listed) {
     let show_hidden = app.subjects.show_hidden;
-    let Some(loading) = app.loading.as_mut() else {
+    let Some(loading) = app.loaded.loading.as_mut() else {
         return;
     };
     let rows = tree::rows(
@@ -38,7 +39,7 @@ pub fn acts_now(loading: &Loading, mode: &Mode, command: &Command) -> bool {
     match command {
         Command::Quit => true,
         Command::ToggleHelp | Command::Cancel => loading.kept.is_empty(),
-        _ => loading.kept.is_empty() && matches!(mode, Mode::Help) && is_scroll(command),
+        _ => loading.kept.is_empty() && matches!(mode, Mode::Help(_)) && is_scroll(command),
     }
 }
 
@@ -58,7 +59,7 @@ fn is_scroll(command: &Command) -> bool {
 /// Keeps a key pressed before the first load, to be applied once it
 /// arrives; the status line says so.
 pub fn keep(app: &mut App, command: Command) {
-    let Some(loading) = app.loading.as_mut() else {
+    let Some(loading) = app.loaded.loading.as_mut() else {
         return;
     };
     loading.kept.push(command);
@@ -91,6 +92,7 @@ pub fn reuse_rows(app: &App, listed: ListedRows) {
             a.hidden == b.hidden && a.rel_path() == b.rel_path() && a.slug() == b.slug()
         });
     if same {
-        app.subjects.rows_from(state, &app.usage, Some(listed.rows));
+        app.subjects
+            .rows_from(state, &app.features.usage, Some(listed.rows));
     }
 }

@@ -29,3 +29,53 @@ impl ListedRows {
         self.listing.resolution()
     }
 }
+
+/// What the first frame shows while the first load (the topic walks)
+/// runs on a worker: read from the configuration alone, then the selected
+/// topic's listing.
+#[derive(Debug, Clone)]
+pub struct Loading {
+    pub root: std::path::PathBuf,
+    pub topics: Vec<LoadingTopic>,
+    /// The selected topic's subjects without sizes, once listed.
+    pub listed: Option<ListedRows>,
+    /// Keys pressed meanwhile, in order: applied once the load arrives.
+    pub kept: Vec<crate::tui::command::Command>,
+}
+
+/// One topic of [`Loading`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadingTopic {
+    pub id: String,
+    pub title: Option<String>,
+    pub enabled: bool,
+    /// The subjects directory as shown (relative to the root when
+    /// inside), or the error naming it.
+    pub dir: Result<String, String>,
+}
+
+impl Loading {
+    /// The topics of `kb` without walking or resolving anything.
+    pub fn of(kb: &jp_kb_core::KnowledgeBase) -> Self {
+        let topics = kb
+            .topics
+            .iter()
+            .map(|t| LoadingTopic {
+                id: t.id().to_owned(),
+                title: t.config.title().map(str::to_owned),
+                enabled: t.enabled(),
+                dir: t
+                    .dir
+                    .as_ref()
+                    .map(|d| kb.display_path(d).display().to_string())
+                    .map_err(ToString::to_string),
+            })
+            .collect();
+        Self {
+            root: kb.root().to_path_buf(),
+            topics,
+            listed: None,
+            kept: Vec::new(),
+        }
+    }
+}

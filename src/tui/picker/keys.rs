@@ -11,8 +11,8 @@ use crate::tui::picker::state::{Picker, PickerResult, chosen_message, list_heigh
 /// `f`: the picker over the loaded workspace's layers.
 pub fn open(app: &mut App) {
     // The Config tab goes back to the edit file from a finding's place.
-    app.config.jump = None;
-    if let Some(model) = &app.model {
+    app.preview.config.jump = None;
+    if let Some(model) = &app.loaded.model {
         let topic = app.topic_state().map(|t| t.id().to_owned());
         let picker = Picker::open(&model.kb, topic.as_deref(), app.shown_target());
         app.mode = Mode::Picker(picker);
@@ -28,7 +28,7 @@ pub fn key(app: &mut App, command: &Command) -> Vec<Effect> {
         return Vec::new();
     };
     let topic = p.topic.clone();
-    let page = list_height(app.size.1, p.rows().len());
+    let page = list_height(app.screen.size.1, p.rows().len());
     match p.key(command, page) {
         PickerResult::Stay => {}
         PickerResult::Cancel => {
@@ -38,7 +38,7 @@ pub fn key(app: &mut App, command: &Command) -> Vec<Effect> {
         PickerResult::Chosen(layer) => {
             app.mode = Mode::Normal;
             app.set_status(chosen_message(&layer, topic.as_deref()), false);
-            app.config.target = Some(layer.path);
+            app.preview.config.target = Some(layer.path);
         }
     }
     Vec::new()

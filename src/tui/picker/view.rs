@@ -29,7 +29,7 @@ fn state(p: &Picker, layer: &Layer) -> String {
 /// The dialog's lines from row `first`, at most `height` of them
 /// (unit-tested without a terminal).
 pub fn lines(app: &App, p: &Picker, first: usize, height: usize) -> Vec<Line<'static>> {
-    let t = app.theme;
+    let t = app.screen.theme;
     let role_width = p.layers.iter().map(|l| l.role.len()).max().unwrap_or(4);
     let path_width = p
         .layers
@@ -72,7 +72,7 @@ pub fn lines(app: &App, p: &Picker, first: usize, height: usize) -> Vec<Line<'st
 }
 
 pub fn render(app: &App, p: &Picker, frame: &mut Frame) {
-    let t = app.theme;
+    let t = app.screen.theme;
     let rows = p.rows().len();
     let screen = frame.area();
     let height = list_height(screen.height, rows);

@@ -27,17 +27,17 @@ pub fn active(app: &App) -> Option<&Search> {
 /// The matches of the active search in the shown tab's whole text.
 pub fn hits(app: &App) -> Option<Rc<Hits>> {
     let search = active(app)?;
-    let model = app.model.as_ref()?;
+    let model = app.loaded.model.as_ref()?;
     let width = body_width(app);
     Some(search.memo.get(stamp(app, search, width), || {
         // A byte-exact tab (a 4.4 MiB section has 182k lines) is searched
         // in its raw text: only the lines that match are drawn.
         let in_body = text_window::body(app, model)
-            .and_then(|body| find_in_body(&body, &search.query, width, app.wrap));
+            .and_then(|body| find_in_body(&body, &search.query, width, app.preview.wrap));
         let hits = in_body.unwrap_or_else(|| {
             let text = crate::tui::text_layout::tab_text::tab_text(app, model, usize::MAX);
             let gutter = crate::tui::text_layout::tab_text::char_gutter(app, &text);
-            find(&text, &search.query, width, gutter, app.wrap)
+            find(&text, &search.query, width, gutter, app.preview.wrap)
         });
         Hits {
             hits,
@@ -127,17 +127,18 @@ fn find_in_body(body: &Body, query: &str, width: usize, wrap: bool) -> Option<Ve
 /// generations of what the tab's text is made from.
 fn stamp(app: &App, search: &Search, width: usize) -> HitsStamp {
     let config_file = app
+        .preview
         .config
         .jump
         .as_ref()
         .map(|(f, line)| (f.clone(), Some(*line)))
         .or_else(|| app.shown_target().map(|f| (f, None)));
-    let model = app.model.as_ref();
+    let model = app.loaded.model.as_ref();
     HitsStamp {
         tab: search.tab,
         query: search.query.clone(),
         width,
-        wrap: app.wrap,
+        wrap: app.preview.wrap,
         selection: (
             app.topics.selected,
             app.subjects.row,
@@ -154,7 +155,7 @@ fn stamp(app: &App, search: &Search, width: usize) -> HitsStamp {
                     .is_some_and(|c| m.client_prompt(c).is_some()),
             )
         }),
-        cache: app.cache.generation,
+        cache: app.loaded.cache.generation,
         config_len: model.and_then(|m| {
             let (file, _) = config_file.as_ref()?;
             m.config_texts.get(file).map(String::len)
@@ -165,7 +166,7 @@ fn stamp(app: &App, search: &Search, width: usize) -> HitsStamp {
 
 /// Whether the tab's text is whole (not waiting for a read).
 fn complete(app: &App) -> bool {
-    let Some(model) = &app.model else {
+    let Some(model) = &app.loaded.model else {
         return false;
     };
     match app.preview.tab {
@@ -181,11 +182,11 @@ fn complete(app: &App) -> bool {
         },
         Tab::Learn => app
             .learn_key()
-            .is_some_and(|k| app.cache.learn.contains_key(&k)),
+            .is_some_and(|k| app.loaded.cache.learn.contains_key(&k)),
         Tab::Subject => app
             .selected_subject()
             .and_then(|i| app.subject(i))
-            .is_none_or(|s| app.cache.subjects.contains_key(s.path())),
+            .is_none_or(|s| app.loaded.cache.subjects.contains_key(s.path())),
         _ => true,
     }
 }

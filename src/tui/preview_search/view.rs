@@ -28,9 +28,9 @@ pub fn highlight(
             break;
         }
         let style = if i == current {
-            app.theme.selected(true)
+            app.screen.theme.selected(true)
         } else {
-            app.theme.matched()
+            app.screen.theme.matched()
         };
         let Some(line) = hit
             .line
@@ -85,7 +85,7 @@ fn mark(line: &mut Line<'static>, col: usize, len: usize, style: Style) {
 /// The search line under the tab: the query being typed, or the search
 /// with `k/N` (or why there is none).
 pub fn line(app: &App) -> Option<Line<'static>> {
-    let t = app.theme;
+    let t = app.screen.theme;
     if let Mode::PreviewSearch(input) = &app.mode {
         return Some(Line::from(vec![
             Span::styled("/", t.key()),

@@ -15,7 +15,7 @@ use jp_kb_core::internal::edit::plan::{Answer, Intent};
 /// view is open.
 pub fn after_load(app: &mut App) -> Vec<Effect> {
     // A failed load has nothing to read ages of.
-    if app.model.is_none() || app.load_error.is_some() {
+    if app.loaded.model.is_none() || app.loaded.error.is_some() {
         return Vec::new();
     }
     vec![request(app)]
@@ -23,17 +23,17 @@ pub fn after_load(app: &mut App) -> Vec<Effect> {
 
 fn request(app: &mut App) -> Effect {
     let list = matches!(app.mode, Mode::Prune).then(|| {
-        app.prune.requested += 1;
-        (app.prune.requested, app.prune.idle_days())
+        app.features.prune.requested += 1;
+        (app.features.prune.requested, app.features.prune.idle_days())
     });
     Effect::Prune { list }
 }
 
 /// `A`: all subjects, the stale ones, the low-confidence ones.
 pub fn cycle_filter(app: &mut App) {
-    app.prune.filter = app.prune.filter.next();
-    app.prune.filter_generation += 1;
-    let message = match app.prune.filter.title() {
+    app.features.prune.filter = app.features.prune.filter.next();
+    app.features.prune.filter_generation += 1;
+    let message = match app.features.prune.filter.title() {
         Some(what) => format!("showing {what} subjects only (A: next)"),
         None => "showing every subject".to_owned(),
     };
@@ -43,26 +43,31 @@ pub fn cycle_filter(app: &mut App) {
 
 /// `P`: opens the view and asks for its list.
 pub fn open(app: &mut App) -> Vec<Effect> {
-    if app.model.is_none() {
+    if app.loaded.model.is_none() {
         app.set_status("no workspace loaded", true);
         return Vec::new();
     }
     app.mode = Mode::Prune;
-    app.prune.cursor = 0;
-    app.prune.plan = None;
+    app.features.prune.cursor = 0;
+    app.features.prune.plan = None;
     vec![request(app)]
 }
 
 /// A key in the view.
 pub fn key(app: &mut App, command: &Command) -> Vec<Effect> {
-    let len = app.prune.listed.as_ref().map_or(0, |l| l.candidates.len());
+    let len = app
+        .features
+        .prune
+        .listed
+        .as_ref()
+        .map_or(0, |l| l.candidates.len());
     let last = len.saturating_sub(1);
-    let p = &mut app.prune;
+    let p = &mut app.features.prune;
     match command {
         Command::Quit => return quit(app),
         Command::Cancel => {
             app.mode = Mode::Normal;
-            app.prune.plan = None;
+            app.features.prune.plan = None;
             return Vec::new();
         }
         Command::MoveDown => p.cursor = (p.cursor + 1).min(last),
@@ -95,7 +100,7 @@ pub fn key(app: &mut App, command: &Command) -> Vec<Effect> {
 /// `Enter`: the selection disabled, as the plan shown (asked first when
 /// the plan has a reason: a topic it empties).
 fn disable(app: &mut App) -> Vec<Effect> {
-    let Some(plan) = app.prune.plan.take() else {
+    let Some(plan) = app.features.prune.plan.take() else {
         app.set_status("nothing selected to disable", true);
         return Vec::new();
     };
@@ -110,21 +115,22 @@ fn disable(app: &mut App) -> Vec<Effect> {
 /// The worker's answer: the ages always, the list when it answers the
 /// last request (every candidate selected).
 pub fn arrived(app: &mut App, pruned: Pruned) -> Vec<Effect> {
-    let current = app.model.as_ref().map(|m| m.generation);
+    let current = app.loaded.model.as_ref().map(|m| m.generation);
     if current.is_some_and(|g| g >= pruned.ages.generation) {
-        app.prune.ages = pruned.ages;
-        app.prune.filter_generation += 1;
+        app.features.prune.ages = pruned.ages;
+        app.features.prune.filter_generation += 1;
     }
     if let Some(listed) = pruned
         .listed
-        .filter(|l: &Listed| l.generation == app.prune.requested)
+        .filter(|l: &Listed| l.generation == app.features.prune.requested)
     {
-        app.prune.selected = vec![true; listed.candidates.len()];
-        app.prune.cursor = app
+        app.features.prune.selected = vec![true; listed.candidates.len()];
+        app.features.prune.cursor = app
+            .features
             .prune
             .cursor
             .min(listed.candidates.len().saturating_sub(1));
-        app.prune.listed = Some(listed);
+        app.features.prune.listed = Some(listed);
         refresh_plan(app);
     }
     crate::tui::moves::clamp(app);
@@ -134,8 +140,8 @@ pub fn arrived(app: &mut App, pruned: Pruned) -> Vec<Effect> {
 /// The plan of the selection, asked of the planner again (its count is
 /// made off the loop: `plan_costs`).
 pub fn refresh_plan(app: &mut App) {
-    let selection = app.prune.selection();
-    app.prune.plan = if selection.is_empty() {
+    let selection = app.features.prune.selection();
+    app.features.prune.plan = if selection.is_empty() {
         None
     } else {
         match plans::ask(

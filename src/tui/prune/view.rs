@@ -19,7 +19,7 @@ use jp_kb_core::internal::usage::State;
 
 /// The rows, from `first`, at most `height` (tested without a terminal).
 pub fn rows(app: &App, p: &PruneState, first: usize, height: usize) -> Vec<Line<'static>> {
-    let t = app.theme;
+    let t = app.screen.theme;
     let Some(listed) = &p.listed else {
         return vec![Line::styled(
             "  reading the ledger and the subjects…",
@@ -86,7 +86,7 @@ pub fn rows(app: &App, p: &PruneState, first: usize, height: usize) -> Vec<Line<
 
 /// The lines under the rows: the selection and its cost.
 pub fn summary(app: &App, p: &PruneState) -> Vec<Line<'static>> {
-    let t = app.theme;
+    let t = app.screen.theme;
     let Some(listed) = &p.listed else {
         return Vec::new();
     };
@@ -138,8 +138,8 @@ pub fn summary(app: &App, p: &PruneState) -> Vec<Line<'static>> {
 }
 
 pub fn render(app: &App, frame: &mut Frame) {
-    let t = app.theme;
-    let p = &app.prune;
+    let t = app.screen.theme;
+    let p = &app.features.prune;
     let screen = frame.area();
     let total = p.listed.as_ref().map_or(1, |l| l.candidates.len().max(1));
     let below = summary(app, p);

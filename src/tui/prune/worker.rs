@@ -12,9 +12,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::state::{AgeMark, Ages, Listed, Pruned};
+use crate::tui::app::App;
 use crate::tui::event::Event;
 use crate::tui::worker::{Outbox, Worker};
 use jp_kb_core::KnowledgeBase;
+use jp_kb_core::internal::config::Environment;
 use jp_kb_core::internal::content::Root;
 use jp_kb_core::internal::facts::{Day, SubjectAge};
 use jp_kb_core::internal::usage::stale::{self, Criteria};
@@ -37,6 +39,29 @@ pub struct Job {
     pub generation: u64,
     pub today: Day,
     pub list: Option<ListJob>,
+}
+
+impl Job {
+    /// The request for the load `app` shows (none while it shows a failed
+    /// load), with a list when `list` says which (its generation, the idle
+    /// days chosen).
+    pub fn of(app: &App, env: &Environment, list: Option<(u64, Option<u64>)>) -> Option<Self> {
+        let model = app.model().filter(|_| app.loaded.error.is_none())?;
+        let ledger = env
+            .user_data_dir
+            .as_ref()
+            .map(|data| jp_kb_core::internal::usage::ledger_path(data, model.kb.root()));
+        Some(Self {
+            kb: Arc::clone(&model.kb),
+            generation: model.generation,
+            today: crate::today::today(),
+            list: list.map(|(generation, idle_days)| ListJob {
+                generation,
+                ledger,
+                idle_days,
+            }),
+        })
+    }
 }
 
 /// A queued request folded into a newer one: the newer load, and the

@@ -37,20 +37,21 @@ pub const LIMIT: usize = 40;
 /// `S`: opens the mode on the query line, searching the last query again
 /// (the files may have changed since).
 pub fn open(app: &mut App) -> Vec<Effect> {
-    if app.model.is_none() {
+    if app.loaded.model.is_none() {
         app.set_status("nothing loaded to search", true);
         return Vec::new();
     }
     app.mode = Mode::Search(false);
-    app.search.input.move_cursor(CursorMove::End);
+    app.features.search.input.move_cursor(CursorMove::End);
     ask(app)
 }
 
 /// A command while the mode is open; `hits`: the hit list has the keys.
 pub fn key(app: &mut App, command: &Command, hits: bool) -> Vec<Effect> {
-    let count = app.search.hits.len();
+    let count = app.features.search.hits.len();
     let step = |by: isize, app: &mut App| {
-        app.search.selected = app
+        app.features.search.selected = app
+            .features
             .search
             .selected
             .saturating_add_signed(by)
@@ -64,17 +65,17 @@ pub fn key(app: &mut App, command: &Command, hits: bool) -> Vec<Effect> {
         Command::MoveUp => step(-1, app),
         Command::PageDown => step(10, app),
         Command::PageUp => step(-10, app),
-        Command::Top => app.search.selected = 0,
-        Command::Bottom => app.search.selected = count.saturating_sub(1),
+        Command::Top => app.features.search.selected = 0,
+        Command::Bottom => app.features.search.selected = count.saturating_sub(1),
         Command::Confirm => jump(app),
         Command::ToggleLearned if hits => return toggle(app, List::Learned),
         Command::ToggleDisabled if hits => return toggle(app, List::Disabled),
         Command::ToggleMark if hits => mark(app),
         Command::Undo if hits => return vec![Effect::Undo],
         Command::Input(key) if !hits => {
-            let before = app.search.query();
-            app.search.input.input(*key);
-            if app.search.query() != before {
+            let before = app.features.search.query();
+            app.features.search.input.input(*key);
+            if app.features.search.query() != before {
                 return ask(app);
             }
         }
@@ -86,10 +87,10 @@ pub fn key(app: &mut App, command: &Command, hits: bool) -> Vec<Effect> {
 /// Asks for the hits of the current query (or clears them when it is
 /// empty or cannot be searched: said on the query line, no search runs).
 fn ask(app: &mut App) -> Vec<Effect> {
-    let query = app.search.query();
-    app.search.asked += 1;
-    app.search.asked_query.clone_from(&query);
-    let generation = app.search.asked;
+    let query = app.features.search.query();
+    app.features.search.asked += 1;
+    app.features.search.asked_query.clone_from(&query);
+    let generation = app.features.search.asked;
     if query.trim().is_empty() {
         settle(app, Vec::new(), None);
         return Vec::new();
@@ -103,7 +104,7 @@ fn ask(app: &mut App) -> Vec<Effect> {
 
 /// Shows `hits` (or `error`) as the answer to the newest query.
 fn settle(app: &mut App, hits: Vec<Hit>, error: Option<String>) {
-    let s = &mut app.search;
+    let s = &mut app.features.search;
     // The same query again: the selection stays on its subject while it
     // is still a hit.
     let keep = s
@@ -127,10 +128,10 @@ pub fn found(app: &mut App, found: Found) -> Vec<Effect> {
     for note in found.notes {
         app.set_status(format!("search: {note}"), false);
     }
-    if found.generation != app.search.asked {
+    if found.generation != app.features.search.asked {
         return Vec::new();
     }
-    app.search.mode = found.mode;
+    app.features.search.mode = found.mode;
     match found.result {
         Ok(hits) => settle(app, hits, None),
         Err(e) => settle(app, Vec::new(), Some(e)),
@@ -151,7 +152,7 @@ pub fn after_load(app: &mut App) -> Vec<Effect> {
 /// The hit's subject: its topic's index and the subject's index in that
 /// topic's resolution.
 fn locate(app: &App, hit: &Hit) -> Option<(usize, usize)> {
-    let model = app.model.as_ref()?;
+    let model = app.loaded.model.as_ref()?;
     let t = model.kb.topics.iter().position(|t| t.id() == hit.topic)?;
     let res = model.kb.topics.get(t)?.resolution()?;
     let i = res.subjects().iter().position(|s| s.slug() == hit.slug)?;
@@ -162,7 +163,7 @@ fn locate(app: &App, hit: &Hit) -> Option<(usize, usize)> {
 /// selected (its directories opened, the filter cleared, hidden subjects
 /// shown if it is one), on the Subject tab.
 fn jump(app: &mut App) {
-    let Some(hit) = app.search.hit().cloned() else {
+    let Some(hit) = app.features.search.hit().cloned() else {
         app.set_status("no hit to go to", false);
         return;
     };
@@ -205,13 +206,13 @@ fn jump(app: &mut App) {
         message.push_str(" (hidden: showing hidden and disabled subjects)");
     }
     // The usage order (`U`) may leave the hit out: back to every subject.
-    app.usage.order = crate::tui::usage::Order::All;
+    app.features.usage.order = crate::tui::usage::Order::All;
     if let Some(row) = app
         .rows()
         .iter()
         .position(|r| r.kind == RowKind::Subject(i))
     {
-        crate::tui::cursor::select(app, row);
+        app.select_row(row);
     }
     app.focus = Focus::Subjects;
     app.preview.tab = Tab::Subject;
@@ -223,7 +224,7 @@ fn jump(app: &mut App) {
 /// `Space` on the hit list: marks or unmarks the hit's subject in its
 /// topic (the marks of its row) and moves to the next hit.
 fn mark(app: &mut App) {
-    let Some(hit) = app.search.hit().cloned() else {
+    let Some(hit) = app.features.search.hit().cloned() else {
         app.set_status("no hit selected", false);
         return;
     };
@@ -234,12 +235,13 @@ fn mark(app: &mut App) {
         );
         return;
     }
-    app.marks
+    app.features
+        .marks
         .toggle(&hit.topic, std::slice::from_ref(&hit.slug));
-    app.marks.anchor = Some((hit.topic.clone(), hit.slug.clone()));
-    let last = app.search.hits.len().saturating_sub(1);
-    app.search.selected = (app.search.selected + 1).min(last);
-    let message = match app.marks.count(&hit.topic) {
+    app.features.marks.anchor = Some((hit.topic.clone(), hit.slug.clone()));
+    let last = app.features.search.hits.len().saturating_sub(1);
+    app.features.search.selected = (app.features.search.selected + 1).min(last);
+    let message = match app.features.marks.count(&hit.topic) {
         0 => format!("no subject of {} marked", hit.topic),
         n => format!(
             "{n} marked in {}: l/d on its hits act on them as one edit",
@@ -253,14 +255,14 @@ fn mark(app: &mut App) {
 /// marks of the hit's topic when it has some (they go once the edit is
 /// made), else on the hit's subject.
 fn toggle(app: &mut App, list: List) -> Vec<Effect> {
-    let Some(hit) = app.search.hit().cloned() else {
+    let Some(hit) = app.features.search.hit().cloned() else {
         app.set_status("no hit selected", false);
         return Vec::new();
     };
-    let marked = app.marks.of(&hit.topic);
+    let marked = app.features.marks.of(&hit.topic);
     let mut on_marks = false;
     let intent = locate(app, &hit).and_then(|(t, i)| {
-        let res = app.model.as_ref()?.kb.topics.get(t)?.resolution()?;
+        let res = app.loaded.model.as_ref()?.kb.topics.get(t)?.resolution()?;
         let marks: Vec<usize> = marked
             .iter()
             .filter_map(|slug| res.subjects().iter().position(|s| s.slug() == slug))
@@ -283,7 +285,7 @@ fn toggle(app: &mut App, list: List) -> Vec<Effect> {
     };
     let effects = propose(app, plans::propose(plans::ask(app, &intent)));
     if on_marks && effects.iter().any(|e| matches!(e, Effect::Apply(_))) {
-        app.marks.clear(&hit.topic);
+        app.features.marks.clear(&hit.topic);
     }
     effects
 }

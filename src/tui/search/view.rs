@@ -26,8 +26,8 @@ pub fn render(app: &App, hits_focused: bool, frame: &mut Frame) {
         width: full.width,
         height: a.status.y.saturating_sub(a.topics.y),
     };
-    let s = &app.search;
-    let t = app.theme;
+    let s = &app.features.search;
+    let t = app.screen.theme;
     let count = if s.pending() {
         "searching…".to_owned()
     } else if s.error.is_some() || s.query().trim().is_empty() {
@@ -41,7 +41,7 @@ pub fn render(app: &App, hits_focused: bool, frame: &mut Frame) {
     let block = Block::bordered()
         .border_style(t.border(true))
         .title(Line::styled(
-            match app.search.mode {
+            match app.features.search.mode {
                 "hybrid" => format!(" Search · {count} · words and meaning "),
                 _ => format!(" Search · {count} "),
             },
@@ -104,7 +104,7 @@ pub fn render(app: &App, hits_focused: bool, frame: &mut Frame) {
 /// The hit's markers: as its subject row shows them when the topic is
 /// loaded, else from the hit.
 fn hit_marks(app: &App, hit: &Hit) -> Vec<Mark> {
-    let found = app.model.as_ref().and_then(|m| {
+    let found = app.loaded.model.as_ref().and_then(|m| {
         let res =
             m.kb.topics
                 .iter()
@@ -129,13 +129,13 @@ fn hit_marks(app: &App, hit: &Hit) -> Vec<Mark> {
 }
 
 fn hit_line(app: &App, hit: &Hit, width: usize) -> Line<'static> {
-    let t = app.theme;
+    let t = app.screen.theme;
     let mut spans: Vec<Span<'static>> = hit_marks(app, hit)
         .into_iter()
         .map(|m| Span::styled(m.glyph(), t.mark(m)))
         .collect();
     // A marked subject (`Space`): `+` in the marks' colour, as on its row.
-    spans.push(if app.marks.is_marked(&hit.topic, &hit.slug) {
+    spans.push(if app.features.marks.is_marked(&hit.topic, &hit.slug) {
         Span::styled("+", t.marked())
     } else {
         Span::raw(" ")
@@ -175,7 +175,7 @@ fn snippet_line(app: &App, snippet: &Snippet, width: usize) -> Line<'static> {
         if let Some(word) = text.get(m.clone()) {
             spans.push(Span::styled(
                 clean_text(word, false).into_owned(),
-                app.theme.matched(),
+                app.screen.theme.matched(),
             ));
         }
         at = m.end;

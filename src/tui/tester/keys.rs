@@ -54,6 +54,7 @@ pub fn tester(app: &mut App, command: &Command) -> Vec<Effect> {
 fn scroll_result(app: &mut App, down: bool) {
     let page = body_height(app).saturating_sub(1).max(1);
     let from = app
+        .screen
         .drawn
         .preview_max_scroll
         .map_or(app.preview.scroll, |max| app.preview.scroll.min(max));

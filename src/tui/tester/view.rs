@@ -103,12 +103,12 @@ const NARROW: u16 = 100;
 
 /// Draws the tester over the screen laid out as `areas`.
 pub fn render(app: &App, tester: &Tester, areas: &Areas, frame: &mut Frame) {
-    let t = app.theme;
+    let t = app.screen.theme;
     let Some(res) = app.resolution() else { return };
     let (selected, mut info) = selection(res, tester);
     // How often what Enter would change was loaded (the usage ledger).
     if let Some(topic) = app.topic_state()
-        && let Some(note) = app.usage.change_note(
+        && let Some(note) = app.features.usage.change_note(
             topic.id(),
             selected.iter().map(|&i| res.subjects()[i].slug()),
         )
@@ -124,7 +124,7 @@ pub fn render(app: &App, tester: &Tester, areas: &Areas, frame: &mut Frame) {
     let most = usize::from(frame.area().width) * usize::from(frame.area().height);
     let info = cut(&info, most);
     // `--read-only`: Enter adds nothing, so it has no cost to show.
-    let cost: Vec<String> = if app.read_only_flag {
+    let cost: Vec<String> = if app.screen.read_only {
         Vec::new()
     } else {
         tester.cost.iter().map(|l| cut(l, most)).collect()
@@ -144,7 +144,7 @@ pub fn render(app: &App, tester: &Tester, areas: &Areas, frame: &mut Frame) {
         // The keys are in the footer (whole at any width); the border
         // keeps where Enter adds.
         .title_bottom(Line::styled(
-            if app.read_only_flag {
+            if app.screen.read_only {
                 " read-only: nothing is added ".to_owned()
             } else {
                 format!(" Enter adds to {dest} ")
@@ -172,14 +172,14 @@ pub fn render(app: &App, tester: &Tester, areas: &Areas, frame: &mut Frame) {
         .take(usize::from(list_area.height))
         .map(|&i| {
             let s = &res.subjects()[i];
-            let mut spans: Vec<Span> = marks(res, i, app.cache.tokens_of(s))
+            let mut spans: Vec<Span> = marks(res, i, app.loaded.cache.tokens_of(s))
                 .into_iter()
                 .map(|m| Span::styled(m.glyph(), t.mark(m)))
                 .collect();
             spans.push(Span::raw(format!(" {}", clean_name(s.slug()))));
             if let Some(fig) = app
                 .topic_state()
-                .and_then(|topic| app.usage.figure(topic.id(), s.slug()))
+                .and_then(|topic| app.features.usage.figure(topic.id(), s.slug()))
             {
                 spans.push(Span::styled(format!("  {fig}"), t.muted()));
             }

@@ -17,7 +17,7 @@ pub fn text(app: &App, model: &Model, client: &str, limit: usize) -> Text<'stati
     let Some(view) = model.client_prompt(client) else {
         return Text::styled(
             format!("(computing what {client} receives…)"),
-            app.theme.muted(),
+            app.screen.theme.muted(),
         );
     };
     let view = match &view.result {
@@ -25,7 +25,7 @@ pub fn text(app: &App, model: &Model, client: &str, limit: usize) -> Text<'stati
         Err(why) => {
             return Text::styled(
                 format!("cannot show what {client} receives: {why}"),
-                app.theme.error(),
+                app.screen.theme.error(),
             );
         }
     };
@@ -40,7 +40,7 @@ pub fn text(app: &App, model: &Model, client: &str, limit: usize) -> Text<'stati
 
 /// One row of a view, cleaned and styled by its kind.
 pub fn line(app: &App, row: &Row) -> Line<'static> {
-    let t = app.theme;
+    let t = app.screen.theme;
     match row {
         Row::Note(s) => Line::styled(clean(s), t.muted()),
         Row::Header(s) => Line::styled(clean(s), t.title()),

@@ -20,10 +20,10 @@ fn origin_line(app: &App, model: &Model, key: &str, v: Option<&Valued<String>>) 
                     "  ← {}",
                     clean_name(&v.origin.display_relative(model.kb.root()))
                 ),
-                app.theme.muted(),
+                app.screen.theme.muted(),
             ),
         ]),
-        None => Line::styled(format!("  {key}: (not set)"), app.theme.muted()),
+        None => Line::styled(format!("  {key}: (not set)"), app.screen.theme.muted()),
     }
 }
 
@@ -33,13 +33,13 @@ fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
     let mut lines = vec![
         Line::styled(
             format!("Effective values of topic `{}`:", clean_name(state.id())),
-            app.theme.title(),
+            app.screen.theme.title(),
         ),
         Line::from(vec![
             Span::raw("  declared"),
             Span::styled(
                 format!("  ← {}", clean_name(&c.origin.display_relative(root))),
-                app.theme.muted(),
+                app.screen.theme.muted(),
             ),
         ]),
     ];
@@ -48,10 +48,13 @@ fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
             Span::raw(format!("  enable = {}", v.value)),
             Span::styled(
                 format!("  ← {}", clean_name(&v.origin.display_relative(root))),
-                app.theme.muted(),
+                app.screen.theme.muted(),
             ),
         ])),
-        None => lines.push(Line::styled("  enable = true (default)", app.theme.muted())),
+        None => lines.push(Line::styled(
+            "  enable = true (default)",
+            app.screen.theme.muted(),
+        )),
     }
     // `subjects` first: it is what the topic is made of.
     for field in [
@@ -65,7 +68,10 @@ fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
     for field in TopicField::LISTS {
         let (key, list) = (field.key(), c.list(field));
         if list.is_empty() {
-            lines.push(Line::styled(format!("  {key}: (none)"), app.theme.muted()));
+            lines.push(Line::styled(
+                format!("  {key}: (none)"),
+                app.screen.theme.muted(),
+            ));
         }
         for v in list {
             lines.push(origin_line(app, model, key, Some(v)));
@@ -77,7 +83,7 @@ fn origins(app: &App, model: &Model, state: &TopicState) -> Vec<Line<'static>> {
 /// The tab's text.
 pub fn text(app: &App, model: &Model) -> Text<'static> {
     // A finding's place (Enter on the Findings tab), else the edit file.
-    let jump = app.config.jump.as_ref();
+    let jump = app.preview.config.jump.as_ref();
     let Some(file) = jump.map(|(f, _)| f.clone()).or_else(|| app.shown_target()) else {
         return Text::default();
     };
@@ -87,12 +93,13 @@ pub fn text(app: &App, model: &Model) -> Text<'static> {
         "  (the file edits go to; f switches)"
     };
     let mut lines = vec![Line::from(vec![
-        Span::styled(model.show(&file), app.theme.title()),
-        Span::styled(about, app.theme.muted()),
+        Span::styled(model.show(&file), app.screen.theme.title()),
+        Span::styled(about, app.screen.theme.muted()),
     ])];
     let pointed = jump.and_then(|(_, line)| usize::try_from(*line).ok());
     let text = model.config_texts.get(&file);
     let highlight = app
+        .preview
         .config
         .last_change
         .as_ref()
@@ -103,11 +110,11 @@ pub fn text(app: &App, model: &Model) -> Text<'static> {
         // (JSON, YAML) is left to the editor.
         None if jump.is_some() => lines.push(Line::styled(
             "(not a file jp-kb edits; o opens it at the line)",
-            app.theme.muted(),
+            app.screen.theme.muted(),
         )),
         None => lines.push(Line::styled(
             "(does not exist yet; the first edit creates it)",
-            app.theme.muted(),
+            app.screen.theme.muted(),
         )),
         Some(text) => {
             for (n, line) in text.lines().enumerate() {
@@ -116,17 +123,17 @@ pub fn text(app: &App, model: &Model) -> Text<'static> {
                     .and_then(|h| h.get(n))
                     .copied()
                     .unwrap_or(false);
-                let number = Span::styled(format!("{:>4} ", n + 1), app.theme.muted());
+                let number = Span::styled(format!("{:>4} ", n + 1), app.screen.theme.muted());
                 let body = Span::raw(clean_name(line).into_owned());
                 let mut l = Line::from(vec![number, body]);
                 if changed {
-                    l = l.style(app.theme.changed_line());
+                    l = l.style(app.screen.theme.changed_line());
                 }
                 if pointed == Some(n + 1) {
                     // The finding's line: a marker in the number gutter
                     // and the selection's colours, never colour alone.
-                    l.spans[0] = Span::styled(format!("▶{:>3} ", n + 1), app.theme.key());
-                    l = l.style(app.theme.selected(false));
+                    l.spans[0] = Span::styled(format!("▶{:>3} ", n + 1), app.screen.theme.key());
+                    l = l.style(app.screen.theme.selected(false));
                 }
                 lines.push(l);
             }

@@ -19,7 +19,7 @@ pub const OVERLAY_WIDTH: u16 = 64;
 /// the text they continue (a key's meaning, not the key column; it used
 /// to restart at column 0).
 pub fn lines(app: &App) -> Vec<Line<'static>> {
-    let width = usize::from(OVERLAY_WIDTH.min(app.size.0).saturating_sub(2));
+    let width = usize::from(OVERLAY_WIDTH.min(app.screen.size.0).saturating_sub(2));
     unwrapped(app)
         .into_iter()
         .flat_map(|line| wrap_hanging(line, width))
@@ -79,7 +79,7 @@ fn wrap_hanging(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
 
 /// Every line of the help text, unwrapped.
 fn unwrapped(app: &App) -> Vec<Line<'static>> {
-    let t = app.theme;
+    let t = app.screen.theme;
     let table = bindings();
     let mut out = Vec::new();
     for scope in [

@@ -78,7 +78,7 @@ fn directory_summary(n: usize, hidden: usize, slug_prefix: &str) -> String {
 }
 
 fn muted(app: &App, text: &str) -> Text<'static> {
-    Text::styled(text.to_owned(), app.theme.muted())
+    Text::styled(text.to_owned(), app.screen.theme.muted())
 }
 
 fn subject(app: &App, limit: usize) -> Text<'static> {
@@ -95,7 +95,7 @@ fn subject(app: &App, limit: usize) -> Text<'static> {
             let under = crate::tui::tree::subjects_under(res, &rel);
             let hidden = under.iter().filter(|&&i| res.subjects()[i].hidden).count();
             return Text::from(vec![
-                Line::styled(format!("{}/", clean_name(&rel)), app.theme.title()),
+                Line::styled(format!("{}/", clean_name(&rel)), app.screen.theme.title()),
                 Line::raw(directory_summary(
                     under.len(),
                     hidden,
@@ -103,7 +103,7 @@ fn subject(app: &App, limit: usize) -> Text<'static> {
                 )),
                 Line::styled(
                     "l / d: learn or disable the whole directory",
-                    app.theme.muted(),
+                    app.screen.theme.muted(),
                 ),
             ]);
         }
@@ -111,32 +111,32 @@ fn subject(app: &App, limit: usize) -> Text<'static> {
     let s = &res.subjects()[i];
     let mut header = vec![Span::styled(
         clean_name(s.slug()).into_owned(),
-        app.theme.title(),
+        app.screen.theme.title(),
     )];
     header.push(Span::styled(
         format!("  {} · {} bytes", clean_name(s.rel_path()), s.bytes),
-        app.theme.muted(),
+        app.screen.theme.muted(),
     ));
     let mut lines = vec![Line::from(header)];
     let cost = crate::tui::plan_costs::header_line(app);
     if let Some(cost) = cost {
         lines.push(Line::styled(
             clean_name(&cost).into_owned(),
-            app.theme.muted(),
+            app.screen.theme.muted(),
         ));
     }
     // What the assistant did with it (the usage ledger), once read.
     if let Some(line) = app
         .topic_state()
-        .and_then(|topic| app.usage.subject_line(topic.id(), s.slug()))
+        .and_then(|topic| app.features.usage.subject_line(topic.id(), s.slug()))
     {
         lines.push(Line::styled(
             clean_name(&line).into_owned(),
-            app.theme.muted(),
+            app.screen.theme.muted(),
         ));
     }
-    let Some(preview) = app.cache.subjects.get(s.path()) else {
-        lines.push(Line::styled("(reading…)", app.theme.muted()));
+    let Some(preview) = app.loaded.cache.subjects.get(s.path()) else {
+        lines.push(Line::styled("(reading…)", app.screen.theme.muted()));
         return Text::from(lines);
     };
     if preview.truncated {
@@ -146,7 +146,7 @@ fn subject(app: &App, limit: usize) -> Text<'static> {
                 PREVIEW_LIMIT / 1024,
                 s.bytes
             ),
-            app.theme.warning(),
+            app.screen.theme.warning(),
         ));
     }
     frontmatter_lines(app, preview.frontmatter.as_ref(), &mut lines);
@@ -155,7 +155,7 @@ fn subject(app: &App, limit: usize) -> Text<'static> {
     if preview.markdown {
         text.extend(crate::tui::text_layout::markdown::render(
             &preview.formatted,
-            app.theme,
+            app.screen.theme,
         ));
     } else {
         text.extend(plain(&preview.formatted, limit));
@@ -173,17 +173,17 @@ fn frontmatter_lines(
     match frontmatter {
         None => {}
         Some(Ok(value)) => {
-            let width = usize::from(app.size.0).saturating_sub(8).max(20);
+            let width = usize::from(app.screen.size.0).saturating_sub(8).max(20);
             for line in jp_kb_core::internal::frontmatter::summary_lines(value, width) {
                 lines.push(Line::styled(
                     format!("  {}", clean_name(&line)),
-                    app.theme.muted(),
+                    app.screen.theme.muted(),
                 ));
             }
         }
         Some(Err(why)) => lines.push(Line::styled(
             format!("⚠ front-matter is not valid YAML: {}", clean_name(why)),
-            app.theme.warning(),
+            app.screen.theme.warning(),
         )),
     }
 }

@@ -39,7 +39,7 @@ impl Body<'_> {
             &shown,
             1,
             self.numbered.then(|| gutter_of(self.text)),
-            app.theme.muted(),
+            app.screen.theme.muted(),
         ));
         text
     }
@@ -64,7 +64,7 @@ fn number(text: &str, first: usize, gutter: Option<usize>, style: Style) -> Vec<
 }
 
 fn muted(app: &App, text: &str) -> Line<'static> {
-    Line::styled(text.to_owned(), app.theme.muted())
+    Line::styled(text.to_owned(), app.screen.theme.muted())
 }
 
 /// The shown tab's parts when it is a byte-exact tab (the Prompt tab
@@ -115,10 +115,10 @@ pub fn body<'a>(app: &'a App, model: &'a Model) -> Option<Body<'a>> {
                 head.insert(1, muted(app, "(disabled mode: learn never serves these)"));
             }
             let stamp = TextStamp::Learn {
-                cache: app.cache.generation,
+                cache: app.loaded.cache.generation,
                 key: key.clone(),
             };
-            match app.cache.learn.get(&key) {
+            match app.loaded.cache.learn.get(&key) {
                 None => {
                     head.push(muted(app, "(running…)"));
                     text(head, "", false, TextStamp::Empty)
@@ -126,7 +126,7 @@ pub fn body<'a>(app: &'a App, model: &'a Model) -> Option<Body<'a>> {
                 Some(out) if out.is_error() => {
                     head.push(Line::styled(
                         "error (the assistant sees a failed call):",
-                        app.theme.error(),
+                        app.screen.theme.error(),
                     ));
                     text(head, out.text(), true, stamp)
                 }
@@ -182,7 +182,7 @@ pub fn window(
     (width, height): (usize, usize),
     scroll: usize,
 ) -> Window {
-    let geometry = (width, app.wrap, body.numbered);
+    let geometry = (width, app.preview.wrap, body.numbered);
     let index = row_index(memo, body.stamp.clone(), body.text, geometry, 0);
     let g = index.geometry;
     let head_rows: usize = body
@@ -232,7 +232,7 @@ pub fn window(
         &shown,
         number_from,
         body.numbered.then_some(g.gutter),
-        app.theme.muted(),
+        app.screen.theme.muted(),
     ));
     Window {
         text: Text::from(lines),

@@ -32,9 +32,9 @@ pub fn render(
         client: client.to_owned(),
         lines: rows.len(),
         width,
-        wrap: app.wrap,
+        wrap: app.preview.wrap,
     };
-    let rows_of = |row: &Row| word_rows(&clean(row.text()), width, app.wrap);
+    let rows_of = |row: &Row| word_rows(&clean(row.text()), width, app.preview.wrap);
     let index = line_rows(
         &app.preview.client_rows,
         key,
@@ -59,7 +59,7 @@ pub fn render(
     };
     let mut text = Text::from(shown.iter().map(|row| line(app, row)).collect::<Vec<_>>());
     crate::tui::preview_search::view::highlight(app, &mut text, first, scroll, height);
-    let paragraph = if app.wrap {
+    let paragraph = if app.preview.wrap {
         Paragraph::new(text).wrap(Wrap { trim: false })
     } else {
         Paragraph::new(text)

@@ -6,12 +6,14 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::tui::app::{App, Choice, Form, FormKind};
+use crate::tui::app::App;
+use crate::tui::dialog::Choice;
+use crate::tui::forms::{Form, FormKind};
 use crate::tui::layout::centered;
 use jp_kb_core::internal::display::clean_name;
 
 pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
-    let t = app.theme;
+    let t = app.screen.theme;
     let mut lines: Vec<Line> = c
         .lines
         .iter()
@@ -42,7 +44,7 @@ pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
             }
         }
         // How often what it changes was loaded (the usage ledger).
-        if let Some(note) = app.usage.plan_note(&plan.effect) {
+        if let Some(note) = app.features.usage.plan_note(&plan.effect) {
             lines.push(Line::styled(
                 format!("     {}", clean_name(&note)),
                 t.muted(),
@@ -76,7 +78,7 @@ pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
 }
 
 pub fn form(app: &App, f: &Form, frame: &mut Frame) {
-    let t = app.theme;
+    let t = app.screen.theme;
     let title = match &f.kind {
         FormKind::EditTopic { topic } => format!(" Edit topic `{}` ", clean_name(topic)),
         FormKind::NewTopic => " New topic ".to_owned(),

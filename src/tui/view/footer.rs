@@ -33,7 +33,7 @@ pub fn hints(app: &App) -> String {
         ],
         // `--read-only`: the tester shows what a pattern selects; Enter
         // would be refused, so it is not offered.
-        Mode::Pattern(_) if app.read_only_flag => vec![
+        Mode::Pattern(_) if app.screen.read_only => vec![
             "read-only: patterns are tried, not added".to_owned(),
             "Tab learned/disabled".to_owned(),
             "PgDn/PgUp scroll the result".to_owned(),
@@ -48,7 +48,7 @@ pub fn hints(app: &App) -> String {
             "PgDn/PgUp scroll the result".to_owned(),
             "Esc close".to_owned(),
         ],
-        Mode::Help | Mode::Messages | Mode::HelpSearch(..) => vec![
+        Mode::Help(_) | Mode::Messages(_) | Mode::HelpSearch(..) => vec![
             "↑↓ PgDn/PgUp g/G scroll".to_owned(),
             "/ search".to_owned(),
             "n/N next/previous".to_owned(),
@@ -72,7 +72,7 @@ pub fn hints(app: &App) -> String {
             hint(Scope::Search, Command::NextField, "hits (l/d)"),
             hint(Scope::Search, Command::Cancel, "close"),
         ],
-        Mode::Search(true) if app.read_only_flag => vec![
+        Mode::Search(true) if app.screen.read_only => vec![
             "↑↓ j/k choose".to_owned(),
             hint(Scope::SearchHits, Command::Confirm, "go to"),
             hint(Scope::SearchHits, Command::NextField, "query"),
@@ -106,7 +106,7 @@ pub fn hints(app: &App) -> String {
 
 /// The main screen's hints: what the focused pane and tab take.
 fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<String> {
-    let ro = app.read_only_flag;
+    let ro = app.screen.read_only;
     let mut fix_at = None;
     let mut v = vec![normal(Command::ToggleHelp, "help")];
     if app.preview.tab == Tab::Prompt {
@@ -153,7 +153,7 @@ fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<Stri
         // The other hints keep their place: the fix's name gets the
         // columns they leave (at least a few characters of it).
         // The status message shares the row (`message   hints`).
-        let message = match width(&app.status.message) {
+        let message = match width(app.status.line()) {
             0 => 0,
             n => n + 3,
         };
@@ -167,7 +167,9 @@ fn normal_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<Stri
         let used = message + width(&others.join(" · ")) + width(" · ") + width(&key);
         // At least room for a short entry whole (`disable "logo"`): a
         // long one is cut, a short one never.
-        let room = usize::from(app.size.0).saturating_sub(used).max(FIX_FLOOR);
+        let room = usize::from(app.screen.size.0)
+            .saturating_sub(used)
+            .max(FIX_FLOOR);
         v[at] = format!("{key}{}", fix.label_within(room));
     }
     v
@@ -182,8 +184,10 @@ fn width(s: &str) -> usize {
 
 /// The subjects pane's hints: what `l`/`d` act on (the marks, if any).
 fn subject_hints(app: &App, normal: &dyn Fn(Command, &str) -> String) -> Vec<String> {
-    let marked = app.topic_state().map_or(0, |t| app.marks.count(t.id()));
-    if app.read_only_flag {
+    let marked = app
+        .topic_state()
+        .map_or(0, |t| app.features.marks.count(t.id()));
+    if app.screen.read_only {
         // Nothing here edits: the browsing keys instead.
         vec![
             normal(Command::OpenFilter, "filter"),

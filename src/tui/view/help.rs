@@ -4,11 +4,15 @@ use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
+use ratatui_textarea::TextArea;
+
 use crate::tui::app::App;
 use crate::tui::layout::centered;
+use crate::tui::pager::Pager;
 use crate::tui::text_layout::help_text::{OVERLAY_WIDTH, lines};
 
-pub fn render(app: &App, frame: &mut Frame) {
+/// `typing`: the search being typed, if it is.
+pub fn render(app: &App, pager: &Pager, typing: Option<&TextArea>, frame: &mut Frame) {
     // Leave the status line visible below the overlay.
     let screen = frame.area();
     let above_status = ratatui::layout::Rect {
@@ -20,19 +24,20 @@ pub fn render(app: &App, frame: &mut Frame) {
     // Wrapped already (with the keys' meanings hanging): one row a line,
     // as the help's paging and search count them.
     frame.render_widget(
-        Paragraph::new(lines(app))
-            .scroll((app.help_scroll, 0))
-            .block(
-                Block::bordered()
-                    .title(Line::styled(" Keys ", app.theme.title()))
-                    .title_bottom(Line::styled(overlay_hint(app), app.theme.muted())),
-            ),
+        Paragraph::new(lines(app)).scroll((pager.scroll, 0)).block(
+            Block::bordered()
+                .title(Line::styled(" Keys ", app.screen.theme.title()))
+                .title_bottom(Line::styled(
+                    overlay_hint(pager, typing),
+                    app.screen.theme.muted(),
+                )),
+        ),
         area,
     );
 }
 
 /// The message log overlay: every status message, whole, newest last.
-pub fn render_messages(app: &App, frame: &mut Frame) {
+pub fn render_messages(app: &App, pager: &Pager, typing: Option<&TextArea>, frame: &mut Frame) {
     let screen = frame.area();
     let above_status = ratatui::layout::Rect {
         height: screen.height.saturating_sub(2),
@@ -44,10 +49,11 @@ pub fn render_messages(app: &App, frame: &mut Frame) {
         above_status.height,
     );
     frame.render_widget(Clear, area);
-    let lines: Vec<Line> = if app.messages.is_empty() {
-        vec![Line::styled("(no message yet)", app.theme.muted())]
+    let lines: Vec<Line> = if app.status.messages().is_empty() {
+        vec![Line::styled("(no message yet)", app.screen.theme.muted())]
     } else {
-        app.messages
+        app.status
+            .messages()
             .iter()
             .map(|m| Line::raw(jp_kb_core::internal::display::clean_name(m).into_owned()))
             .collect()
@@ -55,26 +61,29 @@ pub fn render_messages(app: &App, frame: &mut Frame) {
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .scroll((app.help_scroll, 0))
+            .scroll((pager.scroll, 0))
             .block(
                 Block::bordered()
-                    .title(Line::styled(" Messages ", app.theme.title()))
-                    .title_bottom(Line::styled(overlay_hint(app), app.theme.muted())),
+                    .title(Line::styled(" Messages ", app.screen.theme.title()))
+                    .title_bottom(Line::styled(
+                        overlay_hint(pager, typing),
+                        app.screen.theme.muted(),
+                    )),
             ),
         area,
     );
 }
 
 /// Text of the overlay's bottom border: its keys, and the search.
-fn overlay_hint(app: &App) -> String {
-    match &app.mode {
-        crate::tui::app::Mode::HelpSearch(input, _) => {
+fn overlay_hint(pager: &Pager, typing: Option<&TextArea>) -> String {
+    match typing {
+        Some(input) => {
             format!(" /{} · Enter find · Esc back ", input.lines().join(""))
         }
-        _ if !app.help_query.is_empty() => format!(
+        None if !pager.query.is_empty() => format!(
             " /{} · n/N next/previous · PgDn/PgUp · Esc close ",
-            app.help_query
+            pager.query
         ),
-        _ => " ↑↓ PgDn/PgUp g/G · / search · Esc close ".to_owned(),
+        None => " ↑↓ PgDn/PgUp g/G · / search · Esc close ".to_owned(),
     }
 }

@@ -26,20 +26,45 @@ fn pane<'a>(app: &App, title: Line<'a>, focus: Focus) -> Block<'a> {
     let focused = app.focus == focus && matches!(app.mode, Mode::Normal | Mode::Filter(_));
     Block::default()
         .borders(Borders::ALL)
-        .border_style(app.theme.border(focused))
+        .border_style(app.screen.theme.border(focused))
         .title(title)
+}
+
+/// The banner's line: a load error, else the note (the demo, `--read-only`).
+fn banner(app: &App) -> Line<'static> {
+    match (&app.loaded.error, &app.screen.banner) {
+        (Some(_), _) if app.loaded.model.is_none() => Line::styled(
+            "✗ the configuration cannot be loaded; fix it (the screen updates by itself)",
+            app.screen.theme.error(),
+        ),
+        (Some(err), _) => Line::from(vec![
+            Span::styled("✗ READ-ONLY ", app.screen.theme.error()),
+            Span::styled(
+                format!(
+                    "config error, showing the last good state: {}",
+                    clean_text(err, false)
+                ),
+                app.screen.theme.error(),
+            ),
+        ]),
+        (None, Some(note)) => Line::styled(
+            format!("ⓘ {}", clean_text(note, false)),
+            app.screen.theme.warning(),
+        ),
+        (None, None) => Line::default(),
+    }
 }
 
 /// Draws the whole screen and says where everything went (the state
 /// keeps it, so mouse events map through what was on screen).
 pub fn render(app: &App, frame: &mut Frame) -> Drawn {
-    let topic_count = app.model.as_ref().map_or_else(
-        || app.loading.as_ref().map_or(0, |l| l.topics.len()),
+    let topic_count = app.loaded.model.as_ref().map_or_else(
+        || app.loaded.loading.as_ref().map_or(0, |l| l.topics.len()),
         |m| m.kb.topics.len(),
     );
     let a = areas(
         frame.area(),
-        app.banner.is_some() || app.load_error.is_some(),
+        app.screen.banner.is_some() || app.loaded.error.is_some(),
         topic_count,
     );
     let mut drawn = Drawn {
@@ -49,30 +74,10 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         preview_max_scroll: None,
     };
     if let Some(area) = a.banner {
-        let line = match (&app.load_error, &app.banner) {
-            (Some(_), _) if app.model.is_none() => Line::styled(
-                "✗ the configuration cannot be loaded; fix it (the screen updates by itself)",
-                app.theme.error(),
-            ),
-            (Some(err), _) => Line::from(vec![
-                Span::styled("✗ READ-ONLY ", app.theme.error()),
-                Span::styled(
-                    format!(
-                        "config error, showing the last good state: {}",
-                        clean_text(err, false)
-                    ),
-                    app.theme.error(),
-                ),
-            ]),
-            (None, Some(note)) => Line::styled(
-                format!("ⓘ {}", clean_text(note, false)),
-                app.theme.warning(),
-            ),
-            (None, None) => Line::default(),
-        };
-        frame.render_widget(Paragraph::new(line), area);
+        frame.render_widget(Paragraph::new(banner(app)), area);
     }
-    if let (None, None, Some(loading)) = (&app.model, &app.load_error, &app.loading) {
+    if let (None, None, Some(loading)) = (&app.loaded.model, &app.loaded.error, &app.loaded.loading)
+    {
         topics::render_loading(app, loading, frame, a.topics);
         let listed = loading
             .listed
@@ -86,8 +91,8 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
             None => subjects::render_loading(app, loading, frame, a.subjects),
         }
         let preview = Block::bordered()
-            .border_style(app.theme.border(false))
-            .title(Line::styled(" Preview ", app.theme.title()));
+            .border_style(app.screen.theme.border(false))
+            .title(Line::styled(" Preview ", app.screen.theme.title()));
         // Nothing here is known before the walk: no size, count or cost.
         let note = if listed.is_some() {
             "sizes, token counts and the prompt are being read; keys pressed meanwhile act once they are"
@@ -96,21 +101,21 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         };
         frame.render_widget(
             Paragraph::new(note)
-                .style(app.theme.muted())
+                .style(app.screen.theme.muted())
                 .wrap(Wrap { trim: false })
                 .block(preview),
             a.preview,
         );
-    } else if app.model.is_none() {
+    } else if app.loaded.model.is_none() {
         let main = Rect {
             y: a.topics.y,
             height: a.status.y.saturating_sub(a.topics.y),
             ..frame.area()
         };
-        let text = app.load_error.as_deref().unwrap_or("loading…");
+        let text = app.loaded.error.as_deref().unwrap_or("loading…");
         frame.render_widget(
             Paragraph::new(clean_text(text, true).into_owned())
-                .style(app.theme.error())
+                .style(app.screen.theme.error())
                 .wrap(Wrap { trim: false })
                 .block(Block::bordered().title(" The workspace cannot be loaded ")),
             main,
@@ -121,16 +126,25 @@ pub fn render(app: &App, frame: &mut Frame) -> Drawn {
         drawn.preview_max_scroll = preview::render(app, frame, a.preview);
     }
     status::render(app, frame, a.status);
+    overlay(app, &a, frame);
+    drawn
+}
+
+/// The overlay over the panes the mode shows, if any.
+fn overlay(app: &App, a: &crate::tui::layout::Areas, frame: &mut Frame) {
     match &app.mode {
-        Mode::Help | Mode::HelpSearch(_, false) => help::render(app, frame),
-        Mode::Messages | Mode::HelpSearch(_, true) => help::render_messages(app, frame),
+        Mode::Help(pager) => help::render(app, pager, None, frame),
+        Mode::HelpSearch(input, pager, false) => help::render(app, pager, Some(input), frame),
+        Mode::Messages(pager) => help::render_messages(app, pager, None, frame),
+        Mode::HelpSearch(input, pager, true) => {
+            help::render_messages(app, pager, Some(input), frame);
+        }
         Mode::Choice(c) => dialogs::choice(app, c, frame),
         Mode::Form(f) => dialogs::form(app, f, frame),
         Mode::Picker(p) => picker::view::render(app, p, frame),
         Mode::Search(hits) => search::view::render(app, *hits, frame),
         Mode::Prune => crate::tui::prune::view::render(app, frame),
-        Mode::Pattern(t) if app.model.is_some() => tester::view::render(app, t, &a, frame),
+        Mode::Pattern(t) if app.loaded.model.is_some() => tester::view::render(app, t, a, frame),
         Mode::Normal | Mode::Filter(_) | Mode::Pattern(_) | Mode::PreviewSearch(_) => {}
     }
-    drawn
 }

@@ -20,12 +20,12 @@ fn tabs_line(app: &App, width: u16) -> Line<'static> {
     let labels = tab_labels(width);
     for (i, tab) in Tab::ALL.iter().enumerate() {
         if i > 0 {
-            spans.push(Span::styled("│", app.theme.muted()));
+            spans.push(Span::styled("│", app.screen.theme.muted()));
         }
         let style = if *tab == app.preview.tab {
-            app.theme.selected(true)
+            app.screen.theme.selected(true)
         } else {
-            app.theme.muted()
+            app.screen.theme.muted()
         };
         spans.push(Span::styled(labels[i].clone(), style));
     }
@@ -36,7 +36,7 @@ fn tabs_line(app: &App, width: u16) -> Line<'static> {
 /// when the tab knows it (the byte-exact tabs and a client view, once
 /// laid out to their end).
 pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
-    let Some(model) = &app.model else {
+    let Some(model) = &app.loaded.model else {
         return None;
     };
     let client = app
@@ -54,7 +54,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
     };
     let block = pane(
         app,
-        Line::styled(clean_name(&title).into_owned(), app.theme.title()),
+        Line::styled(clean_name(&title).into_owned(), app.screen.theme.title()),
         Focus::Preview,
     );
     let inner = block.inner(area);
@@ -81,7 +81,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
     let mut scroll = app.preview.scroll;
     let mut text = if app.preview.tab == Tab::Findings {
         let (text, at) = crate::tui::findings::text::tab(app);
-        scroll = cursor_scroll(&text, at, body_area, app.wrap);
+        scroll = cursor_scroll(&text, at, body_area, app.preview.wrap);
         text
     } else {
         crate::tui::text_layout::tab_text::tab_text(app, model, app.shown_lines())
@@ -89,7 +89,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> Option<usize> {
     let findings = app.preview.tab == Tab::Findings;
     let height = usize::from(body_area.height);
     let paragraph = |text| {
-        if app.wrap {
+        if app.preview.wrap {
             Paragraph::new(text).wrap(Wrap { trim: false })
         } else {
             Paragraph::new(text)
@@ -136,13 +136,13 @@ fn render_window(
         height,
     );
     // `w` cuts long lines instead (one row each).
-    let text = if app.wrap {
+    let text = if app.preview.wrap {
         crate::tui::text_layout::wrap::wrap(
             window.text,
             width,
             window.gutter,
             (window.within, window.within + height),
-            app.theme.muted(),
+            app.screen.theme.muted(),
         )
     } else {
         // Cut lines: one row each, so the rows above are lines.

@@ -32,9 +32,9 @@ fn fit_root(path: &std::path::Path, room: usize) -> String {
 }
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
-    let t = app.theme;
+    let t = app.screen.theme;
     let mut first = Vec::new();
-    if let Some(model) = &app.model {
+    if let Some(model) = &app.loaded.model {
         let tokens = model.prompt_tokens.unwrap_or(0);
         let style = if tokens > TOKEN_WARNING {
             t.warning()
@@ -52,14 +52,14 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         };
         first.push(Span::styled(label, style));
         // `--read-only` makes no edit: no file to name for them.
-        if let Some(target) = app.shown_target().filter(|_| !app.read_only_flag) {
+        if let Some(target) = app.shown_target().filter(|_| !app.screen.read_only) {
             first.push(Span::styled("  edits→ ", t.muted()));
             first.push(Span::styled(
                 clean_name(&model.show(&target)).into_owned(),
                 t.key(),
             ));
         }
-        if app.read_only() || app.read_only_flag {
+        if app.config_broken() || app.screen.read_only {
             first.push(Span::styled("  READ-ONLY", t.error()));
         }
         // What is left after the check count (and `  ws …`).
@@ -72,7 +72,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         // The root gets what is left of the line.
         let room = usize::from(area.width).saturating_sub(Line::from(first.clone()).width());
         first.push(Span::raw(fit_root(model.kb.root(), room)));
-    } else if let (Some(loading), false) = (&app.loading, app.read_only()) {
+    } else if let (Some(loading), false) = (&app.loaded.loading, app.config_broken()) {
         first.push(Span::styled("prompt: … tok", t.ok()));
         let doing = if loading.listed.is_some() {
             "  reading sizes…"
@@ -83,17 +83,17 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         first.push(Span::styled("  ws ", t.muted()));
         let room = usize::from(area.width).saturating_sub(Line::from(first.clone()).width());
         first.push(Span::raw(fit_root(&loading.root, room)));
-    } else if app.read_only() {
+    } else if app.config_broken() {
         first.push(Span::styled("cannot load the workspace", t.error()));
     }
     let hints = super::footer::hints(app);
-    let second = if app.status.message.is_empty() {
+    let second = if app.status.line().is_empty() {
         Line::styled(hints, t.muted())
     } else {
         // The message first, cut at a word when it and the hints do not
         // fit (whole in the message log); the hints get what is left.
         let width = usize::from(area.width);
-        let message = clean_name(&app.status.message).into_owned();
+        let message = clean_name(app.status.line()).into_owned();
         let hints_width = Line::raw(hints.as_str()).width() + 3;
         let log = " (M: whole message)";
         // Cut, the message keeps the width but `   ? help` (the rest of
@@ -110,7 +110,14 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             }
         };
         Line::from(vec![
-            Span::styled(message, if app.status.error { t.error() } else { t.ok() }),
+            Span::styled(
+                message,
+                if app.status.is_error() {
+                    t.error()
+                } else {
+                    t.ok()
+                },
+            ),
             Span::styled(format!("   {hints}"), t.muted()),
         ])
     };

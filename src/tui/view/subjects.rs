@@ -8,9 +8,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane;
-use crate::tui::app::{App, Loading, Mode};
+use crate::tui::app::{App, Mode};
 use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::listing::state::ListedRows;
+use crate::tui::listing::state::Loading;
 use crate::tui::matcher::SlugMatcher;
 use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::pane::Focus;
@@ -88,7 +89,7 @@ fn name_spans(app: &App, name: &str, room: usize, matched: &[usize]) -> Vec<Span
         .enumerate()
         .map(|(k, ch)| {
             if matched.contains(&k) && ch != '…' {
-                Span::styled(ch.to_string(), app.theme.matched())
+                Span::styled(ch.to_string(), app.screen.theme.matched())
             } else {
                 Span::raw(ch.to_string())
             }
@@ -106,7 +107,7 @@ fn row_line(
     matcher: Option<&mut SlugMatcher>,
     sized: bool,
 ) -> Line<'static> {
-    let t = app.theme;
+    let t = app.screen.theme;
     let indent = "  ".repeat(row.depth);
     match &row.kind {
         RowKind::Dir(dir) => Line::from(vec![
@@ -116,14 +117,14 @@ fn row_line(
         ]),
         RowKind::Subject(i) => {
             let s = &res.subjects()[*i];
-            let info = app.cache.tokens_of(s).filter(|_| sized);
+            let info = app.loaded.cache.tokens_of(s).filter(|_| sized);
             let marks = marks(res, *i, info);
             let mut spans = vec![Span::raw(indent)];
             for m in &marks {
                 spans.push(Span::styled(m.glyph(), t.mark(*m)));
             }
             if let Some(topic) = app.topic_state() {
-                let age = app.prune.ages.of(topic.id(), s.slug());
+                let age = app.features.prune.ages.of(topic.id(), s.slug());
                 for (on, m) in [(age.stale, Mark::Stale), (age.low, Mark::LowConfidence)] {
                     if on {
                         spans.push(Span::styled(m.glyph(), t.mark(m)));
@@ -134,7 +135,7 @@ fn row_line(
             // the state glyphs and the name, and the name in that colour.
             let marked = app
                 .topic_state()
-                .is_some_and(|topic| app.marks.is_marked(topic.id(), s.slug()));
+                .is_some_and(|topic| app.features.marks.is_marked(topic.id(), s.slug()));
             spans.push(if marked {
                 Span::styled("+", t.marked())
             } else {
@@ -144,7 +145,7 @@ fn row_line(
             // Loads in the usage window beside the tokens, once read.
             if let Some(fig) = app
                 .topic_state()
-                .and_then(|topic| app.usage.figure(topic.id(), s.slug()))
+                .and_then(|topic| app.features.usage.figure(topic.id(), s.slug()))
             {
                 let fig = if fig == "·" { fig } else { format!("{fig}×") };
                 right = format!("{fig:>5} {right}");
@@ -204,14 +205,17 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
     };
     let title = Span::styled(
         format!(" Subjects of {} ", clean_name(&topic.id)),
-        app.theme.title(),
+        app.screen.theme.title(),
     );
     let block = pane(app, Line::from(title), Focus::Subjects);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let (text, style) = match &topic.dir {
-        Ok(dir) => (format!("reading {}…", clean_name(dir)), app.theme.muted()),
-        Err(e) => (clean_name(e).into_owned(), app.theme.error()),
+        Ok(dir) => (
+            format!("reading {}…", clean_name(dir)),
+            app.screen.theme.muted(),
+        ),
+        Err(e) => (clean_name(e).into_owned(), app.screen.theme.error()),
     };
     frame.render_widget(
         Paragraph::new(text).style(style).wrap(Wrap { trim: false }),
@@ -227,9 +231,9 @@ pub fn render_listing(app: &App, topic: &str, listed: &ListedRows, frame: &mut F
     let title = Line::from(vec![
         Span::styled(
             format!(" Subjects of {} ", clean_name(topic)),
-            app.theme.title(),
+            app.screen.theme.title(),
         ),
-        Span::styled("(reading sizes…) ", app.theme.muted()),
+        Span::styled("(reading sizes…) ", app.screen.theme.muted()),
     ]);
     let block = pane(app, title, Focus::Subjects);
     let inner = block.inner(area);
@@ -237,7 +241,8 @@ pub fn render_listing(app: &App, topic: &str, listed: &ListedRows, frame: &mut F
     let res = listed.resolution();
     if listed.rows.is_empty() {
         frame.render_widget(
-            Paragraph::new("(no subjects in this topic's directory)").style(app.theme.muted()),
+            Paragraph::new("(no subjects in this topic's directory)")
+                .style(app.screen.theme.muted()),
             inner,
         );
         return;
@@ -254,7 +259,7 @@ pub fn render_listing(app: &App, topic: &str, listed: &ListedRows, frame: &mut F
         .map(|(k, row)| {
             let line = row_line(app, res, row, width, None, false);
             if k == app.subjects.row {
-                line.patch_style(app.theme.selected(app.focus == Focus::Subjects))
+                line.patch_style(app.screen.theme.selected(app.focus == Focus::Subjects))
             } else {
                 line
             }
@@ -269,30 +274,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         frame.render_widget(pane(app, Line::from(" Subjects "), Focus::Subjects), area);
         return DrawnList::default();
     };
-    let mut title = vec![Span::styled(
-        format!(" Subjects of {} ", clean_name(state.id())),
-        app.theme.title(),
-    )];
-    let marked = app.marks.count(state.id());
-    if marked > 0 {
-        title.push(Span::styled(
-            format!("· {marked} marked "),
-            app.theme.marked(),
-        ));
-    }
-    if !app.subjects.show_hidden {
-        title.push(Span::styled(
-            "(hidden+disabled not shown) ",
-            app.theme.muted(),
-        ));
-    }
-    if let Some(label) = app.usage.order.title().filter(|_| app.usage.is_loaded()) {
-        title.push(Span::styled(format!("({label}) "), app.theme.muted()));
-    }
-    if let Some(label) = app.prune.filter.title() {
-        title.push(Span::styled(format!("({label}) "), app.theme.muted()));
-    }
-    let block = pane(app, Line::from(title), Focus::Subjects);
+    let block = pane(app, title(app, state), Focus::Subjects);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(res) = app.resolution() else {
@@ -312,7 +294,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         } else {
             "(no subject matches)"
         };
-        frame.render_widget(Paragraph::new(msg).style(app.theme.muted()), list_area);
+        frame.render_widget(
+            Paragraph::new(msg).style(app.screen.theme.muted()),
+            list_area,
+        );
     }
     let height = usize::from(list_area.height);
     let offset = list_offset(app.subjects.row, height, rows.len());
@@ -327,7 +312,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         .map(|(k, row)| {
             let line = row_line(app, res, row, width, matcher.as_mut(), true);
             if k == app.subjects.row {
-                line.patch_style(app.theme.selected(app.focus == Focus::Subjects))
+                line.patch_style(app.screen.theme.selected(app.focus == Focus::Subjects))
             } else {
                 line
             }
@@ -335,30 +320,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         .collect();
     frame.render_widget(Paragraph::new(lines), list_area);
     if filtering {
-        let (kept, total) = crate::tui::filter::count(app, &rows);
-        let count = format!(" {kept}/{total}");
-        let count_width = u16::try_from(count.len()).unwrap_or(0);
-        let [text_area, count_area] =
-            Layout::horizontal([Constraint::Fill(1), Constraint::Length(count_width)])
-                .areas(filter_area);
-        frame.render_widget(Paragraph::new(count).style(app.theme.key()), count_area);
-        match &app.mode {
-            Mode::Filter(input) => {
-                let [label, field] =
-                    Layout::horizontal([Constraint::Length(2), Constraint::Fill(1)])
-                        .areas(text_area);
-                frame.render_widget(Paragraph::new("/ ").style(app.theme.key()), label);
-                frame.render_widget(input, field);
-            }
-            _ => frame.render_widget(
-                Paragraph::new(format!(
-                    "/ {}  (Esc clears)",
-                    clean_name(&app.subjects.filter)
-                ))
-                .style(app.theme.muted()),
-                text_area,
-            ),
-        }
+        filter_line(app, &rows, frame, filter_area);
     }
     DrawnList {
         rows: list_area,
@@ -367,35 +329,103 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
     }
 }
 
+/// The pane's title: the topic, the marks, what the rows leave out.
+fn title(app: &App, state: &jp_kb_core::internal::topic::TopicState) -> Line<'static> {
+    let mut title = vec![Span::styled(
+        format!(" Subjects of {} ", clean_name(state.id())),
+        app.screen.theme.title(),
+    )];
+    let marked = app.features.marks.count(state.id());
+    if marked > 0 {
+        title.push(Span::styled(
+            format!("· {marked} marked "),
+            app.screen.theme.marked(),
+        ));
+    }
+    if !app.subjects.show_hidden {
+        title.push(Span::styled(
+            "(hidden+disabled not shown) ",
+            app.screen.theme.muted(),
+        ));
+    }
+    if let Some(label) = app
+        .features
+        .usage
+        .order
+        .title()
+        .filter(|_| app.features.usage.is_loaded())
+    {
+        title.push(Span::styled(
+            format!("({label}) "),
+            app.screen.theme.muted(),
+        ));
+    }
+    if let Some(label) = app.features.prune.filter.title() {
+        title.push(Span::styled(
+            format!("({label}) "),
+            app.screen.theme.muted(),
+        ));
+    }
+    Line::from(title)
+}
+
+/// The filter's line under the rows: what is typed (or set) and how many
+/// subjects it keeps.
+fn filter_line(app: &App, rows: &[Row], frame: &mut Frame, filter_area: Rect) {
+    let (kept, total) = crate::tui::filter::count(app, rows);
+    let count = format!(" {kept}/{total}");
+    let count_width = u16::try_from(count.len()).unwrap_or(0);
+    let [text_area, count_area] =
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(count_width)])
+            .areas(filter_area);
+    frame.render_widget(
+        Paragraph::new(count).style(app.screen.theme.key()),
+        count_area,
+    );
+    match &app.mode {
+        Mode::Filter(input) => {
+            let [label, field] =
+                Layout::horizontal([Constraint::Length(2), Constraint::Fill(1)]).areas(text_area);
+            frame.render_widget(Paragraph::new("/ ").style(app.screen.theme.key()), label);
+            frame.render_widget(input, field);
+        }
+        _ => frame.render_widget(
+            Paragraph::new(format!(
+                "/ {}  (Esc clears)",
+                clean_name(&app.subjects.filter)
+            ))
+            .style(app.screen.theme.muted()),
+            text_area,
+        ),
+    }
+}
+
 /// Why a topic's subjects cannot be shown, and where `subjects` was set.
 fn topic_error<'a>(app: &App, state: &jp_kb_core::internal::topic::TopicState) -> Paragraph<'a> {
+    let root = app
+        .model()
+        .map(|m| m.kb.root().to_path_buf())
+        .unwrap_or_default();
     let why = state
         .dir
         .as_ref()
         .err()
-        .map(ToString::to_string)
+        .map(|e| crate::tui::shown_path::topic_error(&root, e))
         .unwrap_or_default();
     let origin = state
         .config
         .subjects
         .as_ref()
         .map_or_else(|| state.config.origin.clone(), |s| s.origin.clone());
-    let root = app
-        .model
-        .as_ref()
-        .map(|m| m.kb.root().to_path_buf())
-        .unwrap_or_default();
-    // Paths inside the workspace are shown relative to it.
-    let why = why.replace(&format!("{}/", root.display()), "");
     let text = vec![
         Line::styled(
             format!("{} topic error", Mark::TopicError.glyph()),
-            app.theme.error(),
+            app.screen.theme.error(),
         ),
         Line::raw(clean_name(&why).into_owned()),
         Line::styled(
             format!("set at {}", clean_name(&origin.display_relative(&root))),
-            app.theme.muted(),
+            app.screen.theme.muted(),
         ),
     ];
     Paragraph::new(text).wrap(Wrap { trim: false })

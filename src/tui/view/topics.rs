@@ -7,8 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::pane;
-use crate::tui::app::{App, Loading};
+use crate::tui::app::App;
 use crate::tui::layout::{DrawnList, list_offset};
+use crate::tui::listing::state::Loading;
 use crate::tui::pane::Focus;
 use crate::tui::theme::Mark;
 use jp_kb_core::internal::display::clean_name;
@@ -55,7 +56,7 @@ fn topic_row(
     enabled: bool,
     title: Option<&str>,
 ) -> Line<'static> {
-    let t = app.theme;
+    let t = app.screen.theme;
     let counts_style = if mark == Mark::TopicError {
         t.error()
     } else {
@@ -87,7 +88,7 @@ fn topic_row(
 /// The topics pane before the first load arrives: ids and titles from
 /// the configuration, the counts still being walked.
 pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rect) {
-    let t = app.theme;
+    let t = app.screen.theme;
     let title = Line::from(vec![
         Span::styled(" Topics ", t.title()),
         Span::styled("avail/learned/hidden/disabled ", t.muted()),
@@ -142,12 +143,12 @@ pub fn render_loading(app: &App, loading: &Loading, frame: &mut Frame, area: Rec
 
 /// Draws the topics; says which rows went where.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
-    let Some(model) = &app.model else {
+    let Some(model) = &app.loaded.model else {
         return DrawnList::default();
     };
     let title = Line::from(vec![
-        Span::styled(" Topics ", app.theme.title()),
-        Span::styled("avail/learned/hidden/disabled ", app.theme.muted()),
+        Span::styled(" Topics ", app.screen.theme.title()),
+        Span::styled("avail/learned/hidden/disabled ", app.screen.theme.muted()),
     ]);
     let block = pane(app, title, Focus::Topics);
     let inner = block.inner(area);
@@ -156,7 +157,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
     if topics.is_empty() {
         frame.render_widget(
             Paragraph::new("(no topics; n creates one)")
-                .style(app.theme.muted())
+                .style(app.screen.theme.muted())
                 .wrap(ratatui::widgets::Wrap { trim: false }),
             inner,
         );
@@ -171,7 +172,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
         .map(|(i, state)| {
             let line = topic_line(app, state);
             if i == app.topics.selected {
-                line.patch_style(app.theme.selected(app.focus == Focus::Topics))
+                line.patch_style(app.screen.theme.selected(app.focus == Focus::Topics))
             } else {
                 line
             }

@@ -1,5 +1,11 @@
-//! A headless TUI for tests: the real `update`, driver and views on a
-//! `TestBackend`, with an isolated environment (no user config leaks in).
+//! A headless TUI for tests and benchmarks: the real `update`, driver and
+//! views on a `TestBackend`, with an isolated environment (no user config
+//! leaks in). Built only for tests (feature `harness`, which the package's
+//! dev-dependency on itself turns on): a normal build has none of it.
+//! Tests read the state through its accessors ([`reads`]) or the screen,
+//! never through `App`'s fields.
+
+pub mod reads;
 
 use std::path::Path;
 
@@ -11,6 +17,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
 use super::app::App;
+use super::command::Command;
 use super::driver::Driver;
 use super::effect::Effect;
 use super::event::{Event, Msg};
@@ -23,7 +30,7 @@ use jp_kb_core::internal::config::{Environment, LoadOptions};
 
 /// The app, its driver, and the effects the terminal would have run.
 pub struct Harness {
-    pub app: App,
+    app: App,
     pub driver: Driver,
     pub outside: Vec<Effect>,
 }
@@ -133,7 +140,7 @@ impl Harness {
             row,
             modifiers: KeyModifiers::NONE,
         };
-        if let Some(command) = super::mouse::command(&event, &self.app.drawn) {
+        if let Some(command) = super::mouse::command(&event, &self.app.screen.drawn) {
             self.action(command);
         }
     }
@@ -146,16 +153,27 @@ impl Harness {
     /// Draws a frame and records its layout in the state, as the terminal
     /// does after each frame.
     pub fn draw(&mut self) -> Buffer {
-        let (w, h) = self.app.size;
+        let (w, h) = self.app.screen.size;
         let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+        self.draw_on(&mut terminal);
+        terminal.backend().buffer().clone()
+    }
+
+    /// Draws a frame on `terminal` (a benchmark's, kept between frames)
+    /// and records its layout, as the terminal does.
+    pub fn draw_on(&mut self, terminal: &mut Terminal<TestBackend>) {
         let mut drawn = None;
         terminal
             .draw(|frame| drawn = Some(view::render(&self.app, frame)))
             .expect("draw");
         if let Some(drawn) = drawn {
-            self.app.drawn = drawn;
+            self.app.screen.drawn = drawn;
         }
-        terminal.backend().buffer().clone()
+    }
+
+    /// The command a key maps to in the current state (`None`: unbound).
+    pub fn command_for(&self, key: &KeyEvent) -> Option<Command> {
+        resolve_in(&bindings(), &self.app, key)
     }
 
     /// Presses one key through the key map, then draws the frame and
@@ -164,7 +182,7 @@ impl Harness {
     /// preview can scroll).
     pub fn press(&mut self, code: KeyCode, mods: KeyModifiers) {
         let key = KeyEvent::new(code, mods);
-        if let Some(command) = resolve_in(&bindings(), &self.app, &key) {
+        if let Some(command) = self.command_for(&key) {
             self.action(command);
         }
         self.draw();
@@ -184,7 +202,7 @@ impl Harness {
     }
 
     pub fn render(&self) -> Buffer {
-        let (w, h) = self.app.size;
+        let (w, h) = self.app.screen.size;
         let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test backend");
         terminal
             .draw(|frame| {
