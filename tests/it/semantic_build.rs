@@ -83,8 +83,9 @@ fn a_first_build_killed_halfway_is_continued_and_speaks_without_a_terminal() {
         said.lines().filter(|l| l.contains(" left")).count() >= 1,
         "{said}"
     );
-    // A line every 5 s: a build of more than 10 s says something between.
-    if full > Duration::from_secs(12) {
+    // A line every 5 s: a build of more than 10 s says something between
+    // (20 s leaves the model's load and a busy machine their margin).
+    if full > Duration::from_secs(20) {
         assert!(lines.len() >= 3, "{full:?}: {said}");
     }
 
@@ -94,21 +95,17 @@ fn a_first_build_killed_halfway_is_continued_and_speaks_without_a_terminal() {
     std::thread::sleep(full / 2);
     child.kill().unwrap();
     child.wait().unwrap();
-    let started = Instant::now();
     let out = search(&killed, &model).output().unwrap();
-    let again = started.elapsed();
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{said}");
     // Lost at the kill: the model's load and the call in flight (32 of
     // ~170 chunks); the rest of the first half was saved.
     let left = progress(&said).first().map_or(0, |l| l.1);
+    // Counted in chunks, not timed: a rerun's wall time follows the
+    // machine's load (CI once took 44 s for 70% of a 56 s build).
     assert!(
         left * 10 <= total * 7,
         "the rerun embeds {left} of {total} chunks: {said}"
-    );
-    assert!(
-        again.as_secs_f64() <= 0.75 * full.as_secs_f64(),
-        "the rerun took {again:?}, the whole build {full:?}"
     );
 }
 

@@ -39,7 +39,18 @@ build_jp() {
     fi
     echo "building JP into $target (a cold build takes ~6 minutes)" >&2
     mkdir -p "$target"
-    CARGO_TARGET_DIR="$target" bash "$source_dir/build.sh" "$target/work" "$@" >&2
+    mkdir -p "$target/work"
+    # JP's build.sh patches its copies of two registry crates with `patch
+    # -p0`, whose diff names both the registry's file and the copy: GNU
+    # patch edits the one with the fewer path components. Under
+    # ~/.cache/jp-kb/... the registry's has fewer, so the registry was
+    # patched and the copy not (the build then fails on a clean machine).
+    # A short alias in /tmp keeps the copy's path the shorter one (as
+    # integrations/jp/build.sh does).
+    local alias
+    alias="/tmp/jp-kb-jp-$(printf %s "$target/work" | sha256sum | cut -c1-12)"
+    ln -sfn "$target/work" "$alias"
+    CARGO_TARGET_DIR="$target" bash "$source_dir/build.sh" "$alias" "$@" >&2
     echo "$want" > "$target/.jp-kb-stamp"
     built=1
 }
