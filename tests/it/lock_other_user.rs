@@ -106,10 +106,11 @@ fn a_user_who_can_only_read_the_workspace_cannot_stop_an_edit() {
     let status = attempt.wait().unwrap();
     assert!(!status.success(), "nobody created {}", lock_file.display());
 
-    let (out, took) = learned_add(&sb, "not-blocked");
+    // Blocked, the edit gives up after five seconds and fails: its
+    // success is the proof, no clock a busy machine could slow.
+    let (out, _) = learned_add(&sb, "not-blocked");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(took < Duration::from_secs(3), "the edit waited {took:?}");
     let text = std::fs::read_to_string(jp.join("config.toml")).unwrap();
     assert!(text.contains("\"not-blocked\""), "{text}");
     // The lock leaves nothing behind.
@@ -133,10 +134,11 @@ fn a_lock_file_left_readable_by_others_is_not_theirs_to_hold() {
     let holder = nobody_locks(&lock_file);
     assert!(locked(&lock_file), "nobody could not lock it");
 
-    let (out, took) = learned_add(&sb, "not-blocked");
+    // Blocked, the edit gives up after five seconds and fails: its
+    // success is the proof, no clock a busy machine could slow.
+    let (out, _) = learned_add(&sb, "not-blocked");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(took < Duration::from_secs(3), "the edit waited {took:?}");
     release(holder);
 }
 
