@@ -9,5 +9,6 @@
 //! words the CLI and the TUI both add.
 
 pub mod hints;
+pub mod jp_found;
 pub mod today;
 pub mod tui;

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::clients::carry_out::write_all;
-use jp_kb_core::internal::clients::connect::{Client, FileWrite, Part, Texts, plan};
+use jp_kb_core::internal::clients::connect::{
+    Client, FileWrite, Part, Texts, generated_files, is_connected, not_needed, plan,
+};
 use jp_kb_core::internal::clients::sync::{after_edit, plan_sync};
 use jp_kb_core::internal::edit::{Journal, unified_diff};
 
@@ -57,6 +59,17 @@ fn next_steps(client: Client) -> String {
 
 pub fn connect(kb: &KnowledgeBase, args: &ConnectArgs) -> Result<ExitCode, CliError> {
     let client = Client::named(&args.client).map_err(CliError::usage)?;
+    if let Some(why) = not_needed(client, kb) {
+        println!("nothing to connect: {why}");
+        if is_connected(client, kb.root()) {
+            println!(
+                "an earlier `jp-kb connect {}` is still set up: remove {} and its `extends` entry",
+                client.name(),
+                generated_files(client).join(", ")
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let texts = Texts::of(kb);
     // Everything is planned (and validated) before anything is written.
     let writes = plan(client, kb, &texts).map_err(|e| CliError::runtime(e.to_string()))?;

@@ -1,13 +1,15 @@
 //! `jp-kb migrate [--dry-run]`: moves the `kb` table out of every file JP
 //! loads into the `kb.toml` beside it, byte for byte (today's JP refuses
-//! to start with a `kb` table in its own files).
+//! to start with a `kb` table in its own files). Used with a JP that has
+//! the knowledge base inside, the other way: out of every `kb.toml` into
+//! the `config.toml` beside it, the only files that JP reads `kb` from.
 
 use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::clients::connect::read_text;
-use jp_kb_core::internal::edit::move_kb::{kb_in_jp_files, move_kb};
+use jp_kb_core::internal::edit::move_kb::{kb_in_jp_files, kb_only_files, move_kb};
 use jp_kb_core::internal::edit::target::creatable;
 use jp_kb_core::internal::edit::{unified_diff, write_atomic};
 
@@ -21,9 +23,21 @@ pub struct MigrateArgs {
 }
 
 pub fn run(kb: &KnowledgeBase, args: &MigrateArgs) -> Result<ExitCode, CliError> {
-    let found = kb_in_jp_files(&kb.loaded);
+    let inside = kb.loaded.jp.reads_kb();
+    let found = if inside {
+        kb_only_files(&kb.loaded)
+    } else {
+        kb_in_jp_files(&kb.loaded)
+    };
     if found.is_empty() {
-        println!("nothing to move: no file JP loads holds a `kb` table");
+        println!(
+            "{}",
+            if inside {
+                "nothing to move: no kb.toml holds topics (the JP here has the knowledge base inside and reads `kb` from its own files)"
+            } else {
+                "nothing to move: no file JP loads holds a `kb` table"
+            }
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let shown = |p: &std::path::Path| kb.display_path(p).display().to_string();
@@ -31,10 +45,17 @@ pub fn run(kb: &KnowledgeBase, args: &MigrateArgs) -> Result<ExitCode, CliError>
     let bounds = kb.boundaries();
     for file in &found {
         let Some(target) = &file.target else {
-            eprintln!(
-                "{}: holds a `kb` table but no kb.toml is read beside it: move the table by hand into .jp/kb.toml (or your user-workspace kb.toml)",
-                shown(&file.path)
-            );
+            if inside {
+                eprintln!(
+                    "{}: holds topics the JP here never reads, and no config.toml beside it takes them: move the table by hand into .jp/config.toml (or your user-workspace config.toml)",
+                    shown(&file.path)
+                );
+            } else {
+                eprintln!(
+                    "{}: holds a `kb` table but no kb.toml is read beside it: move the table by hand into .jp/kb.toml (or your user-workspace kb.toml)",
+                    shown(&file.path)
+                );
+            }
             by_hand = true;
             continue;
         };
@@ -61,8 +82,8 @@ pub fn run(kb: &KnowledgeBase, args: &MigrateArgs) -> Result<ExitCode, CliError>
             );
             continue;
         }
-        // kb.toml first: a failure in between leaves the topics in both
-        // files (kb.toml wins), never in neither.
+        // The target first: a failure in between leaves the topics in both
+        // files (the later one wins), never in neither.
         let io = |e: jp_kb_core::internal::edit::WriteError| CliError::runtime(e.to_string());
         write_atomic(
             &bounds,

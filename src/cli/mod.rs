@@ -207,6 +207,26 @@ Example:
     Man,
 }
 
+/// Whether `command` acts on which JP the person runs
+/// (`jp_kb::jp_found`): what `check` reports, what `connect`, `sync`,
+/// `migrate` and the edits write, what `prompt --client jp` shows. The
+/// others never start a `jp` (`learn`, `prompt` and the server are on an
+/// assistant's path).
+fn asks_which_jp(command: &Command) -> bool {
+    match command {
+        Command::Check(_)
+        | Command::Connect(_)
+        | Command::Sync(_)
+        | Command::Migrate(_)
+        | Command::Learned(_)
+        | Command::Disabled(_)
+        | Command::Topic(_) => true,
+        Command::Usage(args) => args.stale,
+        Command::Prompt(args) => args.client.as_deref() == Some("jp"),
+        _ => false,
+    }
+}
+
 /// Runs the parsed command line; returns the process exit code.
 pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     if let Command::Tui(args) = &cli.command {
@@ -220,8 +240,11 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Model(command) => return model::run(command),
         _ => {}
     }
-    let env = Environment::from_process()
+    let mut env = Environment::from_process()
         .map_err(|e| CliError::runtime(format!("cannot read the current directory: {e}")))?;
+    if asks_which_jp(&cli.command) {
+        env = env.with_jp(jp_kb::jp_found::jp_kind());
+    }
     let options = cli.load_options();
     // `check` reports a configuration that does not load as a finding.
     if let Command::Check(args) = &cli.command {

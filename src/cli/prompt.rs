@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::clients::arrival::{Arrival, arrivals};
+use jp_kb_core::internal::clients::connect::{Client, not_needed};
 use jp_kb_core::internal::clients::profile::{Profile, profile};
 use jp_kb_core::internal::clients::setup::{Setup, read_setup};
 use serde_json::json;
@@ -63,7 +64,11 @@ pub fn client_arrivals(
 ) -> Result<(Profile, Vec<Arrival>), CliError> {
     let profile = profile(client).map_err(CliError::usage)?;
     let setup = read_setup(kb.root(), &profile).map_err(CliError::runtime)?;
-    print_setup_notes(&profile, &setup);
+    match Client::named(client).ok().and_then(|c| not_needed(c, kb)) {
+        // Its setup files are not what it sends.
+        Some(why) => eprintln!("note: {why}"),
+        None => print_setup_notes(&profile, &setup),
+    }
     let list = arrivals(kb, &profile, &setup);
     Ok((profile, list))
 }

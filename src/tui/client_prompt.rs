@@ -14,6 +14,7 @@ use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::check::client_findings::setup_findings;
 use jp_kb_core::internal::check::findings::{Code, Severity};
 use jp_kb_core::internal::clients::arrival::{Arrival, Loss, Section, arrivals_of, losses_of};
+use jp_kb_core::internal::clients::connect::{Client, not_needed};
 use jp_kb_core::internal::clients::profile::{Delivery, Profile, client_ids, profile};
 use jp_kb_core::internal::clients::setup::read_setup;
 use jp_kb_core::internal::plural::thousands;
@@ -83,11 +84,16 @@ impl ClientPrompt {
         let result = profile(client)
             .and_then(|profile| {
                 let setup = read_setup(kb.root(), &profile)?;
-                let mut notes: Vec<String> = setup
-                    .notes(&profile)
-                    .iter()
-                    .map(crate::hints::setup_note)
-                    .collect();
+                let inside = Client::named(client).ok().and_then(|c| not_needed(c, kb));
+                let mut notes: Vec<String> = match &inside {
+                    // What it sends is built at each query, not its setup.
+                    Some(why) => vec![format!("note: {why}")],
+                    None => setup
+                        .notes(&profile)
+                        .iter()
+                        .map(crate::hints::setup_note)
+                        .collect(),
+                };
                 // A stale generated file, an earlier setup that overrides the
                 // generated one, a JP conversation that keeps an older
                 // section: what `check --client` reports, said here too (its

@@ -94,7 +94,8 @@ pub struct StartOptions {
 pub fn run(start: StartOptions) -> Result<(), String> {
     terminal::require_terminal()?;
     let env = Environment::from_process()
-        .map_err(|e| format!("cannot read the current directory: {e}"))?;
+        .map_err(|e| format!("cannot read the current directory: {e}"))?
+        .with_jp(crate::jp_found::jp_kind());
     let mut no_workspace = start.load.workspace.is_none() && find_root(&env.cwd).is_none();
     let mut adopted = None;
     if no_workspace && !start.demo && !start.read_only {

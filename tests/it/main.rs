@@ -48,6 +48,7 @@ mod golden;
 mod guarded_read;
 mod huge_subjects;
 mod jp_inside;
+mod jp_inside_found;
 mod jp_real_checkouts;
 mod jp_real_stale;
 mod jp_real_tui;

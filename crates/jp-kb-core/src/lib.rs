@@ -58,7 +58,7 @@ use internal::{frontmatter, search};
 use internal::{section_tokens, tokens};
 
 #[cfg(feature = "config")]
-pub use internal::config::{ConfigError, Environment, LoadOptions, OverrideError};
+pub use internal::config::{ConfigError, Environment, JpKind, LoadOptions, OverrideError};
 pub use internal::config::{ConfigWarning, Origin};
 pub use internal::kb::{KnowledgeBase, UnknownTopic};
 pub use internal::learn::Outcome;

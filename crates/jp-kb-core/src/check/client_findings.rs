@@ -165,7 +165,9 @@ pub fn setup_findings(kb: &KnowledgeBase, profile: &Profile) -> Vec<Finding> {
     let mut locator = Locator::new(Some(kb.root().to_path_buf()), &kb.loaded.user_dirs);
     let (stale, _) = crate::clients::sync::stale(kb);
     let mut out = stale_findings(kb, &stale, Some(profile), &mut locator);
-    if profile.id != Client::JP.name() {
+    // A JP with the knowledge base inside has no setup to get wrong: it
+    // builds the section at each query from its own `kb` tables.
+    if profile.id != Client::JP.name() || kb.loaded.jp.reads_kb() {
         return out;
     }
     for problem in crate::clients::jp::setup::jp_problems(kb) {

@@ -111,8 +111,10 @@ codes! {
     HiddenUnreachable = "KB115", Warning, "never mentioned";
     SubjectOverSizeLimit = "KB116", Warning, "too large to read";
     WorkspaceIdInvalid = "KB117", Warning, "not a workspace id";
+    JpConnectedTwice = "KB118", Warning, "sent twice";
     KbInJpFile = "KB120", Warning, "JP refuses this `kb` table";
     GeneratedStale = "KB121", Warning, "out of date";
+    KbUnreadByJp = "KB123", Warning, "JP with the knowledge base inside does not read this file";
     ClientLoss = "KB122", Warning, "does not reach the client's model";
     ClientCannotStart = "KB124", Warning, "the client cannot start jp-kb";
     ConversationKeepsOlder = "KB125", Warning, "a JP conversation keeps an older section";

@@ -88,6 +88,9 @@ pub fn arrivals_of(
     setup: &Setup,
     section: &Section,
 ) -> Vec<Arrival> {
+    if profile.id == super::connect::Client::JP.name() && kb.loaded.jp.reads_kb() {
+        return inside_jp(kb, section);
+    }
     let mut out = Vec::new();
     for facts in &profile.channels {
         let arrival = match facts.channel {
@@ -113,6 +116,29 @@ pub fn arrivals_of(
             Channel::ToolDescription => tool_description(kb, profile, setup, &facts.delivery),
         };
         out.extend(arrival);
+    }
+    out
+}
+
+/// What a JP with the knowledge base inside sends, whatever the setup
+/// files say: the section it builds at each query from its own `kb`
+/// tables, as its own system message, and its built-in `learn` with the
+/// description whole (`tests/it/jp_inside_found.rs` checks both against that JP).
+fn inside_jp(kb: &KnowledgeBase, section: &Section) -> Vec<Arrival> {
+    let mut out = Vec::new();
+    if let Some(text) = section.text() {
+        out.push(whole(
+            Channel::SystemPromptSection,
+            text,
+            "built by JP at each query, arrives whole, as its own system message",
+        ));
+    }
+    if let Some(tool) = mcp::learn_tool(kb) {
+        out.push(whole(
+            Channel::ToolDescription,
+            &tool.description,
+            "JP's built-in `learn`: its description arrives whole",
+        ));
     }
     out
 }

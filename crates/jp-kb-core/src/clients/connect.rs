@@ -381,6 +381,20 @@ fn jp_machine_part(
     Ok(out)
 }
 
+/// Why `client` needs nothing connected in `kb`'s workspace, if it does
+/// not: a JP with the knowledge base inside reads the `kb` tables of its
+/// own files, builds the section at each query and has `learn` built in,
+/// so a generated layer and an MCP server would only send both twice.
+pub fn not_needed(client: Client, kb: &KnowledgeBase) -> Option<String> {
+    (client == Client::JP && kb.loaded.jp.reads_kb()).then(|| {
+        "the JP here has the knowledge base inside: it reads the `kb` tables of its own \
+         files (.jp/config.toml, config.d, extends), builds the <knowledge> section at each \
+         query and has `learn` built in; a generated layer and an MCP server would send \
+         both twice"
+            .to_owned()
+    })
+}
+
 /// Every file `client` needs, with its current and new content. Nothing is
 /// written; an error (a client config that does not parse, a read-only
 /// JP config) means nothing may be.

@@ -14,7 +14,7 @@ use super::ClientError;
 use super::carry_out::write_all;
 
 use super::connect::{
-    Client, FileWrite, Part, Texts, generated_files, is_connected, plan, read_text,
+    Client, FileWrite, Part, Texts, generated_files, is_connected, not_needed, plan, read_text,
 };
 
 /// What [`after_edit`] did with one generated file (or client), for the
@@ -65,11 +65,13 @@ impl std::fmt::Display for Synced {
     }
 }
 
-/// The clients connected in `kb`'s workspace.
+/// The clients connected in `kb`'s workspace that need it: a JP with the
+/// knowledge base inside does not ([`not_needed`]; `check` says so,
+/// KB118), and its old layer is never brought up to date.
 pub fn connected(kb: &KnowledgeBase) -> Vec<Client> {
     Client::all()
         .into_iter()
-        .filter(|c| is_connected(*c, kb.root()))
+        .filter(|c| is_connected(*c, kb.root()) && not_needed(*c, kb).is_none())
         .collect()
 }
 

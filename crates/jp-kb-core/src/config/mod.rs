@@ -20,6 +20,8 @@ pub mod file;
 #[cfg(feature = "config")]
 pub mod interpret;
 #[cfg(feature = "config")]
+pub mod jp_kind;
+#[cfg(feature = "config")]
 pub mod jp_user_dir;
 #[cfg(feature = "config")]
 pub mod layers;
@@ -46,6 +48,8 @@ pub use origin::{Origin, Valued};
 
 #[cfg(feature = "config")]
 pub use error::ConfigError;
+#[cfg(feature = "config")]
+pub use jp_kind::JpKind;
 #[cfg(feature = "config")]
 pub use override_error::OverrideError;
 #[cfg(feature = "config")]
@@ -122,6 +126,9 @@ pub struct LoadedConfig {
     pub jp_data_dir: Option<PathBuf>,
     /// The `.jp.toml` nearest the current directory, existing or not.
     pub jp_toml_here: Option<PathBuf>,
+    /// Which JP the workspace is used with (from the environment).
+    #[cfg(feature = "config")]
+    pub jp: JpKind,
 }
 
 impl LoadedConfig {
@@ -138,6 +145,8 @@ impl LoadedConfig {
             user_workspace_dir: None,
             jp_data_dir: None,
             jp_toml_here: None,
+            #[cfg(feature = "config")]
+            jp: JpKind::Beside,
         }
     }
 
@@ -258,5 +267,6 @@ pub fn load(env: &Environment, options: &LoadOptions) -> Result<LoadedConfig, Co
         user_workspace_dir,
         jp_data_dir: env.user_data_dir.clone(),
         jp_toml_here,
+        jp: env.jp,
     })
 }

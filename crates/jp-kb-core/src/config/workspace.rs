@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::error::ConfigError;
+use super::jp_kind::JpKind;
 use super::model::ConfigWarning;
 use super::origin::Origin;
 use super::trust::{self, SafeDirectories};
@@ -22,6 +23,9 @@ pub struct Environment {
     /// Directories whose configuration is used whoever owns it
     /// ([`super::trust`]); elsewhere only the person's own files are.
     pub safe_directories: SafeDirectories,
+    /// Which JP the workspace is used with: today's JP unless the host
+    /// found one with the knowledge base inside ([`Self::with_jp`]).
+    pub jp: JpKind,
 }
 
 impl Environment {
@@ -34,7 +38,16 @@ impl Environment {
             global_config_dir: None,
             user_data_dir: None,
             safe_directories: SafeDirectories::default(),
+            jp: JpKind::Beside,
         }
+    }
+
+    /// … used with `jp`, the JP the host found (the `jp-kb` binary asks
+    /// the `jp` on `PATH`; a library host knows what it is).
+    #[must_use]
+    pub fn with_jp(mut self, jp: JpKind) -> Self {
+        self.jp = jp;
+        self
     }
 
     /// … trusting the configuration below `safe` whoever owns it.
@@ -78,6 +91,7 @@ impl Environment {
             global_config_dir,
             user_data_dir,
             safe_directories,
+            jp: JpKind::Beside,
         })
     }
 }

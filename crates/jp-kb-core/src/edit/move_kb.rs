@@ -58,6 +58,41 @@ pub fn kb_in_jp_files(loaded: &LoadedConfig) -> Vec<KbInJpFile> {
     out
 }
 
+/// Every `kb.*` file of `loaded` (or a file one extends) that declares
+/// topics: what a JP with the knowledge base inside never reads
+/// ([`crate::config::JpKind::Inside`]). Each `target` is the `config.toml`
+/// beside a `kb.toml` of a configuration directory, where that JP reads
+/// the same tables (`jp-kb migrate` moves them there); `None`: by hand.
+pub fn kb_only_files(loaded: &LoadedConfig) -> Vec<KbInJpFile> {
+    let mut out: Vec<KbInJpFile> = Vec::new();
+    for file in &loaded.files {
+        if file.kind == LayerKind::Cfg
+            || jp_loads(loaded, &file.path)
+            || file.partial.topics.is_empty()
+            || out.iter().any(|f| f.path == file.path)
+        {
+            continue;
+        }
+        let line = file
+            .partial
+            .topics
+            .values()
+            .find_map(|t| t.origin.as_ref().and_then(crate::config::Origin::line));
+        let in_config_dir = matches!(
+            file.kind,
+            LayerKind::UserGlobal | LayerKind::Workspace | LayerKind::UserWorkspace
+        );
+        let target = (in_config_dir && file.path.file_name().is_some_and(|n| n == "kb.toml"))
+            .then(|| file.path.with_file_name("config.toml"));
+        out.push(KbInJpFile {
+            path: file.path.clone(),
+            line,
+            target,
+        });
+    }
+    out
+}
+
 /// The two new texts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Moved {

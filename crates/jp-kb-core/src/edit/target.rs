@@ -44,6 +44,18 @@ pub fn enable_by_removal(loaded: &LoadedConfig, topic: &Topic, file: &Path) -> b
         })
 }
 
+/// Where the workspace's topics go when no file declares any yet.
+pub fn default_target(loaded: &LoadedConfig) -> ChosenFile {
+    if loaded.jp.reads_kb() {
+        ChosenFile {
+            path: jp_dir(&loaded.root).join("config.toml"),
+            reason: "the workspace's config.toml (the JP here reads `kb` there)".to_owned(),
+        }
+    } else {
+        workspace_target(&loaded.root)
+    }
+}
+
 fn workspace_target(root: &Path) -> ChosenFile {
     ChosenFile {
         path: workspace_file(root),
@@ -85,7 +97,8 @@ pub fn for_lists(topic: Option<&Topic>, root: &Path) -> ChosenFile {
 
 /// Where a new topic goes: the first TOML file under the workspace root
 /// that declares topics (the workspace keeps them there), else
-/// `.jp/kb.toml`.
+/// `.jp/kb.toml` — or, used with a JP that has the knowledge base inside,
+/// `.jp/config.toml`, the file of the workspace's that JP reads `kb` from.
 pub fn for_new_topic(loaded: &LoadedConfig) -> ChosenFile {
     loaded
         .files
@@ -93,7 +106,7 @@ pub fn for_new_topic(loaded: &LoadedConfig) -> ChosenFile {
         .filter(|f| f.path.starts_with(&loaded.root) && !f.partial.topics.is_empty())
         .find(|f| is_editable_toml(&f.path))
         .map_or_else(
-            || workspace_target(&loaded.root),
+            || default_target(loaded),
             |f| ChosenFile {
                 path: f.path.clone(),
                 reason: "the file that declares the workspace's other topics".to_owned(),

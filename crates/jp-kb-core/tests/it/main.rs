@@ -10,5 +10,6 @@ mod edit_props;
 mod edit_roundtrip;
 mod edit_write;
 mod facade_example;
+mod jp_kind;
 mod no_commands;
 mod properties;

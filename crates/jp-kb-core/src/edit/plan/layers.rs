@@ -12,7 +12,7 @@ use crate::KnowledgeBase;
 use crate::config::LayerKind;
 use crate::config::LoadedConfig;
 use crate::config::origin::is_editable_toml;
-use crate::edit::target::workspace_file;
+use crate::edit::target::default_target;
 
 /// One file edits may go to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,7 +112,7 @@ pub fn layers(kb: &KnowledgeBase, topic: Option<&str>) -> Vec<Layer> {
     }
     let loaded = &kb.loaded;
     let mut missing: Vec<(PathBuf, &'static str)> =
-        vec![(workspace_file(&loaded.root), role(LayerKind::Workspace))];
+        vec![(default_target(loaded).path, role(LayerKind::Workspace))];
     if let Some(dir) = &loaded.user_workspace_dir {
         let has_layer = out.iter().any(|l| l.path.parent() == Some(dir.as_path()));
         if !has_layer {

@@ -435,8 +435,12 @@ pub fn plan(ws: &Workspace<'_>, intent: &Intent) -> Answer {
 /// today's JP: it asks first ([`Confirm::KbInJpFile`]; a front end that
 /// carries plans out without asking says it, with its own way to move
 /// the table). Files that already hold topics are KB120's business, not
-/// each edit's.
+/// each edit's. A JP with the knowledge base inside reads those tables:
+/// nothing to ask.
 fn guard_jp_files(kb: &KnowledgeBase, answer: Answer) -> Answer {
+    if kb.loaded.jp.reads_kb() {
+        return answer;
+    }
     let guard = |mut plan: Plan| {
         for step in &plan.steps {
             if layers::jp_loads(&kb.loaded, &step.path)
