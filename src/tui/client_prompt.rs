@@ -9,13 +9,15 @@
 //! keeps its laid-out, unheld section (see [`super::prompt`]).
 
 use std::fmt::Write as _;
+use std::sync::{Arc, Weak};
 
 use jp_kb_core::KnowledgeBase;
+use jp_kb_core::check::{Code, Severity};
+use jp_kb_core::clients::Client;
+use jp_kb_core::clients::{Delivery, Profile, client_ids, profile};
 use jp_kb_core::internal::check::client_findings::setup_findings;
-use jp_kb_core::internal::check::findings::{Code, Severity};
 use jp_kb_core::internal::clients::arrival::{Arrival, Loss, Section, arrivals_of, losses_of};
-use jp_kb_core::internal::clients::connect::{Client, not_needed};
-use jp_kb_core::internal::clients::profile::{Delivery, Profile, client_ids, profile};
+use jp_kb_core::internal::clients::connect::not_needed;
 use jp_kb_core::internal::clients::setup::read_setup;
 use jp_kb_core::internal::plural::thousands;
 
@@ -77,10 +79,57 @@ impl Row {
     }
 }
 
+/// The section of the load whose client views are being looked at,
+/// rendered once for all of them: rendering reads every pre-loaded subject
+/// (~315 ms of a ~400 ms view on a 23.6 MiB section of 45,829 subjects,
+/// `cargo bench --bench tui -- big`), and a person cycles through the
+/// clients with `c`. Held by the read worker only while its load is the
+/// one shown: a newer load, or the old one dropped, lets it go.
+#[derive(Debug, Default)]
+pub struct SectionMemo {
+    held: Option<(Weak<KnowledgeBase>, Arc<Section>)>,
+}
+
+impl SectionMemo {
+    /// `kb`'s section, rendered now unless it was for this load.
+    pub fn section(&mut self, kb: &Arc<KnowledgeBase>) -> Arc<Section> {
+        if let Some((load, section)) = &self.held
+            && load.upgrade().is_some_and(|held| Arc::ptr_eq(&held, kb))
+        {
+            return Arc::clone(section);
+        }
+        let section = Arc::new(Section::render(kb));
+        self.held = Some((Arc::downgrade(kb), Arc::clone(&section)));
+        section
+    }
+
+    /// Lets the section go when its load is gone (no other view of it
+    /// can be asked for).
+    pub fn forget_gone(&mut self) {
+        if self
+            .held
+            .as_ref()
+            .is_some_and(|(load, _)| load.strong_count() == 0)
+        {
+            self.held = None;
+        }
+    }
+}
+
 impl ClientPrompt {
     /// Reads the client's setup in `kb`'s workspace and computes what its
     /// model receives.
     pub fn compute(kb: &KnowledgeBase, client: &str, generation: u64) -> Self {
+        Self::compute_with(kb, client, generation, &Section::render(kb))
+    }
+
+    /// [`Self::compute`] with `kb`'s section rendered already.
+    pub fn compute_with(
+        kb: &KnowledgeBase,
+        client: &str,
+        generation: u64,
+        section: &Section,
+    ) -> Self {
         let result = profile(client)
             .and_then(|profile| {
                 let setup = read_setup(kb.root(), &profile)?;
@@ -113,11 +162,8 @@ impl ClientPrompt {
                         .unwrap_or_default();
                     notes.push(format!("warning: {}{place}{hint}", finding.message));
                 }
-                // One render of the section for both (it was rendered up to
-                // three times: seconds on a 20 MiB section).
-                let section = Section::render(kb);
-                let list = arrivals_of(kb, &profile, &setup, &section);
-                let gone = losses_of(kb, &list, &section);
+                let list = arrivals_of(kb, &profile, &setup, section);
+                let gone = losses_of(kb, &list, section);
                 let mut view = ClientView {
                     profile,
                     arrivals: list,
@@ -239,5 +285,42 @@ mod tests {
         }
         assert_eq!(seen, ["jp", "claude-code", "codex"]);
         assert_eq!(next_view(Some("gone")), None);
+    }
+
+    fn load(root: &std::path::Path) -> Arc<KnowledgeBase> {
+        let mut topic = jp_kb_core::TopicConfig::new("t", "kb");
+        topic.learned = vec!["*".to_owned()];
+        Arc::new(KnowledgeBase::from_topics(root, [topic]))
+    }
+
+    #[test]
+    fn one_render_serves_every_client_view_of_a_load_and_no_other() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("kb")).unwrap();
+        std::fs::write(dir.path().join("kb/a.md"), "first\n").unwrap();
+        let mut memo = SectionMemo::default();
+        let first = load(dir.path());
+        let rendered = memo.section(&first);
+        assert!(rendered.text().is_some_and(|t| t.contains("first")));
+        assert!(Arc::ptr_eq(&rendered, &memo.section(&first)), "reused");
+        let views: Vec<ClientPrompt> = ["jp", "claude-code", "codex"]
+            .iter()
+            .map(|c| ClientPrompt::compute_with(&first, c, 1, &memo.section(&first)))
+            .collect();
+        for (view, client) in views.iter().zip(["jp", "claude-code", "codex"]) {
+            assert_eq!(view, &ClientPrompt::compute(&first, client, 1), "{client}");
+        }
+
+        // A new load (a file changed): its own render, never the old one.
+        std::fs::write(dir.path().join("kb/a.md"), "second\n").unwrap();
+        let second = load(dir.path());
+        let again = memo.section(&second);
+        assert!(again.text().is_some_and(|t| t.contains("second")));
+        // The old load gone, nothing of it is held.
+        drop((first, rendered, views));
+        drop(second);
+        memo.forget_gone();
+        assert!(memo.held.is_none());
+        drop(again);
     }
 }

@@ -10,13 +10,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::{ConfigError, Environment, LoadOptions};
+use jp_kb_core::Outcome;
 use jp_kb_core::internal::content::{
     Content, Root, SkipReason, format_subject, read_content_prefix,
 };
-use jp_kb_core::internal::learn::Outcome;
 use jp_kb_core::internal::subjects::WatchedWalks;
 use jp_kb_core::internal::tokens::count_tokens;
+use jp_kb_core::{ConfigError, Environment, LoadOptions};
 
 /// Previews read at most this many bytes of a subject.
 pub const PREVIEW_LIMIT: usize = 256 * 1024;
@@ -51,7 +51,7 @@ pub struct Model {
     pub default_file: PathBuf,
 }
 
-use super::client_prompt::ClientPrompt;
+use super::client_prompt::{ClientPrompt, SectionMemo};
 use super::prompt::{
     HeadPart, LaidPiece, PromptCount, PromptHead, PromptLayout, RenderedPrompt, read_part,
 };
@@ -472,5 +472,23 @@ pub fn fetch(kb: &KnowledgeBase, need: &Need) -> Fetched {
         Need::ClientPrompt { generation, client } => {
             Fetched::ClientPrompt(Box::new(ClientPrompt::compute(kb, client, *generation)))
         }
+    }
+}
+
+/// [`fetch`] on the read worker: a client view takes the section from
+/// `memo` (rendered once for every client view of a load).
+pub fn fetch_with(kb: &Arc<KnowledgeBase>, need: &Need, memo: &mut SectionMemo) -> Fetched {
+    memo.forget_gone();
+    match need {
+        Need::ClientPrompt { generation, client } => {
+            let section = memo.section(kb);
+            Fetched::ClientPrompt(Box::new(ClientPrompt::compute_with(
+                kb,
+                client,
+                *generation,
+                &section,
+            )))
+        }
+        other => fetch(kb, other),
     }
 }

@@ -14,8 +14,9 @@
 
 use std::sync::Arc;
 
+use super::client_prompt::SectionMemo;
 use super::event::Event;
-use super::model::{Fetched, Need, fetch};
+use super::model::{Fetched, Need, fetch_with};
 use super::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
 
@@ -38,7 +39,10 @@ pub struct Reads {
 impl Reads {
     /// Starts the worker, reporting to `outbox`.
     pub fn spawn(outbox: &Outbox) -> std::io::Result<Self> {
-        let run = |(kb, need): Job| Some(Event::Fetched(Box::new(fetch(&kb, &need))));
+        let mut memo = SectionMemo::default();
+        let run = move |(kb, need): Job| {
+            Some(Event::Fetched(Box::new(fetch_with(&kb, &need, &mut memo))))
+        };
         let worker = Worker::spawn("jp-kb-reads", newest, run, Arc::clone(outbox))?;
         Ok(Self {
             worker,

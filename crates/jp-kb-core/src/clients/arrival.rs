@@ -4,6 +4,7 @@
 //! and which parts of the `<knowledge>` section and the tool's topic list
 //! reach the model through no channel at all.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::KnowledgeBase;
@@ -342,9 +343,15 @@ pub fn losses_of(kb: &KnowledgeBase, arrivals: &[Arrival], section: &Section) ->
     } else {
         section_parts(kb, section)
     };
+    // A part longer than a channel's text cannot be in it: most of a
+    // large section's parts, against a channel cut to a few kilobytes.
     let mut lost: Vec<String> = parts
         .into_iter()
-        .filter(|(_, text)| !carriers.iter().any(|a| a.text.contains(text.as_str())))
+        .filter(|(_, text)| {
+            !carriers
+                .iter()
+                .any(|a| a.text.len() >= text.len() && a.text.contains(&**text))
+        })
         .map(|(name, _)| name)
         .collect();
     if lost.is_empty() && !whole && carriers.iter().any(|a| a.cut) {
@@ -389,15 +396,16 @@ fn topic_line(line: &str, id: &str) -> bool {
 /// The parts of the section, each named and as it appears in it: every
 /// pre-loaded subject (cut from the one render), every menu line, and the
 /// hidden-subject note.
-fn section_parts(kb: &KnowledgeBase, section: &Section) -> Vec<(String, String)> {
+/// The subjects' parts are borrowed from the render (tens of megabytes).
+fn section_parts<'a>(kb: &KnowledgeBase, section: &'a Section) -> Vec<(String, Cow<'a, str>)> {
     let text = section.text().unwrap_or_default();
-    let mut parts: Vec<(String, String)> = section
+    let mut parts: Vec<(String, Cow<'a, str>)> = section
         .subjects
         .iter()
         .map(|(name, range)| {
             (
                 name.clone(),
-                text.get(range.clone()).unwrap_or_default().to_owned(),
+                Cow::Borrowed(text.get(range.clone()).unwrap_or_default()),
             )
         })
         .collect();
@@ -417,13 +425,13 @@ fn section_parts(kb: &KnowledgeBase, section: &Section) -> Vec<(String, String)>
         });
         parts.push((
             format!("topic `{}` in the topic menu", state.id()),
-            format!("{line}\n"),
+            Cow::Owned(format!("{line}\n")),
         ));
     }
     if menu {
         parts.push((
             "the note on hidden subjects".to_owned(),
-            AVAILABLE_FOOTER.to_owned(),
+            Cow::Borrowed(AVAILABLE_FOOTER),
         ));
     }
     parts
