@@ -22,7 +22,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use jp_kb_core::internal::edit::{Edit, apply_edit as apply, save};
+use jp_kb_core::edit::Edit;
+
+use jp_kb_core::internal::edit::{apply_edit as apply, save};
 
 const CHILD_ENV: &str = "JP_KB_EDIT_CRASH_CHILD";
 const KILLS: usize = 220;
@@ -328,8 +330,8 @@ fn killed_writers_never_expose_a_private_file() {
 
 /// Every test file lives under the system's temporary directory: writes
 /// are bounded to it.
-fn tmp_bounds() -> jp_kb_core::internal::edit::Boundaries {
-    jp_kb_core::internal::edit::Boundaries::new([
+fn tmp_bounds() -> jp_kb_core::edit::Boundaries {
+    jp_kb_core::edit::Boundaries::new([
         std::env::temp_dir(),
         std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
     ])

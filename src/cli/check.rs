@@ -8,9 +8,9 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use jp_kb_core::internal::check::report::{HumanStyle, render_human, render_json_lines};
-use jp_kb_core::internal::check::{Thresholds, check};
-use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::check::{HumanStyle, render_human, render_json_lines};
+use jp_kb_core::check::{Thresholds, check};
+use jp_kb_core::{Environment, LoadOptions};
 
 use super::output::CliError;
 
@@ -79,9 +79,8 @@ fn client_findings(
     env: &Environment,
     options: &LoadOptions,
     client: &str,
-) -> Result<Vec<jp_kb_core::internal::check::findings::Finding>, CliError> {
-    let profile =
-        jp_kb_core::internal::clients::profile::profile(client).map_err(CliError::usage)?;
+) -> Result<Vec<jp_kb_core::check::Finding>, CliError> {
+    let profile = jp_kb_core::clients::profile(client).map_err(CliError::usage)?;
     let Ok(kb) = jp_kb_core::KnowledgeBase::load(env, options) else {
         return Ok(Vec::new());
     };

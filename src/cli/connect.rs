@@ -5,18 +5,19 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::clients::carry_out::write_all;
-use jp_kb_core::internal::clients::connect::{
-    Client, FileWrite, Part, Texts, generated_files, is_connected, not_needed, plan,
-};
-use jp_kb_core::internal::clients::sync::{after_edit, plan_sync};
-use jp_kb_core::internal::edit::{Journal, unified_diff};
+use jp_kb_core::clients::plan_sync;
+use jp_kb_core::clients::write_all;
+use jp_kb_core::clients::{Client, FileWrite, Part, Texts, plan};
+use jp_kb_core::edit::Journal;
+use jp_kb_core::internal::clients::connect::{generated_files, is_connected, not_needed};
+use jp_kb_core::internal::clients::sync::after_edit;
+use jp_kb_core::internal::edit::unified_diff;
 
 use super::output::CliError;
 
 /// The clients `connect` offers: the ids of the profiles.
 pub fn client_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(jp_kb_core::internal::clients::profile::client_ids())
+    clap::builder::PossibleValuesParser::new(jp_kb_core::clients::client_ids())
 }
 
 #[derive(Debug, Args)]

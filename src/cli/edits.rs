@@ -6,12 +6,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
+use jp_kb_core::edit::plan::{AlternativeKind, Answer, Chosen, Intent, Plan, Refusal, Workspace};
 use jp_kb_core::internal::config::origin::is_editable_toml;
-use jp_kb_core::internal::config::{Environment, LoadOptions};
-use jp_kb_core::internal::edit::plan::{
-    self, AlternativeKind, Answer, Chosen, Intent, Plan, Refusal, Workspace,
-};
+use jp_kb_core::internal::edit::plan;
 use jp_kb_core::internal::edit::unified_diff;
+use jp_kb_core::{Environment, LoadOptions};
 
 use jp_kb_core::internal::display::escape_name;
 
@@ -98,7 +97,7 @@ impl EditContext<'_> {
     /// checked before anything is written; never half of it) and prints
     /// `file: summary` (and the diff), then the plan's notes as warnings.
     pub fn carry_out(&self, plan: &Plan, opts: &EditOpts) -> Result<bool, CliError> {
-        let mut journal = jp_kb_core::internal::edit::Journal::new(self.kb.boundaries());
+        let mut journal = jp_kb_core::edit::Journal::new(self.kb.boundaries());
         let written = jp_kb_core::internal::edit::apply(plan, &mut journal)
             .map_err(|e| CliError::runtime(e.to_string()))?;
         let mut changed_any = false;

@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use jp_kb_core::Environment;
 use jp_kb_core::internal::adopt::apply::{AdoptError, Applied, apply};
 use jp_kb_core::internal::adopt::find::{Found, find};
 use jp_kb_core::internal::adopt::plan::{Choices, Plan, State, plan};
 use jp_kb_core::internal::adopt::preview::preview;
-use jp_kb_core::internal::config::Environment;
 
 use super::init_plan;
 use super::output::CliError;
@@ -170,7 +170,7 @@ fn scaffold(root: &Path) -> Result<ExitCode, CliError> {
     let subject = subjects.join("conventions.md");
     // Both files (and `.jp/kb/project/`) land inside the workspace or
     // not at all: a committed `.jp/kb -> ~/dir` is refused, naming ~/dir.
-    let bounds = jp_kb_core::internal::edit::Boundaries::new([root.clone()]);
+    let bounds = jp_kb_core::edit::Boundaries::new([root.clone()]);
     // Checked before anything is written: no half-made workspace.
     for path in [&config, &subject] {
         bounds
@@ -183,7 +183,7 @@ fn scaffold(root: &Path) -> Result<ExitCode, CliError> {
     println!("created .jp/kb.toml (topic `project`; JP's own files untouched)");
     match jp_kb_core::internal::edit::write_atomic(&bounds, &subject, None, SUBJECT.as_bytes()) {
         Ok(()) => println!("created .jp/kb/project/conventions.md (an example subject)"),
-        Err(jp_kb_core::internal::edit::WriteError::Conflict { .. }) => {
+        Err(jp_kb_core::edit::WriteError::Conflict { .. }) => {
             println!("kept the existing .jp/kb/project/conventions.md");
         }
         Err(e) => return Err(CliError::runtime(e.to_string())),

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use jp_kb_core::internal::edit::plan::{Intent, List};
+use jp_kb_core::edit::plan::{Intent, List};
 
 use super::edits::{EditContext, EditOpts};
 use super::output::CliError;

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::{Origin, TopicField, Valued};
+use jp_kb_core::Origin;
+use jp_kb_core::edit::plan::TopicField;
+use jp_kb_core::internal::config::Valued;
 use jp_kb_core::internal::content::{Content, Root, SkipReason, read_content, read_content_prefix};
 use jp_kb_core::internal::display::{escape_json, escape_name};
 use jp_kb_core::internal::facts::SubjectAge;

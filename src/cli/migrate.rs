@@ -84,7 +84,7 @@ pub fn run(kb: &KnowledgeBase, args: &MigrateArgs) -> Result<ExitCode, CliError>
         }
         // The target first: a failure in between leaves the topics in both
         // files (the later one wins), never in neither.
-        let io = |e: jp_kb_core::internal::edit::WriteError| CliError::runtime(e.to_string());
+        let io = |e: jp_kb_core::edit::WriteError| CliError::runtime(e.to_string());
         write_atomic(
             &bounds,
             target,

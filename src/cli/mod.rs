@@ -30,8 +30,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::{ConfigError, Environment, LoadOptions};
-use jp_kb_core::internal::edit::plan::List;
+use jp_kb_core::edit::plan::List;
+use jp_kb_core::{ConfigError, Environment, LoadOptions};
 
 pub use output::CliError;
 
@@ -283,10 +283,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
     // The server starts even when the configuration does not load, and
     // says why to the client.
     if let Command::Mcp(args) = &cli.command {
-        return mcp::run(
-            jp_kb_core::internal::mcp::Workspace::new(env, options),
-            args,
-        );
+        return mcp::run(jp_kb_core::mcp::Workspace::new(env, options), args);
     }
     // Search walks the topics through the walks its last run saved.
     if let Command::Search(args) = &cli.command {
@@ -317,10 +314,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, CliError> {
         Command::Connect(args) => connect::connect(&kb, args),
         Command::Sync(args) => connect::sync(&kb, args),
         Command::Migrate(args) => migrate::run(&kb, args),
-        Command::Mcp(args) => mcp::run(
-            jp_kb_core::internal::mcp::Workspace::new(env, options),
-            args,
-        ),
+        Command::Mcp(args) => mcp::run(jp_kb_core::mcp::Workspace::new(env, options), args),
         Command::Tui(args) => tui::run(cli, args),
         Command::Completions(args) => generate::completions(args),
         Command::Man => generate::man(),

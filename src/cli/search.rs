@@ -9,10 +9,10 @@ use clap::Args;
 use std::sync::Arc;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::{Environment, LoadOptions};
 use jp_kb_core::internal::display::{escape_json, escape_lines, escape_name};
 use jp_kb_core::internal::search::{self, DEFAULT_LIMIT, Hit, SearchRequest};
 use jp_kb_core::internal::subjects::WalkCache;
+use jp_kb_core::{Environment, LoadOptions};
 
 use super::output::{self, CliError, print_text};
 

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::Args;
+use jp_kb_core::Environment;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::Environment;
 use jp_kb_core::internal::display::escape_name;
 use jp_kb_core::internal::usage::{Report, Row, Tally, ledger_path, time};
 
@@ -133,7 +133,7 @@ pub fn run(env: &Environment, kb: &KnowledgeBase, args: &UsageArgs) -> Result<Ex
 /// that `learn` was asked for in the last 30 days (the assistant did not
 /// notice them in its system prompt?). Cheap when there is no ledger (one
 /// `stat`); silent on any error: it is a hint, never a finding.
-pub fn check_note(env: &Environment, options: &jp_kb_core::internal::config::LoadOptions) {
+pub fn check_note(env: &Environment, options: &jp_kb_core::LoadOptions) {
     let Some(data) = &env.user_data_dir else {
         return;
     };

@@ -8,8 +8,9 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+use jp_kb_core::edit::plan::{Answer, Counting, Intent, Plan, Workspace};
 use jp_kb_core::internal::display::escape_name;
-use jp_kb_core::internal::edit::plan::{self, Answer, Counting, Intent, Plan, Workspace};
+use jp_kb_core::internal::edit::plan;
 use jp_kb_core::internal::plural::{count, thousands};
 use jp_kb_core::internal::usage::stale::{self, Candidate, Criteria};
 use jp_kb_core::internal::usage::{State, Tally, ledger_path, time};

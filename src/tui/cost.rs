@@ -5,8 +5,8 @@
 
 use super::cost_store::PlanCosts;
 use super::model::Model;
-use jp_kb_core::internal::check::Thresholds;
-use jp_kb_core::internal::edit::plan::{Step, TokenSource};
+use jp_kb_core::check::Thresholds;
+use jp_kb_core::edit::plan::{Step, TokenSource};
 
 /// The budget the cost lines and confirmations use: `check`'s default.
 pub const BUDGET: usize = Thresholds::DEFAULT_MAX_PROMPT_TOKENS;

@@ -3,7 +3,7 @@
 //! header's plan. A leaf the state holds ([`super::app::App::costs`]);
 //! what fills it and reads it is [`super::plan_costs`].
 
-use jp_kb_core::internal::edit::plan::{Plan, Step};
+use jp_kb_core::edit::plan::{Plan, Step};
 
 /// Counts kept per load: more plans than a screen shows at once.
 const KEPT: usize = 64;

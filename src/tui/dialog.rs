@@ -1,7 +1,7 @@
 //! A dialog offering numbered choices: the planner's question (which
 //! way to make a change), or the confirmation of one plan.
 
-use jp_kb_core::internal::edit::plan::Plan;
+use jp_kb_core::edit::plan::Plan;
 
 /// A dialog offering numbered choices.
 #[derive(Debug, Clone)]

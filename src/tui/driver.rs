@@ -26,10 +26,10 @@ use super::update::update;
 use super::worker::{Outbox, Worker, newest};
 use crate::tui::search::worker::Searches;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::{Environment, LoadOptions};
 use jp_kb_core::internal::section_tokens::SectionCounter;
 use jp_kb_core::internal::subjects::WatchedWalks;
 use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::{Environment, LoadOptions};
 
 /// A check to run: the loaded knowledge base, or `None` for the
 /// workspace from scratch (see [`crate::tui::findings::state::compute`]).
@@ -88,7 +88,7 @@ impl Driver {
             env,
             options,
             // Bounds are set from each loaded model before a write.
-            journal: Journal::new(jp_kb_core::internal::edit::Boundaries::default()),
+            journal: Journal::new(jp_kb_core::edit::Boundaries::default()),
             walks: Arc::new(WatchedWalks::new()),
             checks: None,
             prompts: None,

@@ -91,10 +91,7 @@ fn the_check_worker_checks_the_loaded_knowledge_base_as_loaded() {
         other => panic!("{other:?}"),
     };
     checks.request(None).unwrap();
-    assert_eq!(
-        codes(&rx),
-        [jp_kb_core::internal::check::Code::SubjectsNotFound]
-    );
+    assert_eq!(codes(&rx), [jp_kb_core::check::Code::SubjectsNotFound]);
     // Fixed on disk meanwhile: the loaded knowledge base still has the
     // error; a check from scratch does not.
     std::fs::write(
@@ -103,12 +100,9 @@ fn the_check_worker_checks_the_loaded_knowledge_base_as_loaded() {
     )
     .unwrap();
     checks.request(Some(Arc::new(kb))).unwrap();
-    assert_eq!(
-        codes(&rx),
-        [jp_kb_core::internal::check::Code::SubjectsNotFound]
-    );
+    assert_eq!(codes(&rx), [jp_kb_core::check::Code::SubjectsNotFound]);
     checks.request(None).unwrap();
-    assert!(!codes(&rx).contains(&jp_kb_core::internal::check::Code::SubjectsNotFound));
+    assert!(!codes(&rx).contains(&jp_kb_core::check::Code::SubjectsNotFound));
 }
 
 /// With the token worker, a key's frame does not count its rows: the

@@ -6,9 +6,11 @@
 
 use std::path::PathBuf;
 
-use jp_kb_core::internal::edit::plan::Plan;
-use jp_kb_core::internal::edit::{ApplyError, Change, JournalError, Saved};
-pub use jp_kb_core::internal::edit::{Edit, FieldValue, Journal};
+pub use jp_kb_core::edit::plan::FieldValue;
+use jp_kb_core::edit::plan::Plan;
+use jp_kb_core::edit::{ApplyError, Change, JournalError};
+pub use jp_kb_core::edit::{Edit, Journal};
+use jp_kb_core::internal::edit::Saved;
 
 /// What a plan, undo or redo did to one file, as text for the status line
 /// and the Config tab's highlight.
@@ -72,14 +74,14 @@ pub fn redo(journal: &mut Journal) -> Result<Option<Vec<WrittenChange>>, Journal
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jp_kb_core::internal::edit::plan::Step;
+    use jp_kb_core::edit::plan::Step;
 
     fn plan(path: &std::path::Path, edits: Vec<Edit>) -> Plan {
         Plan::new(vec![Step::new(path.to_path_buf(), edits, "")])
     }
 
     fn journal(dir: &tempfile::TempDir) -> Journal {
-        Journal::new(jp_kb_core::internal::edit::Boundaries::new([dir
+        Journal::new(jp_kb_core::edit::Boundaries::new([dir
             .path()
             .to_path_buf()]))
     }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use jp_kb_core::internal::edit::plan::Plan;
+use jp_kb_core::edit::plan::Plan;
 
 /// A file an edit (or undo) changed, for the Config tab's highlight.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use super::command::Command;
 use super::effect::ChangedFile;
 use super::model::{Fetched, LoadOutcome};
-use jp_kb_core::internal::check::CheckReport;
+use jp_kb_core::check::CheckReport;
 
 /// One report from outside the state. Not `Clone`, on purpose:
 ///

@@ -3,7 +3,7 @@
 
 use ratatui_textarea::TextArea;
 
-use jp_kb_core::internal::config::TopicField;
+use jp_kb_core::edit::plan::TopicField;
 use jp_kb_core::internal::topic::TopicState;
 
 /// Which form is open.

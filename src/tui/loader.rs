@@ -11,9 +11,9 @@ use super::prompt::RenderedPrompt;
 use super::shown_path;
 use super::worker::Worker;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::{Environment, LoadOptions};
 use jp_kb_core::internal::section_tokens::SectionCounter;
 use jp_kb_core::internal::subjects::WatchedWalks;
+use jp_kb_core::{Environment, LoadOptions};
 
 /// A prompt to render: a load's knowledge base and its generation.
 pub type PromptJob = (Arc<KnowledgeBase>, u64);

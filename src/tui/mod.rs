@@ -78,7 +78,9 @@ pub mod worker;
 
 use std::path::PathBuf;
 
-use jp_kb_core::internal::config::{Environment, LoadOptions, workspace::find_root};
+use jp_kb_core::{Environment, LoadOptions};
+
+use jp_kb_core::internal::config::workspace::find_root;
 
 /// How the TUI was asked to start.
 #[derive(Debug, Clone, Default)]

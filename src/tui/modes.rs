@@ -10,7 +10,7 @@ use super::forms::FormKind;
 use super::moves::clamp;
 use super::plans::{self, Proposal};
 use super::tree::RowKind;
-use jp_kb_core::internal::edit::plan::Plan;
+use jp_kb_core::edit::plan::Plan;
 
 pub fn quit(app: &mut App) -> Vec<Effect> {
     app.screen.quit = true;
@@ -45,7 +45,7 @@ pub fn run_plan(app: &mut App, plan: Plan) -> Vec<Effect> {
 
 /// `l`/`d`: on the marked subjects when the topic has marks (they go once
 /// the edit is made), else on the selected row.
-pub fn toggle_list(app: &mut App, list: jp_kb_core::internal::edit::plan::List) -> Vec<Effect> {
+pub fn toggle_list(app: &mut App, list: jp_kb_core::edit::plan::List) -> Vec<Effect> {
     super::selection::start_acting(app);
     let proposal = plans::toggle(app, list);
     let effects = propose(app, proposal);

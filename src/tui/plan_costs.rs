@@ -13,7 +13,7 @@
 
 use super::app::{App, Mode};
 use super::plans;
-use jp_kb_core::internal::edit::plan::{Answer, List, Plan, Step};
+use jp_kb_core::edit::plan::{Answer, List, Plan, Step};
 
 use super::cost_store::{Counted, Header, HeaderKey, HeaderWhat};
 

@@ -12,8 +12,9 @@
 //! ([`PromptLayout`]); the Prompt tab then reads the pieces its visible
 //! lines need ([`PromptHead`], fetched by the driver like any preview).
 
+use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::content::Root;
-use jp_kb_core::internal::kb::{KnowledgeBase, SubjectAt};
+use jp_kb_core::internal::kb::SubjectAt;
 use jp_kb_core::internal::render::Piece;
 use jp_kb_core::internal::section_tokens::SectionCounter;
 

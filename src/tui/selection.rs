@@ -12,7 +12,7 @@
 use super::app::{App, Mode};
 use super::effect::Effect;
 use super::tree::RowKind;
-use jp_kb_core::internal::edit::plan::{Intent, List};
+use jp_kb_core::edit::plan::{Intent, List};
 
 /// The slugs a row stands for: a subject's own, or every subject under a
 /// directory (collapsed or not, whatever the filter shows).

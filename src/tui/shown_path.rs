@@ -8,10 +8,10 @@
 
 use std::path::{Path, PathBuf};
 
+use jp_kb_core::edit::plan::TopicError;
+use jp_kb_core::edit::{ApplyError, JournalError, SaveError, WriteError};
 use jp_kb_core::internal::config::workspace::find_root;
-use jp_kb_core::internal::config::{ConfigError, Environment, LoadOptions};
-use jp_kb_core::internal::edit::{ApplyError, JournalError, SaveError, WriteError};
-use jp_kb_core::internal::topic::TopicError;
+use jp_kb_core::{ConfigError, Environment, LoadOptions};
 
 /// `path` relative to `root` when inside it, else whole.
 pub fn relative(root: &Path, path: &Path) -> PathBuf {

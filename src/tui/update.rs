@@ -19,7 +19,7 @@ use super::picker::keys as picker_keys;
 use super::plans;
 use super::tester::keys::tester;
 use super::tester::state::Tester;
-use jp_kb_core::internal::edit::plan::List;
+use jp_kb_core::edit::plan::List;
 
 /// Applies one command or event.
 pub fn update(app: &mut App, msg: impl Into<Msg>) -> Vec<Effect> {
@@ -498,7 +498,7 @@ fn open_editor(app: &mut App) -> Vec<Effect> {
 /// Carries out a change that waited for the section's count, as its key
 /// would have: the marks it was made on go once it is made (they stayed
 /// on screen, offering to undo what had just been done).
-fn run_waited_plan(app: &mut App, plan: jp_kb_core::internal::edit::plan::Plan) -> Vec<Effect> {
+fn run_waited_plan(app: &mut App, plan: jp_kb_core::edit::plan::Plan) -> Vec<Effect> {
     let effects = super::modes::run_plan(app, plan);
     super::selection::after_proposal(app, &effects);
     effects

@@ -101,8 +101,8 @@ fn quit_from_every_mode() {
     }
 }
 
-fn plan(file: &str, edit: Edit) -> jp_kb_core::internal::edit::plan::Plan {
-    jp_kb_core::internal::edit::plan::Plan::new(vec![jp_kb_core::internal::edit::plan::Step::new(
+fn plan(file: &str, edit: Edit) -> jp_kb_core::edit::plan::Plan {
+    jp_kb_core::edit::plan::Plan::new(vec![jp_kb_core::edit::plan::Step::new(
         PathBuf::from(file),
         vec![edit],
         "",

@@ -192,10 +192,7 @@ impl UsageState {
 impl UsageState {
     /// What a dialog's option would change, by usage: the subjects its
     /// plan names (entering, leaving or newly disabled, as `topic/slug`).
-    pub fn plan_note(
-        &self,
-        effect: &jp_kb_core::internal::edit::plan::ViewChange,
-    ) -> Option<String> {
+    pub fn plan_note(&self, effect: &jp_kb_core::edit::plan::ViewChange) -> Option<String> {
         self.read.as_ref()?;
         let named: Vec<(&str, &str)> = effect
             .entering

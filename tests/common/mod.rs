@@ -10,8 +10,8 @@ use tempfile::TempDir;
 /// The workspace at `root` loaded in process, with no user or global
 /// configuration.
 pub fn load_kb(root: &Path) -> jp_kb_core::KnowledgeBase {
-    let env = jp_kb_core::internal::config::Environment::workspace_only(root);
-    let options = jp_kb_core::internal::config::LoadOptions::default().workspace(root);
+    let env = jp_kb_core::Environment::workspace_only(root);
+    let options = jp_kb_core::LoadOptions::default().workspace(root);
     jp_kb_core::KnowledgeBase::load(&env, &options).unwrap()
 }
 

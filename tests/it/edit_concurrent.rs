@@ -85,7 +85,7 @@ fn a_writer_that_cannot_get_the_lock_fails_clearly_and_writes_nothing() {
     let config = sb.write("ws/.jp/config.toml", CONFIG);
     sb.write("ws/kb/intro.md", "Intro");
     let _held = jp_kb_core::internal::edit::write::lock(
-        &jp_kb_core::internal::edit::Boundaries::new([std::env::temp_dir()]),
+        &jp_kb_core::edit::Boundaries::new([std::env::temp_dir()]),
         &config,
     )
     .unwrap();

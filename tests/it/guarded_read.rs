@@ -14,8 +14,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
-use jp_kb_core::internal::config::{Environment, LoadOptions};
-use jp_kb_core::internal::mcp::{self, ReadError};
+use jp_kb_core::internal::mcp;
+use jp_kb_core::mcp::ReadError;
+use jp_kb_core::{Environment, LoadOptions};
 use rustix::fs::{CWD, RenameFlags};
 use serde_json::json;
 

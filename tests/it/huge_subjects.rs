@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use jp_kb_core::internal::content::{MAX_RESOURCE_BYTES, MAX_SUBJECT_BYTES};
-use jp_kb_core::internal::mcp::{self, ReadError};
+use jp_kb_core::internal::mcp;
+use jp_kb_core::mcp::ReadError;
 
 const GIB: u64 = 1 << 30;
 

@@ -9,8 +9,10 @@ use super::common;
 use std::path::{Path, PathBuf};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::{ConfigWatch, Environment, LoadOptions};
-use jp_kb_core::internal::mcp::{self, Body, ReadError};
+use jp_kb_core::internal::config::ConfigWatch;
+use jp_kb_core::internal::mcp;
+use jp_kb_core::mcp::{Body, ReadError};
+use jp_kb_core::{Environment, LoadOptions};
 use serde_json::{Map, Value, json};
 
 use common::fixtures;

@@ -147,8 +147,8 @@ fn a_reload_sharing_the_walks_reports_what_the_new_config_says() {
     settle(&root.join("notes"));
     let walks = std::sync::Arc::new(jp_kb_core::internal::subjects::WalkCache::new());
     let load = || {
-        let env = jp_kb_core::internal::config::Environment::workspace_only(&root);
-        let options = jp_kb_core::internal::config::LoadOptions::default().workspace(&root);
+        let env = jp_kb_core::Environment::workspace_only(&root);
+        let options = jp_kb_core::LoadOptions::default().workspace(&root);
         KnowledgeBase::load_with(&env, &options, &walks).unwrap()
     };
     let learned = |searcher: &mut Searcher, kb: &KnowledgeBase| -> Vec<(String, bool)> {

@@ -9,7 +9,7 @@ use super::tui_support;
 use insta::assert_snapshot;
 use jp_kb::tui::client_prompt::Row;
 use jp_kb::tui::command::Command;
-use jp_kb_core::internal::clients::connect::{Client, Texts, plan};
+use jp_kb_core::clients::{Client, Texts, plan};
 use jp_kb_core::internal::display::clean_text;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
@@ -36,8 +36,8 @@ fn connect(d: &mut Demo, client: Client) {
     {
         let kb = d.h.kb().unwrap();
         let writes = plan(client, kb, &Texts::of(kb)).unwrap();
-        let mut journal = jp_kb_core::internal::edit::Journal::new(kb.boundaries());
-        jp_kb_core::internal::clients::carry_out::write_all(&writes, &mut journal).unwrap();
+        let mut journal = jp_kb_core::edit::Journal::new(kb.boundaries());
+        jp_kb_core::clients::write_all(&writes, &mut journal).unwrap();
     }
     d.h.action(Command::Reload);
 }

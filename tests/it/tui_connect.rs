@@ -4,7 +4,7 @@
 
 use super::tui_support;
 
-use jp_kb_core::internal::clients::connect::{Client, Texts, plan};
+use jp_kb_core::clients::{Client, Texts, plan};
 use tui_support::Demo;
 
 fn rules(d: &Demo) -> String {
@@ -22,8 +22,8 @@ fn edits_undo_and_redo_in_the_tui_sync_the_generated_files() {
     {
         let kb = d.h.kb().unwrap();
         let writes = plan(Client::named("claude-code").unwrap(), kb, &Texts::of(kb)).unwrap();
-        let mut journal = jp_kb_core::internal::edit::Journal::new(kb.boundaries());
-        jp_kb_core::internal::clients::carry_out::write_all(&writes, &mut journal).unwrap();
+        let mut journal = jp_kb_core::edit::Journal::new(kb.boundaries());
+        jp_kb_core::clients::write_all(&writes, &mut journal).unwrap();
     }
     let original = rules(&d);
     assert_eq!(original, prompt(&d));

@@ -10,7 +10,7 @@ use super::tui_support;
 use insta::assert_snapshot;
 use jp_kb::tui::event::Event;
 use jp_kb::tui::pane::Tab;
-use jp_kb_core::internal::check::Code;
+use jp_kb_core::check::Code;
 use ratatui::style::Color;
 use tui_support::{Demo, find};
 

@@ -11,8 +11,8 @@ mod needs;
 use std::path::{Path, PathBuf};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::config::{Environment, LoadOptions};
 use jp_kb_core::internal::search::{SearchRequest, Searcher};
+use jp_kb_core::{Environment, LoadOptions};
 
 /// The topic the labels name pages of.
 pub const TOPIC: &str = "tldr-en";

@@ -13,7 +13,7 @@ use std::time::Duration;
 use clap::Args;
 use clap::builder::TypedValueParser as _;
 use jp_kb_core::internal::config::ConfigWatch;
-use jp_kb_core::internal::mcp::{InstructionsMode, Workspace};
+use jp_kb_core::mcp::{InstructionsMode, Workspace};
 use rmcp::service::{Peer, RoleServer, ServiceExt};
 
 use super::output::{CliError, print_config_warnings};
@@ -60,7 +60,7 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
     let profile = args
         .client
         .as_deref()
-        .map(jp_kb_core::internal::clients::profile::profile)
+        .map(jp_kb_core::clients::profile)
         .transpose()
         .map_err(CliError::usage)?;
     let workspace = match &args.jp_workspace_id {
@@ -69,7 +69,7 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
     };
     let for_jp = profile
         .as_ref()
-        .filter(|p| p.id == jp_kb_core::internal::clients::connect::Client::JP.name());
+        .filter(|p| p.id == jp_kb_core::clients::Client::JP.name());
     // What JP read, before the refresh below rewrites a stale copy.
     let mut jp_copy = None;
     match workspace.load() {

@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::mcp::{
-    self, Body, InstructionsMode, KNOWLEDGE_PROMPT, KNOWLEDGE_PROMPT_DESCRIPTION, LearnTool,
+use jp_kb_core::internal::mcp;
+use jp_kb_core::mcp::{
+    Body, InstructionsMode, KNOWLEDGE_PROMPT, KNOWLEDGE_PROMPT_DESCRIPTION, LearnTool,
     RESOURCE_TEMPLATE, ReadError, ResourceEntry, Workspace,
 };
 use rmcp::model::{

@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 
 use crate::tui::app::App;
-use jp_kb_core::internal::check::{Code, Finding};
-use jp_kb_core::internal::edit::plan::{Intent, List};
+use jp_kb_core::check::{Code, Finding};
+use jp_kb_core::edit::plan::{Intent, List};
 use jp_kb_core::internal::topic::TopicState;
 
 /// The findings the tab lists, in its order (every topic's, or the

@@ -5,10 +5,8 @@
 //! worker thread).
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::check::{
-    CheckReport, Finding, Severity, Thresholds, check, check_knowledge_base,
-};
-use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::check::{CheckReport, Finding, Severity, Thresholds, check, check_knowledge_base};
+use jp_kb_core::{Environment, LoadOptions};
 
 /// The findings of the last check, kept until the next load.
 #[derive(Debug, Default)]
@@ -99,7 +97,7 @@ mod tests {
     use crate::tui::pane::Tab;
     use crate::tui::theme::Theme;
     use crate::tui::update::update;
-    use jp_kb_core::internal::check::Code;
+    use jp_kb_core::check::Code;
 
     fn report(codes: &[(Code, &str)]) -> CheckReport {
         let mut report = CheckReport::default();

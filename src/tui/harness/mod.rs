@@ -26,7 +26,7 @@ use super::keymap::table::bindings;
 use super::theme::Theme;
 use super::view;
 use super::worker::outbox;
-use jp_kb_core::internal::config::{Environment, LoadOptions};
+use jp_kb_core::{Environment, LoadOptions};
 
 /// The app, its driver, and the effects the terminal would have run.
 pub struct Harness {

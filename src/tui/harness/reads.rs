@@ -252,7 +252,7 @@ impl Harness {
     }
 
     /// The section's count after `steps` on the shown load, if counted.
-    pub fn planned_count(&self, steps: &[jp_kb_core::internal::edit::plan::Step]) -> Option<usize> {
+    pub fn planned_count(&self, steps: &[jp_kb_core::edit::plan::Step]) -> Option<usize> {
         let generation = self.model()?.generation;
         self.app.features.costs.get(generation, steps)
     }

@@ -9,7 +9,7 @@ use crate::tui::command::Command;
 use crate::tui::effect::Effect;
 use crate::tui::modes::{propose, quit};
 use crate::tui::plans;
-use jp_kb_core::internal::edit::plan::{Answer, Intent};
+use jp_kb_core::edit::plan::{Answer, Intent};
 
 /// What to ask the worker after a load: the ages, and the list when the
 /// view is open.

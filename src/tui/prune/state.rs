@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use crate::tui::tree::Row;
 
-use jp_kb_core::internal::edit::plan::Plan;
+use jp_kb_core::edit::plan::Plan;
 use jp_kb_core::internal::usage::stale::Candidate;
 
 /// A subject's age, as its marks show it.

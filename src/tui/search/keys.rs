@@ -28,7 +28,7 @@ use crate::tui::pane::Tab;
 use crate::tui::plans;
 use crate::tui::search::state::Found;
 use crate::tui::tree::RowKind;
-use jp_kb_core::internal::edit::plan::List;
+use jp_kb_core::edit::plan::List;
 use jp_kb_core::internal::search::{Hit, check_query};
 
 /// Most hits shown (each is read for its snippet and token count).

@@ -176,7 +176,7 @@ fn search(
 mod tests {
     use super::*;
     use crate::tui::worker::outbox;
-    use jp_kb_core::internal::config::{Environment, LoadOptions};
+    use jp_kb_core::{Environment, LoadOptions};
     use std::time::Duration;
 
     fn demo() -> (tempfile::TempDir, Arc<KnowledgeBase>) {

@@ -4,7 +4,7 @@
 
 use ratatui_textarea::TextArea;
 
-use jp_kb_core::internal::edit::plan::Plan;
+use jp_kb_core::edit::plan::Plan;
 
 /// The pattern tester: a glob, and where Enter adds it.
 #[derive(Debug, Clone)]
