@@ -34,7 +34,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::search::{Scoring, SearchRequest, Searcher};
+use jp_kb_core::internal::search::Scoring;
+use jp_kb_core::search::{SearchRequest, Searcher};
 
 const RUNS: usize = 7;
 const WORD: &str = "archive";
@@ -578,7 +579,7 @@ fn main() {
         let _ = kb_full
             .topics
             .iter()
-            .map(jp_kb_core::internal::topic::TopicState::resolution)
+            .map(jp_kb_core::subjects::TopicState::resolution)
             .count();
         let start = Instant::now();
         let mut full = Searcher::open_in(Some(fresh_dir.clone()));
@@ -591,7 +592,7 @@ fn main() {
         let _ = kb_now
             .topics
             .iter()
-            .map(jp_kb_core::internal::topic::TopicState::resolution)
+            .map(jp_kb_core::subjects::TopicState::resolution)
             .count();
         let start = Instant::now();
         let read = s.refresh(&kb_now);

@@ -27,9 +27,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::search::index_dir;
-use jp_kb_core::internal::search::semantic::Semantic;
-use jp_kb_core::internal::search::{Mode, SearchRequest, Searcher};
+use jp_kb_core::search::index_dir;
+use jp_kb_core::search::semantic::Semantic;
+use jp_kb_core::search::{Mode, SearchRequest, Searcher};
 use jp_kb_core::{Environment, LoadOptions};
 
 #[path = "bench_support/process.rs"]

@@ -26,7 +26,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use jp_kb_core::internal::usage::{Entry, Kind, Limits, ledger_path, time};
+use jp_kb_core::usage::{Entry, Kind, ledger_path, time};
+
+use jp_kb_core::internal::usage::Limits;
 
 #[path = "bench_support/process.rs"]
 mod process;
@@ -303,7 +305,7 @@ fn learn_rows(base: &Path) {
 fn append_row(base: &Path) {
     let dir = base.join("usage-append");
     let _ = std::fs::remove_dir_all(&dir);
-    let ledger = jp_kb_core::internal::usage::Ledger::new(dir.join("l.jsonl"));
+    let ledger = jp_kb_core::usage::Ledger::new(dir.join("l.jsonl"));
     let now = time::now();
     let mut e = Entry::record(
         now,

@@ -6,9 +6,9 @@
 
 use jp_kb_core::ConfigError;
 use jp_kb_core::check::{CheckReport, Finding, Remedy};
+use jp_kb_core::clients::SetupNote;
+use jp_kb_core::clients::Synced;
 use jp_kb_core::edit::plan::Confirm;
-use jp_kb_core::internal::clients::setup::SetupNote;
-use jp_kb_core::internal::clients::sync::Synced;
 
 /// `err` as the CLI and the TUI say it: for a missing workspace, with the
 /// ways to name one or create one.
@@ -30,8 +30,8 @@ pub fn config_error(err: &ConfigError) -> String {
 /// How a person trusts `dir`'s configuration whoever owns it (git's
 /// `safe.directory`, jp-kb's `safe-directories`).
 fn trust_hint(dir: &std::path::Path) -> String {
+    use jp_kb_core::display::escape_name;
     use jp_kb_core::internal::config::trust::{SAFE_DIRECTORIES_ENV, list_file};
-    use jp_kb_core::internal::display::escape_name;
     let dir = escape_name(&dir.to_string_lossy()).into_owned();
     let file = list_file().map_or_else(
         || "jp-kb's safe-directories file".to_owned(),

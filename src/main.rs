@@ -9,7 +9,7 @@ mod cli;
 use std::process::ExitCode;
 
 use clap::Parser;
-use jp_kb_core::internal::display::escape_lines;
+use jp_kb_core::display::escape_lines;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();

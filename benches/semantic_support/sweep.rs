@@ -10,8 +10,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::search::semantic::Semantic;
-use jp_kb_core::internal::search::{Mode, SearchRequest, Searcher};
+use jp_kb_core::search::semantic::Semantic;
+use jp_kb_core::search::{Mode, SearchRequest, Searcher};
 
 /// The questions the fusion may be tuned on.
 const TUNING: [&str; 4] = [

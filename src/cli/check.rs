@@ -49,7 +49,7 @@ pub fn run(
     let mut report = check(env, options, &thresholds);
     if let Some(client) = &args.client {
         let findings = client_findings(env, options, client)?;
-        jp_kb_core::internal::check::client_findings::add_client_findings(&mut report, findings);
+        jp_kb_core::check::add_client_findings(&mut report, findings);
     }
     jp_kb::hints::with_commands(&mut report);
     let text = if args.json {
@@ -84,13 +84,10 @@ fn client_findings(
     let Ok(kb) = jp_kb_core::KnowledgeBase::load(env, options) else {
         return Ok(Vec::new());
     };
-    let setup = jp_kb_core::internal::clients::setup::read_setup(kb.root(), &profile)
-        .map_err(CliError::runtime)?;
-    let arrivals = jp_kb_core::internal::clients::arrival::arrivals(&kb, &profile, &setup);
-    let mut findings = jp_kb_core::internal::check::client_findings::client_findings(
-        &kb, &profile, &setup, &arrivals,
-    );
-    findings.extend(jp_kb_core::internal::check::client_findings::setup_findings(&kb, &profile));
+    let setup = jp_kb_core::clients::read_setup(kb.root(), &profile).map_err(CliError::runtime)?;
+    let arrivals = jp_kb_core::clients::arrivals(&kb, &profile, &setup);
+    let mut findings = jp_kb_core::check::client_findings(&kb, &profile, &setup, &arrivals);
+    findings.extend(jp_kb_core::check::setup_findings(&kb, &profile));
     Ok(findings)
 }
 

@@ -5,13 +5,13 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
+use jp_kb_core::clients::after_edit;
 use jp_kb_core::clients::plan_sync;
 use jp_kb_core::clients::write_all;
 use jp_kb_core::clients::{Client, FileWrite, Part, Texts, plan};
+use jp_kb_core::clients::{generated_files, is_connected, not_needed};
 use jp_kb_core::edit::Journal;
-use jp_kb_core::internal::clients::connect::{generated_files, is_connected, not_needed};
-use jp_kb_core::internal::clients::sync::after_edit;
-use jp_kb_core::internal::edit::unified_diff;
+use jp_kb_core::edit::unified_diff;
 
 use super::output::CliError;
 
@@ -47,7 +47,7 @@ fn shown(kb: &KnowledgeBase, write: &FileWrite) -> String {
 fn print_diff(kb: &KnowledgeBase, write: &FileWrite) {
     let old = write.before.as_deref().unwrap_or("");
     let diff = unified_diff(old, &write.after, &shown(kb, write));
-    print!("{}", jp_kb_core::internal::display::escape_lines(&diff));
+    print!("{}", jp_kb_core::display::escape_lines(&diff));
 }
 
 /// What the person must know after connecting: how the client finds the

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::edit::plan::{AlternativeKind, Answer, Chosen, Intent, Plan, Refusal, Workspace};
+use jp_kb_core::edit::unified_diff;
 use jp_kb_core::internal::config::origin::is_editable_toml;
 use jp_kb_core::internal::edit::plan;
-use jp_kb_core::internal::edit::unified_diff;
 use jp_kb_core::{Environment, LoadOptions};
 
-use jp_kb_core::internal::display::escape_name;
+use jp_kb_core::display::escape_name;
 
 use super::output::{CliError, print_human, warn, write_human};
 
@@ -131,7 +131,7 @@ impl EditContext<'_> {
 
     /// Keeps the connected clients' generated files current (contract §8).
     fn sync_clients(&self) {
-        if jp_kb_core::internal::clients::sync::connected(&self.kb).is_empty() {
+        if jp_kb_core::clients::connected(&self.kb).is_empty() {
             return;
         }
         if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {

@@ -7,11 +7,11 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use jp_kb_core::internal::adopt::apply::Applied;
-use jp_kb_core::internal::adopt::plan::{Entry, Plan, State};
-use jp_kb_core::internal::adopt::preview::Preview;
-use jp_kb_core::internal::adopt::words;
-use jp_kb_core::internal::display::{escape_json, escape_name};
+use jp_kb_core::adopt::Applied;
+use jp_kb_core::adopt::Preview;
+use jp_kb_core::adopt::words;
+use jp_kb_core::adopt::{Entry, Plan, State};
+use jp_kb_core::display::{escape_json, escape_name};
 
 use super::output::print_text;
 

@@ -11,13 +11,13 @@ use std::process::ExitCode;
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::Origin;
+use jp_kb_core::display::{escape_json, escape_name};
 use jp_kb_core::edit::plan::TopicField;
 use jp_kb_core::internal::config::Valued;
 use jp_kb_core::internal::content::{Content, Root, SkipReason, read_content, read_content_prefix};
-use jp_kb_core::internal::display::{escape_json, escape_name};
 use jp_kb_core::internal::facts::SubjectAge;
-use jp_kb_core::internal::subjects::Resolution;
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::subjects::Resolution;
+use jp_kb_core::subjects::TopicState;
 use serde_json::{Value, json};
 
 use super::output::{CliError, human_bytes, print_human, print_text, print_topic_warnings};
@@ -249,7 +249,7 @@ fn print_json<T: serde::Serialize>(value: &T) {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut serializer = serde_json::Serializer::with_formatter(
         &mut out,
-        jp_kb_core::internal::display::SafeJsonFormatter::pretty(),
+        jp_kb_core::display::SafeJsonFormatter::pretty(),
     );
     let _ = value.serialize(&mut serializer);
     let _ = out.write_all(b"\n");

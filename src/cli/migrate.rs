@@ -8,10 +8,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::clients::connect::read_text;
-use jp_kb_core::internal::edit::move_kb::{kb_in_jp_files, kb_only_files, move_kb};
-use jp_kb_core::internal::edit::target::creatable;
-use jp_kb_core::internal::edit::{unified_diff, write_atomic};
+use jp_kb_core::clients::read_text;
+use jp_kb_core::edit::creatable;
+use jp_kb_core::edit::unified_diff;
+use jp_kb_core::edit::{kb_in_jp_files, kb_only_files, move_kb};
+use jp_kb_core::internal::edit::write_atomic;
 
 use super::output::CliError;
 

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::{Command as Process, ExitCode, Stdio};
 
 use clap::{Args, Subcommand};
-use jp_kb_core::internal::search::semantic::{DEFAULT_MODEL, models_dir};
+use jp_kb_core::search::semantic::{DEFAULT_MODEL, models_dir};
 use jp_kb_embed::{check_destination, install, installed, known_model};
 
 use super::output::CliError;

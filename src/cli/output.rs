@@ -7,8 +7,8 @@
 use std::io::Write;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::display::{escape_lines, escape_name};
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::display::{escape_lines, escape_name};
+use jp_kb_core::subjects::TopicState;
 
 /// An error to print on stderr with the exit status it maps to.
 #[derive(Debug)]

@@ -9,9 +9,10 @@ use clap::Args;
 use std::sync::Arc;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::display::{escape_json, escape_lines, escape_name};
-use jp_kb_core::internal::search::{self, DEFAULT_LIMIT, Hit, SearchRequest};
-use jp_kb_core::internal::subjects::WalkCache;
+use jp_kb_core::display::{escape_json, escape_lines, escape_name};
+use jp_kb_core::internal::search;
+use jp_kb_core::search::{DEFAULT_LIMIT, Hit, SearchRequest};
+use jp_kb_core::subjects::WalkCache;
 use jp_kb_core::{Environment, LoadOptions};
 
 use super::output::{self, CliError, print_text};
@@ -122,7 +123,7 @@ fn hit_age(
         return serde_json::Map::new();
     };
     let subjects = resolution.subjects();
-    let Some(i) = jp_kb_core::internal::subjects::pattern::find_exact(subjects, &hit.slug) else {
+    let Some(i) = jp_kb_core::subjects::find_exact(subjects, &hit.slug) else {
         return serde_json::Map::new();
     };
     let root = jp_kb_core::internal::content::Root::new(kb.root());

@@ -10,12 +10,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::search::semantic::{ModelChoice, Semantic, choose_model};
-use jp_kb_core::internal::search::{
+use jp_kb_core::search::semantic::{ModelChoice, Semantic, choose_model};
+use jp_kb_core::search::{
     Mode, SearchError, SearchOutcome, SearchRequest, index_dir, search_in_mode_with_walks,
     search_with_walks,
 };
-use jp_kb_core::internal::subjects::WalkCache;
+use jp_kb_core::subjects::WalkCache;
 
 use super::output::CliError;
 
@@ -66,7 +66,7 @@ pub fn search(
         let or_note = not_used.map_or_else(String::new, |n| format!(" ({n})"));
         return Err(CliError::usage(format!(
             "--mode {mode} needs an embedding model: give --model DIR, set kb.search.model, or run `jp-kb model fetch {}`{or_note}",
-            jp_kb_core::internal::search::semantic::DEFAULT_MODEL
+            jp_kb_core::search::semantic::DEFAULT_MODEL
         )));
     };
     let mut fallback_note = None;

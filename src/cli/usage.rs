@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use clap::Args;
 use jp_kb_core::Environment;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::display::escape_name;
-use jp_kb_core::internal::usage::{Report, Row, Tally, ledger_path, time};
+use jp_kb_core::display::escape_name;
+use jp_kb_core::usage::{Report, Row, Tally, ledger_path, time};
 
 use super::output::{CliError, print_human};
 
@@ -156,7 +156,7 @@ pub fn check_note(env: &Environment, options: &jp_kb_core::LoadOptions) {
     let asked: Vec<String> = Report::build(&kb, &tally, None)
         .rows
         .iter()
-        .filter(|r| r.state == jp_kb_core::internal::usage::State::Learned)
+        .filter(|r| r.state == jp_kb_core::usage::State::Learned)
         .filter(|r| r.usage.is_some_and(|u| u.asked_while_preloaded > 0))
         .map(|r| format!("{}/{}", escape_name(r.topic), escape_name(r.slug)))
         .collect();
@@ -254,7 +254,7 @@ pub(super) fn print_json<T: serde::Serialize>(value: &T) {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut serializer = serde_json::Serializer::with_formatter(
         &mut out,
-        jp_kb_core::internal::display::SafeJsonFormatter::pretty(),
+        jp_kb_core::display::SafeJsonFormatter::pretty(),
     );
     let _ = value.serialize(&mut serializer);
     let _ = out.write_all(b"\n");

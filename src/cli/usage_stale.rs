@@ -8,12 +8,13 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+use jp_kb_core::display::escape_name;
 use jp_kb_core::edit::plan::{Answer, Counting, Intent, Plan, Workspace};
-use jp_kb_core::internal::display::escape_name;
 use jp_kb_core::internal::edit::plan;
 use jp_kb_core::internal::plural::{count, thousands};
-use jp_kb_core::internal::usage::stale::{self, Candidate, Criteria};
-use jp_kb_core::internal::usage::{State, Tally, ledger_path, time};
+use jp_kb_core::usage::stale;
+use jp_kb_core::usage::stale::{Candidate, Criteria};
+use jp_kb_core::usage::{State, Tally, ledger_path, time};
 
 use super::edits::{EditContext, EditOpts};
 use super::output::{CliError, print_human};

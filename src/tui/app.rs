@@ -23,8 +23,8 @@ use super::screen::Screen;
 use super::status_log::StatusLog;
 use super::theme::Theme;
 use super::tree::{Row, RowKind};
-use jp_kb_core::internal::subjects::{Resolution, Subject};
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::subjects::TopicState;
+use jp_kb_core::subjects::{Resolution, Subject};
 
 /// What the keyboard talks to.
 #[derive(Debug, Clone)]
@@ -176,10 +176,7 @@ impl App {
         if topic.config.subjects.is_none() {
             return Some(model.default_file.clone());
         }
-        Some(
-            jp_kb_core::internal::edit::target::for_lists(Some(&topic.config), model.kb.root())
-                .path,
-        )
+        Some(jp_kb_core::edit::for_lists(Some(&topic.config), model.kb.root()).path)
     }
 
     /// The file the status line names as the edit target.

@@ -103,7 +103,7 @@ pub fn line_rows(
 mod tests {
     use super::*;
     use crate::tui::text_layout::word_rows::word_rows;
-    use jp_kb_core::internal::display::clean_text;
+    use jp_kb_core::display::clean_text;
 
     fn key(width: usize, wrap: bool, lines: usize) -> Key {
         Key {

@@ -26,7 +26,7 @@ pub fn banner(asked: bool, cwd: &Path) -> String {
     } else {
         format!(
             "DEMO, deleted when you quit: no workspace here; to start one, quit and run `jp-kb init`, then `n` adds topics (searched from {})",
-            jp_kb_core::internal::display::escape_name(&cwd.to_string_lossy())
+            jp_kb_core::display::escape_name(&cwd.to_string_lossy())
         )
     }
 }

@@ -27,8 +27,8 @@ use super::worker::{Outbox, Worker, newest};
 use crate::tui::search::worker::Searches;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::section_tokens::SectionCounter;
-use jp_kb_core::internal::subjects::WatchedWalks;
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::subjects::TopicState;
+use jp_kb_core::subjects::WatchedWalks;
 use jp_kb_core::{Environment, LoadOptions};
 
 /// A check to run: the loaded knowledge base, or `None` for the
@@ -347,7 +347,7 @@ impl Driver {
         else {
             return String::new();
         };
-        if jp_kb_core::internal::clients::sync::connected(&before.kb).is_empty() {
+        if jp_kb_core::clients::connected(&before.kb).is_empty() {
             return String::new();
         }
         if !self.options.cfg.is_empty() || !self.options.knowledge.is_empty() {
@@ -357,7 +357,7 @@ impl Driver {
             return String::new();
         };
         match &outcome.result {
-            Ok(after) => jp_kb_core::internal::clients::sync::after_edit(&before.kb, &after.kb)
+            Ok(after) => jp_kb_core::clients::after_edit(&before.kb, &after.kb)
                 .iter()
                 .map(|line| format!(" · {}", crate::hints::synced(line)))
                 .collect::<Vec<_>>()

@@ -4,7 +4,7 @@
 use ratatui_textarea::TextArea;
 
 use jp_kb_core::edit::plan::TopicField;
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::subjects::TopicState;
 
 /// Which form is open.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 
 use super::listing::state::Loading;
 use super::model::{Cache, Model};
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::subjects::TopicState;
 
 /// The loads' side of the state.
 #[derive(Debug, Default)]

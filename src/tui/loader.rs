@@ -12,7 +12,7 @@ use super::shown_path;
 use super::worker::Worker;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::section_tokens::SectionCounter;
-use jp_kb_core::internal::subjects::WatchedWalks;
+use jp_kb_core::subjects::WatchedWalks;
 use jp_kb_core::{Environment, LoadOptions};
 
 /// A prompt to render: a load's knowledge base and its generation.

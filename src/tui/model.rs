@@ -14,8 +14,8 @@ use jp_kb_core::Outcome;
 use jp_kb_core::internal::content::{
     Content, Root, SkipReason, format_subject, read_content_prefix,
 };
-use jp_kb_core::internal::subjects::WatchedWalks;
 use jp_kb_core::internal::tokens::count_tokens;
+use jp_kb_core::subjects::WatchedWalks;
 use jp_kb_core::{ConfigError, Environment, LoadOptions};
 
 /// Previews read at most this many bytes of a subject.
@@ -86,7 +86,7 @@ impl Model {
     pub fn from_kb(kb: KnowledgeBase) -> Self {
         kb.resolve_all();
         let tool = kb.tool_definition();
-        let default_file = jp_kb_core::internal::edit::target::for_new_topic(&kb.loaded).path;
+        let default_file = jp_kb_core::edit::for_new_topic(&kb.loaded).path;
         let mut config_texts = BTreeMap::new();
         let mut files: Vec<PathBuf> = kb
             .loaded
@@ -335,7 +335,7 @@ pub enum Fetched {
 pub type Stamp = (u64, i64);
 
 /// The stamp of a walked subject.
-pub fn stamp(subject: &jp_kb_core::internal::subjects::Subject) -> Stamp {
+pub fn stamp(subject: &jp_kb_core::subjects::Subject) -> Stamp {
     (subject.bytes, subject.modified)
 }
 
@@ -375,10 +375,7 @@ impl Cache {
 
     /// The token count of a walked subject, if counted for its current
     /// size and modification time.
-    pub fn tokens_of(
-        &self,
-        subject: &jp_kb_core::internal::subjects::Subject,
-    ) -> Option<&TokenInfo> {
+    pub fn tokens_of(&self, subject: &jp_kb_core::subjects::Subject) -> Option<&TokenInfo> {
         self.tokens
             .get(subject.path())
             .filter(|(counted, _)| *counted == stamp(subject))

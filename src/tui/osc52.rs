@@ -16,7 +16,7 @@ use super::effect::Effect;
 use super::pane::Focus;
 use super::pane::Tab;
 use super::tree::RowKind;
-use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::display::clean_name;
 
 /// The most bytes of text one OSC 52 sequence carries through tmux:
 /// tmux (3.3a, measured) drops a sequence whose body (`52;c;` and the

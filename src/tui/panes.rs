@@ -15,7 +15,7 @@ use super::pane::Tab;
 use super::tree::{self, Row, RowsKey, RowsMemo};
 use crate::tui::preview_search::state::Search;
 use crate::tui::text_layout::char_rows::RowIndexMemo;
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::subjects::TopicState;
 
 /// The topics list.
 #[derive(Debug, Default)]

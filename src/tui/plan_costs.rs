@@ -1,6 +1,6 @@
 //! What each change on screen costs, exactly (issue 26 item 1): the
 //! section's token count after the plan, counted on the planned state
-//! ([`jp_kb_core::internal::edit::plan::planned`]) off the key path, and kept here by
+//! ([`jp_kb_core::edit::plan::planned`]) off the key path, and kept here by
 //! the plan's steps for the load it was counted on.
 //!
 //! The plans shown before a change — a dialog's options, the pattern

@@ -14,9 +14,9 @@
 
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::content::Root;
-use jp_kb_core::internal::kb::SubjectAt;
 use jp_kb_core::internal::render::Piece;
 use jp_kb_core::internal::section_tokens::SectionCounter;
+use jp_kb_core::subjects::SubjectAt;
 
 /// A piece of the section and the line it starts on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

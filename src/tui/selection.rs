@@ -151,7 +151,7 @@ pub fn after_proposal(app: &mut App, effects: &[Effect]) {
 /// the marks): when every one is already in the list, taking them all
 /// out; else adding the ones not in it yet.
 pub fn toggle_intent(
-    res: &jp_kb_core::internal::subjects::Resolution,
+    res: &jp_kb_core::subjects::Resolution,
     topic: String,
     indices: &[usize],
     list: List,

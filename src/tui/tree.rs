@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::matcher::SlugMatcher;
 use super::usage::Order;
-use jp_kb_core::internal::subjects::{Resolution, WalkResult};
+use jp_kb_core::subjects::{Resolution, WalkResult};
 
 /// One row of the tree. Small (a directory's strings are boxed): a tree
 /// of 100k subjects has as many rows.
@@ -283,7 +283,7 @@ pub struct RowsKey {
     pub walk: Arc<WalkResult>,
     /// The `disabled` states (by identity), only when rows depend on
     /// them (`!show_hidden`).
-    pub states: Option<Arc<jp_kb_core::internal::subjects::DisabledStates>>,
+    pub states: Option<Arc<jp_kb_core::subjects::DisabledStates>>,
     pub show_hidden: bool,
     pub filter: String,
     pub collapsed: BTreeSet<String>,
@@ -328,7 +328,7 @@ pub fn subjects_under(resolution: &Resolution, rel_dir: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jp_kb_core::internal::subjects::{Subject, WalkResult};
+    use jp_kb_core::subjects::{Subject, WalkResult};
 
     fn resolution(paths: &[&str], disabled: &[&str]) -> Resolution {
         let subjects = paths
@@ -336,10 +336,10 @@ mod tests {
             .map(|p| {
                 let parts: Vec<&str> = p.split('/').collect();
                 Subject::new(
-                    &jp_kb_core::internal::subjects::slug::slug_of(&parts),
+                    &jp_kb_core::subjects::slug_of(&parts),
                     p,
                     std::path::Path::new(p),
-                    jp_kb_core::internal::subjects::slug::is_hidden_path(&parts),
+                    jp_kb_core::subjects::is_hidden_path(&parts),
                     1,
                     0,
                 )

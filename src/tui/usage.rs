@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
-use jp_kb_core::internal::subjects::Resolution;
-use jp_kb_core::internal::usage::{Tally, Usage, time};
+use jp_kb_core::subjects::Resolution;
+use jp_kb_core::usage::{Tally, Usage, time};
 
 /// The window the curator shows: the default of `jp-kb usage`.
 pub const WINDOW: Duration = Duration::from_secs(30 * 86_400);
@@ -242,7 +242,7 @@ fn compact(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jp_kb_core::internal::usage::{Entry, Kind};
+    use jp_kb_core::usage::{Entry, Kind};
 
     fn state(lines: &[(&str, &str)]) -> UsageState {
         state_read_at(lines, 1000 + 7200)

@@ -15,7 +15,7 @@ use notify_debouncer_full::notify::{RecursiveMode, Watcher as _};
 use super::event::Event;
 use super::usage::{Read, WINDOW};
 use super::worker::Outbox;
-use jp_kb_core::internal::usage::{Tally, ledger_path, time};
+use jp_kb_core::usage::{Tally, ledger_path, time};
 use jp_kb_core::{Environment, LoadOptions};
 
 /// How long after a change the ledger is read (the appends of one burst

@@ -9,7 +9,7 @@ use std::time::Duration;
 use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
-use jp_kb_core::internal::edit::temp::is_temp_file;
+use jp_kb_core::edit::is_temp_file;
 
 use super::model::Model;
 
@@ -94,7 +94,7 @@ impl Watcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jp_kb_core::internal::edit::temp::TEMP_SUFFIX;
+    use jp_kb_core::edit::TEMP_SUFFIX;
 
     #[test]
     fn reports_changes_in_watched_directories_but_not_temp_files() {

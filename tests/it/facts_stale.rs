@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::Sandbox;
-use jp_kb_core::internal::usage::{Entry, Kind, Ledger, ledger_path, time};
+use jp_kb_core::usage::{Entry, Kind, Ledger, ledger_path, time};
 use serde_json::Value;
 
 const TODAY: &str = "2026-07-15";

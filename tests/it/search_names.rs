@@ -9,7 +9,7 @@ use super::common;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use jp_kb_core::internal::search::{SearchRequest, Searcher};
+use jp_kb_core::search::{SearchRequest, Searcher};
 
 /// A workspace with one topic `pages` holding `files`.
 fn workspace(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::search::{Hit, SearchRequest, Searcher};
+use jp_kb_core::search::{Hit, SearchRequest, Searcher};
 
 fn slugs(searcher: &mut Searcher, kb: &KnowledgeBase, query: &str) -> Vec<String> {
     hits(searcher, kb, query)
@@ -145,7 +145,7 @@ fn a_reload_sharing_the_walks_reports_what_the_new_config_says() {
     write_with_time(&root.join("notes/tar.md"), "# tar\n\narchive files\n", 600);
     write_with_time(&root.join("notes/zip.md"), "# zip\n\narchive too\n", 600);
     settle(&root.join("notes"));
-    let walks = std::sync::Arc::new(jp_kb_core::internal::subjects::WalkCache::new());
+    let walks = std::sync::Arc::new(jp_kb_core::subjects::WalkCache::new());
     let load = || {
         let env = jp_kb_core::Environment::workspace_only(&root);
         let options = jp_kb_core::LoadOptions::default().workspace(&root);

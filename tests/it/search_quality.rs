@@ -14,7 +14,7 @@
 #[path = "../search_quality_support/mod.rs"]
 mod search_quality_support;
 
-use jp_kb_core::internal::search::Searcher;
+use jp_kb_core::search::Searcher;
 use search_quality_support::{corpora, held_out, load, measure, measure_set, queries};
 
 /// Recall@5 the ranking reaches on the labelled queries (72 of 80, the

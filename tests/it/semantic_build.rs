@@ -115,8 +115,8 @@ fn a_first_build_killed_halfway_is_continued_and_speaks_without_a_terminal() {
     ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
 )]
 fn only_the_topic_searched_is_embedded() {
-    use jp_kb_core::internal::search::semantic::Semantic;
-    use jp_kb_core::internal::search::{Mode, SearchRequest, Searcher};
+    use jp_kb_core::search::semantic::Semantic;
+    use jp_kb_core::search::{Mode, SearchRequest, Searcher};
     let model = require(Need::Model);
     let sb = Sandbox::new();
     sb.write(

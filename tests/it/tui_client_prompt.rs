@@ -10,7 +10,7 @@ use insta::assert_snapshot;
 use jp_kb::tui::client_prompt::Row;
 use jp_kb::tui::command::Command;
 use jp_kb_core::clients::{Client, Texts, plan};
-use jp_kb_core::internal::display::clean_text;
+use jp_kb_core::display::clean_text;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::layout::Rect;

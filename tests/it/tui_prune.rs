@@ -9,7 +9,7 @@ use super::tmux_support;
 
 use std::path::Path;
 
-use jp_kb_core::internal::usage::{Entry, Kind, Ledger, ledger_path, time};
+use jp_kb_core::usage::{Entry, Kind, Ledger, ledger_path, time};
 use tmux_support::{Tmux, binary, shell_quote};
 
 /// Copies the Facts fixture to `root`.

@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 
 use jp_kb::tui::event::Event;
 use jp_kb::tui::usage::Read;
-use jp_kb_core::internal::usage::{Entry, Kind, Tally, time};
+use jp_kb_core::usage::{Entry, Kind, Tally, time};
 use tmux_support::Tmux;
 use tmux_support::jp_tree::{jp_workspace, start};
 use tui_support::Demo;

@@ -5,7 +5,7 @@
 use super::common;
 
 use common::Sandbox;
-use jp_kb_core::internal::usage::{Entry, Kind, Ledger, ledger_path, time};
+use jp_kb_core::usage::{Entry, Kind, Ledger, ledger_path, time};
 use serde_json::Value;
 
 fn sandbox() -> Sandbox {

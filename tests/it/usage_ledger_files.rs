@@ -14,7 +14,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
-use jp_kb_core::internal::usage::ledger_path;
+use jp_kb_core::usage::ledger_path;
 use serde_json::{Value, json};
 
 const GIB: u64 = 1 << 30;

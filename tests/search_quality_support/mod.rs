@@ -11,7 +11,7 @@ mod needs;
 use std::path::{Path, PathBuf};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::search::{SearchRequest, Searcher};
+use jp_kb_core::search::{SearchRequest, Searcher};
 use jp_kb_core::{Environment, LoadOptions};
 
 /// The topic the labels name pages of.

@@ -176,6 +176,7 @@ pub struct SafeJsonFormatter<'a> {
 }
 
 impl SafeJsonFormatter<'_> {
+    /// Indented as `serde_json`'s pretty printer indents.
     pub fn pretty() -> Self {
         Self::default()
     }

@@ -27,7 +27,9 @@ use crate::topic_config::{TopicConfig, kb_config};
 /// resolution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SubjectAt {
+    /// The topic's index in [`KnowledgeBase::topics`].
     pub topic: usize,
+    /// The subject's index in its topic's resolution.
     pub subject: usize,
 }
 

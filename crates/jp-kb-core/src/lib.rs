@@ -41,18 +41,14 @@ mod internal;
 #[cfg(all(feature = "search", feature = "usage"))]
 #[allow(unused_imports)]
 use internal::facts;
+#[cfg(feature = "search")]
+use internal::frontmatter;
 #[cfg(feature = "check")]
 use internal::remedy;
-#[cfg(feature = "usage")]
-#[allow(unused_imports)]
-use internal::usage;
 #[allow(unused_imports)]
 use internal::{
-    config, content, display, kb, learn, learn_arguments, plural, render, subjects, topic,
-    topic_config, unique,
+    config, content, kb, learn, learn_arguments, plural, render, topic, topic_config, unique,
 };
-#[cfg(feature = "search")]
-use internal::{frontmatter, search};
 #[cfg(feature = "tokens")]
 #[allow(unused_imports)]
 use internal::{section_tokens, tokens};
@@ -88,6 +84,11 @@ pub mod check {
     pub use crate::internal::check::{
         CheckReport, Code, Finding, Remedy, Severity, Thresholds, check, check_knowledge_base,
     };
+    // `check --client NAME`: a client's setup, said as findings.
+    pub use crate::internal::check::client_findings::{
+        add_client_findings, client_findings, setup_findings,
+    };
+    pub use crate::internal::check::report::summary;
 }
 
 /// Curation edits (feature `config`): the planner ([`plan`]) decides what a person's intent
@@ -100,6 +101,17 @@ pub mod edit {
     // module, and importing both would make the module a façade path.
     pub use crate::internal::edit::apply::{Written, apply};
     pub use crate::internal::edit::target::WouldHide;
+    // Showing a change: a unified diff, the lines it touches.
+    pub use crate::internal::edit::diff::changed_lines;
+    pub use crate::internal::edit::unified_diff;
+    // Which file an edit goes to.
+    pub use crate::internal::edit::target::{creatable, for_lists, for_new_topic};
+    // Moving `kb` tables between JP's files and `kb.toml` files.
+    pub use crate::internal::edit::move_kb::{
+        KbInJpFile, Moved, kb_in_jp_files, kb_only_files, move_kb,
+    };
+    // The names of the write layer's temporary files (a watcher skips them).
+    pub use crate::internal::edit::temp::{TEMP_SUFFIX, is_temp_file};
     #[allow(unused_imports)]
     pub(crate) use crate::internal::edit::*;
     pub use crate::internal::edit::{
@@ -122,6 +134,9 @@ pub mod edit {
             TokenSource, ViewChange, Workspace, plan,
         };
         pub use crate::internal::topic::TopicError;
+        // The layers a change can go to, and the state a plan leads to.
+        pub use crate::internal::edit::plan::layers::{Layer, layers};
+        pub use crate::internal::edit::plan::planned;
     }
 }
 
@@ -160,4 +175,93 @@ pub mod clients {
     pub use crate::internal::clients::sync::{plan_sync, stale};
     #[allow(unused_imports)]
     pub(crate) use crate::internal::clients::*;
+    // What each client's model receives, channel by channel, and what of
+    // the section reaches it through none.
+    pub use crate::internal::clients::arrival::{
+        Arrival, Loss, Section, arrivals, arrivals_of, losses, losses_of,
+    };
+    // A client's setup in a workspace, and keeping it current.
+    pub use crate::internal::clients::connect::{
+        generated_files, is_connected, not_needed, read_text,
+    };
+    pub use crate::internal::clients::setup::{Setup, SetupNote, read_setup};
+    pub use crate::internal::clients::sync::{Synced, after_edit, connected, refresh_generated};
+}
+
+/// Text made safe for a terminal: subject names, paths and texts from a
+/// workspace may hold escape sequences, bidirectional overrides and other
+/// controls. Every name a person is shown goes through [`clean_name`] or
+/// [`escape_name`], every quoted text through [`clean_text`] or
+/// [`escape_lines`].
+pub mod display {
+    #[allow(unused_imports)]
+    pub(crate) use crate::internal::display::*;
+    pub use crate::internal::display::{
+        SafeJsonFormatter, clean_name, clean_text, escape_json, escape_lines, escape_name,
+        head_lines,
+    };
+}
+
+/// A workspace's topics and their subjects, as the knowledge base
+/// resolves them: each topic's directory walked once ([`TopicState`],
+/// [`Resolution`]), every subject with its slug and state ([`Subject`],
+/// [`Listing`]), and the walks reused while nothing changed
+/// ([`WalkCache`], [`WatchedWalks`]).
+pub mod subjects {
+    pub use crate::internal::kb::SubjectAt;
+    pub use crate::internal::subjects::pattern::find_exact;
+    pub use crate::internal::subjects::slug::{is_hidden_path, slug_of};
+    #[allow(unused_imports)]
+    pub(crate) use crate::internal::subjects::*;
+    pub use crate::internal::subjects::{
+        DisableEffect, DisabledStates, Listing, Resolution, Subject, WalkCache, WalkResult,
+        WatchedWalks,
+    };
+    pub use crate::internal::topic::TopicState;
+}
+
+/// The usage ledger (feature `usage`): what `learn` served and the section
+/// pre-loaded, per session, recorded by an MCP server ([`Recorder`]) and
+/// read back as a [`Report`]; [`stale`] picks the subjects not used for a
+/// while.
+#[cfg(feature = "usage")]
+pub mod usage {
+    pub use crate::internal::usage::stale;
+    #[allow(unused_imports)]
+    pub(crate) use crate::internal::usage::*;
+    pub use crate::internal::usage::{
+        Entries, Entry, Kind, Ledger, Recorder, Report, Row, State, Tally, Usage, ledger_path,
+        served_by_learn, session_id, time,
+    };
+}
+
+/// Search (feature `search`): by words over an index kept beside the
+/// workspace, and by meaning with a local embedding model ([`semantic`]).
+#[cfg(feature = "search")]
+pub mod search {
+    #[allow(unused_imports)]
+    pub(crate) use crate::internal::search::*;
+    pub use crate::internal::search::{
+        DEFAULT_LIMIT, Hit, Mode, SearchError, SearchOutcome, SearchRequest, Searcher, Snippet,
+        check_query, index_dir, search_in_mode_with_walks, search_with_walks,
+    };
+    pub use crate::internal::search::{background, semantic};
+}
+
+/// Adoption (feature `clients`): the knowledge other assistants already
+/// read in a repository (`CLAUDE.md`, `AGENTS.md`, `.claude/`, `.cursor/`,
+/// Copilot's instructions) found ([`find`]), planned as topics that take
+/// those files in place ([`plan`], [`preview`]) and carried out
+/// ([`apply`]): the files stay where they are, read through links.
+#[cfg(feature = "clients")]
+pub mod adopt {
+    pub use crate::internal::adopt::apply::{AdoptError, Applied, apply};
+    pub use crate::internal::adopt::find::{Found, FoundFile, find};
+    pub use crate::internal::adopt::gate::gate_of;
+    pub use crate::internal::adopt::kinds::classify;
+    pub use crate::internal::adopt::plan::{Choices, Entry, Plan, State, plan};
+    pub use crate::internal::adopt::preview::{Preview, preview};
+    pub use crate::internal::adopt::words;
+    #[allow(unused_imports)]
+    pub(crate) use crate::internal::adopt::*;
 }

@@ -88,7 +88,9 @@ pub enum WalkSource {
 /// subjects, walked and resolved lazily the first time they are needed.
 #[derive(Debug)]
 pub struct TopicState {
+    /// Its effective configuration, each value with its origin.
     pub config: Topic,
+    /// Its subjects directory, canonical, or why it cannot be used.
     pub dir: Result<PathBuf, TopicError>,
     root: PathBuf,
     resolution: OnceLock<Arc<Resolution>>,
@@ -96,6 +98,7 @@ pub struct TopicState {
 }
 
 impl TopicState {
+    /// The topic `config` of the workspace at `root`, walked fresh when first needed.
     pub fn new(config: Topic, root: &Path) -> Self {
         Self::with_walk_cache(config, root, None)
     }
@@ -122,6 +125,7 @@ impl TopicState {
         }
     }
 
+    /// Its id.
     pub fn id(&self) -> &str {
         &self.config.id
     }
@@ -150,6 +154,7 @@ impl TopicState {
         &self.root
     }
 
+    /// Whether it is enabled (`enable` is true or unset).
     pub fn enabled(&self) -> bool {
         self.config.enabled()
     }

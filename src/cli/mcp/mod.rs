@@ -81,11 +81,8 @@ pub fn run(workspace: Workspace, args: &McpArgs) -> Result<ExitCode, CliError> {
             // Only without --cfg/-k: generated files hold the workspace's
             // own configuration.
             if workspace.options.cfg.is_empty() && workspace.options.knowledge.is_empty() {
-                for line in jp_kb_core::internal::clients::sync::refresh_generated(&kb) {
-                    eprintln!(
-                        "jp-kb mcp: {}",
-                        jp_kb_core::internal::display::escape_lines(&line)
-                    );
+                for line in jp_kb_core::clients::refresh_generated(&kb) {
+                    eprintln!("jp-kb mcp: {}", jp_kb_core::display::escape_lines(&line));
                 }
             }
             eprintln!(

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::usage::{
+use jp_kb_core::usage::{
     Entries, Entry, Kind, Ledger, Recorder, served_by_learn, session_id, time,
 };
 use rmcp::RoleServer;
@@ -41,10 +41,7 @@ impl UsageLog {
     pub fn start(data_dir: Option<PathBuf>, client: Option<String>) -> Option<Arc<Self>> {
         let data_dir = data_dir?;
         let recorder = Recorder::start(Box::new(|line| {
-            eprintln!(
-                "jp-kb mcp: {}",
-                jp_kb_core::internal::display::escape_lines(line)
-            );
+            eprintln!("jp-kb mcp: {}", jp_kb_core::display::escape_lines(line));
         }))?;
         Some(Arc::new(Self {
             recorder,
@@ -121,7 +118,7 @@ impl UsageLog {
             .topic(&topic)
             .and_then(|t| t.resolution())
             .and_then(|r| {
-                let i = jp_kb_core::internal::subjects::pattern::find_exact(r.subjects(), slug)?;
+                let i = jp_kb_core::subjects::find_exact(r.subjects(), slug)?;
                 Some(r.subjects()[i].slug().to_owned())
             })
             .unwrap_or_else(|| slug.to_owned());

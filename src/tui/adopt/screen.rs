@@ -6,8 +6,8 @@ use std::path::Path;
 
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
 
-use jp_kb_core::internal::adopt::apply::apply;
-use jp_kb_core::internal::adopt::find::find;
+use jp_kb_core::adopt::apply;
+use jp_kb_core::adopt::find;
 
 use super::keys;
 use super::state::{AdoptScreen, Outcome};

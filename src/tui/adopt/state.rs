@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use jp_kb_core::internal::adopt::find::Found;
-use jp_kb_core::internal::adopt::plan::{Choices, Plan, State, plan};
-use jp_kb_core::internal::adopt::preview::{Preview, preview};
+use jp_kb_core::adopt::Found;
+use jp_kb_core::adopt::{Choices, Plan, State, plan};
+use jp_kb_core::adopt::{Preview, preview};
 
 /// What a person asks of the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,9 +144,9 @@ impl AdoptScreen {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use jp_kb_core::internal::adopt::find::FoundFile;
-    use jp_kb_core::internal::adopt::gate::gate_of;
-    use jp_kb_core::internal::adopt::kinds::classify;
+    use jp_kb_core::adopt::FoundFile;
+    use jp_kb_core::adopt::classify;
+    use jp_kb_core::adopt::gate_of;
 
     fn screen() -> AdoptScreen {
         let files = [

@@ -9,9 +9,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use jp_kb_core::internal::adopt::plan::{Entry, State};
-use jp_kb_core::internal::adopt::words;
-use jp_kb_core::internal::display::escape_name;
+use jp_kb_core::adopt::words;
+use jp_kb_core::adopt::{Entry, State};
+use jp_kb_core::display::escape_name;
 
 use super::keys::hints;
 use super::state::AdoptScreen;

@@ -52,7 +52,7 @@ pub fn jump(app: &mut App) -> Result<String, String> {
     app.preview.scroll = config_scroll(app, line);
     app.focus = Focus::Preview;
     let shown = finding.file.as_ref().map_or_else(String::new, |f| {
-        jp_kb_core::internal::display::clean_name(&f.display().to_string()).into_owned()
+        jp_kb_core::display::clean_name(&f.display().to_string()).into_owned()
     });
     Ok(format!("at {shown}:{line}"))
 }

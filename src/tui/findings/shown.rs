@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::tui::app::App;
 use jp_kb_core::check::{Code, Finding};
 use jp_kb_core::edit::plan::{Intent, List};
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::subjects::TopicState;
 
 /// The findings the tab lists, in its order (every topic's, or the
 /// selected topic's when `t` narrowed it).

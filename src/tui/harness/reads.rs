@@ -20,8 +20,8 @@ use crate::tui::tester::state::Tester;
 use crate::tui::tree::Row;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::check::{CheckReport, Finding};
-use jp_kb_core::internal::subjects::{Resolution, Subject};
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::subjects::TopicState;
+use jp_kb_core::subjects::{Resolution, Subject};
 
 impl Harness {
     /// What the keyboard talks to: the panes (`Mode::Normal`), a dialog,

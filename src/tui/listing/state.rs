@@ -2,7 +2,7 @@
 //! state keeps of it to draw (see [`super`]).
 
 use super::super::tree::Row;
-use jp_kb_core::internal::subjects::{Listing, Resolution};
+use jp_kb_core::subjects::{Listing, Resolution};
 
 /// A topic's listing, as the loader reports it ([`crate::tui::event::Event::Listed`]).
 #[derive(Debug)]

@@ -14,7 +14,8 @@ use std::path::PathBuf;
 
 use crate::tui::command::Command;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::internal::edit::plan::layers::{Layer, layers, normalise};
+use jp_kb_core::edit::plan::{Layer, layers};
+use jp_kb_core::internal::edit::plan::layers::normalise;
 use ratatui::crossterm::event::KeyCode;
 
 /// The picker's state.

@@ -11,8 +11,8 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 use crate::tui::app::App;
 use crate::tui::layout::centered;
 use crate::tui::picker::state::{Picker, Row, list_height};
-use jp_kb_core::internal::display::clean_name;
-use jp_kb_core::internal::edit::plan::layers::Layer;
+use jp_kb_core::display::clean_name;
+use jp_kb_core::edit::plan::Layer;
 
 fn state(p: &Picker, layer: &Layer) -> String {
     match (&p.topic, layer.exists, layer.declares, layer.jp_loads) {

@@ -11,7 +11,7 @@ use crate::tui::preview_search::state::{Hit, Hits, HitsStamp, Search, find_in};
 use crate::tui::text_layout::char_rows::{Geometry, char_rows, gutter_of};
 use crate::tui::text_layout::text_window::{self, Body};
 use crate::tui::text_layout::word_rows::{body_width, word_rows};
-use jp_kb_core::internal::display::clean_text;
+use jp_kb_core::display::clean_text;
 use ratatui::text::Text;
 use std::borrow::Cow;
 use std::rc::Rc;

@@ -103,7 +103,7 @@ pub fn line(app: &App) -> Option<Line<'static>> {
     };
     Some(Line::from(vec![
         Span::styled("/", t.key()),
-        Span::raw(jp_kb_core::internal::display::clean_name(&search.query).into_owned()),
+        Span::raw(jp_kb_core::display::clean_name(&search.query).into_owned()),
         Span::raw("  "),
         count,
         Span::styled("  n/N next/previous · Esc clear", t.muted()),

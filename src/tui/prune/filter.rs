@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::state::{AgeFilter, FilterKey, PruneState};
 use crate::tui::tree::{Row, RowKind};
-use jp_kb_core::internal::subjects::Resolution;
+use jp_kb_core::subjects::Resolution;
 
 /// `rows` of `topic` as the filter shows them.
 pub fn filtered(

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use crate::tui::tree::Row;
 
 use jp_kb_core::edit::plan::Plan;
-use jp_kb_core::internal::usage::stale::Candidate;
+use jp_kb_core::usage::stale::Candidate;
 
 /// A subject's age, as its marks show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]

@@ -13,9 +13,9 @@ use super::state::PruneState;
 use crate::tui::app::App;
 use crate::tui::cost::BUDGET;
 use crate::tui::layout::centered;
-use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::display::clean_name;
 use jp_kb_core::internal::plural::{count, thousands};
-use jp_kb_core::internal::usage::State;
+use jp_kb_core::usage::State;
 
 /// The rows, from `first`, at most `height` (tested without a terminal).
 pub fn rows(app: &App, p: &PruneState, first: usize, height: usize) -> Vec<Line<'static>> {

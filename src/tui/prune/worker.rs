@@ -19,8 +19,9 @@ use jp_kb_core::Environment;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::content::Root;
 use jp_kb_core::internal::facts::{Day, SubjectAge};
-use jp_kb_core::internal::usage::stale::{self, Criteria};
-use jp_kb_core::internal::usage::{Tally, time};
+use jp_kb_core::usage::stale;
+use jp_kb_core::usage::stale::Criteria;
+use jp_kb_core::usage::{Tally, time};
 
 /// A list to make: the request's generation, the ledger, "not loaded
 /// for" in days.
@@ -50,7 +51,7 @@ impl Job {
         let ledger = env
             .user_data_dir
             .as_ref()
-            .map(|data| jp_kb_core::internal::usage::ledger_path(data, model.kb.root()));
+            .map(|data| jp_kb_core::usage::ledger_path(data, model.kb.root()));
         Some(Self {
             kb: Arc::clone(&model.kb),
             generation: model.generation,

@@ -29,7 +29,7 @@ use crate::tui::plans;
 use crate::tui::search::state::Found;
 use crate::tui::tree::RowKind;
 use jp_kb_core::edit::plan::List;
-use jp_kb_core::internal::search::{Hit, check_query};
+use jp_kb_core::search::{Hit, check_query};
 
 /// Most hits shown (each is read for its snippet and token count).
 pub const LIMIT: usize = 40;

@@ -3,7 +3,7 @@
 
 use ratatui_textarea::TextArea;
 
-use jp_kb_core::internal::search::Hit;
+use jp_kb_core::search::Hit;
 
 /// The search mode's state, kept between visits.
 #[derive(Debug, Default)]

@@ -13,8 +13,8 @@ use crate::tui::app::App;
 use crate::tui::layout::list_offset;
 use crate::tui::theme::Mark;
 use crate::tui::view::subjects::marks;
-use jp_kb_core::internal::display::{clean_name, clean_text};
-use jp_kb_core::internal::search::{Hit, Snippet};
+use jp_kb_core::display::{clean_name, clean_text};
+use jp_kb_core::search::{Hit, Snippet};
 
 /// Draws the mode over the panes between the banner and the status line.
 pub fn render(app: &App, hits_focused: bool, frame: &mut Frame) {

@@ -17,8 +17,8 @@ use crate::tui::search::state::Found;
 use crate::tui::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
 #[cfg(feature = "semantic")]
-use jp_kb_core::internal::search::background::{Meaning, Ready};
-use jp_kb_core::internal::search::{SearchRequest, Searcher};
+use jp_kb_core::search::background::{Meaning, Ready};
+use jp_kb_core::search::{SearchRequest, Searcher};
 
 /// Search by meaning in the worker: the embeddings are built in their own
 /// thread at the first query, searches go by words until they are ready
@@ -129,7 +129,7 @@ fn search(
                 kb,
                 &request,
                 Some(semantic),
-                jp_kb_core::internal::search::Mode::Hybrid,
+                jp_kb_core::search::Mode::Hybrid,
                 &mut |_, _| {},
             ),
             None => searcher.search(kb, &request),

@@ -13,8 +13,8 @@ use crate::tui::layout::Areas;
 use crate::tui::tester::state::Tester;
 use crate::tui::text_layout::word_rows::word_rows;
 use crate::tui::view::subjects::marks;
-use jp_kb_core::internal::display::clean_name;
-use jp_kb_core::internal::subjects::Resolution;
+use jp_kb_core::display::clean_name;
+use jp_kb_core::subjects::Resolution;
 
 /// What the tester shows under its input: the subjects the pattern
 /// selects (indices into the resolution) and the line saying so.
@@ -29,10 +29,8 @@ fn selection(res: &Resolution, tester: &Tester) -> (Vec<usize>, String) {
         // Count what the entry newly disables by the engine's rules (a
         // disabled glob reaches hidden subjects too), so the count shown
         // is the count Enter then makes.
-        let effect = jp_kb_core::internal::subjects::DisableEffect::of_entries(
-            res,
-            std::slice::from_ref(&pattern),
-        );
+        let effect =
+            jp_kb_core::subjects::DisableEffect::of_entries(res, std::slice::from_ref(&pattern));
         let info = effect.summary();
         (effect.newly, info)
     } else {

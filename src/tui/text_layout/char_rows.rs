@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use ratatui::text::Line;
 
-use jp_kb_core::internal::display::clean_text;
+use jp_kb_core::display::clean_text;
 
 /// Lines between two checkpoints: a lookup walks at most this many.
 pub const STRIDE: usize = 64;

@@ -8,7 +8,7 @@ use crate::tui::app::App;
 use crate::tui::client_prompt::{ClientView, Row};
 use crate::tui::model::Model;
 use crate::tui::pane::Tab;
-use jp_kb_core::internal::display::clean_text;
+use jp_kb_core::display::clean_text;
 
 /// The view of `client` as text: its first `limit` rows (all of them
 /// for a search), or the placeholder or error shown instead. A computed

@@ -6,11 +6,11 @@ use ratatui::text::{Line, Span, Text};
 
 use crate::tui::app::App;
 use crate::tui::model::Model;
+use jp_kb_core::display::clean_name;
+use jp_kb_core::edit::changed_lines;
 use jp_kb_core::edit::plan::TopicField;
 use jp_kb_core::internal::config::Valued;
-use jp_kb_core::internal::display::clean_name;
-use jp_kb_core::internal::edit::diff::changed_lines;
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::subjects::TopicState;
 
 fn origin_line(app: &App, model: &Model, key: &str, v: Option<&Valued<String>>) -> Line<'static> {
     match v {

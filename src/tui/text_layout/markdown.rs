@@ -6,7 +6,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span, Text};
 
 use crate::tui::theme::Theme;
-use jp_kb_core::internal::display::clean_text;
+use jp_kb_core::display::clean_text;
 
 /// Renders markdown into owned lines.
 pub fn render(source: &str, theme: Theme) -> Text<'static> {

@@ -10,7 +10,7 @@ use crate::tui::app::App;
 use crate::tui::model::{Model, PREVIEW_LIMIT};
 use crate::tui::pane::Tab;
 use crate::tui::tree::RowKind;
-use jp_kb_core::internal::display::{clean_name, clean_text, head_lines};
+use jp_kb_core::display::{clean_name, clean_text, head_lines};
 
 /// The shown tab's text (not the Findings tab's), its long texts cut
 /// after `limit` lines: a frame draws what its scroll can show, a search

@@ -14,7 +14,7 @@ use crate::tui::model::Model;
 use crate::tui::pane::Tab;
 use crate::tui::panes::TextStamp;
 use crate::tui::text_layout::char_rows::{RowIndexMemo, char_rows, gutter_of, row_index};
-use jp_kb_core::internal::display::{clean_name, clean_text, head_lines};
+use jp_kb_core::display::{clean_name, clean_text, head_lines};
 
 /// A byte-exact tab's parts.
 pub struct Body<'a> {

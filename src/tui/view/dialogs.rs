@@ -10,7 +10,7 @@ use crate::tui::app::App;
 use crate::tui::dialog::Choice;
 use crate::tui::forms::{Form, FormKind};
 use crate::tui::layout::centered;
-use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::display::clean_name;
 
 pub fn choice(app: &App, c: &Choice, frame: &mut Frame) {
     let t = app.screen.theme;

@@ -55,7 +55,7 @@ pub fn render_messages(app: &App, pager: &Pager, typing: Option<&TextArea>, fram
         app.status
             .messages()
             .iter()
-            .map(|m| Line::raw(jp_kb_core::internal::display::clean_name(m).into_owned()))
+            .map(|m| Line::raw(jp_kb_core::display::clean_name(m).into_owned()))
             .collect()
     };
     frame.render_widget(

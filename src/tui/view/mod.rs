@@ -19,7 +19,7 @@ use super::app::{App, Mode};
 use super::layout::{Drawn, DrawnList, areas};
 use super::pane::Focus;
 use super::{picker, search, tester};
-use jp_kb_core::internal::display::clean_text;
+use jp_kb_core::display::clean_text;
 
 /// A bordered block whose border shows focus.
 fn pane<'a>(app: &App, title: Line<'a>, focus: Focus) -> Block<'a> {

@@ -12,7 +12,7 @@ use crate::tui::app::App;
 use crate::tui::layout::tab_labels;
 use crate::tui::pane::Focus;
 use crate::tui::pane::Tab;
-use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::display::clean_name;
 
 /// The tab under column `x` of the tab row of a preview at `area`.
 fn tabs_line(app: &App, width: u16) -> Line<'static> {

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::app::App;
-use jp_kb_core::internal::display::clean_name;
+use jp_kb_core::display::clean_name;
 
 /// Above this many tokens the prompt size is shown as a warning.
 pub const TOKEN_WARNING: usize = 8000;

@@ -17,8 +17,8 @@ use crate::tui::model::{FileKind, TokenInfo};
 use crate::tui::pane::Focus;
 use crate::tui::theme::Mark;
 use crate::tui::tree::{Row, RowKind};
-use jp_kb_core::internal::display::clean_name;
-use jp_kb_core::internal::subjects::Resolution;
+use jp_kb_core::display::clean_name;
+use jp_kb_core::subjects::Resolution;
 
 /// The markers of subject `i`: its state first, then hidden and file kind.
 pub fn marks(res: &Resolution, i: usize, tokens: Option<&TokenInfo>) -> Vec<Mark> {
@@ -330,7 +330,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) -> DrawnList {
 }
 
 /// The pane's title: the topic, the marks, what the rows leave out.
-fn title(app: &App, state: &jp_kb_core::internal::topic::TopicState) -> Line<'static> {
+fn title(app: &App, state: &jp_kb_core::subjects::TopicState) -> Line<'static> {
     let mut title = vec![Span::styled(
         format!(" Subjects of {} ", clean_name(state.id())),
         app.screen.theme.title(),
@@ -401,7 +401,7 @@ fn filter_line(app: &App, rows: &[Row], frame: &mut Frame, filter_area: Rect) {
 }
 
 /// Why a topic's subjects cannot be shown, and where `subjects` was set.
-fn topic_error<'a>(app: &App, state: &jp_kb_core::internal::topic::TopicState) -> Paragraph<'a> {
+fn topic_error<'a>(app: &App, state: &jp_kb_core::subjects::TopicState) -> Paragraph<'a> {
     let root = app
         .model()
         .map(|m| m.kb.root().to_path_buf())

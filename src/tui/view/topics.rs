@@ -12,8 +12,8 @@ use crate::tui::layout::{DrawnList, list_offset};
 use crate::tui::listing::state::Loading;
 use crate::tui::pane::Focus;
 use crate::tui::theme::Mark;
-use jp_kb_core::internal::display::clean_name;
-use jp_kb_core::internal::topic::TopicState;
+use jp_kb_core::display::clean_name;
+use jp_kb_core::subjects::TopicState;
 
 /// One topic's row: marker, id, counts (available/learned/hidden/disabled)
 /// and title.

@@ -22,31 +22,54 @@ use super::text::kb_toml;
 pub enum Applied {
     /// The configuration and `links` links were written (`kept` were
     /// already there).
-    Written { links: usize, kept: usize },
+    Written {
+        /// Links made.
+        links: usize,
+        /// Links already there.
+        kept: usize,
+    },
     /// Everything was already as the plan says: nothing written.
     AlreadyAdopted,
     /// The configuration was as the plan says; `links` missing links
     /// were made again.
-    Restored { links: usize },
+    Restored {
+        /// Links made again.
+        links: usize,
+    },
 }
 
 /// Why a plan was not carried out. Nothing was written.
 #[derive(Debug, thiserror::Error)]
 pub enum AdoptError {
+    /// The configuration file exists with other text.
     #[error(
         "{} already exists and differs from what this plan would write; jp-kb init never \
          overwrites (a dry run shows the plan; add topics to the existing file instead)",
         .0.display()
     )]
     Exists(PathBuf),
+    /// Creating the configuration file would hide a JSON/YAML file of the
+    /// same layer.
     #[error(
         "{} exists; jp-kb init would create {} beside it, which would hide it: nothing created",
         hidden.display(),
         config.display()
     )]
-    Shadowed { hidden: PathBuf, config: PathBuf },
+    Shadowed {
+        /// The JSON/YAML file the new one would hide.
+        hidden: PathBuf,
+        /// The configuration file not created.
+        config: PathBuf,
+    },
+    /// Something else is where a link goes.
     #[error("{} is {what}, not the link jp-kb init makes there; nothing written (move it away)", path.display())]
-    Occupied { path: PathBuf, what: String },
+    Occupied {
+        /// Where the link goes.
+        path: PathBuf,
+        /// What is there instead.
+        what: String,
+    },
+    /// A write failed.
     #[error(transparent)]
     Write(#[from] WriteError),
 }

@@ -23,7 +23,9 @@ pub const MAX_IMPORT_DEPTH: usize = 5;
 pub struct FoundFile {
     /// Repository-relative, `/`-separated.
     pub rel: String,
+    /// Which assistant's file it is, and of what kind.
     pub kind: Kind,
+    /// When that assistant reads it (always, for some paths, on request).
     pub gate: Gate,
     /// The text as read (trailing line breaks removed, as for a subject).
     pub text: String,
@@ -61,6 +63,7 @@ pub struct NotAdopted {
 pub struct Found {
     /// By path.
     pub files: Vec<FoundFile>,
+    /// What was found and is not adopted, and why.
     pub not_adopted: Vec<NotAdopted>,
 }
 

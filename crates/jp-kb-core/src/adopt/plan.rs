@@ -24,6 +24,7 @@ pub enum State {
 }
 
 impl State {
+    /// Its name for people.
     pub fn name(self) -> &'static str {
         match self {
             Self::Learned => "pre-loaded",
@@ -56,19 +57,27 @@ impl Default for Choices {
 pub struct Entry {
     /// Repository-relative, `/`-separated.
     pub rel: String,
+    /// Which assistant's file it is, and of what kind.
     pub kind: Kind,
+    /// When that assistant reads it.
     pub trigger: Trigger,
+    /// Its own description (front matter), if any.
     pub description: Option<String>,
+    /// The file that imports it (`@path`), if any.
     pub imported_by: Option<String>,
+    /// The topic it goes to.
     pub topic: TopicKind,
     /// The link's path in the topic directory.
     pub link: String,
+    /// Its slug in that topic.
     pub slug: String,
+    /// What it becomes.
     pub state: State,
     /// Whether a per-file choice set the state.
     pub chosen: bool,
     /// What the assistant gets for it.
     pub shown: String,
+    /// Tokens (`o200k_base`) of [`Self::shown`].
     pub tokens: usize,
 }
 
@@ -92,6 +101,7 @@ pub struct Plan {
     pub topics: Vec<PlannedTopic>,
     /// By topic, then slug.
     pub entries: Vec<Entry>,
+    /// What was found and is not adopted, and why.
     pub not_adopted: Vec<NotAdopted>,
 }
 

@@ -13,12 +13,15 @@ use super::plan::{Plan, State};
 pub struct Preview {
     /// The `<knowledge>` section, `None` when nothing is adopted.
     pub section: Option<String>,
+    /// Its tokens (`o200k_base`).
     pub section_tokens: usize,
     /// Pre-loaded subjects and their tokens.
     pub preloaded: usize,
+    /// Their tokens (`o200k_base`).
     pub preloaded_tokens: usize,
     /// The `learn` tool's definition, `None` when nothing is learnable.
     pub tool: Option<String>,
+    /// Its tokens (`o200k_base`).
     pub tool_tokens: usize,
 }
 

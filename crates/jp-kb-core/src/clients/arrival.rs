@@ -19,6 +19,7 @@ use super::setup::Setup;
 /// One channel's text as it reaches the model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Arrival {
+    /// The channel it arrives through.
     pub channel: Channel,
     /// Exactly what arrives (empty when nothing does), including the
     /// client's cut marker.

@@ -18,6 +18,7 @@ use crate::edit::plan::layers::jp_loads;
 /// A file JP loads that holds a `kb` table (JP refuses to start).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KbInJpFile {
+    /// The file holding the topics.
     pub path: PathBuf,
     /// The line of its first topic, when known.
     pub line: Option<u32>,

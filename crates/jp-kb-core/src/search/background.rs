@@ -12,16 +12,22 @@ use crate::KnowledgeBase;
 use crate::search::index_dir;
 use crate::search::semantic::{Semantic, choose_model};
 
+/// Where search by meaning stands in a process that stays up (the MCP server, the TUI): searches are by words until the embeddings are built.
 #[derive(Debug, Default)]
 pub enum State {
+    /// Nothing asked for yet.
     #[default]
     Unstarted,
     /// The first build: chunks embedded of those to embed, since when.
     Building {
+        /// Chunks embedded so far.
         done: usize,
+        /// Chunks to embed.
         total: usize,
+        /// When the build started.
         started: Instant,
     },
+    /// Built: searches are by meaning too.
     Ready(Box<Semantic>),
     /// No model, or one that failed (why): searches are by words.
     Unavailable(Option<String>),

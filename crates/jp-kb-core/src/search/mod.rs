@@ -46,9 +46,11 @@ pub const DEFAULT_LIMIT: usize = 10;
 /// What to search for.
 #[derive(Debug, Clone)]
 pub struct SearchRequest<'a> {
+    /// The words to search for.
     pub query: &'a str,
     /// A topic id or title (resolved as `learn` does); `None`: all enabled.
     pub topic: Option<&'a str>,
+    /// At most this many hits.
     pub limit: usize,
     /// Return hidden subjects too (marked).
     pub hidden: bool,
@@ -57,21 +59,29 @@ pub struct SearchRequest<'a> {
 /// One found subject.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
+    /// The topic's id.
     pub topic: String,
+    /// The subject's slug.
     pub slug: String,
+    /// A hidden subject (only with [`SearchRequest::hidden`]).
     pub hidden: bool,
+    /// Pre-loaded: already in the `<knowledge>` section.
     pub learned: bool,
+    /// The ranking's score (higher is better; comparable within one search).
     pub score: f32,
     /// `o200k_base` tokens of what `learn` returns for it; `None` when the
     /// content is not shown (binary, not UTF-8, unreadable).
     pub tokens: Option<usize>,
+    /// Where the query's words are in it.
     pub snippet: Snippet,
 }
 
 /// Hits, best first, and notes for the user about the index.
 #[derive(Debug, Default)]
 pub struct SearchOutcome {
+    /// The subjects found, best first.
     pub hits: Vec<Hit>,
+    /// What a person should know about the index or the model (built now, stale, unavailable).
     pub notes: Vec<String>,
     /// The rankings that ran (semantic search built in).
     #[cfg(feature = "semantic")]
@@ -81,14 +91,18 @@ pub struct SearchOutcome {
 /// A query that cannot be searched.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
+    /// No query.
     #[error("the query is empty: give one or more words to search for")]
     Empty,
+    /// A query over the limit, with its length in bytes.
     #[error("the query is {0} bytes long; at most {MAX_QUERY_BYTES} are accepted")]
     TooLong(usize),
+    /// A query with nothing to search for.
     #[error(
         "the query {0:?} has no letters or digits to search for (search is by words; glob and regex characters are ignored)"
     )]
     NoWords(String),
+    /// The topic asked for is not one of the workspace's.
     #[error("{0}")]
     Topic(String),
     /// The embedding model failed (semantic and hybrid modes).

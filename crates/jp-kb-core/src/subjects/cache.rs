@@ -68,6 +68,7 @@ pub struct WalkCache {
 }
 
 impl WalkCache {
+    /// An empty cache.
     pub fn new() -> Self {
         Self::default()
     }
@@ -146,6 +147,7 @@ impl WalkCache {
         self.lock().len()
     }
 
+    /// Whether no walk is kept.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

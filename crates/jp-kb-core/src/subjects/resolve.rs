@@ -39,10 +39,12 @@ impl DisabledStates {
         self.0[i] = u32::try_from(entry + 1).unwrap_or(u32::MAX);
     }
 
+    /// How many subjects the states cover.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// Whether they cover none.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -175,14 +177,17 @@ impl Resolution {
         resolution
     }
 
+    /// The topic's subjects, in slug order.
     pub fn subjects(&self) -> &[Subject] {
         &self.walk.subjects
     }
 
+    /// Whether subject `i` is disabled (a `disabled` entry selects it).
     pub fn is_disabled(&self, i: usize) -> bool {
         self.disabled_by.get(i).is_some()
     }
 
+    /// Whether subject `i` is pre-loaded (a `learned` pattern selects it).
     pub fn is_learned(&self, i: usize) -> bool {
         self.learned_by.get(i).is_some()
     }
@@ -199,6 +204,7 @@ impl Resolution {
             .collect()
     }
 
+    /// Whether any subject is available (the topic is in the menu).
     pub fn has_available(&self) -> bool {
         (0..self.walk.subjects.len()).any(|i| self.is_available(i))
     }

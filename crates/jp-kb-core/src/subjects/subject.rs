@@ -23,6 +23,7 @@ pub struct Subject {
     rel_end: u32,
     slug_at: u32,
     slug_len: u32,
+    /// A dot-prefixed path: loadable by exact slug only.
     pub hidden: bool,
     /// Size from the file system, without reading the file.
     pub bytes: u64,

@@ -109,8 +109,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::internal::subjects::walk_reference::tests::{build, entry};
     use crate::subjects::walk::{walk_subjects, walk_subjects_and_links};
-    use crate::subjects::walk_reference::tests::{build, entry};
 
     /// Every directory under `dir` (not through links).
     fn dirs_under(dir: &Path) -> Vec<PathBuf> {

@@ -61,8 +61,11 @@ pub struct Collision {
 /// The subjects of one topic directory, sorted by slug (byte order).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WalkResult {
+    /// The subjects, sorted by slug.
     pub subjects: Vec<Subject>,
+    /// Files whose slug another file took (one is used, the others ignored).
     pub collisions: Vec<Collision>,
+    /// What the walk could not read or follow.
     pub warnings: Vec<WalkWarning>,
 }
 

@@ -91,6 +91,7 @@ pub struct WatchedWalks {
 }
 
 impl WatchedWalks {
+    /// No walk kept yet.
     pub fn new() -> Self {
         Self::default()
     }

@@ -60,10 +60,12 @@ pub struct Ledger {
 }
 
 impl Ledger {
+    /// The ledger at `path`, with the default limits.
     pub fn new(path: PathBuf) -> Self {
         Self::with_limits(path, Limits::default())
     }
 
+    /// The ledger at `path`, with `limits`.
     pub fn with_limits(path: PathBuf, limits: Limits) -> Self {
         Self { path, limits }
     }
@@ -73,10 +75,12 @@ impl Ledger {
         Self::new(super::place::ledger_path(data, root))
     }
 
+    /// Its file.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// How much of it is read and kept.
     pub fn limits(&self) -> Limits {
         self.limits
     }

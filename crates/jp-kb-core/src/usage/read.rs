@@ -45,6 +45,7 @@ pub struct Tally {
     pub sessions: u64,
     /// Lines read, and lines that did not parse.
     pub lines: u64,
+    /// Lines that did not parse (skipped).
     pub malformed: u64,
 }
 

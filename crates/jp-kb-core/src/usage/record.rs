@@ -41,7 +41,9 @@ pub struct Entry<'a> {
     /// Present on a day count only: `YYYY-MM-DD`.
     #[serde(default, skip_serializing_if = "Option::is_none", borrow)]
     pub day: Option<Text<'a>>,
+    /// What was served.
     pub kind: Kind,
+    /// The topic's id.
     #[serde(borrow)]
     pub topic: Text<'a>,
     /// The subjects served (hidden ones included); learned subjects that
@@ -65,16 +67,20 @@ pub struct Entry<'a> {
     /// its `initialize` named itself.
     #[serde(default, skip_serializing_if = "Option::is_none", borrow)]
     pub session: Option<Text<'a>>,
+    /// The client's name (records).
     #[serde(default, skip_serializing_if = "Option::is_none", borrow)]
     pub client: Option<Text<'a>>,
+    /// The client's version (records).
     #[serde(default, skip_serializing_if = "Option::is_none", borrow)]
     pub version: Option<Text<'a>>,
     /// Day counts: loads, distinct sessions that day, and `"name version"`
     /// of each client.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loads: Option<u64>,
+    /// Day counts: distinct sessions that day.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions: Option<u64>,
+    /// Day counts: `"name version"` of each client.
     #[serde(default, skip_serializing_if = "Vec::is_empty", borrow)]
     pub clients: Vec<Text<'a>>,
 }

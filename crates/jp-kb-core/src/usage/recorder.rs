@@ -28,7 +28,9 @@ struct Pending {
 /// (naming the subjects a call served takes its pattern resolution again:
 /// not on the answer's path).
 pub enum Entries {
+    /// Made already.
     Ready(Vec<Entry<'static>>),
+    /// Made on the writer thread.
     Later(Box<dyn FnOnce() -> Vec<Entry<'static>> + Send>),
 }
 

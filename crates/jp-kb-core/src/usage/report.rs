@@ -10,13 +10,18 @@ use crate::topic::TopicState;
 /// A subject's state, as `jp-kb usage --json` names it (contract §9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
+    /// Pre-loaded into the system prompt.
     Learned,
+    /// Listed by `learn`, loaded on request.
     Available,
+    /// Loadable by exact slug only.
     Hidden,
+    /// Never shown.
     Disabled,
 }
 
 impl State {
+    /// Its name in `jp-kb usage --json`.
     pub fn as_str(self) -> &'static str {
         match self {
             State::Learned => "learned",
@@ -30,14 +35,18 @@ impl State {
 /// One subject's row.
 #[derive(Debug, Clone)]
 pub struct Row<'a> {
+    /// The topic's id.
     pub topic: &'a str,
+    /// The subject's slug.
     pub slug: &'a str,
+    /// Its state now.
     pub state: State,
     /// `None`: never loaded in the window.
     pub usage: Option<&'a Usage>,
 }
 
 impl Row<'_> {
+    /// How often it was loaded in the window.
     pub fn loads(&self) -> u64 {
         self.usage.map_or(0, |u| u.loads)
     }
@@ -98,11 +107,14 @@ impl Insight {
 /// The rows of a knowledge base's enabled topics (or of `only`).
 #[derive(Debug)]
 pub struct Report<'a> {
+    /// A row per subject, topic by topic.
     pub rows: Vec<Row<'a>>,
+    /// The ledger's tally it was built from.
     pub tally: &'a Tally,
 }
 
 impl<'a> Report<'a> {
+    /// The rows of `kb`'s enabled topics (or of `only`) with what `tally` counted.
     pub fn build(kb: &'a KnowledgeBase, tally: &'a Tally, only: Option<&'a TopicState>) -> Self {
         let topics: Vec<&TopicState> = match only {
             Some(t) => vec![t],

@@ -24,6 +24,7 @@ pub struct Layer {
     /// `team`, `extends`, `.jp.toml`, `user-workspace`, `user-global`,
     /// `--cfg`.
     pub role: &'static str,
+    /// Whether the file exists (the picker offers to create the others).
     pub exists: bool,
     /// Whether the file declares the topic asked about.
     pub declares: bool,
