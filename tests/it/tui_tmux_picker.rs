@@ -64,7 +64,9 @@ fn open_at(tmux: &Tmux, width: &str, height: &str) {
 fn the_picker_on_jps_67_layers_fits_folds_scrolls_and_filters() {
     let tmux = Tmux::start("picker-67");
     open_at(&tmux, "160", "45");
-    let screen = tmux.wait_for("the layer picker", |s| s.contains("Enter: edits go there"));
+    let screen = tmux.wait_for("the layer picker", |s| {
+        s.contains("Enter: edits go there") && picker(s).1.len() == 4
+    });
     let (_, rows, _) = picker(&screen);
     assert_eq!(
         rows,
@@ -139,12 +141,18 @@ fn the_picker_on_jps_67_layers_fits_folds_scrolls_and_filters() {
 fn the_picker_on_jps_67_layers_fits_80_by_24() {
     let tmux = Tmux::start("picker-80");
     open_at(&tmux, "80", "24");
-    let screen = tmux.wait_for("the layer picker", |s| s.contains("Enter: edits go there"));
+    let screen = tmux.wait_for("the layer picker", |s| {
+        s.contains("Enter: edits go there") && picker(s).1.len() == 4
+    });
     let (_, rows, _) = picker(&screen);
     assert_eq!(rows.len(), 4, "{screen}");
     tmux.send(&["Up"]);
     tmux.send(&["Enter"]);
-    let screen = tmux.wait_for("the unfolded list", |s| s.contains("of 68"));
+    // A capture under load can hold two frames at once: wait for a whole
+    // one (a wrong row count then fails as a timeout, with the screen).
+    let screen = tmux.wait_for("the unfolded list", |s| {
+        s.contains("rows 1–20 of 68") && picker(s).1.len() == 20
+    });
     let (top, rows, _) = picker(&screen);
     assert_eq!(rows.len(), 20, "the box fits 24 rows: {screen}");
     assert!(top.contains("rows 1–20 of 68"), "{top}");
