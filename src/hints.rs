@@ -6,8 +6,7 @@
 
 use jp_kb_core::ConfigError;
 use jp_kb_core::check::{CheckReport, Finding, Remedy};
-use jp_kb_core::clients::SetupNote;
-use jp_kb_core::clients::Synced;
+use jp_kb_core::clients::{SetupNote, Synced};
 use jp_kb_core::edit::plan::Confirm;
 
 /// `err` as the CLI and the TUI say it: for a missing workspace, with the

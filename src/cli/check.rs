@@ -8,8 +8,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use jp_kb_core::check::{HumanStyle, render_human, render_json_lines};
-use jp_kb_core::check::{Thresholds, check};
+use jp_kb_core::check::{HumanStyle, Thresholds, check, render_human, render_json_lines};
 use jp_kb_core::{Environment, LoadOptions};
 
 use super::output::CliError;

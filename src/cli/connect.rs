@@ -5,13 +5,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::clients::after_edit;
-use jp_kb_core::clients::plan_sync;
-use jp_kb_core::clients::write_all;
-use jp_kb_core::clients::{Client, FileWrite, Part, Texts, plan};
-use jp_kb_core::clients::{generated_files, is_connected, not_needed};
-use jp_kb_core::edit::Journal;
-use jp_kb_core::edit::unified_diff;
+use jp_kb_core::clients::{
+    Client, FileWrite, Part, Texts, after_edit, generated_files, is_connected, not_needed, plan,
+    plan_sync, write_all,
+};
+use jp_kb_core::edit::{Journal, unified_diff};
 
 use super::output::CliError;
 

@@ -10,10 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use jp_kb_core::Environment;
-use jp_kb_core::adopt::preview;
-use jp_kb_core::adopt::{AdoptError, Applied, apply};
-use jp_kb_core::adopt::{Choices, Plan, State, plan};
-use jp_kb_core::adopt::{Found, find};
+use jp_kb_core::adopt::{
+    AdoptError, Applied, Choices, Found, Plan, State, apply, find, plan, preview,
+};
 
 use super::init_plan;
 use super::output::CliError;

@@ -7,10 +7,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use jp_kb_core::adopt::Applied;
-use jp_kb_core::adopt::Preview;
-use jp_kb_core::adopt::words;
-use jp_kb_core::adopt::{Entry, Plan, State};
+use jp_kb_core::adopt::{Applied, Entry, Plan, Preview, State, words};
 use jp_kb_core::display::{escape_json, escape_name};
 
 use super::output::print_text;

@@ -16,8 +16,7 @@ use jp_kb_core::edit::plan::TopicField;
 use jp_kb_core::internal::config::Valued;
 use jp_kb_core::internal::content::{Content, Root, SkipReason, read_content, read_content_prefix};
 use jp_kb_core::internal::facts::SubjectAge;
-use jp_kb_core::subjects::Resolution;
-use jp_kb_core::subjects::TopicState;
+use jp_kb_core::subjects::{Resolution, TopicState};
 use serde_json::{Value, json};
 
 use super::output::{CliError, human_bytes, print_human, print_text, print_topic_warnings};

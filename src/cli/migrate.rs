@@ -9,9 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::clients::read_text;
-use jp_kb_core::edit::creatable;
-use jp_kb_core::edit::unified_diff;
-use jp_kb_core::edit::{kb_in_jp_files, kb_only_files, move_kb};
+use jp_kb_core::edit::{creatable, kb_in_jp_files, kb_only_files, move_kb, unified_diff};
 use jp_kb_core::internal::edit::write_atomic;
 
 use super::output::CliError;

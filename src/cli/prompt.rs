@@ -8,11 +8,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::clients::Client;
-use jp_kb_core::clients::not_needed;
-use jp_kb_core::clients::{Arrival, arrivals};
-use jp_kb_core::clients::{Profile, profile};
-use jp_kb_core::clients::{Setup, read_setup};
+use jp_kb_core::clients::{
+    Arrival, Client, Profile, Setup, arrivals, not_needed, profile, read_setup,
+};
 use serde_json::json;
 
 use super::output::{CliError, human_bytes, print_text, print_topic_warnings};

@@ -3,9 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use jp_kb_core::edit::plan::FieldValue;
-use jp_kb_core::edit::plan::Intent;
-use jp_kb_core::edit::plan::TopicField;
+use jp_kb_core::edit::plan::{FieldValue, Intent, TopicField};
 
 use super::edits::{EditContext, EditOpts};
 use super::output::CliError;

@@ -23,8 +23,7 @@ use super::screen::Screen;
 use super::status_log::StatusLog;
 use super::theme::Theme;
 use super::tree::{Row, RowKind};
-use jp_kb_core::subjects::TopicState;
-use jp_kb_core::subjects::{Resolution, Subject};
+use jp_kb_core::subjects::{Resolution, Subject, TopicState};
 
 /// What the keyboard talks to.
 #[derive(Debug, Clone)]

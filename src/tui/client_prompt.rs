@@ -12,13 +12,11 @@ use std::fmt::Write as _;
 use std::sync::{Arc, Weak};
 
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::check::setup_findings;
-use jp_kb_core::check::{Code, Severity};
-use jp_kb_core::clients::Client;
-use jp_kb_core::clients::not_needed;
-use jp_kb_core::clients::read_setup;
-use jp_kb_core::clients::{Arrival, Loss, Section, arrivals_of, losses_of};
-use jp_kb_core::clients::{Delivery, Profile, client_ids, profile};
+use jp_kb_core::check::{Code, Severity, setup_findings};
+use jp_kb_core::clients::{
+    Arrival, Client, Delivery, Loss, Profile, Section, arrivals_of, client_ids, losses_of,
+    not_needed, profile, read_setup,
+};
 use jp_kb_core::internal::plural::thousands;
 
 /// The view after `current` in the cycle RFD → each client → RFD

@@ -14,8 +14,7 @@
 use std::rc::{Rc, Weak};
 
 use super::tree::{Row, RowKind};
-use jp_kb_core::subjects::Resolution;
-use jp_kb_core::subjects::TopicState;
+use jp_kb_core::subjects::{Resolution, TopicState};
 
 /// What a row shows, by name (a row number means nothing once the rows
 /// change).

@@ -27,8 +27,7 @@ use super::worker::{Outbox, Worker, newest};
 use crate::tui::search::worker::Searches;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::internal::section_tokens::SectionCounter;
-use jp_kb_core::subjects::TopicState;
-use jp_kb_core::subjects::WatchedWalks;
+use jp_kb_core::subjects::{TopicState, WatchedWalks};
 use jp_kb_core::{Environment, LoadOptions};
 
 /// A check to run: the loaded knowledge base, or `None` for the

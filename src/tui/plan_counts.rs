@@ -16,8 +16,7 @@ use super::cost_store::Counted;
 use super::event::Event;
 use super::worker::{Outbox, Worker, newest};
 use jp_kb_core::KnowledgeBase;
-use jp_kb_core::edit::plan::Step;
-use jp_kb_core::edit::plan::planned;
+use jp_kb_core::edit::plan::{Step, planned};
 use jp_kb_core::internal::section_tokens::SectionCounter;
 
 /// What is counted: a load's knowledge base, its generation, the plans.

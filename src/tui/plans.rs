@@ -10,9 +10,9 @@ use super::cost::{BUDGET, Cached};
 use super::dialog::Choice;
 use super::forms::{Form, FormField, FormKind};
 use super::tree::RowKind;
-use jp_kb_core::edit::plan::FieldValue;
-use jp_kb_core::edit::plan::TopicField;
-use jp_kb_core::edit::plan::{Answer, Chosen, Confirm, Intent, List, Plan, Refusal};
+use jp_kb_core::edit::plan::{
+    Answer, Chosen, Confirm, FieldValue, Intent, List, Plan, Refusal, TopicField,
+};
 use jp_kb_core::internal::edit::plan;
 
 /// What a key proposes.

@@ -85,6 +85,7 @@ pub mod check {
         CheckReport, Code, Finding, Remedy, Severity, Thresholds, check, check_knowledge_base,
     };
     // `check --client NAME`: a client's setup, said as findings.
+    #[cfg(feature = "clients")]
     pub use crate::internal::check::client_findings::{
         add_client_findings, client_findings, setup_findings,
     };
@@ -226,6 +227,7 @@ pub mod subjects {
 /// while.
 #[cfg(feature = "usage")]
 pub mod usage {
+    #[cfg(feature = "search")]
     pub use crate::internal::usage::stale;
     #[allow(unused_imports)]
     pub(crate) use crate::internal::usage::*;
@@ -236,16 +238,18 @@ pub mod usage {
 }
 
 /// Search (feature `search`): by words over an index kept beside the
-/// workspace, and by meaning with a local embedding model ([`semantic`]).
+/// workspace and, with the feature `semantic`, by meaning with a local
+/// embedding model ([`semantic`]).
 #[cfg(feature = "search")]
 pub mod search {
     #[allow(unused_imports)]
     pub(crate) use crate::internal::search::*;
     pub use crate::internal::search::{
-        DEFAULT_LIMIT, Hit, Mode, SearchError, SearchOutcome, SearchRequest, Searcher, Snippet,
-        check_query, index_dir, search_in_mode_with_walks, search_with_walks,
+        DEFAULT_LIMIT, Hit, SearchError, SearchOutcome, SearchRequest, Searcher, Snippet,
+        check_query, index_dir, search_with_walks,
     };
-    pub use crate::internal::search::{background, semantic};
+    #[cfg(feature = "semantic")]
+    pub use crate::internal::search::{Mode, background, search_in_mode_with_walks, semantic};
 }
 
 /// Adoption (feature `clients`): the knowledge other assistants already

@@ -6,8 +6,7 @@ use std::path::Path;
 
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
 
-use jp_kb_core::adopt::apply;
-use jp_kb_core::adopt::find;
+use jp_kb_core::adopt::{apply, find};
 
 use super::keys;
 use super::state::{AdoptScreen, Outcome};

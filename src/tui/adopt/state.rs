@@ -4,9 +4,7 @@
 
 use std::path::PathBuf;
 
-use jp_kb_core::adopt::Found;
-use jp_kb_core::adopt::{Choices, Plan, State, plan};
-use jp_kb_core::adopt::{Preview, preview};
+use jp_kb_core::adopt::{Choices, Found, Plan, Preview, State, plan, preview};
 
 /// What a person asks of the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,9 +142,7 @@ impl AdoptScreen {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use jp_kb_core::adopt::FoundFile;
-    use jp_kb_core::adopt::classify;
-    use jp_kb_core::adopt::gate_of;
+    use jp_kb_core::adopt::{FoundFile, classify, gate_of};
 
     fn screen() -> AdoptScreen {
         let files = [

@@ -9,8 +9,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use jp_kb_core::adopt::words;
-use jp_kb_core::adopt::{Entry, State};
+use jp_kb_core::adopt::{Entry, State, words};
 use jp_kb_core::display::escape_name;
 
 use super::keys::hints;

@@ -12,8 +12,7 @@ use crate::tui::keymap::scope::Scope;
 use crate::tui::keymap::table::bindings;
 use crate::tui::pane::Focus;
 use crate::tui::pane::Tab;
-use jp_kb_core::check::summary;
-use jp_kb_core::check::{Finding, Severity};
+use jp_kb_core::check::{Finding, Severity, summary};
 use jp_kb_core::display::clean_name;
 
 /// The glyph of a severity (the same in the tab, the topics pane and help).

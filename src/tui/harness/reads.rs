@@ -20,8 +20,7 @@ use crate::tui::tester::state::Tester;
 use crate::tui::tree::Row;
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::check::{CheckReport, Finding};
-use jp_kb_core::subjects::TopicState;
-use jp_kb_core::subjects::{Resolution, Subject};
+use jp_kb_core::subjects::{Resolution, Subject, TopicState};
 
 impl Harness {
     /// What the keyboard talks to: the panes (`Mode::Normal`), a dialog,

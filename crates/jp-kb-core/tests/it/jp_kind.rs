@@ -185,6 +185,19 @@ fn the_inside_jp_needs_no_connection_and_an_old_one_is_reported() {
         codes(&root, JpKind::Inside)
             .contains(&(Code::JpConnectedTwice, ".jp/config.d/jp-kb.toml".to_owned()))
     );
+    // Nothing advises `sync` for a layer that `sync` no longer keeps.
+    let report = check(
+        &env(&root, JpKind::Inside),
+        &options(&root),
+        &Thresholds::default(),
+    );
+    let advice: Vec<String> = report
+        .findings
+        .iter()
+        .filter(|f| matches!(f.code, Code::GeneratedStale | Code::ClientSetup))
+        .map(|f| format!("{} {}", f.code, f.message))
+        .collect();
+    assert_eq!(advice, Vec::<String>::new());
 }
 
 #[test]

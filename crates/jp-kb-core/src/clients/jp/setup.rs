@@ -127,6 +127,11 @@ pub fn jp_problems(kb: &KnowledgeBase) -> Vec<SetupProblem> {
 /// user-workspace layer, which must follow the checkout JP runs for, for
 /// this workspace's id.
 pub fn machine_problems(kb: &KnowledgeBase) -> Option<SetupProblem> {
+    // A JP with the knowledge base inside needs no machine entry, and
+    // `sync` keeps none for it (KB118 says what to remove instead).
+    if kb.loaded.jp.reads_kb() {
+        return None;
+    }
     let layer = crate::clients::profile::profile("jp").ok()?.mcp.file;
     std::fs::symlink_metadata(kb.root().join(layer)).ok()?;
     let file = machine_file(kb);
