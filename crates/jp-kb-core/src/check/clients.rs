@@ -8,7 +8,7 @@ use crate::KnowledgeBase;
 use crate::clients::connect::{Client, generated_files, is_connected};
 use crate::clients::sync::stale;
 use crate::config::{LayerKind, Origin, TopicField};
-use crate::edit::move_kb::{kb_in_jp_files, kb_only_files};
+use crate::edit::move_kb::{KbInJpFile, kb_in_jp_files, kb_only_files};
 
 use super::findings::{Code, Finding};
 use super::locate::Locator;
@@ -57,28 +57,18 @@ pub fn findings(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Finding
 /// KB123: topics in files a JP with the knowledge base inside never reads
 /// (it reads `kb` from its own files only), so its model never sees them.
 fn unread_by_jp(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Finding>) {
-    for file in kb_only_files(&kb.loaded) {
-        let location = match file.line {
-            Some(line) => locator.line_column(&file.path, line, 1),
-            None => locator.file(&file.path),
-        };
-        let finding = Finding::new(
+    let files = kb_only_files(&kb.loaded);
+    let finding = || {
+        Finding::new(
             Code::KbUnreadByJp,
             "topics in a file JP never reads: the JP here has the knowledge base inside and reads `kb` from its own files only, so its model never gets them",
         )
-        .at(location);
-        out.push(match &file.target {
-            Some(target) => {
-                let to = locator.display(target);
-                finding.remedy(Remedy::MoveKbTable { to }, |move_it| {
-                    format!("{move_it}, byte for byte (JP reads it there)")
-                })
-            }
-            None => finding.hint(
-                "move the table by hand into .jp/config.toml (or the user-workspace config.toml)",
-            ),
-        });
-    }
+    };
+    let how = Moves {
+        there: "JP reads it there",
+        by_hand: "move the table by hand into .jp/config.toml (or the user-workspace config.toml)",
+    };
+    table_findings(&files, finding, &how, locator, out);
 }
 
 /// KB118: an earlier `connect jp` left jp-kb's layer, which a JP with the
@@ -104,26 +94,51 @@ fn connected_twice(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Find
 
 /// KB120: a `kb` table in a file today's JP loads (it refuses to start).
 fn refused_by_jp(kb: &KnowledgeBase, locator: &mut Locator, out: &mut Vec<Finding>) {
-    for file in kb_in_jp_files(&kb.loaded) {
+    let files = kb_in_jp_files(&kb.loaded);
+    let finding = || {
+        Finding::new(
+            Code::KbInJpFile,
+            "a `kb` table in a file JP loads: today's JP refuses to start (`unknown field kb`)",
+        )
+    };
+    let how = Moves {
+        there: "jp-kb reads it there, JP does not",
+        by_hand: "move the table by hand into .jp/kb.toml (or the user-workspace kb.toml): no kb.toml is read beside this file",
+    };
+    table_findings(&files, finding, &how, locator, out);
+}
+
+/// Where a file's `kb` table goes, said two ways.
+struct Moves {
+    /// Why the target is the place (after "byte for byte").
+    there: &'static str,
+    /// The hint when `migrate` cannot move it.
+    by_hand: &'static str,
+}
+
+/// A finding per file, at its first topic, with `migrate`'s remedy or
+/// the hint to move the table by hand.
+fn table_findings(
+    files: &[KbInJpFile],
+    finding: impl Fn() -> Finding,
+    how: &Moves,
+    locator: &mut Locator,
+    out: &mut Vec<Finding>,
+) {
+    for file in files {
         let location = match file.line {
             Some(line) => locator.line_column(&file.path, line, 1),
             None => locator.file(&file.path),
         };
-        let finding = Finding::new(
-            Code::KbInJpFile,
-            "a `kb` table in a file JP loads: today's JP refuses to start (`unknown field kb`)",
-        )
-        .at(location);
+        let finding = finding().at(location);
         out.push(match &file.target {
             Some(target) => {
                 let to = locator.display(target);
                 finding.remedy(Remedy::MoveKbTable { to }, |move_it| {
-                    format!("{move_it}, byte for byte (jp-kb reads it there, JP does not)")
+                    format!("{move_it}, byte for byte ({})", how.there)
                 })
             }
-            None => finding.hint(
-                "move the table by hand into .jp/kb.toml (or the user-workspace kb.toml): no kb.toml is read beside this file",
-            ),
+            None => finding.hint(how.by_hand),
         });
     }
 }

@@ -7,12 +7,12 @@
 //! returned.
 
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use toml_edit::{Document, Item, Table};
 
 use crate::config::origin::is_editable_toml;
-use crate::config::{LayerKind, LoadedConfig};
+use crate::config::{LayerFile, LayerKind, LoadedConfig};
 use crate::edit::plan::layers::jp_loads;
 
 /// A file JP loads that holds a `kb` table (JP refuses to start).
@@ -31,32 +31,11 @@ pub struct KbInJpFile {
 /// Every file of `loaded` that JP loads (not a `kb.*` file nor what one
 /// extends, not a `--cfg` file) and that declares topics.
 pub fn kb_in_jp_files(loaded: &LoadedConfig) -> Vec<KbInJpFile> {
-    let mut out: Vec<KbInJpFile> = Vec::new();
-    for file in &loaded.files {
-        if !jp_loads(loaded, &file.path)
-            || file.partial.topics.is_empty()
-            || out.iter().any(|f| f.path == file.path)
-        {
-            continue;
-        }
-        let line = file
-            .partial
-            .topics
-            .values()
-            .find_map(|t| t.origin.as_ref().and_then(crate::config::Origin::line));
-        let in_config_dir = matches!(
-            file.kind,
-            LayerKind::UserGlobal | LayerKind::Workspace | LayerKind::UserWorkspace
-        );
-        let target = (in_config_dir && is_editable_toml(&file.path))
-            .then(|| file.path.with_file_name("kb.toml"));
-        out.push(KbInJpFile {
-            path: file.path.clone(),
-            line,
-            target,
-        });
-    }
-    out
+    files_with_topics(
+        loaded,
+        |file| jp_loads(loaded, &file.path),
+        |path| is_editable_toml(path).then(|| path.with_file_name("kb.toml")),
+    )
 }
 
 /// Every `kb.*` file of `loaded` (or a file one extends) that declares
@@ -65,12 +44,26 @@ pub fn kb_in_jp_files(loaded: &LoadedConfig) -> Vec<KbInJpFile> {
 /// beside a `kb.toml` of a configuration directory, where that JP reads
 /// the same tables (`jp-kb migrate` moves them there); `None`: by hand.
 pub fn kb_only_files(loaded: &LoadedConfig) -> Vec<KbInJpFile> {
+    files_with_topics(
+        loaded,
+        |file| file.kind != LayerKind::Cfg && !jp_loads(loaded, &file.path),
+        |path| {
+            (path.file_name().is_some_and(|n| n == "kb.toml"))
+                .then(|| path.with_file_name("config.toml"))
+        },
+    )
+}
+
+/// The files `keep` takes that declare topics, once each; a file of a
+/// configuration directory moves to `target_of(path)`, any other by hand.
+fn files_with_topics(
+    loaded: &LoadedConfig,
+    keep: impl Fn(&LayerFile) -> bool,
+    target_of: impl Fn(&Path) -> Option<PathBuf>,
+) -> Vec<KbInJpFile> {
     let mut out: Vec<KbInJpFile> = Vec::new();
     for file in &loaded.files {
-        if file.kind == LayerKind::Cfg
-            || jp_loads(loaded, &file.path)
-            || file.partial.topics.is_empty()
-            || out.iter().any(|f| f.path == file.path)
+        if !keep(file) || file.partial.topics.is_empty() || out.iter().any(|f| f.path == file.path)
         {
             continue;
         }
@@ -83,12 +76,10 @@ pub fn kb_only_files(loaded: &LoadedConfig) -> Vec<KbInJpFile> {
             file.kind,
             LayerKind::UserGlobal | LayerKind::Workspace | LayerKind::UserWorkspace
         );
-        let target = (in_config_dir && file.path.file_name().is_some_and(|n| n == "kb.toml"))
-            .then(|| file.path.with_file_name("config.toml"));
         out.push(KbInJpFile {
             path: file.path.clone(),
             line,
-            target,
+            target: in_config_dir.then(|| target_of(&file.path)).flatten(),
         });
     }
     out
