@@ -114,14 +114,19 @@ pub fn run(
             init_plan::print_nothing(&plan, args.json);
             return Ok(ExitCode::SUCCESS);
         }
-        return scaffold(&root);
+        let done = scaffold(&root, env.jp.reads_kb())?;
+        into_jp_files(env, &root, &mut |text| print!("{text}"))?;
+        return Ok(done);
     }
     let seen = preview(&plan);
     if args.json {
         let outcome = if args.dry_run {
             None
         } else {
-            Some(adopt(&root, &plan)?)
+            let outcome = adopt(&root, &plan)?;
+            // stdout holds the JSON.
+            into_jp_files(env, &root, &mut |text| eprint!("{text}"))?;
+            Some(outcome)
         };
         init_plan::print_json(&plan, &seen, outcome.as_ref());
         return Ok(ExitCode::SUCCESS);
@@ -133,7 +138,27 @@ pub fn run(
     }
     let outcome = adopt(&root, &plan)?;
     init_plan::print_outcome(&plan, &outcome);
+    into_jp_files(env, &root, &mut |text| print!("{text}"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// With a JP that has the knowledge base inside (docs/jp-inside.md), the
+/// tables just written to `.jp/kb.toml`, a file that JP never reads, move
+/// into `.jp/config.toml` as `jp-kb migrate` moves them, byte for byte.
+fn into_jp_files(
+    env: &Environment,
+    root: &Path,
+    say: &mut dyn FnMut(&str),
+) -> Result<(), CliError> {
+    if !env.jp.reads_kb() {
+        return Ok(());
+    }
+    let options = jp_kb_core::LoadOptions::default().workspace(root);
+    let kb = jp_kb_core::KnowledgeBase::load(env, &options)
+        .map_err(|e| CliError::runtime(jp_kb::hints::config_error(&e)))?;
+    say("the JP here has the knowledge base inside and never reads .jp/kb.toml:\n");
+    super::migrate::move_tables(&kb, false, super::migrate::Leftovers::Comments, say)?;
+    Ok(())
 }
 
 fn adopt(root: &Path, plan: &Plan) -> Result<Applied, CliError> {
@@ -146,7 +171,7 @@ fn adopt(root: &Path, plan: &Plan) -> Result<Applied, CliError> {
 }
 
 /// The example topic: `.jp/kb.toml` and `.jp/kb/project/conventions.md`.
-fn scaffold(root: &Path) -> Result<ExitCode, CliError> {
+fn scaffold(root: &Path, moved_next: bool) -> Result<ExitCode, CliError> {
     let root: PathBuf = root.to_path_buf();
     let config = jp_kb_core::internal::edit::target::workspace_file(&root);
     if let Some(hidden) = jp_kb_core::internal::config::workspace::shadowed_by_creating(&config) {
@@ -179,7 +204,11 @@ fn scaffold(root: &Path) -> Result<ExitCode, CliError> {
     // `None`: the file must not exist, so a concurrent init cannot clobber.
     jp_kb_core::internal::edit::write_atomic(&bounds, &config, None, CONFIG.as_bytes())
         .map_err(|e| CliError::runtime(e.to_string()))?;
-    println!("created .jp/kb.toml (topic `project`; JP's own files untouched)");
+    if moved_next {
+        println!("created .jp/kb.toml (topic `project`)");
+    } else {
+        println!("created .jp/kb.toml (topic `project`; JP's own files untouched)");
+    }
     match jp_kb_core::internal::edit::write_atomic(&bounds, &subject, None, SUBJECT.as_bytes()) {
         Ok(()) => println!("created .jp/kb/project/conventions.md (an example subject)"),
         Err(jp_kb_core::edit::WriteError::Conflict { .. }) => {

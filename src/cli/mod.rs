@@ -208,13 +208,14 @@ Example:
 }
 
 /// Whether `command` acts on which JP the person runs
-/// (`jp_kb::jp_found`): what `check` reports, what `connect`, `sync`,
-/// `migrate` and the edits write, what `prompt --client jp` shows. The
+/// (`jp_kb::jp_found`): what `check` reports, what `init`, `connect`,
+/// `sync`, `migrate` and the edits write, what `prompt --client jp` shows. The
 /// others never start a `jp` (`learn`, `prompt` and the server are on an
 /// assistant's path).
 fn asks_which_jp(command: &Command) -> bool {
     match command {
         Command::Check(_)
+        | Command::Init(_)
         | Command::Connect(_)
         | Command::Sync(_)
         | Command::Migrate(_)

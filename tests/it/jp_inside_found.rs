@@ -152,3 +152,37 @@ fn a_first_topic_goes_where_that_jp_reads_it_and_kb_toml_is_reported() {
     assert!(expected.contains("# Review"), "{expected}");
     assert_eq!(run.section(), expected, "JP sends the moved topic");
 }
+
+#[test]
+#[cfg_attr(
+    lacks = "jp-inside",
+    ignore = "needs JP with the knowledge base inside built (run bash tests/jp/setup_inside.sh, or .ci/run; JP_KB_JP_INSIDE_TARGET names its target directory)"
+)]
+fn init_writes_the_example_and_adopted_files_where_that_jp_reads_them() {
+    let machine = machine();
+
+    // The example topic, in a directory with nothing yet.
+    let dir = machine.path().join("work/new");
+    std::fs::create_dir_all(&dir).unwrap();
+    let said = machine.jp_kb_ok(&dir, &["init"]);
+    assert!(said.contains("never reads .jp/kb.toml"), "{said}");
+    assert!(!dir.join(".jp/kb.toml").exists(), "{said}");
+    let config = std::fs::read_to_string(dir.join(".jp/config.toml")).unwrap();
+    assert!(config.contains("[kb.topic.project]"), "{config}");
+    machine.jp_kb_ok(&dir, &["learned", "add", "project", "conventions"]);
+    let run = machine.query_with(&dir, &[], &[]);
+    let expected = machine.jp_kb_text(&dir, &["prompt"]);
+    assert!(expected.contains("example subject"), "{expected}");
+    assert_eq!(run.section(), expected, "the example topic reaches JP");
+
+    // A repository with a CLAUDE.md: adopted in place, into JP's file.
+    let repo = machine.path().join("work/adopting");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join("CLAUDE.md"), "# Rules\n\nUse tabs.\n").unwrap();
+    let said = machine.jp_kb_ok(&repo, &["init"]);
+    assert!(!repo.join(".jp/kb.toml").exists(), "{said}");
+    let run = machine.query_with(&repo, &[], &[]);
+    let expected = machine.jp_kb_text(&repo, &["prompt"]);
+    assert!(expected.contains("Use tabs."), "{expected}");
+    assert_eq!(run.section(), expected, "the adopted file reaches JP");
+}
