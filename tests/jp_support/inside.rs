@@ -61,7 +61,9 @@ pub const SUBJECTS: [(&str, &str); 7] = [
 /// a test never runs an older JP than the code it checks).
 pub fn jp_inside_binary() -> PathBuf {
     static UP_TO_DATE: OnceLock<Result<(), String>> = OnceLock::new();
-    let jp = needs::require(Need::JpInside);
+    // The script first, the need after: a rebuild removes the build's
+    // stamp until it is done, and a test looking for the need meanwhile
+    // found none (every other test of the process waits here instead).
     let setup = UP_TO_DATE.get_or_init(|| {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jp/setup_inside.sh");
         let out = Command::new("bash")
@@ -77,7 +79,7 @@ pub fn jp_inside_binary() -> PathBuf {
     if let Err(err) = setup {
         panic!("tests/jp/setup_inside.sh failed:\n{err}");
     }
-    jp
+    needs::require(Need::JpInside)
 }
 
 impl Machine {
