@@ -10,5 +10,6 @@
 
 pub mod hints;
 pub mod jp_found;
+pub mod kb_tables;
 pub mod today;
 pub mod tui;

@@ -76,9 +76,9 @@ pub mod view;
 pub mod watch;
 pub mod worker;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use jp_kb_core::{Environment, LoadOptions};
+use jp_kb_core::{Environment, KnowledgeBase, LoadOptions};
 
 use jp_kb_core::internal::config::workspace::find_root;
 
@@ -107,7 +107,7 @@ pub fn run(start: StartOptions) -> Result<(), String> {
         match adopt::screen::offer(&root)? {
             adopt::screen::Choice::Adopted(line) => {
                 no_workspace = false;
-                adopted = Some(line);
+                adopted = Some(into_jp_files(&env, &root, line));
             }
             adopt::screen::Choice::Quit => return Ok(()),
             adopt::screen::Choice::NothingFound | adopt::screen::Choice::Declined => {}
@@ -139,4 +139,37 @@ pub fn run(start: StartOptions) -> Result<(), String> {
     let result = terminal::run(app, driver);
     drop(demo_dir);
     result
+}
+
+/// With a JP that has the knowledge base inside, the tables the first-run
+/// screen just wrote to `.jp/kb.toml` move into `.jp/config.toml`, as
+/// `jp-kb init` moves them (`crate::kb_tables`); the status line says
+/// where they went, or why they did not.
+fn into_jp_files(env: &Environment, root: &Path, line: String) -> String {
+    if !env.jp.reads_kb() {
+        return line;
+    }
+    let options = LoadOptions::default().workspace(root);
+    let moved = KnowledgeBase::load(env, &options)
+        .map_err(|e| crate::hints::config_error(&e))
+        .and_then(|kb| {
+            // What it did is said below in one line; what it could not do
+            // is kept for that line.
+            let mut by_hand = String::new();
+            crate::kb_tables::move_tables(
+                &kb,
+                false,
+                crate::kb_tables::Leftovers::Comments,
+                &mut |_| {},
+                &mut |text| by_hand.push_str(text),
+            )?;
+            Ok(by_hand)
+        });
+    match moved {
+        Ok(by_hand) if by_hand.is_empty() => {
+            format!("{line}, moved into .jp/config.toml: the JP here has the knowledge base inside")
+        }
+        Ok(by_hand) => format!("{line}; {}", by_hand.trim_end()),
+        Err(why) => format!("{line}; not moved into .jp/config.toml: {why}"),
+    }
 }

@@ -28,10 +28,15 @@ fn repository(tmux: &Tmux) -> PathBuf {
 
 /// Runs `jp-kb tui` in `ws` with no user or global configuration.
 fn start_tui(tmux: &Tmux, ws: &Path) {
+    start_tui_with(tmux, ws, "");
+}
+
+/// … with `vars` (`NAME=value …`) set too.
+fn start_tui_with(tmux: &Tmux, ws: &Path, vars: &str) {
     let home = shell_quote(&tmux.path("home"));
     tmux.type_line(&format!(
         "cd {} && HOME={home} XDG_CONFIG_HOME={home}/xdg JP_GLOBAL_CONFIG_DIR={home}/global \
-         JP_USER_DATA_DIR={home}/data {} tui; echo EXIT-$?",
+         JP_USER_DATA_DIR={home}/data {vars} {} tui; echo EXIT-$?",
         shell_quote(ws),
         binary()
     ));
@@ -101,6 +106,47 @@ fn tui_adopt_first_run_screen_enter_writes_what_init_writes() {
     );
     assert_eq!(jp_bytes(&ws), jp_bytes(&sb.ws()));
     assert!(ws.join(".jp/kb.toml").is_file());
+    assert_eq!(tree(&ws), before, "a file outside .jp/ changed");
+}
+
+#[test]
+#[cfg_attr(
+    lacks = "tmux",
+    ignore = "needs tmux (install it, then touch build.rs; or run .ci/run)"
+)]
+fn with_a_jp_that_has_the_knowledge_base_inside_the_tables_go_where_it_reads_them() {
+    let tmux = Tmux::start("adopt-inside");
+    let ws = repository(&tmux);
+    let before = tree(&ws);
+    start_tui_with(&tmux, &ws, "JP_KB_JP=inside");
+    tmux.wait_for("the first-run screen", |s| {
+        s.contains("adopt what other assistants read here?")
+    });
+    tmux.send(&["Enter"]);
+    let screen = tmux.wait_for("the curator on the adopted workspace", |s| {
+        s.contains("adopted 20 files in place")
+    });
+    assert!(screen.contains("moved into .jp/config.toml"), "{screen}");
+    tmux.literal("q");
+    tmux.wait_for("the exit", |s| s.contains("EXIT-0"));
+
+    // What `jp-kb init` writes for that JP, byte for byte.
+    let sb = common::Sandbox::with_fixture(&common::fixtures().join("adopt/repo"));
+    let out = sb
+        .cmd()
+        .env("JP_KB_JP", "inside")
+        .arg("init")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(jp_bytes(&ws), jp_bytes(&sb.ws()));
+    assert!(!ws.join(".jp/kb.toml").exists());
+    let config = std::fs::read_to_string(ws.join(".jp/config.toml")).unwrap();
+    assert!(config.contains("[kb.topic."), "{config}");
     assert_eq!(tree(&ws), before, "a file outside .jp/ changed");
 }
 
