@@ -6,27 +6,45 @@
 //! and the TUI's first-run adoption run it after writing `.jp/kb.toml`
 //! when JP has the knowledge base inside.
 
+use std::path::{Path, PathBuf};
+
 use jp_kb_core::KnowledgeBase;
 use jp_kb_core::clients::read_text;
 use jp_kb_core::edit::{creatable, kb_in_jp_files, kb_only_files, move_kb, unified_diff};
 use jp_kb_core::internal::edit::{write::remove_checked, write_atomic};
 
-/// What may go with a `kb.toml` whose tables all moved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Leftovers {
-    /// Only blank lines: a comment may be a person's.
-    Blank,
-    /// Comments too: the file was written by this run (`init`, the TUI's
-    /// first-run adoption), comments and all, and they speak of a file JP
-    /// does not read.
-    Comments,
+/// Which tables move, and what may go with a `kb.toml` they all left.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Every file's (`jp-kb migrate`); a `kb.toml` left with only blank
+    /// lines is removed, one with a comment kept (it may be a person's).
+    Everywhere,
+    /// Only the file this run just wrote (`init`, the TUI's first-run
+    /// adoption: `.jp/kb.toml`), removed with the comments written with
+    /// it, which speak of a file JP does not read. A user's own
+    /// `kb.toml` elsewhere is not this run's to move.
+    JustWritten(PathBuf),
 }
 
-impl Leftovers {
-    fn allow(self, rest: &str) -> bool {
+impl Scope {
+    /// The workspace's `.jp/kb.toml` at `root`, which `init` and the
+    /// first-run adoption write.
+    pub fn written_by_init(root: &Path) -> Self {
+        Self::JustWritten(jp_kb_core::internal::edit::target::workspace_file(root))
+    }
+
+    fn covers(&self, path: &Path) -> bool {
+        match self {
+            Self::Everywhere => true,
+            Self::JustWritten(file) => file == path,
+        }
+    }
+
+    fn may_remove(&self, rest: &str) -> bool {
+        let comments = matches!(self, Self::JustWritten(_));
         rest.lines().all(|line| {
             let line = line.trim();
-            line.is_empty() || (self == Self::Comments && line.starts_with('#'))
+            line.is_empty() || (comments && line.starts_with('#'))
         })
     }
 }
@@ -38,16 +56,17 @@ impl Leftovers {
 pub fn move_tables(
     kb: &KnowledgeBase,
     dry_run: bool,
-    leftovers: Leftovers,
+    scope: &Scope,
     say: &mut dyn FnMut(&str),
     warn: &mut dyn FnMut(&str),
 ) -> Result<bool, String> {
     let inside = kb.loaded.jp.reads_kb();
-    let found = if inside {
+    let mut found = if inside {
         kb_only_files(&kb.loaded)
     } else {
         kb_in_jp_files(&kb.loaded)
     };
+    found.retain(|file| scope.covers(&file.path));
     if found.is_empty() {
         say(if inside {
             "nothing to move: no kb.toml holds topics (the JP here has the knowledge base inside and reads `kb` from its own files)\n"
@@ -105,7 +124,7 @@ pub fn move_tables(
         // A kb.toml that held nothing but the table goes: an empty file
         // would only stand in the way of the next `jp-kb init`. JP's own
         // files stay, whatever is left in them.
-        let emptied = inside && leftovers.allow(&moved.source);
+        let emptied = inside && scope.may_remove(&moved.source);
         if emptied {
             remove_checked(&bounds, &file.path, source.as_bytes()).map_err(io)?;
         } else {

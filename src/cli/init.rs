@@ -157,8 +157,8 @@ fn into_jp_files(
     let kb = jp_kb_core::KnowledgeBase::load(env, &options)
         .map_err(|e| CliError::runtime(jp_kb::hints::config_error(&e)))?;
     say("the JP here has the knowledge base inside and never reads .jp/kb.toml:\n");
-    let leftovers = jp_kb::kb_tables::Leftovers::Comments;
-    jp_kb::kb_tables::move_tables(&kb, false, leftovers, say, &mut |text| eprint!("{text}"))
+    let written = jp_kb::kb_tables::Scope::written_by_init(kb.root());
+    jp_kb::kb_tables::move_tables(&kb, false, &written, say, &mut |text| eprint!("{text}"))
         .map_err(CliError::runtime)?;
     Ok(())
 }

@@ -7,7 +7,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use jp_kb::kb_tables::{Leftovers, move_tables};
+use jp_kb::kb_tables::{Scope, move_tables};
 use jp_kb_core::KnowledgeBase;
 
 use super::output::CliError;
@@ -23,7 +23,7 @@ pub fn run(kb: &KnowledgeBase, args: &MigrateArgs) -> Result<ExitCode, CliError>
     let by_hand = move_tables(
         kb,
         args.dry_run,
-        Leftovers::Blank,
+        &Scope::Everywhere,
         &mut |text| print!("{text}"),
         &mut |text| eprint!("{text}"),
     )

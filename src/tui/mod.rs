@@ -156,13 +156,9 @@ fn into_jp_files(env: &Environment, root: &Path, line: String) -> String {
             // What it did is said below in one line; what it could not do
             // is kept for that line.
             let mut by_hand = String::new();
-            crate::kb_tables::move_tables(
-                &kb,
-                false,
-                crate::kb_tables::Leftovers::Comments,
-                &mut |_| {},
-                &mut |text| by_hand.push_str(text),
-            )?;
+            let written = crate::kb_tables::Scope::written_by_init(kb.root());
+            let mut keep = |text: &str| by_hand.push_str(text);
+            crate::kb_tables::move_tables(&kb, false, &written, &mut |_| {}, &mut keep)?;
             Ok(by_hand)
         });
     match moved {

@@ -34,6 +34,9 @@ pub fn jp_kb_std(sandbox: &Path, cwd: &Path) -> std::process::Command {
         .env("JP_GLOBAL_CONFIG_DIR", sandbox.join("global"))
         .env("JP_USER_DATA_DIR", sandbox.join("data"))
         .env("XDG_RUNTIME_DIR", sandbox.join("run"))
+        // Whichever `jp` the machine running the tests has: today's JP
+        // (a test about the other one sets `JP_KB_JP=inside`).
+        .env("JP_KB_JP", "beside")
         .env("NO_COLOR", "1");
     cmd
 }

@@ -136,3 +136,51 @@ fn kb_yaml_is_never_hidden_by_a_new_kb_toml() {
     }
     assert_eq!(read(&sb, "ws/.jp/kb.yaml"), yaml);
 }
+
+/// With a JP that has the knowledge base inside, `init` moves what it
+/// wrote into `.jp/config.toml`, and only that: the person's own
+/// user-global `kb.toml` (topics and a comment) is not `init`'s to move.
+#[test]
+fn init_for_a_jp_with_the_knowledge_base_inside_moves_only_its_own_file() {
+    let sb = Sandbox::new();
+    sb.write("ws/.jp/config.toml", "# JP's own settings\n");
+    // A comment right above a table moves with it; this one is apart.
+    let global = "# my notes, kept\n\n[kb.topic.mine]\nsubjects = \"/nowhere\"\n";
+    sb.write("global/kb.toml", global);
+    let out = sb
+        .cmd()
+        .env("JP_KB_JP", "inside")
+        .arg("init")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!sb.path().join("ws/.jp/kb.toml").exists(), "{said}");
+    let config = read(&sb, "ws/.jp/config.toml");
+    assert!(config.starts_with("# JP's own settings\n"), "{config}");
+    assert!(config.contains("[kb.topic.project]"), "{config}");
+    assert_eq!(read(&sb, "global/kb.toml"), global, "{said}");
+    assert!(!sb.path().join("global/config.toml").exists(), "{said}");
+
+    // `migrate` is asked to move everything: the global one too. The
+    // comment apart from the table stays, and so does its kb.toml.
+    let out = sb
+        .cmd()
+        .env("JP_KB_JP", "inside")
+        .arg("migrate")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let left = read(&sb, "global/kb.toml");
+    assert!(left.starts_with("# my notes, kept\n"), "{left}");
+    assert!(!left.contains("[kb"), "{left}");
+    assert!(read(&sb, "global/config.toml").contains("[kb.topic.mine]"));
+}
