@@ -8,10 +8,10 @@
 
 use std::path::{Path, PathBuf};
 
-use jp_kb_core::KnowledgeBase;
 use jp_kb_core::clients::read_text;
 use jp_kb_core::edit::{creatable, kb_in_jp_files, kb_only_files, move_kb, unified_diff};
 use jp_kb_core::internal::edit::{write::remove_checked, write_atomic};
+use jp_kb_core::{Environment, KnowledgeBase, LoadOptions};
 
 /// Which tables move, and what may go with a `kb.toml` they all left.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,12 +27,6 @@ pub enum Scope {
 }
 
 impl Scope {
-    /// The workspace's `.jp/kb.toml` at `root`, which `init` and the
-    /// first-run adoption write.
-    pub fn written_by_init(root: &Path) -> Self {
-        Self::JustWritten(jp_kb_core::internal::edit::target::workspace_file(root))
-    }
-
     fn covers(&self, path: &Path) -> bool {
         match self {
             Self::Everywhere => true,
@@ -47,6 +41,33 @@ impl Scope {
             line.is_empty() || (comments && line.starts_with('#'))
         })
     }
+}
+
+/// After `jp-kb init` or the TUI's first-run adoption wrote the
+/// workspace's `.jp/kb.toml` at `root`: with a JP that has the knowledge
+/// base inside (`env.jp`), its tables move into `.jp/config.toml`, and
+/// only its (a user's own `kb.toml` elsewhere is not this run's to move).
+/// `Ok(None)`: today's JP, nothing moves; else whether a table must be
+/// moved by hand.
+///
+/// # Errors
+/// The workspace does not load, or a file cannot be read or written: the
+/// message names it.
+pub fn after_init(
+    env: &Environment,
+    root: &Path,
+    say: &mut dyn FnMut(&str),
+    warn: &mut dyn FnMut(&str),
+) -> Result<Option<bool>, String> {
+    if !env.jp.reads_kb() {
+        return Ok(None);
+    }
+    let options = LoadOptions::default().workspace(root);
+    let kb = KnowledgeBase::load(env, &options).map_err(|e| crate::hints::config_error(&e))?;
+    let written = Scope::JustWritten(jp_kb_core::internal::edit::target::workspace_file(
+        kb.root(),
+    ));
+    move_tables(&kb, false, &written, say, warn).map(Some)
 }
 
 /// Moves every `kb` table to where the JP here reads it, saying what it

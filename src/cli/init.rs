@@ -150,15 +150,10 @@ fn into_jp_files(
     root: &Path,
     say: &mut dyn FnMut(&str),
 ) -> Result<(), CliError> {
-    if !env.jp.reads_kb() {
-        return Ok(());
+    if env.jp.reads_kb() {
+        say("the JP here has the knowledge base inside and never reads .jp/kb.toml:\n");
     }
-    let options = jp_kb_core::LoadOptions::default().workspace(root);
-    let kb = jp_kb_core::KnowledgeBase::load(env, &options)
-        .map_err(|e| CliError::runtime(jp_kb::hints::config_error(&e)))?;
-    say("the JP here has the knowledge base inside and never reads .jp/kb.toml:\n");
-    let written = jp_kb::kb_tables::Scope::written_by_init(kb.root());
-    jp_kb::kb_tables::move_tables(&kb, false, &written, say, &mut |text| eprint!("{text}"))
+    jp_kb::kb_tables::after_init(env, root, say, &mut |text| eprint!("{text}"))
         .map_err(CliError::runtime)?;
     Ok(())
 }

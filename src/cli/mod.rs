@@ -223,7 +223,9 @@ fn asks_which_jp(command: &Command) -> bool {
         | Command::Disabled(_)
         | Command::Topic(_) => true,
         Command::Usage(args) => args.stale,
-        Command::Prompt(args) => args.client.as_deref() == Some("jp"),
+        Command::Prompt(args) => {
+            args.client.as_deref() == Some(jp_kb_core::clients::Client::JP.name())
+        }
         _ => false,
     }
 }

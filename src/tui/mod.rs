@@ -78,7 +78,7 @@ pub mod worker;
 
 use std::path::{Path, PathBuf};
 
-use jp_kb_core::{Environment, KnowledgeBase, LoadOptions};
+use jp_kb_core::{Environment, LoadOptions};
 
 use jp_kb_core::internal::config::workspace::find_root;
 
@@ -143,29 +143,20 @@ pub fn run(start: StartOptions) -> Result<(), String> {
 
 /// With a JP that has the knowledge base inside, the tables the first-run
 /// screen just wrote to `.jp/kb.toml` move into `.jp/config.toml`, as
-/// `jp-kb init` moves them (`crate::kb_tables`); the status line says
-/// where they went, or why they did not.
+/// `jp-kb init` moves them (`crate::kb_tables::after_init`); the status
+/// line says where they went, or why they did not.
 fn into_jp_files(env: &Environment, root: &Path, line: String) -> String {
-    if !env.jp.reads_kb() {
-        return line;
-    }
-    let options = LoadOptions::default().workspace(root);
-    let moved = KnowledgeBase::load(env, &options)
-        .map_err(|e| crate::hints::config_error(&e))
-        .and_then(|kb| {
-            // What it did is said below in one line; what it could not do
-            // is kept for that line.
-            let mut by_hand = String::new();
-            let written = crate::kb_tables::Scope::written_by_init(kb.root());
-            let mut keep = |text: &str| by_hand.push_str(text);
-            crate::kb_tables::move_tables(&kb, false, &written, &mut |_| {}, &mut keep)?;
-            Ok(by_hand)
-        });
+    // What it did is said in one line below; what it could not do is kept
+    // for that line.
+    let mut by_hand = String::new();
+    let mut keep = |text: &str| by_hand.push_str(text);
+    let moved = crate::kb_tables::after_init(env, root, &mut |_| {}, &mut keep);
     match moved {
-        Ok(by_hand) if by_hand.is_empty() => {
+        Ok(None) => line,
+        Ok(Some(_)) if by_hand.is_empty() => {
             format!("{line}, moved into .jp/config.toml: the JP here has the knowledge base inside")
         }
-        Ok(by_hand) => format!("{line}; {}", by_hand.trim_end()),
+        Ok(Some(_)) => format!("{line}; {}", by_hand.trim_end()),
         Err(why) => format!("{line}; not moved into .jp/config.toml: {why}"),
     }
 }
