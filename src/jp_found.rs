@@ -49,23 +49,32 @@ pub fn on_path(path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
 }
 
 fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt as _;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    std::fs::metadata(path).is_ok_and(|m| {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            m.is_file() && m.permissions().mode() & 0o111 != 0
+        }
+        #[cfg(not(unix))]
+        {
+            m.is_file()
+        }
+    })
 }
 
 /// Runs `jp query --help` and reads whether it offers `--knowledge`, within
 /// `patience`; a JP still running then is killed.
 pub fn ask(jp: &Path, patience: Duration) -> JpKind {
-    use std::os::unix::process::CommandExt as _;
-    // A group of its own: what it starts is stopped with it.
-    let Ok(mut child) = Command::new(jp)
-        .process_group(0)
+    let mut command = Command::new(jp);
+    command
         .args(["query", "--help"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-    else {
+        .stderr(Stdio::null());
+    // A group of its own: what it starts is stopped with it.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let Ok(mut child) = command.spawn() else {
         return JpKind::Beside;
     };
     let Some(stdout) = child.stdout.take() else {
@@ -104,6 +113,7 @@ pub fn ask(jp: &Path, patience: Duration) -> JpKind {
 
 /// Kills `child`'s process group (it and whatever it started) and reaps it.
 fn stop(child: &mut std::process::Child) {
+    #[cfg(unix)]
     if let Some(group) = rustix::process::Pid::from_raw(child.id().cast_signed()) {
         let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
     }
@@ -125,6 +135,7 @@ fn offers_knowledge(help: &[u8]) -> bool {
 }
 
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 
