@@ -62,6 +62,75 @@ fn embeddings_equal_an_independent_numpy_forward_pass() {
     assert!(drift < 1e-5, "padding changed a vector by {drift}");
 }
 
+/// Many texts at once run in batches on every core, each core's products
+/// on its own: every vector is still the reference's.
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn many_batches_on_every_core_equal_the_reference() {
+    let dir = require(Need::Model);
+    let model = Model::load(&dir).expect("the model loads");
+    let cases = reference(&dir);
+    // Eight copies of each sentence: several batches of 16, so more than
+    // one thread embeds.
+    let texts: Vec<&str> = (0..8)
+        .flat_map(|_| cases.iter().map(|c| c.text.as_str()))
+        .collect();
+    let got = model.embed(&texts).expect("embeds");
+    assert_eq!(got.len(), texts.len());
+    for (text, vector) in texts.iter().zip(&got) {
+        let case = cases.iter().find(|c| c.text == *text).expect("a case");
+        let worst = vector
+            .iter()
+            .zip(&case.embedding)
+            .map(|(a, b)| (f64::from(*a) - b).abs())
+            .fold(0.0, f64::max);
+        assert!(worst < 1e-4, "{text:?}: off by {worst}");
+    }
+}
+
+/// What a build costs is counted on the pieces the reference made, and
+/// batches are formed by word pieces, not bytes: texts whose byte lengths
+/// say the opposite of their pieces are batched without padding.
+#[test]
+#[cfg_attr(
+    lacks = "model",
+    ignore = "needs the all-MiniLM-L6-v2 model (run bash tests/semantic/setup.sh, or .ci/run)"
+)]
+fn the_cost_counts_the_pieces_and_batches_pad_little() {
+    let dir = require(Need::Model);
+    let model = Model::load(&dir).expect("the model loads");
+    let cases = reference(&dir);
+    let case = &cases[0];
+    let cost = model.cost(&[case.text.as_str()]).expect("counts");
+    assert_eq!(cost.pieces, case.ids.len());
+    assert_eq!(cost.padded, case.ids.len());
+    // all-MiniLM-L6-v2: 6 layers 384 wide, 1,536 in the feed-forward.
+    let n = f64::from(u32::try_from(case.ids.len()).unwrap_or(u32::MAX));
+    let want =
+        2.0 * 6.0 * (4.0 * 384.0 * 384.0 + 2.0 * 384.0 * 1536.0) * n + 4.0 * 6.0 * 384.0 * n * n;
+    assert!((cost.flops - want).abs() < 1.0, "{} != {want}", cost.flops);
+    // Pairs of texts of the same bytes: one of 40 pieces (each `!` is
+    // one), one of ten (`the ` is one in four bytes; spaces are none). In
+    // byte order each batch of 16 mixes them, and the short ones are
+    // padded to 40; by pieces, nothing is padded.
+    let mut texts = Vec::new();
+    for i in 0..16 {
+        texts.push(format!("{}{}", "!".repeat(40 - i), " !".repeat(i)));
+        texts.push(format!("{}{}", "the ".repeat(10), " ".repeat(i)));
+    }
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let cost = model.cost(&texts).expect("counts");
+    let own: usize = texts
+        .iter()
+        .map(|t| model.cost(&[t]).expect("counts").pieces)
+        .sum();
+    assert_eq!(cost.pieces, own);
+    assert_eq!(cost.padded, cost.pieces);
+}
+
 /// A one-off query's encoder (candle's, its word table cut to the
 /// query's own pieces) gives the reference, and what the whole encoder
 /// gives the same text, whatever the text (repeated pieces, the 256-piece

@@ -35,7 +35,7 @@ pub use fetch::{
     FetchError, KNOWN_MODELS, KnownModel, check_destination, install, installed, known_model,
 };
 pub use fuse::{LEXICAL_WEIGHT, fuse};
-pub use model::Model;
+pub use model::{Cost, Model};
 pub use vectors::{
     CHECKPOINT_EVERY, Checkpoint, Entry, MAX_VECTORS_BYTES, Scored, Source, Update, Vectors,
     VectorsError,

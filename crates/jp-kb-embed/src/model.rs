@@ -189,9 +189,7 @@ impl Model {
     /// run on every core (candle's matrix products on these shapes use
     /// one: two threads embed tldr's pages 1.9× as fast on two cores).
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
-        // Similar lengths batched together pad least.
-        let mut order: Vec<usize> = (0..texts.len()).collect();
-        order.sort_by_key(|&i| texts[i].len());
+        let order = self.order(texts)?;
         let batches: Vec<&[usize]> = order.chunks(self.batch).collect();
         let bert = self.full()?;
         let threads = std::thread::available_parallelism()
@@ -211,8 +209,17 @@ impl Model {
             }
         };
         let parts: Vec<Embedded> = if threads > 1 {
+            // Each thread's matrix products stay on it: candle would split
+            // every product over all cores, and the threads already use
+            // them (splitting products this small cost 5–10 % of a build).
+            let alone = || -> Embedded {
+                match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                    Ok(pool) => pool.install(work),
+                    Err(_) => work(),
+                }
+            };
             std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+                let handles: Vec<_> = (0..threads).map(|_| scope.spawn(alone)).collect();
                 handles
                     .into_iter()
                     .map(|h| {
@@ -235,6 +242,46 @@ impl Model {
             }
         }
         Ok(vectors)
+    }
+
+    /// The places of `texts` in the order they are batched: similar
+    /// numbers of word pieces together pad least (a batch is as long as
+    /// its longest text).
+    fn order(&self, texts: &[&str]) -> Result<Vec<usize>, ModelError> {
+        let lengths: Vec<usize> = self
+            .pieces(texts)?
+            .iter()
+            .map(|p| p.mask.iter().filter(|&&m| m != 0).count())
+            .collect();
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| lengths[i]);
+        Ok(order)
+    }
+
+    /// What [`Model::embed`] of `texts` computes, counted: a build's cost
+    /// in the terms of its floor (the `throughput` example prints it).
+    #[allow(clippy::cast_precision_loss)] // counts far below 2^52
+    pub fn cost(&self, texts: &[&str]) -> Result<Cost, ModelError> {
+        let (h, i) = (self.shape.hidden as f64, self.shape.intermediate as f64);
+        let layers = self.shape.layers as f64;
+        // A word piece's share of each layer's products: the four
+        // projections of the attention and the two of the feed-forward;
+        // then the attention's own two, which grow with the text's length.
+        let per_piece = 2.0 * layers * (4.0 * h * h + 2.0 * h * i);
+        let attention = |len: usize| 2.0 * 2.0 * layers * h * (len * len) as f64;
+        let mut cost = Cost::default();
+        for batch in self.order(texts)?.chunks(self.batch) {
+            let inputs: Vec<&str> = batch.iter().map(|&t| texts[t]).collect();
+            let pieces = self.pieces(&inputs)?;
+            for Pieces { ids, mask } in &pieces {
+                let own = mask.iter().filter(|&&m| m != 0).count();
+                cost.pieces += own;
+                cost.padded += ids.len();
+                cost.flops += per_piece * own as f64 + attention(own);
+                cost.padded_flops += per_piece * ids.len() as f64 + attention(ids.len());
+            }
+        }
+        Ok(cost)
     }
 
     /// The word pieces of `texts`, padded to the longest.
@@ -299,6 +346,20 @@ impl Model {
         let unit = mean.broadcast_div(&norms).map_err(c)?;
         unit.to_vec2::<f32>().map_err(c)
     }
+}
+
+/// What embedding some texts costs ([`Model::cost`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Cost {
+    /// The texts' word pieces, as the encoder reads them.
+    pub pieces: usize,
+    /// The same with each batch's padding to its longest text.
+    pub padded: usize,
+    /// The floating-point operations of the encoder's products over the
+    /// texts' own pieces: the work a build cannot avoid.
+    pub flops: f64,
+    /// The same over the padded batches: the work a build does.
+    pub padded_flops: f64,
 }
 
 /// The JSON object in the small model file `name` of `dir`, `None` when

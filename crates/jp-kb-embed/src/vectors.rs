@@ -311,7 +311,7 @@ impl Vectors {
             .iter()
             .flat_map(|(at, cs)| cs.iter().map(move |c| (*at, c.as_str())))
             .collect();
-        for batch in all.chunks(EMBED_BATCH) {
+        for batch in even_pace(all.chunks(EMBED_BATCH).collect()) {
             done += embed_into(&mut kept, batch, model)?;
             for (at, _) in batch {
                 left[*at] -= 1;
@@ -445,6 +445,23 @@ fn write_entries<'e>(
 }
 
 /// Embeds `batch`'s chunk texts onto the vectors of their entries.
+/// The calls of a build (shortest chunks first) taken from both ends in
+/// turn: the chunks embedded a second stay about even over the build, so
+/// the time left said from them holds (shortest first, a build of tldr's
+/// pages said "2 min left" at a fifth of its 9 minutes).
+fn even_pace<T>(calls: Vec<T>) -> impl Iterator<Item = T> {
+    let mut calls = std::collections::VecDeque::from(calls);
+    let mut back = true;
+    std::iter::from_fn(move || {
+        back = !back;
+        if back {
+            calls.pop_back()
+        } else {
+            calls.pop_front()
+        }
+    })
+}
+
 fn embed_into(
     kept: &mut [Entry],
     batch: &[(usize, &str)],

@@ -119,3 +119,12 @@ proptest! {
         prop_assert!(result.is_err(), "flip at {at} bit {bit} read as valid");
     }
 }
+
+#[test]
+fn a_build_takes_its_calls_from_both_ends_in_turn() {
+    let order = |n: usize| even_pace((0..n).collect()).collect::<Vec<_>>();
+    assert_eq!(order(5), [0, 4, 1, 3, 2]);
+    assert_eq!(order(4), [0, 3, 1, 2]);
+    assert_eq!(order(1), [0]);
+    assert!(order(0).is_empty());
+}
