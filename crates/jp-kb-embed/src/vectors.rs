@@ -35,8 +35,8 @@ const MAX_KEY: usize = 64 << 10;
 /// hundred times tldr's pages. A larger one is not one jp-kb saved.
 pub const MAX_VECTORS_BYTES: u64 = 1 << 30;
 /// Chunks embedded per call of the model: progress is reported, and what
-/// is done saved, between calls (one of the model's batches on each of two
-/// cores: a build killed at any time loses at most a few seconds' work;
+/// is done saved, between calls (four of the model's batches, shared by
+/// two cores: a build killed at any time loses at most a few seconds' work;
 /// 128 lost a whole first build of 150 tldr pages killed at half time).
 const EMBED_BATCH: usize = 32;
 /// How often a first build hands what it made to be saved: every eighth
