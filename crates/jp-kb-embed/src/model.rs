@@ -214,7 +214,7 @@ impl Model {
         let parts: Vec<Embedded> = if threads > 1 {
             // Each thread's matrix products stay on it: candle would split
             // every product over all cores, and the threads already use
-            // them (splitting products this small cost 5–10 % of a build).
+            // them (splitting products this small cost ~10 % of a build).
             let alone = || -> Embedded {
                 match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
                     Ok(pool) => pool.install(work),
