@@ -21,6 +21,23 @@ fn reference(model: &Path) -> Vec<Reference> {
     serde_json::from_slice(&bytes).expect("the reference is JSON")
 }
 
+/// The largest difference between a vector and its reference.
+fn off_by(vector: &[f32], reference: &[f64]) -> f64 {
+    vector
+        .iter()
+        .zip(reference)
+        .map(|(a, b)| (f64::from(*a) - b).abs())
+        .fold(0.0, f64::max)
+}
+
+/// The largest difference between two vectors.
+fn apart(a: &[f32], b: &[f32]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0f32, f32::max)
+}
+
 #[test]
 #[cfg_attr(
     lacks = "model",
@@ -37,11 +54,7 @@ fn embeddings_equal_an_independent_numpy_forward_pass() {
     let got = model.embed(&texts).expect("embeds");
     for (case, vector) in cases.iter().zip(&got) {
         assert_eq!(vector.len(), case.embedding.len(), "{:?}", case.text);
-        let worst = vector
-            .iter()
-            .zip(&case.embedding)
-            .map(|(a, b)| (f64::from(*a) - b).abs())
-            .fold(0.0, f64::max);
+        let worst = off_by(vector, &case.embedding);
         assert!(worst < 1e-4, "{:?}: off by {worst}", case.text);
         let norm: f64 = vector
             .iter()
@@ -54,11 +67,7 @@ fn embeddings_equal_an_independent_numpy_forward_pass() {
     assert!(cases.iter().any(|c| c.ids.len() == 256));
     // One at a time gives what the padded batch gave.
     let alone = model.embed(&texts[..1]).expect("embeds");
-    let drift = alone[0]
-        .iter()
-        .zip(&got[0])
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0f32, f32::max);
+    let drift = apart(&alone[0], &got[0]);
     assert!(drift < 1e-5, "padding changed a vector by {drift}");
 }
 
@@ -82,11 +91,7 @@ fn many_batches_on_every_core_equal_the_reference() {
     assert_eq!(got.len(), texts.len());
     for (text, vector) in texts.iter().zip(&got) {
         let case = cases.iter().find(|c| c.text == *text).expect("a case");
-        let worst = vector
-            .iter()
-            .zip(&case.embedding)
-            .map(|(a, b)| (f64::from(*a) - b).abs())
-            .fold(0.0, f64::max);
+        let worst = off_by(vector, &case.embedding);
         assert!(worst < 1e-4, "{text:?}: off by {worst}");
     }
 }
@@ -149,20 +154,12 @@ fn a_one_off_query_equals_the_reference_and_the_whole_encoder() {
             .embed(&[case.text.as_str()])
             .expect("embeds")
             .remove(0);
-        let off = alone
-            .iter()
-            .zip(&case.embedding)
-            .map(|(a, b)| (f64::from(*a) - b).abs())
-            .fold(0.0, f64::max);
+        let off = off_by(&alone, &case.embedding);
         assert!(off < 1e-4, "{:?}: off by {off}", case.text);
-        let apart = alone
-            .iter()
-            .zip(&whole)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0f32, f32::max);
+        let gap = apart(&alone, &whole);
         assert!(
-            apart < 1e-6,
-            "{:?}: the two encoders differ by {apart}",
+            gap < 1e-6,
+            "{:?}: the two encoders differ by {gap}",
             case.text
         );
     }
