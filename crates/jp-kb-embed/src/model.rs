@@ -192,7 +192,8 @@ impl Model {
     /// run on every core (candle's matrix products on these shapes use
     /// one: two threads embed tldr's pages 1.9× as fast on two cores).
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
-        let order = self.order(texts)?;
+        let pieces = self.own_pieces(texts)?;
+        let order = batch_order(&pieces);
         let batches: Vec<&[usize]> = order.chunks(self.batch).collect();
         let bert = self.full()?;
         let threads = std::thread::available_parallelism()
@@ -207,8 +208,9 @@ impl Model {
                 let Some(batch) = batches.get(at) else {
                     return Ok(out);
                 };
-                let inputs: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
-                out.extend(batch.iter().copied().zip(self.embed_batch(bert, &inputs)?));
+                let (ids, mask) = self.padded(&pieces, batch);
+                let vectors = self.forward(bert, ids, mask, batch.len())?;
+                out.extend(batch.iter().copied().zip(vectors));
             }
         };
         let parts: Vec<Embedded> = if threads > 1 {
@@ -247,18 +249,37 @@ impl Model {
         Ok(vectors)
     }
 
-    /// The places of `texts` in the order they are batched: similar
-    /// numbers of word pieces together pad least (a batch is as long as
-    /// its longest text).
-    fn order(&self, texts: &[&str]) -> Result<Vec<usize>, ModelError> {
-        let lengths: Vec<usize> = self
-            .pieces(texts)?
+    /// The word pieces of each of `texts`, without padding (tokenized
+    /// once: batches are formed by these counts, then padded).
+    fn own_pieces(&self, texts: &[&str]) -> Result<Vec<Pieces>, ModelError> {
+        let mut pieces = self.pieces(texts)?;
+        for Pieces { ids, mask } in &mut pieces {
+            // The tokenizer pads on the right: the kept pieces lead.
+            let own = mask.iter().take_while(|&&m| m != 0).count();
+            ids.truncate(own);
+            mask.truncate(own);
+        }
+        Ok(pieces)
+    }
+
+    /// The ids and attention mask of the texts at `batch`, each padded to
+    /// the longest of them, in one row after another.
+    fn padded(&self, pieces: &[Pieces], batch: &[usize]) -> (Vec<u32>, Vec<u32>) {
+        let width = batch
             .iter()
-            .map(|p| p.mask.iter().filter(|&&m| m != 0).count())
-            .collect();
-        let mut order: Vec<usize> = (0..texts.len()).collect();
-        order.sort_by_key(|&i| lengths[i]);
-        Ok(order)
+            .map(|&i| pieces[i].ids.len())
+            .max()
+            .unwrap_or(0);
+        let mut ids = Vec::with_capacity(width * batch.len());
+        let mut mask = Vec::with_capacity(width * batch.len());
+        for &i in batch {
+            let own = &pieces[i];
+            ids.extend(&own.ids);
+            ids.resize(ids.len() + width - own.ids.len(), self.shape.pad);
+            mask.extend(&own.mask);
+            mask.resize(mask.len() + width - own.mask.len(), 0);
+        }
+        (ids, mask)
     }
 
     /// What [`Model::embed`] of `texts` computes, counted: a build's cost
@@ -273,15 +294,19 @@ impl Model {
         let per_piece = 2.0 * layers * (4.0 * h * h + 2.0 * h * i);
         let attention = |len: usize| 2.0 * 2.0 * layers * h * (len * len) as f64;
         let mut cost = Cost::default();
-        for batch in self.order(texts)?.chunks(self.batch) {
-            let inputs: Vec<&str> = batch.iter().map(|&t| texts[t]).collect();
-            let pieces = self.pieces(&inputs)?;
-            for Pieces { ids, mask } in &pieces {
-                let own = mask.iter().filter(|&&m| m != 0).count();
+        let pieces = self.own_pieces(texts)?;
+        for batch in batch_order(&pieces).chunks(self.batch) {
+            let width = batch
+                .iter()
+                .map(|&i| pieces[i].ids.len())
+                .max()
+                .unwrap_or(0);
+            for &i in batch {
+                let own = pieces[i].ids.len();
                 cost.pieces += own;
-                cost.padded += ids.len();
+                cost.padded += width;
                 cost.flops += per_piece * own as f64 + attention(own);
-                cost.padded_flops += per_piece * ids.len() as f64 + attention(ids.len());
+                cost.padded_flops += per_piece * width as f64 + attention(width);
             }
         }
         Ok(cost)
@@ -295,18 +320,6 @@ impl Model {
                 path: self.dir.join(TOKENIZER.0),
                 why,
             })
-    }
-
-    fn embed_batch(&self, bert: &BertModel, texts: &[&str]) -> Result<Vec<Vec<f32>>, ModelError> {
-        let pieces = self.pieces(texts)?;
-        let rows = pieces.len();
-        let mut ids = Vec::new();
-        let mut mask = Vec::new();
-        for Pieces { ids: i, mask: m } in pieces {
-            ids.extend(i);
-            mask.extend(m);
-        }
-        self.forward(bert, ids, mask, rows)
     }
 
     /// The pooled, normalised vectors of `rows` texts given as word-piece
@@ -349,6 +362,15 @@ impl Model {
         let unit = mean.broadcast_div(&norms).map_err(c)?;
         unit.to_vec2::<f32>().map_err(c)
     }
+}
+
+/// The places of the texts in the order they are batched: similar
+/// numbers of word pieces together pad least (a batch is as long as its
+/// longest text).
+fn batch_order(pieces: &[Pieces]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..pieces.len()).collect();
+    order.sort_by_key(|&i| pieces[i].ids.len());
+    order
 }
 
 /// What embedding some texts costs ([`Model::cost`]).
