@@ -444,11 +444,10 @@ fn write_entries<'e>(
     w.write_all(&sum.to_le_bytes())
 }
 
-/// Embeds `batch`'s chunk texts onto the vectors of their entries.
 /// The calls of a build (shortest chunks first) taken from both ends in
 /// turn: the chunks embedded a second stay about even over the build, so
 /// the time left said from them holds (shortest first, a build of tldr's
-/// pages said "2 min left" at a fifth of its 9 minutes).
+/// pages said "2 min left" at 672 of 8,027 chunks; it took 9.3 min).
 fn even_pace<T>(calls: Vec<T>) -> impl Iterator<Item = T> {
     let mut calls = std::collections::VecDeque::from(calls);
     let mut back = true;
@@ -462,6 +461,7 @@ fn even_pace<T>(calls: Vec<T>) -> impl Iterator<Item = T> {
     })
 }
 
+/// Embeds `batch`'s chunk texts onto the vectors of their entries.
 fn embed_into(
     kept: &mut [Entry],
     batch: &[(usize, &str)],
